@@ -1,0 +1,125 @@
+# cryptopim -- the one Makefile.
+#
+#   make                 library, CLI, virtual UPMEM, DPU programs
+#   make run             the main job (see README)
+#   make test            every test; last line "N passed, N failed"
+#   make check-sanitize  the unit tests under ASan + UBSan (build-san/)
+#   make bench           the experiment suite
+#
+# Variables you may override: CC, CFLAGS, BUILD, SAN=1 (sanitizers).
+# Everything is built under $(BUILD)/.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+BUILD   ?= build
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
+SANFLAGS := $(if $(SAN),-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude -Isrc/core -Isrc/crypto -MMD -MP
+LDFLAGS ?=
+LDLIBS  := -lpthread -lm
+
+# Optional comparison libraries (only `cryptopim speed --compare` uses them).
+HAVE_OPENSSL  := $(shell test -f /usr/include/openssl/evp.h && echo 1)
+HAVE_IPSEC_MB := $(shell test -f /usr/include/intel-ipsec-mb.h && echo 1)
+COMPARE_DEFS  := $(if $(HAVE_OPENSSL),-DHAVE_OPENSSL=1) $(if $(HAVE_IPSEC_MB),-DHAVE_IPSEC_MB=1)
+COMPARE_LIBS  := $(if $(HAVE_OPENSSL),-lcrypto) $(if $(HAVE_IPSEC_MB),-lIPSec_MB)
+
+# UPMEM: the real SDK when installed (UPMEM_HOME set, or its compiler on PATH),
+# else the built-in virtual UPMEM in emu/.
+REAL_SDK := $(if $(UPMEM_HOME),1,$(shell command -v dpu-upmem-dpurte-clang >/dev/null 2>&1 && \
+              ! command -v dpu-upmem-dpurte-clang | grep -q '/emu/bin/' && echo 1))
+ifeq ($(REAL_SDK),1)
+DPU_CC        := dpu-upmem-dpurte-clang
+DPU_HOST_CFLAGS := $(shell dpu-pkg-config --cflags dpu)
+DPU_HOST_LIBS := $(shell dpu-pkg-config --libs dpu)
+DPU_HOST_DEPS :=
+else
+DPU_CC        := emu/bin/dpu-upmem-dpurte-clang
+DPU_HOST_CFLAGS := -Iemu/include
+DPU_HOST_LIBS := $(BUILD)/libdpu.a
+DPU_HOST_DEPS := $(BUILD)/libdpu.a
+endif
+
+.PHONY: all lib cli run test check-sanitize bench clean format dpu emu
+all: lib cli dpu
+
+# ---- library -----------------------------------------------------------------
+LIB_SRCS := $(wildcard src/core/*.c src/crypto/*.c src/cpu/*.c)
+PIM_SRCS := $(wildcard src/pim/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(PIM_SRCS:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libcryptopim.a
+
+$(BUILD)/src/pim/%.o: src/pim/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -Idpu -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' -c $< -o $@
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+lib: $(LIB)
+
+# ---- CLI ---------------------------------------------------------------------
+CLI_SRCS := $(wildcard tools/*.c)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+CLI      := $(BUILD)/cryptopim
+
+$(BUILD)/tools/%.o: tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(COMPARE_DEFS) -c $< -o $@
+
+$(CLI): $(CLI_OBJS) $(LIB) $(DPU_HOST_DEPS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(DPU_HOST_LIBS) \
+	    $(COMPARE_LIBS) $(LDLIBS)
+
+cli: $(CLI)
+
+# ---- emu: virtual DPU ----
+-include emu/vdpu.mk
+# ---- end emu: virtual DPU ----
+
+# ---- emu: host library (<dpu.h>) ----
+-include emu/host.mk
+# ---- end emu: host library ----
+
+# ---- DPU programs ----
+-include dpu/dpu.mk
+# ---- end DPU programs ----
+
+# ---- tests -------------------------------------------------------------------
+UNIT_SRCS := tests/main.c $(wildcard tests/test_*.c)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
+UNIT      := $(BUILD)/tests/unit
+
+$(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
+
+# Test commands run by tests/run.sh; sections above append to TEST_CMDS.
+TEST_CMDS += $(UNIT)
+TEST_CMDS += "sh tests/cli.sh $(CLI)"
+TEST_DEPS += $(UNIT) $(CLI)
+
+test: all $(TEST_DEPS)
+	@sh tests/run.sh $(TEST_CMDS)
+
+check-sanitize:
+	$(MAKE) BUILD=build-san SAN=1 CFLAGS="-O1 -g" build-san/tests/unit build-san/cryptopim
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    sh tests/run.sh build-san/tests/unit "sh tests/cli.sh build-san/cryptopim"
+
+# ---- main job and experiments ---------------------------------------------------
+run: all
+	$(CLI) speed
+
+clean:
+	rm -rf build build-san
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

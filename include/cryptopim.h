@@ -1,0 +1,183 @@
+/*
+ * cryptopim.h -- the one public API of libcryptopim.
+ *
+ * cryptopim runs bulk AES and SHA-256 on one of several backends behind the
+ * same calls:
+ *
+ *   name    what it is                                          constant-time
+ *   ------  --------------------------------------------------  -------------
+ *   cpu     portable C (src/crypto), multi-threaded for bulk    no (T-tables)
+ *   aesni   AES-NI / VAES for AES, the portable code for SHA    AES: yes
+ *   shani   SHA-NI / AVX-512 multi-buffer SHA-256, portable AES  SHA: yes
+ *   pim     UPMEM DPUs (real SDK, or the built-in virtual one)  yes on a DPU
+ *   auto    the best available backend per operation             -
+ *
+ * The portable AES is table-driven because that is the form that runs well
+ * on a DPU (WRAM has uniform latency and no cache, so table lookups leak no
+ * timing there).  On a CPU with caches the same table lookups are NOT
+ * constant-time: prefer `aesni` for secrets on a shared CPU.
+ *
+ * Conventions (hold for every function below):
+ *  - Every function that can fail returns a cpim_err; CPIM_OK is 0.
+ *    cpim_strerror() gives a static string the caller never frees.
+ *  - The library never prints and never calls exit().
+ *  - Buffers may be the same (in == out, in-place) but must not otherwise
+ *    overlap.
+ *  - Key material handed to the library is copied into the context and wiped
+ *    when the key is replaced or the context is closed.
+ *  - A context is used by one thread at a time; distinct contexts are
+ *    independent.
+ */
+#ifndef CRYPTOPIM_H
+#define CRYPTOPIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ------------------------------------------------------------ */
+
+typedef enum cpim_err {
+    CPIM_OK = 0,
+    CPIM_ERR_INVALID_ARG,     /* NULL pointer, bad option value */
+    CPIM_ERR_UNKNOWN_BACKEND, /* no backend of that name compiled in */
+    CPIM_ERR_UNAVAILABLE,     /* compiled in, but not usable on this machine */
+    CPIM_ERR_UNSUPPORTED,     /* the backend does not do this operation */
+    CPIM_ERR_KEY_LENGTH,      /* AES key is not 16, 24 or 32 bytes */
+    CPIM_ERR_NO_KEY,          /* AES call before cpim_aes_set_key() */
+    CPIM_ERR_LENGTH,          /* ECB length not a multiple of 16 */
+    CPIM_ERR_NOMEM,           /* memory allocation failed */
+    CPIM_ERR_THREAD,          /* could not start a worker thread */
+    CPIM_ERR_PIM_ALLOC,       /* not enough DPUs / ranks */
+    CPIM_ERR_PIM_LOAD,        /* DPU program missing or invalid */
+    CPIM_ERR_PIM_FAULT,       /* a DPU faulted while running a kernel */
+    CPIM_ERR_PIM,             /* any other error of the UPMEM layer */
+    CPIM_ERR_COUNT_           /* number of codes; not an error */
+} cpim_err;
+
+/* Static, never NULL, never freed by the caller. Unknown codes give a
+ * generic text. */
+const char *cpim_strerror(cpim_err err);
+
+/* ---- backends ----------------------------------------------------------- */
+
+typedef struct cpim_backend_info {
+    const char *name;        /* "cpu", "aesni", ... */
+    const char *description; /* one line */
+    int available;           /* 1 if usable on this machine now */
+    const char *why;         /* when !available: the reason; else "" */
+} cpim_backend_info;
+
+/* Number of backends compiled in, and their descriptions (index < count). */
+size_t cpim_backend_count(void);
+cpim_err cpim_backend_info_at(size_t index, cpim_backend_info *info);
+/* Same, by name. CPIM_ERR_UNKNOWN_BACKEND if not compiled in. */
+cpim_err cpim_backend_info_by_name(const char *name, cpim_backend_info *info);
+
+/* ---- options ------------------------------------------------------------ */
+
+/* Host orchestration of the pim backend: the three modes of the CryptoPIM
+ * study (Algorithms 1 and 2). */
+typedef enum cpim_pim_mode {
+    CPIM_PIM_SYNC = 0,   /* transfer all, launch all, gather all */
+    CPIM_PIM_ASYNC_XFER, /* PIM #1: per rank, asynchronous transfers */
+    CPIM_PIM_ASYNC_EXEC  /* PIM #2: per rank, sync transfer + async launch */
+} cpim_pim_mode;
+
+typedef struct cpim_options {
+    unsigned threads;      /* host threads for bulk work; 0 = all cores */
+    /* pim backend only (ignored by the others): */
+    unsigned dpus;         /* DPUs to allocate; 0 = see ranks */
+    unsigned ranks;        /* ranks to allocate when dpus == 0; 0 = 1 rank */
+    unsigned tasklets;     /* tasklets per DPU (1..24); 0 = 16 */
+    cpim_pim_mode mode;    /* host mode; default CPIM_PIM_SYNC */
+    const char *profile;   /* UPMEM profile string, NULL = default */
+    const char *dpu_dir;   /* folder of the DPU programs, NULL = built-in */
+} cpim_options;
+
+/* Fills in the defaults (all zero / NULL, CPIM_PIM_SYNC). */
+void cpim_options_init(cpim_options *opt);
+
+/* ---- contexts ----------------------------------------------------------- */
+
+typedef struct cpim_ctx cpim_ctx;
+
+/* Opens a context on the backend called `backend` ("auto" for the best one).
+ * opt may be NULL for the defaults. On error *ctx is NULL. */
+cpim_err cpim_open(cpim_ctx **ctx, const char *backend, const cpim_options *opt);
+/* Wipes the key and frees everything. NULL is fine. */
+void cpim_close(cpim_ctx *ctx);
+/* The backend name this context runs on (for "auto": "auto"). */
+const char *cpim_ctx_backend(const cpim_ctx *ctx);
+
+/* ---- AES ---------------------------------------------------------------- */
+
+typedef enum cpim_dir { CPIM_ENCRYPT = 0, CPIM_DECRYPT = 1 } cpim_dir;
+
+/* Sets (expands) the AES key: key_len is 16, 24 or 32 bytes. The previous
+ * key, if any, is wiped. */
+cpim_err cpim_aes_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len);
+
+/* AES-ECB, no padding: len must be a multiple of 16 (0 is fine). */
+cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *out,
+                      size_t len);
+
+/* AES-CTR as in SP 800-38A / OpenSSL: the 16-byte counter block is a 128-bit
+ * big-endian integer incremented once per block (wrapping mod 2^128).
+ * Encryption and decryption are the same operation.  On return `counter`
+ * has been advanced by ceil(len / 16) blocks, so consecutive calls continue
+ * the stream when every call but the last has a length that is a multiple
+ * of 16. */
+cpim_err cpim_aes_ctr(cpim_ctx *ctx, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                      size_t len);
+
+/* ---- SHA-256 ------------------------------------------------------------ */
+
+/* Digests of `count` independent messages: digests[i] = SHA-256(msgs[i][0..
+ * lens[i])). A message of length 0 may have a NULL pointer. */
+cpim_err cpim_sha256_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size_t *lens,
+                           size_t count, uint8_t (*digests)[32]);
+
+/* ---- statistics ---------------------------------------------------------- */
+
+/* Which clock a time is on.  MEASURED is wall time on this machine.
+ * MODELED is what the real UPMEM machine would take, computed by the
+ * virtual UPMEM's timing model; it is never a measurement. */
+typedef enum cpim_clock { CPIM_CLOCK_MEASURED = 0, CPIM_CLOCK_MODELED = 1 } cpim_clock;
+
+const char *cpim_clock_name(cpim_clock clock); /* "measured" / "modeled" */
+
+/* The phases the CryptoPIM study reports.  CPU backends only fill total_s. */
+typedef struct cpim_phases {
+    cpim_clock clock;
+    double cpu_dpu_s; /* host -> DPU transfers */
+    double kernel_s;  /* DPU kernel */
+    double dpu_cpu_s; /* DPU -> host transfers */
+    double total_s;   /* whole call; with overlap it can be < the sum */
+} cpim_phases;
+
+typedef struct cpim_stats {
+    uint64_t bytes;      /* payload bytes processed by the last call */
+    cpim_phases measured;
+    int has_modeled;     /* 1 when `modeled` is valid (virtual UPMEM) */
+    cpim_phases modeled;
+    /* pim backend: what was used by the last call */
+    unsigned ranks, dpus, tasklets;
+    int virtual_upmem;   /* 1 when the DPUs are the virtual UPMEM's */
+} cpim_stats;
+
+/* Statistics of the last successful AES or SHA-256 call on ctx. */
+cpim_err cpim_last_stats(const cpim_ctx *ctx, cpim_stats *stats);
+
+/* ---- helpers -------------------------------------------------------------- */
+
+/* Overwrites n bytes at p with zeros in a way the compiler keeps. */
+void cpim_wipe(void *p, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CRYPTOPIM_H */

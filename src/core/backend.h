@@ -1,0 +1,59 @@
+/*
+ * backend.h -- the seam between the public API (src/core/api.c) and the
+ * backends (src/cpu/, src/pim/).
+ *
+ * A backend is one const cpim_backend_vt, defined at the end of its own file
+ * and listed in the registry (src/core/registry.c).  The core always calls
+ * through the thin wrappers in api.c, never `vt->fn` from elsewhere: that is
+ * the one place that checks arguments and records statistics.
+ *
+ * Contract for implementations:
+ *  - available(): cheap, no side effects; 1 when usable now, else 0 and a
+ *    static reason in *why.  Hardware backends check CPUID here; they are
+ *    always compiled in (per-function target attributes), never a link error.
+ *  - open(): allocate per-context state (may be NULL for stateless ones).
+ *  - set_key(): expand a 16/24/32-byte key into the state (length already
+ *    checked by the core); the old key must be wiped first.
+ *  - aes_ecb/aes_ctr/sha256_batch: arguments already validated by the core
+ *    (ECB len % 16 == 0, key set).  An operation a backend does not provide is
+ *    a NULL pointer: the core answers CPIM_ERR_UNSUPPORTED.
+ *  - Each operation fills `st` (times on the measured clock at least; the pim
+ *    backend also the modeled clock and its phases).  The core has zeroed it.
+ *  - close(): wipe keys, free state.
+ */
+#ifndef CPIM_BACKEND_H
+#define CPIM_BACKEND_H
+
+#include "cryptopim.h"
+
+typedef struct cpim_backend_vt {
+    unsigned version; /* CPIM_BACKEND_VT_VERSION; lets the struct grow */
+    const char *name;
+    const char *description;
+    int (*available)(const char **why);
+    cpim_err (*open)(void **state, const cpim_options *opt);
+    void (*close)(void *state);
+    cpim_err (*set_key)(void *state, const uint8_t *key, size_t key_len);
+    cpim_err (*aes_ecb)(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
+                        cpim_stats *st);
+    cpim_err (*aes_ctr)(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                        size_t len, cpim_stats *st);
+    cpim_err (*sha256_batch)(void *state, const uint8_t *const *msgs, const size_t *lens,
+                             size_t count, uint8_t (*digests)[32], cpim_stats *st);
+} cpim_backend_vt;
+
+#define CPIM_BACKEND_VT_VERSION 1u
+
+/* The backends (each defined in its own file). */
+extern const cpim_backend_vt cpim_backend_cpu;   /* src/cpu/cpu.c */
+extern const cpim_backend_vt cpim_backend_aesni; /* src/cpu/aesni.c */
+extern const cpim_backend_vt cpim_backend_shani; /* src/cpu/shani.c */
+extern const cpim_backend_vt cpim_backend_pim;   /* src/pim/pim.c */
+extern const cpim_backend_vt cpim_backend_auto;  /* src/core/auto.c */
+
+/* Registry (src/core/registry.c): NULL when no such name. */
+const cpim_backend_vt *cpim_backend_find(const char *name);
+size_t cpim_backend_nr(void);
+const cpim_backend_vt *cpim_backend_at(size_t i);
+
+#endif /* CPIM_BACKEND_H */
