@@ -15,11 +15,18 @@
  * interpreter; other tasklets keep running (no host thread per tasklet).
  * All sync state (locks, barrier arrivals, handshake waits) is reset at every
  * boot (vdpu_run); WRAM/MRAM contents are NOT reset (globals persist).
+ * Boot: only tasklet 0 starts; crt0 runs the .init_array constructors
+ * (__attribute__((constructor)): use them for per-boot runtime resets such as
+ * the printf buffer position), then VDPU_SYS_BOOT starts the other tasklets.
+ * Runtime code must not depend on NR_TASKLETS at compile time (it is built
+ * once into an archive); read the absolute symbol __sys_nr_tasklets instead.
  */
 #ifndef VDPU_ABI_H
 #define VDPU_ABI_H
 
+#ifndef __ASSEMBLER__
 #include <stdint.h>
+#endif
 
 /* ---------------------------------------------------------------- memory map */
 #define VDPU_WRAM_BASE       0x00000000u /* .rodata .data .bss stacks heap   */
@@ -44,7 +51,8 @@
  *   __sys_nr_tasklets        absolute symbol, value = NR_TASKLETS
  *   __sys_stack_table        WRAM array of NR_TASKLETS x {uint32 lo, uint32 hi}
  *                            (stack region of tasklet k is [lo, hi), sp0 = hi)
- *   __sys_wram_end           first WRAM byte after image + stacks (heap start)
+ *   __sys_wram_end           first WRAM byte after image + stacks (= __sys_heap_start;
+ *                            the heap is [__sys_heap_start, 0x10000))
  *   __sys_used_mram_end      first free 8-aligned MRAM byte (DPU_MRAM_HEAP_POINTER)
  *   __sys_host_begin/_end    bounds of .data.__sys_host (host-visible WRAM vars)
  *   CLOCKS_PER_SEC           __host const volatile uint32, filled by the loader */
@@ -89,7 +97,10 @@
 #define VDPU_SYS_PERF_GET      13u  /* () -> a0:a1 = current counter value (64-bit, low 4 bits
                                        zero when counting cycles). */
 #define VDPU_SYS_YIELD         14u  /* () : no-op service (1 slot); for spin loops. */
-#define VDPU_SYS_COUNT         15u
+#define VDPU_SYS_BOOT          15u  /* () : tasklet 0 only (crt0, after running .init_array
+                                       constructors): start tasklets 1..NR_TASKLETS-1. Before it
+                                       only tasklet 0 runs. Used by crt0; not for user code. */
+#define VDPU_SYS_COUNT         16u
 
 #define VDPU_HS_EALREADY      114   /* value of EALREADY returned by HS_WAIT_FOR */
 
@@ -122,7 +133,7 @@
 #define VDPU_FAULT_INSN_LIMIT     27   /* watchdog: instruction budget exceeded */
 
 /* ------------------------------------------------- DPU-side helpers (riscv32) */
-#if defined(__riscv) && __riscv_xlen == 32
+#if defined(__riscv) && __riscv_xlen == 32 && !defined(__ASSEMBLER__)
 static inline __attribute__((always_inline, unused)) uint32_t
 vdpu_ecall3(uint32_t nr, uint32_t x0, uint32_t x1, uint32_t x2)
 {

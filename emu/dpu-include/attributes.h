@@ -1,0 +1,24 @@
+/* attributes.h -- DPU-side attributes (virtual UPMEM, SDK names). */
+#ifndef _DPU_ATTRIBUTES_H_
+#define _DPU_ATTRIBUTES_H_
+
+#define __VDPU_STR_(x) #x
+#define __VDPU_STR(x) __VDPU_STR_(x)
+
+/* 8-byte alignment required for DMA buffers. */
+#define __dma_aligned __attribute__((aligned(8)))
+#define __keep __attribute__((used))
+#define __used __attribute__((used))
+#define __noinline __attribute__((noinline))
+#ifndef __section
+#define __section(s) __attribute__((section(s)))
+#endif
+/* Host-visible WRAM variable: placed in .data.__sys_host.<n> (one section per
+ * variable so const and non-const __host variables can share a file); the
+ * linker script gathers them between __sys_host_begin and __sys_host_end. */
+#define __host __attribute__((section(".data.__sys_host." __VDPU_STR(__COUNTER__)), aligned(8), used))
+/* Atomic bits are modelled as WRAM bytes whose address names a lock. */
+#define __atomic_bit __attribute__((section(".data.__sys_atomic"), used))
+#define __lower_data(name) __attribute__((used))
+
+#endif
