@@ -1,0 +1,224 @@
+/* see cli.h -- option scanning, shared options, errors, hex. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *pending_value; /* "v" of "--x=v" / "-Kv", until consumed */
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout); /* keep stdout and stderr in order on a terminal */
+    fputs(CLI_NAME ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_args_init(cli_args *a, int argc, char **argv)
+{
+    a->argc = argc;
+    a->argv = argv;
+    a->i = 0;
+    a->only_operands = 0;
+    pending_value = NULL;
+}
+
+int cli_next(cli_args *a, const char **opt, const char **operand)
+{
+    static char name[64];
+    pending_value = NULL;
+    *opt = NULL;
+    *operand = NULL;
+    if (a->i >= a->argc)
+        return 0;
+    const char *s = a->argv[a->i++];
+    if (!a->only_operands && strcmp(s, "--") == 0) {
+        a->only_operands = 1;
+        return cli_next(a, opt, operand);
+    }
+    if (a->only_operands || s[0] != '-' || s[1] == '\0') {
+        *operand = s;
+        return 1;
+    }
+    if (s[1] == '-') {
+        const char *eq = strchr(s, '=');
+        if (!eq) {
+            *opt = s;
+            return 1;
+        }
+        size_t n = (size_t)(eq - s);
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        memcpy(name, s, n);
+        name[n] = '\0';
+        pending_value = eq + 1;
+        *opt = name;
+        return 1;
+    }
+    name[0] = '-';
+    name[1] = s[1];
+    name[2] = '\0';
+    if (s[2])
+        pending_value = s + 2;
+    *opt = name;
+    return 1;
+}
+
+const char *cli_value(cli_args *a, const char *opt)
+{
+    if (pending_value) {
+        const char *v = pending_value;
+        pending_value = NULL;
+        return v;
+    }
+    if (a->i >= a->argc) {
+        cli_error("option %s needs a value", opt);
+        return NULL;
+    }
+    return a->argv[a->i++];
+}
+
+int cli_has_inline_value(const cli_args *a)
+{
+    (void)a;
+    return pending_value != NULL;
+}
+
+int cli_parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || *s < '0' || *s > '9') {
+        cli_error("%s: '%s' is not a number", opt, s ? s : "");
+        return -1;
+    }
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) {
+        cli_error("%s: '%s' is not a number in %u..%u", opt, s, lo, hi);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+void cli_common_init(cli_common *c)
+{
+    memset(c, 0, sizeof *c);
+    cpim_options_init(&c->opt);
+}
+
+const char cli_common_help[] =
+    "  --backend NAME     backend to run on (see `cryptopim list`)\n"
+    "  --threads N        host threads for bulk work (0 = all cores, default)\n"
+    "  --dpus N           pim: DPUs to allocate            (not with --ranks)\n"
+    "  --ranks R          pim: ranks to allocate (default 1)\n"
+    "  --tasklets T       pim: tasklets per DPU, 1..24 (default 16)\n"
+    "  --mode M           pim: host mode sync | async-xfer | async-exec\n";
+
+int cli_common_option(cli_common *c, cli_args *a, const char *opt)
+{
+    const char *v;
+    if (strcmp(opt, "--backend") == 0) {
+        if (!(v = cli_value(a, opt)))
+            return -1;
+        c->backend = v;
+        return 1;
+    }
+    if (strcmp(opt, "--threads") == 0) {
+        v = cli_value(a, opt);
+        return cli_parse_uint(opt, v, 0, 4096, &c->opt.threads) ? -1 : 1;
+    }
+    if (strcmp(opt, "--dpus") == 0 || strcmp(opt, "--ranks") == 0) {
+        int dpus = opt[2] == 'd';
+        v = cli_value(a, opt);
+        if (cli_parse_uint(opt, v, 1, 1u << 20, dpus ? &c->opt.dpus : &c->opt.ranks))
+            return -1;
+        *(dpus ? &c->dpus_set : &c->ranks_set) = 1;
+        if (c->dpus_set && c->ranks_set) {
+            cli_error("--dpus and --ranks exclude each other");
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(opt, "--tasklets") == 0) {
+        v = cli_value(a, opt);
+        return cli_parse_uint(opt, v, 1, 24, &c->opt.tasklets) ? -1 : 1;
+    }
+    if (strcmp(opt, "--mode") == 0) {
+        if (!(v = cli_value(a, opt)))
+            return -1;
+        if (strcmp(v, "sync") == 0)
+            c->opt.mode = CPIM_PIM_SYNC;
+        else if (strcmp(v, "async-xfer") == 0)
+            c->opt.mode = CPIM_PIM_ASYNC_XFER;
+        else if (strcmp(v, "async-exec") == 0)
+            c->opt.mode = CPIM_PIM_ASYNC_EXEC;
+        else {
+            cli_error("--mode: '%s' is not one of sync, async-xfer, async-exec", v);
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+cpim_ctx *cli_open(const char *backend, const cpim_options *opt)
+{
+    cpim_backend_info info;
+    cpim_ctx *ctx = NULL;
+    if (cpim_backend_info_by_name(backend, &info) != CPIM_OK) {
+        cli_error("unknown backend '%s' (see `cryptopim list`)", backend);
+        return NULL;
+    }
+    if (!info.available) {
+        cli_error("backend '%s' is not available on this machine: %s", backend, info.why);
+        return NULL;
+    }
+    cpim_err rc = cpim_open(&ctx, backend, opt);
+    if (rc != CPIM_OK) {
+        cli_error("cannot open backend '%s': %s", backend, cpim_strerror(rc));
+        return NULL;
+    }
+    return ctx;
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+long cli_unhex(const char *s, size_t n, int allow_space, uint8_t *out, size_t cap)
+{
+    size_t digits = 0;
+    int hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        int c = (unsigned char)s[i];
+        if (allow_space && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+            continue;
+        int v = hexval(c);
+        if (v < 0)
+            return -1;
+        if (digits / 2 >= cap)
+            return -3;
+        if (digits % 2 == 0)
+            hi = v;
+        else
+            out[digits / 2] = (uint8_t)(hi << 4 | v);
+        digits++;
+    }
+    if (digits % 2)
+        return -2;
+    return (long)(digits / 2);
+}

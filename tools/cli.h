@@ -1,0 +1,88 @@
+/*
+ * cli.h -- shared pieces of the `cryptopim` command-line tool (tools/).
+ *
+ * The CLI uses only the public API (include/cryptopim.h) plus the one timing
+ * module (src/core/timing.h).  Conventions of every command:
+ *  - errors go to stderr as ONE line `cryptopim: <what went wrong>`;
+ *  - exit status 0 = success, 1 = a runtime failure that the command reports
+ *    per item (sha256sum: unreadable file, checksum mismatch; speed: output
+ *    mismatch), 2 = bad usage or bad input (the enc/dec errors);
+ *  - key material is never printed, not even in error messages.
+ */
+#ifndef CPIM_CLI_H
+#define CPIM_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cryptopim.h"
+
+#define CLI_NAME "cryptopim"
+#define CLI_VERSION "0.1.0"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Prints `cryptopim: <fmt...>` and a newline on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A tiny option scanner (getopt_long is not POSIX).  Accepts `-x VALUE`,
+ * `-xVALUE`, `--name VALUE`, `--name=VALUE`, flags without values, and `--`
+ * to end the options.  Operands (non-options) are collected in order.
+ */
+typedef struct cli_args {
+    int argc;
+    char **argv;
+    int i;          /* next argv index */
+    int only_operands;
+} cli_args;
+
+void cli_args_init(cli_args *a, int argc, char **argv);
+/* Next item: returns 1 with *opt = the option name as written ("-K",
+ * "--backend"; for "--x=v" *opt is "--x" and the value is pending), or
+ * returns 1 with *opt = NULL and *operand set for a non-option; 0 at the
+ * end. */
+int cli_next(cli_args *a, const char **opt, const char **operand);
+/* The value of the option just returned; prints an error and returns NULL if
+ * there is none. */
+const char *cli_value(cli_args *a, const char *opt);
+/* 1 if the option just returned carried a `=value` that was not consumed. */
+int cli_has_inline_value(const cli_args *a);
+
+/* Parses a decimal unsigned in [lo, hi]; on error prints `cryptopim: OPT:
+ * ...` and returns -1. */
+int cli_parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out);
+
+/*
+ * The options every command shares: --backend NAME, --threads N and the
+ * pim-backend ones (--dpus N | --ranks R, --tasklets T, --mode M).
+ * cli_common_option() returns 1 if `opt` was one of them (consumed, value
+ * stored), 0 if not one of them, -1 on a bad value (error printed).
+ */
+typedef struct cli_common {
+    const char *backend; /* NULL = the command's default */
+    cpim_options opt;
+    int dpus_set, ranks_set;
+} cli_common;
+
+void cli_common_init(cli_common *c);
+int cli_common_option(cli_common *c, cli_args *a, const char *opt);
+/* Opens a context; on error prints a clear message (unknown backend,
+ * unavailable and why, bad options) and returns NULL. */
+cpim_ctx *cli_open(const char *backend, const cpim_options *opt);
+/* Help text for the shared options (one block, for the per-command help). */
+extern const char cli_common_help[];
+
+/* Decodes hex text into out[0..cap): whitespace anywhere is skipped when
+ * allow_space, else rejected.  Returns the byte count, -1 for a non-hex
+ * character, -2 for an odd number of digits, -3 if longer than cap.  Never
+ * echoes the input. */
+long cli_unhex(const char *s, size_t n, int allow_space, uint8_t *out, size_t cap);
+
+/* Commands (one file each). */
+int cmd_encdec(int argc, char **argv, cpim_dir dir); /* cryptopim.c */
+int cmd_list(int argc, char **argv);                 /* cryptopim.c */
+int cmd_sha256sum(int argc, char **argv);            /* sha256sum.c */
+int cmd_speed(int argc, char **argv);                /* speed.c */
+
+#endif /* CPIM_CLI_H */
