@@ -1,0 +1,34 @@
+/*
+ * compare.h -- external reference libraries for `cryptopim speed --compare`
+ * (tools/compare.c): OpenSSL's EVP API (HAVE_OPENSSL) and Intel's
+ * multi-buffer library intel-ipsec-mb (HAVE_IPSEC_MB).  Each is measured on
+ * the same workloads as our backends, and its output is checked once against
+ * our cpu backend, so the comparison is also a test.
+ *
+ * All work with AES-128 only and run on one thread.  An operation a library
+ * does not provide is a NULL pointer.  Functions return 0, or -1 on a
+ * library error (the library's message, if any, in the `why` of open).
+ */
+#ifndef CPIM_COMPARE_H
+#define CPIM_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cmp_impl {
+    const char *name; /* "openssl", "ipsec-mb" */
+    /* NULL on failure, with a static reason in *why. */
+    void *(*open)(const uint8_t key[16], const char **why);
+    void (*close)(void *state);
+    int (*ecb_enc)(void *state, const uint8_t *in, uint8_t *out, size_t len);
+    /* CTR from the counter block iv (not advanced: every call restarts). */
+    int (*ctr)(void *state, const uint8_t iv[16], const uint8_t *in, uint8_t *out, size_t len);
+    int (*sha256_batch)(void *state, const uint8_t *const *msgs, const size_t *lens, size_t n,
+                        uint8_t (*digests)[32]);
+} cmp_impl;
+
+/* The libraries compiled in (possibly none). */
+size_t cmp_count(void);
+const cmp_impl *cmp_at(size_t i);
+
+#endif /* CPIM_COMPARE_H */
