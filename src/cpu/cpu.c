@@ -1,0 +1,225 @@
+/*
+ * cpu.c -- the `cpu` backend: the portable primitives of src/crypto/ (the
+ * same code the DPUs run), spread over the host's cores for bulk work.
+ *
+ * Splitting:
+ *  - ECB: by whole blocks (cpim_parallel_for, grain GRAIN_BLOCKS).
+ *  - CTR: by whole blocks too; each range starts from counter + first block
+ *    index (a 128-bit addition), so the ranges are independent.  Only the
+ *    last range can end in a partial block.
+ *  - SHA-256 batch: by messages, in contiguous runs of about equal bytes
+ *    (a message costs its length plus one block of padding), one run per
+ *    thread.
+ * The primitives take uint32_t lengths (they also run on the 32-bit DPU),
+ * so each range is fed to them in pieces of at most CHUNK bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "aes.h"
+#include "backend.h"
+#include "parallel.h"
+#include "sha256.h"
+#include "timing.h"
+
+/* Below 2 * GRAIN_BLOCKS blocks (128 KiB) a job stays on the calling thread:
+ * starting a thread costs about as much as encrypting 16 KiB. */
+#define GRAIN_BLOCKS 4096u
+#define MIN_SHA_PARALLEL (128u * 1024u)
+#define CHUNK (1u << 30) /* bytes per primitive call, a multiple of 64 */
+
+struct cpu_state {
+    unsigned threads; /* 0 = all cores */
+    cpc_aes_ks ek, dk;
+};
+
+static int cpu_available(const char **why)
+{
+    (void)why;
+    return 1;
+}
+
+static cpim_err cpu_open(void **state, const cpim_options *opt)
+{
+    struct cpu_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return CPIM_ERR_NOMEM;
+    s->threads = opt ? opt->threads : 0;
+    *state = s;
+    return CPIM_OK;
+}
+
+static void cpu_close(void *state)
+{
+    if (!state)
+        return;
+    cpim_wipe(state, sizeof(struct cpu_state));
+    free(state);
+}
+
+static cpim_err cpu_set_key(void *state, const uint8_t *key, size_t key_len)
+{
+    struct cpu_state *s = state;
+    cpim_wipe(&s->ek, sizeof s->ek);
+    cpim_wipe(&s->dk, sizeof s->dk);
+    if (!cpc_aes_expand_enc(&s->ek, key, (uint32_t)key_len))
+        return CPIM_ERR_KEY_LENGTH;
+    cpc_aes_dec_from_enc(&s->dk, &s->ek);
+    return CPIM_OK;
+}
+
+/* ---- AES -------------------------------------------------------------------- */
+
+struct aes_job {
+    const struct cpu_state *s;
+    cpim_dir dir;
+    const uint8_t *in;
+    uint8_t *out;
+    size_t len;         /* bytes (CTR) */
+    uint8_t ctr0[16];   /* CTR: counter of block 0 */
+};
+
+/* Blocks [b, e) of an ECB job. */
+static void ecb_range(void *arg, size_t b, size_t e)
+{
+    const struct aes_job *j = arg;
+    const uint8_t *in = j->in + b * 16;
+    uint8_t *out = j->out + b * 16;
+    for (size_t n = e - b; n;) {
+        uint32_t step = n > CHUNK / 16 ? CHUNK / 16 : (uint32_t)n;
+        if (j->dir == CPIM_ENCRYPT)
+            cpc_aes_encrypt(&j->s->ek, in, out, step);
+        else
+            cpc_aes_decrypt(&j->s->dk, in, out, step);
+        in += (size_t)step * 16;
+        out += (size_t)step * 16;
+        n -= step;
+    }
+}
+
+/* Blocks [b, e) of a CTR job; the last block may be partial. */
+static void ctr_range(void *arg, size_t b, size_t e)
+{
+    const struct aes_job *j = arg;
+    uint8_t ctr[16];
+    memcpy(ctr, j->ctr0, 16);
+    cpc_aes_ctr_add(ctr, (uint64_t)b);
+    size_t end = e * 16 < j->len ? e * 16 : j->len;
+    const uint8_t *in = j->in + b * 16;
+    uint8_t *out = j->out + b * 16;
+    for (size_t n = end - b * 16; n;) {
+        uint32_t step = n > CHUNK ? CHUNK : (uint32_t)n;
+        cpc_aes_ctr(&j->s->ek, ctr, in, out, step);
+        in += step;
+        out += step;
+        n -= step;
+    }
+}
+
+static cpim_err cpu_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
+                        cpim_stats *st)
+{
+    struct cpu_state *s = state;
+    double t0 = cpim_now();
+    struct aes_job j = {.s = s, .dir = dir, .in = in, .out = out, .len = len};
+    /* CPIM_ERR_THREAD still means all the work was done (in the caller). */
+    (void)cpim_parallel_for(s->threads, len / 16, GRAIN_BLOCKS, ecb_range, &j);
+    st->measured.total_s = cpim_now() - t0;
+    return CPIM_OK;
+}
+
+static cpim_err cpu_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                        size_t len, cpim_stats *st)
+{
+    struct cpu_state *s = state;
+    double t0 = cpim_now();
+    struct aes_job j = {.s = s, .in = in, .out = out, .len = len};
+    memcpy(j.ctr0, counter, 16);
+    size_t nblocks = len / 16 + (len % 16 != 0);
+    (void)cpim_parallel_for(s->threads, nblocks, GRAIN_BLOCKS, ctr_range, &j);
+    cpc_aes_ctr_add(counter, (uint64_t)nblocks);
+    st->measured.total_s = cpim_now() - t0;
+    return CPIM_OK;
+}
+
+/* ---- SHA-256 ------------------------------------------------------------------ */
+
+struct sha_job {
+    const uint8_t *const *msgs;
+    const size_t *lens;
+    uint8_t (*digests)[32];
+    size_t *first; /* run r is messages [first[r], first[r + 1]) */
+};
+
+static void sha_one(const uint8_t *p, size_t len, uint8_t digest[32])
+{
+    cpc_sha256_ctx c;
+    cpc_sha256_init(&c);
+    while (len) {
+        uint32_t step = len > CHUNK ? CHUNK : (uint32_t)len;
+        cpc_sha256_update(&c, p, step);
+        p += step;
+        len -= step;
+    }
+    cpc_sha256_final(&c, digest);
+}
+
+static void sha_runs(void *arg, size_t rb, size_t re)
+{
+    const struct sha_job *j = arg;
+    for (size_t i = j->first[rb]; i < j->first[re]; i++)
+        sha_one(j->msgs[i], j->lens[i], j->digests[i]);
+}
+
+static cpim_err cpu_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                        uint8_t (*digests)[32], cpim_stats *st)
+{
+    struct cpu_state *s = state;
+    double t0 = cpim_now();
+    unsigned threads = s->threads ? s->threads : cpim_cores();
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; i++)
+        total += (uint64_t)lens[i] + 64;
+    if (threads > count)
+        threads = (unsigned)count;
+    if (total < MIN_SHA_PARALLEL)
+        threads = 1;
+    size_t one[2] = {0, count};
+    size_t *first = threads > 1 ? malloc((threads + 1) * sizeof *first) : one;
+    if (!first) {
+        first = one;
+        threads = 1;
+    }
+    if (threads > 1) {
+        /* Cut after the message that crosses r * total / threads bytes. */
+        uint64_t acc = 0;
+        size_t i = 0;
+        first[0] = 0;
+        for (unsigned r = 1; r < threads; r++) {
+            uint64_t goal = total / threads * r;
+            while (i < count && acc + (uint64_t)lens[i] / 2 + 32 < goal)
+                acc += (uint64_t)lens[i++] + 64;
+            first[r] = i;
+        }
+        first[threads] = count;
+    }
+    struct sha_job j = {msgs, lens, digests, first};
+    (void)cpim_parallel_for(threads, threads, 1, sha_runs, &j);
+    if (first != one)
+        free(first);
+    st->measured.total_s = cpim_now() - t0;
+    return CPIM_OK;
+}
+
+const cpim_backend_vt cpim_backend_cpu = {
+    .version = CPIM_BACKEND_VT_VERSION,
+    .name = "cpu",
+    .description = "portable C (T-table AES, SHA-256), multi-threaded",
+    .available = cpu_available,
+    .open = cpu_open,
+    .close = cpu_close,
+    .set_key = cpu_set_key,
+    .aes_ecb = cpu_ecb,
+    .aes_ctr = cpu_ctr,
+    .sha256_batch = cpu_sha,
+};
