@@ -1,0 +1,48 @@
+/*
+ * mram.c -- DPU program: MRAM<->WRAM DMA latency per transfer size, as PrIM's
+ * Microbenchmarks/MRAM-Latency: each tasklet walks its share of the buffer
+ * with mram_read (kernel 0) or mram_write (kernel 1) of ARGS.dma_size bytes
+ * and times every single DMA with the perfcounter.  With one tasklet the
+ * per-DMA average is the latency; with more, the DMA engine is shared.
+ */
+#include <stdint.h>
+#include <defs.h>
+#include <mram.h>
+#include <barrier.h>
+#include <perfcounter.h>
+#include "micro_args.h"
+
+__host micro_args_t ARGS;
+__host micro_result_t RESULTS[NR_TASKLETS];
+
+BARRIER_INIT(bar, NR_TASKLETS);
+
+static uint8_t cache[NR_TASKLETS][2048] __attribute__((aligned(8)));
+
+int main(void)
+{
+    unsigned id = me();
+    if (id == 0)
+        perfcounter_config(COUNT_CYCLES, true);
+    barrier_wait(&bar);
+
+    uint32_t size = ARGS.dma_size;
+    uint32_t bytes = ARGS.bytes;
+    uintptr_t base = (uintptr_t)DPU_MRAM_HEAP_POINTER;
+    uint64_t total = 0;
+    uint32_t windows = 0;
+    for (uint32_t off = id * size; off + size <= bytes; off += size * NR_TASKLETS) {
+        perfcounter_t t0 = perfcounter_get();
+        if (ARGS.kernel == 0)
+            mram_read((__mram_ptr const void *)(base + off), cache[id], size);
+        else
+            mram_write(cache[id], (__mram_ptr void *)(base + off), size);
+        perfcounter_t t1 = perfcounter_get();
+        perfcounter_t t2 = perfcounter_get();
+        total += (t1 - t0) - (t2 - t1);
+        windows++;
+    }
+    RESULTS[id].counted = total;
+    RESULTS[id].windows = windows;
+    return 0;
+}
