@@ -91,6 +91,9 @@ cli: $(CLI)
 -include dpu/dpu.mk
 # ---- end DPU programs ----
 
+# ---- experiments (bench/) ----
+-include bench/bench.mk
+
 # ---- tests -------------------------------------------------------------------
 UNIT_SRCS := tests/main.c $(wildcard tests/test_*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
