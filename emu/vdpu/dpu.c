@@ -1,0 +1,248 @@
+/* dpu.c -- virtual DPU objects: parameters, creation, loading, host access. */
+#define _DEFAULT_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "vdpu_internal.h"
+
+/* ------------------------------------------------------------------------
+ * THE timing parameter table (defaults). Sources: /work/shared/docs/
+ * upmem-perf-facts.md §6 (P-numbers) and §1-§2.
+ * ------------------------------------------------------------------------ */
+static const vdpu_timing_t vdpu_timing_defaults = {
+    .revolver_cycles   = 11,  /* P3: tasklet issues >= 11 cycles apart (HC31, uPIMulator)   */
+    .mul_slots         = 28,  /* P8: 32x32 mul in software, ~34 instr/op incl. ld/st loop
+                                     (PrIM INT32 MUL 10.27 MOPS) => ~28 for the op alone     */
+    .mulh_slots        = 56,  /* P9-derived: high half needs the full 64-bit product (~2x)  */
+    .div_slots         = 25,  /* P8: ~31 instr/op incl. loop (PrIM INT32 DIV 11.27 MOPS)
+                                     => ~25 for the op alone                                */
+    .dma_read_alpha    = 77,  /* P12: mram_read latency 77 + 0.5*S cycles (PrIM)            */
+    .dma_write_alpha   = 61,  /* P13: mram_write latency 61 + 0.5*S cycles (PrIM)           */
+    .dma_beta_x2       = 1,   /* P12/P13/P14: beta = 0.5 cycle/B = 2 B/cycle engine         */
+    .mram_direct_bytes = 8,   /* api §2.3: direct __mram_ptr access = 8-byte DMA            */
+};
+static const double vdpu_clock_default_mhz = 350.0; /* P1: v1A, PrIM 2,556-DPU system */
+static const uint32_t vdpu_fast_quantum_default = 4096; /* FAST mode: insns per turn */
+
+void vdpu_timing_default(vdpu_timing_t *t)
+{
+    if (t)
+        *t = vdpu_timing_defaults;
+}
+
+void vdpu_params_default(vdpu_params_t *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->clock_mhz = vdpu_clock_default_mhz;
+    p->mode = VDPU_MODE_TIMED;
+    p->timing = vdpu_timing_defaults;
+    p->fast_quantum = vdpu_fast_quantum_default;
+    p->max_instructions = 0;
+}
+
+static const char *const err_names[VDPU_ERR__COUNT] = {
+    [VDPU_OK] = "success",
+    [VDPU_ERR_ARG] = "invalid argument",
+    [VDPU_ERR_IO] = "I/O error reading the DPU program",
+    [VDPU_ERR_NOMEM] = "out of host memory",
+    [VDPU_ERR_ELF] = "invalid DPU ELF",
+    [VDPU_ERR_LAYOUT] = "DPU program layout error",
+    [VDPU_ERR_WRAM_BUDGET] = "WRAM budget exceeded (image + stacks > 64 KiB)",
+    [VDPU_ERR_IRAM_BUDGET] = "IRAM budget exceeded (> 4096 instructions)",
+    [VDPU_ERR_MRAM_BUDGET] = "MRAM budget exceeded (> 64 MiB)",
+    [VDPU_ERR_TASKLETS] = "NR_TASKLETS out of range (1..24)",
+    [VDPU_ERR_DECODE] = "cannot decode program",
+    [VDPU_ERR_NO_SYMBOL] = "unknown symbol",
+    [VDPU_ERR_RANGE] = "access out of memory bounds",
+    [VDPU_ERR_NOT_LOADED] = "no program loaded",
+};
+
+const char *vdpu_strerror(vdpu_err_t e)
+{
+    if ((unsigned)e < VDPU_ERR__COUNT && err_names[e])
+        return err_names[e];
+    return "unknown vdpu error";
+}
+
+const char *vdpu_fault_name(int c)
+{
+    switch (c) {
+    case VDPU_FAULT_HEAP_FULL: return "heap full";
+    case VDPU_FAULT_DIV_ZERO: return "division by zero";
+    case VDPU_FAULT_ASSERT: return "assertion failed";
+    case VDPU_FAULT_HALT: return "halt";
+    case VDPU_FAULT_PRINTF_OVERFLOW: return "printf overflow";
+    case VDPU_FAULT_UNALIGNED_MRAM: return "unaligned MRAM access";
+    case VDPU_FAULT_PERFCOUNTER: return "perfcounter configuration";
+    case VDPU_FAULT_DMA_SIZE: return "DMA size";
+    case VDPU_FAULT_DMA_ALIGN: return "DMA alignment";
+    case VDPU_FAULT_DMA_RANGE: return "DMA range";
+    case VDPU_FAULT_BAD_ACCESS: return "access outside WRAM/MRAM";
+    case VDPU_FAULT_IRAM_STORE: return "store into IRAM";
+    case VDPU_FAULT_MISALIGNED: return "misaligned access";
+    case VDPU_FAULT_STACK_OVERFLOW: return "stack overflow";
+    case VDPU_FAULT_DEADLOCK: return "deadlock";
+    case VDPU_FAULT_ILLEGAL_INSN: return "illegal instruction";
+    case VDPU_FAULT_BAD_PC: return "jump outside .text";
+    case VDPU_FAULT_BAD_ECALL: return "bad runtime service call";
+    case VDPU_FAULT_INSN_LIMIT: return "instruction limit";
+    default: return "fault";
+    }
+}
+
+static int params_ok(const vdpu_params_t *p)
+{
+    return p->clock_mhz > 0 && (p->mode == VDPU_MODE_TIMED || p->mode == VDPU_MODE_FAST) &&
+           p->timing.revolver_cycles >= 1 && p->timing.mul_slots >= 1 && p->timing.mulh_slots >= 1 &&
+           p->timing.div_slots >= 1 && p->timing.mram_direct_bytes >= 1 &&
+           p->timing.mram_direct_bytes <= VDPU_DMA_MAX;
+}
+
+vdpu_err_t vdpu_create(const vdpu_params_t *params, vdpu_t **out)
+{
+    if (!out)
+        return VDPU_ERR_ARG;
+    *out = NULL;
+    vdpu_params_t p;
+    if (params)
+        p = *params;
+    else
+        vdpu_params_default(&p);
+    if (p.fast_quantum == 0)
+        p.fast_quantum = vdpu_fast_quantum_default;
+    if (!params_ok(&p))
+        return VDPU_ERR_ARG;
+    vdpu_t *d = calloc(1, sizeof *d);
+    if (!d)
+        return VDPU_ERR_NOMEM;
+    d->params = p;
+    /* WRAM: +16 bytes slack so 8-byte host copies at the end stay in bounds */
+    d->wram = calloc(1, VDPU_WRAM_SIZE + 16);
+    void *m = mmap(NULL, VDPU_MRAM_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (!d->wram || m == MAP_FAILED) {
+        free(d->wram);
+        if (m != MAP_FAILED)
+            munmap(m, VDPU_MRAM_SIZE);
+        free(d);
+        return VDPU_ERR_NOMEM;
+    }
+    d->mram = m;
+    *out = d;
+    return VDPU_OK;
+}
+
+void vdpu_free(vdpu_t *d)
+{
+    if (!d)
+        return;
+    munmap(d->mram, VDPU_MRAM_SIZE);
+    free(d->wram);
+    free(d);
+}
+
+vdpu_err_t vdpu_set_params(vdpu_t *d, const vdpu_params_t *params)
+{
+    if (!d || !params)
+        return VDPU_ERR_ARG;
+    vdpu_params_t p = *params;
+    if (p.fast_quantum == 0)
+        p.fast_quantum = vdpu_fast_quantum_default;
+    if (!params_ok(&p))
+        return VDPU_ERR_ARG;
+    d->params = p;
+    if (d->prog && d->prog->clocks_addr) {
+        uint32_t hz = (uint32_t)(p.clock_mhz * 1e6 + 0.5);
+        memcpy(d->wram + d->prog->clocks_addr, &hz, 4);
+    }
+    return VDPU_OK;
+}
+
+const vdpu_params_t *vdpu_get_params(const vdpu_t *d) { return d ? &d->params : NULL; }
+
+vdpu_err_t vdpu_load(vdpu_t *d, const vdpu_program_t *p)
+{
+    if (!d || !p)
+        return VDPU_ERR_ARG;
+    /* WRAM: the whole arena is reset (image + zeroed .bss, stacks, heap) */
+    memset(d->wram, 0, VDPU_WRAM_SIZE);
+    memcpy(d->wram + p->wram_lo, p->wram_img + p->wram_lo, p->wram_hi - p->wram_lo);
+    /* MRAM: only the initialized image is written (noinit stays as is, like
+     * hardware); a previous program's larger image is not cleared. */
+    if (p->mram_init_size)
+        memcpy(d->mram, p->mram_img, p->mram_init_size);
+    if (p->clocks_addr) {
+        uint32_t hz = (uint32_t)(d->params.clock_mhz * 1e6 + 0.5);
+        memcpy(d->wram + p->clocks_addr, &hz, 4);
+    }
+    d->prog = p;
+    return VDPU_OK;
+}
+
+const vdpu_program_t *vdpu_loaded_program(const vdpu_t *d) { return d ? d->prog : NULL; }
+
+static vdpu_err_t chk(const void *d, const void *buf, uint64_t off, uint64_t n, uint64_t size)
+{
+    if (!d || (!buf && n))
+        return VDPU_ERR_ARG;
+    if (off > size || n > size - off)
+        return VDPU_ERR_RANGE;
+    return VDPU_OK;
+}
+
+vdpu_err_t vdpu_wram_read(const vdpu_t *d, uint32_t off, void *dst, size_t n)
+{
+    vdpu_err_t e = chk(d, dst, off, n, VDPU_WRAM_SIZE);
+    if (e == VDPU_OK && n)
+        memcpy(dst, d->wram + off, n);
+    return e;
+}
+
+vdpu_err_t vdpu_wram_write(vdpu_t *d, uint32_t off, const void *src, size_t n)
+{
+    vdpu_err_t e = chk(d, src, off, n, VDPU_WRAM_SIZE);
+    if (e == VDPU_OK && n)
+        memcpy(d->wram + off, src, n);
+    return e;
+}
+
+vdpu_err_t vdpu_mram_read(const vdpu_t *d, uint32_t off, void *dst, size_t n)
+{
+    vdpu_err_t e = chk(d, dst, off, n, VDPU_MRAM_SIZE);
+    if (e == VDPU_OK && n)
+        memcpy(dst, d->mram + off, n);
+    return e;
+}
+
+vdpu_err_t vdpu_mram_write(vdpu_t *d, uint32_t off, const void *src, size_t n)
+{
+    vdpu_err_t e = chk(d, src, off, n, VDPU_MRAM_SIZE);
+    if (e == VDPU_OK && n)
+        memcpy(d->mram + off, src, n);
+    return e;
+}
+
+uint8_t *vdpu_wram_ptr(vdpu_t *d) { return d ? d->wram : NULL; }
+uint8_t *vdpu_mram_ptr(vdpu_t *d) { return d ? d->mram : NULL; }
+
+void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)
+{
+    if (d->faulted)
+        return;
+    d->faulted = 1;
+    vdpu_result_t *r = d->res;
+    r->status = VDPU_STATUS_FAULT;
+    r->fault_code = code;
+    r->fault_tasklet = tasklet;
+    r->fault_pc = VDPU_IRAM_BASE + 4u * pc_index;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->fault_msg, sizeof r->fault_msg, fmt, ap);
+    va_end(ap);
+    snprintf(r->fault_func, sizeof r->fault_func, "%s",
+             tasklet >= 0 ? vdpu_program_func_name(d->prog, r->fault_pc) : "-");
+}

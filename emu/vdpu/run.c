@@ -1,0 +1,771 @@
+/* run.c -- the interpreter: predecoded RV32IM+Zba+Zbb, runtime services
+ * (ecall), and the two schedulers (timed revolver model / fast untimed). */
+#include <stdio.h>
+#include <string.h>
+#include "vdpu_internal.h"
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+static inline uint32_t rotr(uint32_t a, uint32_t s)
+{
+    s &= 31;
+    return (a >> s) | (a << ((32 - s) & 31));
+}
+
+static inline uint32_t orcb(uint32_t a)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++)
+        if ((a >> (8 * i)) & 0xff)
+            r |= 0xffu << (8 * i);
+    return r;
+}
+
+/* ALU semantics shared by the fast switch (constant op, inlined) and the
+ * checked sp path (runtime op). Division is handled separately. */
+static inline __attribute__((always_inline)) uint32_t alu(int op, uint32_t a, uint32_t b)
+{
+    switch (op) {
+    case OP_LI: return b;
+    case OP_ADDI: case OP_ADD: case OP_ADDI_SP: return a + b;
+    case OP_SUB: return a - b;
+    case OP_SLTI: case OP_SLT: return (int32_t)a < (int32_t)b;
+    case OP_SLTIU: case OP_SLTU: return a < b;
+    case OP_XORI: case OP_XOR: return a ^ b;
+    case OP_ORI: case OP_OR: return a | b;
+    case OP_ANDI: case OP_AND: return a & b;
+    case OP_SLLI: case OP_SLL: return a << (b & 31);
+    case OP_SRLI: case OP_SRL: return a >> (b & 31);
+    case OP_SRAI: case OP_SRA: return (uint32_t)((int32_t)a >> (b & 31));
+    case OP_RORI: case OP_ROR: return rotr(a, b);
+    case OP_ROL: return rotr(a, 32 - (b & 31));
+    case OP_CLZ: return a ? (uint32_t)__builtin_clz(a) : 32u;
+    case OP_CTZ: return a ? (uint32_t)__builtin_ctz(a) : 32u;
+    case OP_CPOP: return (uint32_t)__builtin_popcount(a);
+    case OP_SEXTB: return (uint32_t)(int32_t)(int8_t)(uint8_t)a;
+    case OP_SEXTH: return (uint32_t)(int32_t)(int16_t)(uint16_t)a;
+    case OP_ZEXTH: return a & 0xffffu;
+    case OP_ORCB: return orcb(a);
+    case OP_REV8: return __builtin_bswap32(a);
+    case OP_ANDN: return a & ~b;
+    case OP_ORN: return a | ~b;
+    case OP_XNOR: return ~(a ^ b);
+    case OP_MAX: return (int32_t)a > (int32_t)b ? a : b;
+    case OP_MAXU: return a > b ? a : b;
+    case OP_MIN: return (int32_t)a < (int32_t)b ? a : b;
+    case OP_MINU: return a < b ? a : b;
+    case OP_SH1ADD: return (a << 1) + b;
+    case OP_SH2ADD: return (a << 2) + b;
+    case OP_SH3ADD: return (a << 3) + b;
+    case OP_MUL: return a * b;
+    case OP_MULH: return (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int64_t)(int32_t)b) >> 32);
+    case OP_MULHSU: return (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int64_t)(uint64_t)b) >> 32);
+    case OP_MULHU: return (uint32_t)(((uint64_t)a * (uint64_t)b) >> 32);
+    default: return 0;
+    }
+}
+
+/* ------------------------------------------------------------ DMA timing */
+static void charge_dma(vdpu_t *d, vtask_t *t, int write, uint32_t n)
+{
+    const vdpu_timing_t *tm = &d->params.timing;
+    uint64_t xfer = ((uint64_t)n * tm->dma_beta_x2 + 1) / 2;
+    d->res->dma_count++;
+    d->res->dma_bytes += n;
+    d->res->dma_busy_cycles += xfer;
+    t->st.dma_count++;
+    if (d->params.mode == VDPU_MODE_TIMED) {
+        /* latency alpha overlaps with other DMAs; the transfer part occupies
+         * the DPU's single DMA engine */
+        uint64_t start = d->now + (write ? tm->dma_write_alpha : tm->dma_read_alpha);
+        if (start < d->engine_free)
+            start = d->engine_free;
+        uint64_t done = start + xfer;
+        d->engine_free = done;
+        t->dma_done = done;
+        t->st.dma_cycles += done - d->now;
+    }
+}
+
+static int tid(const vdpu_t *d, const vtask_t *t) { return (int)(t - d->t); }
+
+/* Loads/stores that are not aligned WRAM accesses. Returns 1 if done. */
+static __attribute__((noinline)) int slow_access(vdpu_t *d, vtask_t *t, uint32_t a, unsigned size,
+                                                 int store, uint32_t *val)
+{
+    const char *what = store ? "store" : "load";
+    if (a & (size - 1)) {
+        vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_MISALIGNED,
+                   "misaligned access: %u-byte %s at 0x%08x (must be %u-aligned)", size, what, a, size);
+        return 0;
+    }
+    if (a - VDPU_MRAM_BASE < VDPU_MRAM_SIZE) {
+        uint8_t *p = d->mram + (a - VDPU_MRAM_BASE);
+        if (store) {
+            uint32_t v = *val;
+            memcpy(p, &v, size); /* little-endian host */
+        } else {
+            uint32_t v = 0;
+            memcpy(&v, p, size);
+            *val = v;
+        }
+        charge_dma(d, t, store, d->params.timing.mram_direct_bytes);
+        return 1;
+    }
+    if (store && a - VDPU_IRAM_BASE < VDPU_IRAM_SIZE) {
+        vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_IRAM_STORE,
+                   "store into IRAM: %u-byte store at 0x%08x (IRAM is read-only)", size, a);
+        return 0;
+    }
+    vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_BAD_ACCESS,
+               "access outside WRAM/MRAM: %u-byte %s at 0x%08x (WRAM is [0x0,0x10000), MRAM is "
+               "[0x08000000,0x0c000000))", size, what, a);
+    return 0;
+}
+
+static __attribute__((noinline)) void stack_fault(vdpu_t *d, vtask_t *t, uint32_t sp)
+{
+    vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_STACK_OVERFLOW,
+               "stack overflow: tasklet %d set sp=0x%x outside its stack [0x%x,0x%x] (%u bytes; raise "
+               "STACK_SIZE_DEFAULT or STACK_SIZE_TASKLET_%d)",
+               tid(d, t), sp, t->stack_lo, t->stack_hi, t->stack_hi - t->stack_lo, tid(d, t));
+}
+
+/* --------------------------------------------------------- blocking */
+static void block(vdpu_t *d, vtask_t *t, int kind, uint32_t key)
+{
+    t->state = TS_BLOCKED;
+    t->bkind = kind;
+    t->bkey = key;
+    t->bseq = d->seq++;
+    t->bsince = d->now;
+}
+
+static void wake(vdpu_t *d, vtask_t *w)
+{
+    w->state = TS_RUN;
+    w->bkind = BK_NONE;
+    if (d->params.mode == VDPU_MODE_TIMED) {
+        w->st.blocked_cycles += d->now - w->bsince;
+        if (w->ready < d->now + 1)
+            w->ready = d->now + 1;
+    }
+}
+
+static vtask_t *first_waiter(vdpu_t *d, int kind, uint32_t key)
+{
+    vtask_t *best = NULL;
+    for (unsigned i = 0; i < d->nr; i++) {
+        vtask_t *w = &d->t[i];
+        if (w->state == TS_BLOCKED && w->bkind == kind && w->bkey == key && (!best || w->bseq < best->bseq))
+            best = w;
+    }
+    return best;
+}
+
+static vlock_t *find_lock(vdpu_t *d, uint32_t key)
+{
+    for (unsigned i = 0; i < d->n_locks; i++)
+        if (d->locks[i].key == key)
+            return &d->locks[i];
+    return NULL;
+}
+
+static int wram_word_ok(uint32_t a) { return (a & 3) == 0 && a <= VDPU_WRAM_SIZE - 4; }
+
+static uint64_t perf_value(vdpu_t *d, uint64_t slots_now)
+{
+    uint64_t raw;
+    if (d->perf_mode == VDPU_PERF_INSTRUCTIONS)
+        return slots_now - d->perf_base;
+    if (d->perf_mode == VDPU_PERF_NOTHING)
+        return d->perf_base;
+    raw = d->params.mode == VDPU_MODE_TIMED ? d->now : slots_now;
+    return (raw - d->perf_base) & ~(uint64_t)15;
+}
+
+/* Runtime services. t->pc points at the ecall. Returns 0 to continue with
+ * the next instruction, 1 if the tasklet stopped (blocked, exited, fault). */
+static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t slots_now)
+{
+    uint32_t *R = t->r;
+    uint32_t nr = R[17], a0 = R[10], a1 = R[11], a2 = R[12];
+    int me = tid(d, t);
+    t->pc++; /* resume after the ecall */
+    switch (nr) {
+    case VDPU_SYS_EXIT:
+        t->state = TS_DONE;
+        t->st.cycles = d->now + 1;
+        return 1;
+    case VDPU_SYS_FAULT: {
+        char m[200];
+        size_t k = 0;
+        if (a1 && a1 < VDPU_WRAM_SIZE)
+            for (; k + 1 < sizeof m && a1 + k < VDPU_WRAM_SIZE && d->wram[a1 + k]; k++)
+                m[k] = (char)d->wram[a1 + k];
+        m[k] = 0;
+        vdpu_fault(d, me, t->pc - 1, (int)a0, "%s%s%s", vdpu_fault_name((int)a0), k ? ": " : "", m);
+        return 1;
+    }
+    case VDPU_SYS_MRAM_READ:
+    case VDPU_SYS_MRAM_WRITE: {
+        int wr = nr == VDPU_SYS_MRAM_WRITE;
+        uint32_t ma = wr ? a1 : a0, wa = wr ? a0 : a1, n = a2;
+        const char *fn = wr ? "mram_write" : "mram_read";
+        if (n < VDPU_DMA_MIN || n > VDPU_DMA_MAX || (n & 7)) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_SIZE,
+                       "%s: DMA size %u bytes: must be 8..2048 and a multiple of 8", fn, n);
+            return 1;
+        }
+        if (wa & 7) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_ALIGN,
+                       "%s: WRAM address 0x%x is not 8-byte aligned", fn, wa);
+            return 1;
+        }
+        if (ma & 7) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_ALIGN,
+                       "%s: MRAM address 0x%x is not 8-byte aligned", fn, ma);
+            return 1;
+        }
+        uint32_t mo = ma & (VDPU_MRAM_SIZE - 1);
+        if (wa > VDPU_WRAM_SIZE - n || mo > VDPU_MRAM_SIZE - n) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_RANGE,
+                       "%s: %u bytes at WRAM 0x%x / MRAM offset 0x%x run past the end of WRAM (64 KiB) "
+                       "or MRAM (64 MiB)", fn, n, wa, mo);
+            return 1;
+        }
+        if (wr)
+            memcpy(d->mram + mo, d->wram + wa, n);
+        else
+            memcpy(d->wram + wa, d->mram + mo, n);
+        charge_dma(d, t, wr, n);
+        return 0;
+    }
+    case VDPU_SYS_LOCK_ACQUIRE: {
+        vlock_t *l = find_lock(d, a0);
+        if (!l) {
+            if (d->n_locks >= VDPU_MAX_LOCKS) {
+                vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "more than %d locks held at once",
+                           VDPU_MAX_LOCKS);
+                return 1;
+            }
+            d->locks[d->n_locks++] = (vlock_t){ a0, me };
+            return 0;
+        }
+        block(d, t, BK_LOCK, a0);
+        return 1;
+    }
+    case VDPU_SYS_LOCK_TRY: {
+        vlock_t *l = find_lock(d, a0);
+        if (l || d->n_locks >= VDPU_MAX_LOCKS) {
+            R[10] = 0;
+            return 0;
+        }
+        d->locks[d->n_locks++] = (vlock_t){ a0, me };
+        R[10] = 1;
+        return 0;
+    }
+    case VDPU_SYS_LOCK_RELEASE: {
+        vlock_t *l = find_lock(d, a0);
+        if (!l)
+            return 0;
+        vtask_t *w = first_waiter(d, BK_LOCK, a0);
+        if (w) {
+            l->owner = tid(d, w);
+            wake(d, w);
+        } else {
+            *l = d->locks[--d->n_locks];
+        }
+        return 0;
+    }
+    case VDPU_SYS_BARRIER_WAIT: {
+        if (a1 == 0 || a1 > 127) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "barrier_wait: count %u not in 1..127", a1);
+            return 1;
+        }
+        vbarrier_t *b = NULL;
+        for (unsigned i = 0; i < d->n_bars; i++)
+            if (d->bars[i].key == a0)
+                b = &d->bars[i];
+        if (!b) {
+            if (d->n_bars >= VDPU_MAX_BARRIERS) {
+                vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "more than %d barriers", VDPU_MAX_BARRIERS);
+                return 1;
+            }
+            b = &d->bars[d->n_bars++];
+            *b = (vbarrier_t){ a0, a1, 0 };
+        }
+        if (++b->arrived >= b->count) {
+            b->arrived = 0;
+            for (unsigned i = 0; i < d->nr; i++) {
+                vtask_t *w = &d->t[i];
+                if (w->state == TS_BLOCKED && w->bkind == BK_BARRIER && w->bkey == a0)
+                    wake(d, w);
+            }
+            return 0;
+        }
+        block(d, t, BK_BARRIER, a0);
+        return 1;
+    }
+    case VDPU_SYS_SEM_TAKE:
+    case VDPU_SYS_SEM_GIVE: {
+        if (!wram_word_ok(a0)) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
+                       "semaphore counter address 0x%x is not a 4-aligned WRAM address", a0);
+            return 1;
+        }
+        int32_t v;
+        memcpy(&v, d->wram + a0, 4);
+        if (nr == VDPU_SYS_SEM_TAKE) {
+            v = (int32_t)((uint32_t)v - 1u);
+            memcpy(d->wram + a0, &v, 4);
+            if (v < 0) {
+                block(d, t, BK_SEM, a0);
+                return 1;
+            }
+            return 0;
+        }
+        v = (int32_t)((uint32_t)v + 1u);
+        memcpy(d->wram + a0, &v, 4);
+        vtask_t *w = first_waiter(d, BK_SEM, a0);
+        if (w)
+            wake(d, w);
+        return 0;
+    }
+    case VDPU_SYS_HS_NOTIFY: {
+        vtask_t *w = first_waiter(d, BK_WAITFOR, (uint32_t)me);
+        if (w) {
+            w->r[10] = 0;
+            wake(d, w);
+            return 0;
+        }
+        block(d, t, BK_NOTIFY, (uint32_t)me);
+        return 1;
+    }
+    case VDPU_SYS_HS_WAIT_FOR: {
+        if (a0 >= d->nr) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
+                       "handshake_wait_for(%u): no such tasklet (NR_TASKLETS=%u)", a0, d->nr);
+            return 1;
+        }
+        if (first_waiter(d, BK_WAITFOR, a0)) {
+            R[10] = VDPU_HS_EALREADY;
+            return 0;
+        }
+        vtask_t *n = &d->t[a0];
+        if (n->state == TS_BLOCKED && n->bkind == BK_NOTIFY) {
+            wake(d, n);
+            R[10] = 0;
+            return 0;
+        }
+        R[10] = 0;
+        block(d, t, BK_WAITFOR, a0);
+        return 1;
+    }
+    case VDPU_SYS_PERF_CONFIG: {
+        if (a0 > VDPU_PERF_NOTHING) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_PERFCOUNTER,
+                       "perfcounter_config(%u): configuration not supported on v1A", a0);
+            return 1;
+        }
+        uint64_t v = perf_value(d, slots_now);
+        int mode = a0 == VDPU_PERF_SAME ? d->perf_mode : (int)a0;
+        if (mode == VDPU_PERF_NOTHING) {
+            d->perf_mode = mode;
+            d->perf_base = a1 ? 0 : v; /* frozen value */
+        } else if (a1 || mode != d->perf_mode) {
+            uint64_t raw = (mode == VDPU_PERF_CYCLES && d->params.mode == VDPU_MODE_TIMED) ? d->now : slots_now;
+            uint64_t keep = a1 ? 0 : v;
+            d->perf_mode = mode;
+            d->perf_base = raw - keep;
+        }
+        R[10] = (uint32_t)v;
+        R[11] = (uint32_t)(v >> 32);
+        return 0;
+    }
+    case VDPU_SYS_PERF_GET: {
+        uint64_t v = perf_value(d, slots_now);
+        R[10] = (uint32_t)v;
+        R[11] = (uint32_t)(v >> 32);
+        return 0;
+    }
+    case VDPU_SYS_YIELD:
+        return 0;
+    case VDPU_SYS_BOOT:
+        if (me == 0)
+            for (unsigned i = 1; i < d->nr; i++)
+                if (d->t[i].state == TS_WAITBOOT) {
+                    d->t[i].state = TS_RUN;
+                    d->t[i].ready = d->now + 1;
+                }
+        return 0;
+    default:
+        vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "unknown runtime service %u (a7)", nr);
+        return 1;
+    }
+}
+
+static __attribute__((noinline)) void insn_fault(vdpu_t *d, vtask_t *t, const vinsn_t *I)
+{
+    if (I->op == OP_BADJUMP)
+        vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_BAD_PC,
+                   "jump/branch target or fall-through outside .text (IRAM holds %u instructions)",
+                   d->prog->n_insns);
+    else if (I->op == OP_EBREAK)
+        vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_HALT, "halt: ebreak/trap instruction");
+    else
+        vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_ILLEGAL_INSN,
+                   "illegal instruction 0x%08x (not RV32IM+Zba+Zbb, or unsupported CSR/load into sp)",
+                   (uint32_t)I->imm);
+}
+
+static __attribute__((noinline)) int bad_jalr(vdpu_t *d, vtask_t *t, uint32_t target)
+{
+    vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_BAD_PC,
+               "indirect jump to 0x%08x outside .text [0x80000000,0x%08x)", target,
+               VDPU_IRAM_BASE + 4u * d->prog->n_insns);
+    return 1;
+}
+
+static __attribute__((noinline)) void div_fault(vdpu_t *d, vtask_t *t)
+{
+    vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_DIV_ZERO, "division by zero (integer div/rem by 0)");
+}
+
+/* Execute up to `budget` (>= 1) instructions of tasklet t. Returns the
+ * number of instructions executed; *stopped = 1 if the tasklet stopped
+ * (blocked, exited, faulted) rather than exhausting the budget. */
+static inline __attribute__((always_inline)) uint32_t
+exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *stopped)
+{
+    const vinsn_t *code = d->prog->code;
+    const uint32_t n_insns = d->prog->n_insns;
+    uint32_t *R = t->r;
+    uint8_t *W = d->wram;
+    uint32_t pc = t->pc;
+    uint32_t left = budget;
+    uint32_t extra = 0;
+    const uint32_t mul_x = d->params.timing.mul_slots - 1;
+    const uint32_t mulh_x = d->params.timing.mulh_slots - 1;
+    const uint32_t div_x = d->params.timing.div_slots - 1;
+    int stop = 0;
+
+#define NEXT do { pc++; goto next; } while (0)
+#define RRI(op) case op: R[I->rd] = alu(op, R[I->rs1], (uint32_t)I->imm); NEXT
+#define RRR(op) case op: R[I->rd] = alu(op, R[I->rs1], R[I->rs2]); NEXT
+#define STOP do { t->pc = pc; stop = 1; goto out; } while (0)
+#define LOAD(op, size, mask, T, CONV) \
+    case op: { \
+        uint32_t a = R[I->rs1] + (uint32_t)I->imm; \
+        if (LIKELY((a & (mask)) == 0)) { T v; memcpy(&v, W + a, size); R[I->rd] = CONV; } \
+        else { uint32_t raw = 0; t->pc = pc; if (!slow_access(d, t, a, size, 0, &raw)) STOP; \
+               T v = (T)raw; R[I->rd] = CONV; } \
+        NEXT; }
+#define STORE(op, size, mask, T) \
+    case op: { \
+        uint32_t a = R[I->rs1] + (uint32_t)I->imm; \
+        if (LIKELY((a & (mask)) == 0)) { T v = (T)R[I->rs2]; memcpy(W + a, &v, size); } \
+        else { uint32_t v = R[I->rs2]; t->pc = pc; if (!slow_access(d, t, a, size, 1, &v)) STOP; } \
+        NEXT; }
+
+    for (;;) {
+        const vinsn_t *I = &code[pc];
+        switch (I->op) {
+        RRI(OP_LI);
+        RRI(OP_ADDI); RRI(OP_SLTI); RRI(OP_SLTIU); RRI(OP_XORI); RRI(OP_ORI); RRI(OP_ANDI);
+        RRI(OP_SLLI); RRI(OP_SRLI); RRI(OP_SRAI); RRI(OP_RORI);
+        RRI(OP_CLZ); RRI(OP_CTZ); RRI(OP_CPOP); RRI(OP_SEXTB); RRI(OP_SEXTH); RRI(OP_ZEXTH);
+        RRI(OP_ORCB); RRI(OP_REV8);
+        RRR(OP_ADD); RRR(OP_SUB); RRR(OP_SLL); RRR(OP_SLT); RRR(OP_SLTU); RRR(OP_XOR);
+        RRR(OP_SRL); RRR(OP_SRA); RRR(OP_OR); RRR(OP_AND);
+        RRR(OP_ANDN); RRR(OP_ORN); RRR(OP_XNOR); RRR(OP_MAX); RRR(OP_MAXU); RRR(OP_MIN);
+        RRR(OP_MINU); RRR(OP_ROL); RRR(OP_ROR); RRR(OP_SH1ADD); RRR(OP_SH2ADD); RRR(OP_SH3ADD);
+        case OP_MUL: R[I->rd] = R[I->rs1] * R[I->rs2]; extra += mul_x; NEXT;
+        case OP_MULH: R[I->rd] = alu(OP_MULH, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
+        case OP_MULHSU: R[I->rd] = alu(OP_MULHSU, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
+        case OP_MULHU: R[I->rd] = alu(OP_MULHU, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
+        case OP_DIV: case OP_REM: {
+            int32_t a = (int32_t)R[I->rs1], b = (int32_t)R[I->rs2];
+            if (UNLIKELY(b == 0)) { t->pc = pc; div_fault(d, t); STOP; }
+            int32_t q, r;
+            if (UNLIKELY(a == INT32_MIN && b == -1)) { q = INT32_MIN; r = 0; }
+            else { q = a / b; r = a % b; }
+            R[I->rd] = (uint32_t)(I->op == OP_DIV ? q : r);
+            extra += div_x;
+            NEXT;
+        }
+        case OP_DIVU: case OP_REMU: {
+            uint32_t a = R[I->rs1], b = R[I->rs2];
+            if (UNLIKELY(b == 0)) { t->pc = pc; div_fault(d, t); STOP; }
+            R[I->rd] = I->op == OP_DIVU ? a / b : a % b;
+            extra += div_x;
+            NEXT;
+        }
+        case OP_ADDI_SP: {
+            uint32_t v = R[I->rs1] + (uint32_t)I->imm;
+            if (UNLIKELY(v - t->stack_lo > t->stack_hi - t->stack_lo)) { t->pc = pc; stack_fault(d, t, v); STOP; }
+            R[2] = v;
+            NEXT;
+        }
+        case OP_SPCHK_I: case OP_SPCHK_R: {
+            uint32_t v = I->op == OP_SPCHK_I ? alu(I->rs2, R[I->rs1], (uint32_t)I->imm)
+                                             : alu(I->imm, R[I->rs1], R[I->rs2]);
+            if (I->op == OP_SPCHK_R && (I->imm == OP_DIV || I->imm == OP_DIVU || I->imm == OP_REM || I->imm == OP_REMU)) {
+                t->pc = pc; insn_fault(d, t, I); STOP;
+            }
+            if (UNLIKELY(v - t->stack_lo > t->stack_hi - t->stack_lo)) { t->pc = pc; stack_fault(d, t, v); STOP; }
+            R[2] = v;
+            NEXT;
+        }
+        LOAD(OP_LW, 4, 0xffff0003u, uint32_t, v)
+        LOAD(OP_LBU, 1, 0xffff0000u, uint8_t, (uint32_t)v)
+        LOAD(OP_LB, 1, 0xffff0000u, int8_t, (uint32_t)(int32_t)v)
+        LOAD(OP_LHU, 2, 0xffff0001u, uint16_t, (uint32_t)v)
+        LOAD(OP_LH, 2, 0xffff0001u, int16_t, (uint32_t)(int32_t)v)
+        STORE(OP_SW, 4, 0xffff0003u, uint32_t)
+        STORE(OP_SH, 2, 0xffff0001u, uint16_t)
+        STORE(OP_SB, 1, 0xffff0000u, uint8_t)
+        case OP_BEQ: pc = R[I->rs1] == R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
+        case OP_BNE: pc = R[I->rs1] != R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
+        case OP_BLT: pc = (int32_t)R[I->rs1] < (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
+        case OP_BGE: pc = (int32_t)R[I->rs1] >= (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
+        case OP_BLTU: pc = R[I->rs1] < R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
+        case OP_BGEU: pc = R[I->rs1] >= R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
+        case OP_JAL: R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1); pc = (uint32_t)I->imm; goto next;
+        case OP_JALR: {
+            uint32_t tgt = (R[I->rs1] + (uint32_t)I->imm) & ~1u;
+            uint32_t idx = (tgt - VDPU_IRAM_BASE) >> 2;
+            if (UNLIKELY((tgt & 3) || tgt < VDPU_IRAM_BASE || idx >= n_insns)) {
+                t->pc = pc; bad_jalr(d, t, tgt); STOP;
+            }
+            R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1);
+            pc = idx;
+            goto next;
+        }
+        case OP_NOP: NEXT;
+        case OP_HARTID: R[I->rd] = (uint32_t)tid(d, t); NEXT;
+        case OP_ECALL: {
+            t->pc = pc;
+            uint32_t done = budget - left + 1;
+            if (d->params.mode != VDPU_MODE_TIMED)
+                d->now = d->total_slots + done + extra;
+            int s = do_ecall(d, t, d->total_slots + done + extra);
+            pc = t->pc;
+            if (s) { left--; stop = 1; goto out; }
+            goto next;
+        }
+        default:
+            t->pc = pc;
+            insn_fault(d, t, I);
+            STOP;
+        }
+    next:
+        if (--left == 0)
+            break;
+    }
+    t->pc = pc;
+out:
+    R[32] = 0;
+    *extra_slots = extra;
+    *stopped = stop;
+    return budget - left;
+#undef NEXT
+#undef RRI
+#undef RRR
+#undef STOP
+#undef LOAD
+#undef STORE
+}
+
+static __attribute__((noinline)) uint32_t exec_fast(vdpu_t *d, vtask_t *t, uint32_t budget,
+                                                    uint32_t *extra, int *stopped)
+{
+    return exec_core(d, t, budget, extra, stopped);
+}
+
+static void account(vdpu_t *d, vtask_t *t, uint32_t n, uint32_t extra)
+{
+    t->st.instructions += n;
+    t->st.slots += (uint64_t)n + extra;
+    d->res->instructions += n;
+    d->total_slots += (uint64_t)n + extra;
+}
+
+static void deadlock(vdpu_t *d)
+{
+    char buf[200];
+    size_t o = 0;
+    buf[0] = 0;
+    static const char *const kinds[] = { "-", "mutex", "barrier", "semaphore", "handshake_notify",
+                                         "handshake_wait_for" };
+    for (unsigned i = 0; i < d->nr && o < sizeof buf - 40; i++) {
+        vtask_t *w = &d->t[i];
+        if (w->state == TS_BLOCKED)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%u:%s@0x%x", o ? " " : "", i,
+                                  kinds[w->bkind], w->bkey);
+    }
+    int first = -1;
+    for (unsigned i = 0; i < d->nr; i++)
+        if (d->t[i].state == TS_BLOCKED) { first = (int)i; break; }
+    vdpu_fault(d, first, first >= 0 ? d->t[first].pc - 1 : 0, VDPU_FAULT_DEADLOCK,
+               "deadlock: every live tasklet is blocked (%s)", buf);
+}
+
+static int check_watchdog(vdpu_t *d)
+{
+    if (d->params.max_instructions && d->res->instructions > d->params.max_instructions) {
+        vdpu_fault(d, -1, 0, VDPU_FAULT_INSN_LIMIT, "instruction limit of %llu exceeded (watchdog)",
+                   (unsigned long long)d->params.max_instructions);
+        return 1;
+    }
+    return 0;
+}
+
+static void run_fast(vdpu_t *d)
+{
+    const uint32_t q = d->params.fast_quantum;
+    for (;;) {
+        int any = 0;
+        for (unsigned i = 0; i < d->nr && !d->faulted; i++) {
+            vtask_t *t = &d->t[i];
+            if (t->state != TS_RUN)
+                continue;
+            any = 1;
+            uint32_t extra;
+            int stopped;
+            uint32_t n = exec_fast(d, t, q, &extra, &stopped);
+            account(d, t, n, extra);
+        }
+        if (d->faulted || check_watchdog(d))
+            return;
+        if (!any) {
+            for (unsigned i = 0; i < d->nr; i++)
+                if (d->t[i].state == TS_BLOCKED || d->t[i].state == TS_WAITBOOT) {
+                    deadlock(d);
+                    return;
+                }
+            return;
+        }
+    }
+}
+
+static void run_timed(vdpu_t *d)
+{
+    const uint64_t rev = d->params.timing.revolver_cycles;
+    const unsigned nr = d->nr;
+    unsigned last = nr - 1;
+    uint64_t now = 0, idle = 0, wd = 0;
+    for (;;) {
+        /* round robin: first tasklet after `last` allowed to issue now */
+        vtask_t *pick = NULL;
+        uint64_t minready = UINT64_MAX;
+        unsigned k = last;
+        for (unsigned i = 0; i < nr; i++) {
+            if (++k == nr)
+                k = 0;
+            vtask_t *t = &d->t[k];
+            if (t->state != TS_RUN)
+                continue;
+            if (t->ready <= now) {
+                pick = t;
+                break;
+            }
+            if (t->ready < minready)
+                minready = t->ready;
+        }
+        if (!pick) {
+            if (minready == UINT64_MAX) {
+                d->now = now;
+                for (unsigned i = 0; i < nr; i++)
+                    if (d->t[i].state == TS_BLOCKED || d->t[i].state == TS_WAITBOOT) {
+                        deadlock(d);
+                        break;
+                    }
+                break;
+            }
+            idle += minready - now;
+            now = minready;
+            continue;
+        }
+        last = k;
+        if (pick->pending) {
+            /* further issue slot of a multi-slot instruction (mul/div) */
+            pick->pending--;
+            pick->ready = now + rev;
+            now++;
+            continue;
+        }
+        d->now = now;
+        uint32_t extra;
+        int stopped;
+        uint32_t n = exec_core(d, pick, 1, &extra, &stopped);
+        account(d, pick, n, extra);
+        if (d->faulted)
+            break;
+        pick->pending = extra;
+        pick->ready = now + rev;
+        if (pick->dma_done) {
+            if (pick->dma_done > pick->ready)
+                pick->ready = pick->dma_done;
+            pick->dma_done = 0;
+        }
+        now++;
+        if (UNLIKELY(++wd >= (1u << 20))) {
+            wd = 0;
+            if (check_watchdog(d))
+                break;
+        }
+    }
+    d->now = now;
+    d->res->cycles = now;
+    d->res->idle_cycles = idle;
+}
+
+vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
+{
+    if (!d)
+        return VDPU_ERR_ARG;
+    if (!d->prog)
+        return VDPU_ERR_NOT_LOADED;
+    const vdpu_program_t *p = d->prog;
+    if (!res)
+        res = &d->scratch;
+    memset(res, 0, sizeof *res);
+    res->fault_tasklet = -1;
+    d->res = res;
+    d->faulted = 0;
+    d->nr = p->nr_tasklets;
+    d->now = 0;
+    d->engine_free = 0;
+    d->seq = 0;
+    d->n_locks = 0;
+    d->n_bars = 0;
+    d->perf_mode = VDPU_PERF_CYCLES;
+    d->perf_base = 0;
+    d->total_slots = 0;
+    memset(d->t, 0, sizeof d->t);
+    for (unsigned k = 0; k < d->nr; k++) {
+        vtask_t *t = &d->t[k];
+        t->pc = p->entry;
+        t->stack_lo = p->stack_lo[k];
+        t->stack_hi = p->stack_hi[k];
+        t->r[2] = p->stack_hi[k];
+        t->state = k == 0 ? TS_RUN : TS_WAITBOOT;
+    }
+    res->nr_tasklets = d->nr;
+    if (d->params.mode == VDPU_MODE_TIMED)
+        run_timed(d);
+    else
+        run_fast(d);
+    res->slots = d->total_slots;
+    if (!d->faulted)
+        res->status = VDPU_STATUS_DONE;
+    for (unsigned k = 0; k < d->nr; k++) {
+        res->tasklet[k] = d->t[k].st;
+        if (d->params.mode == VDPU_MODE_TIMED && d->t[k].state != TS_DONE)
+            res->tasklet[k].cycles = res->cycles;
+    }
+    d->res = &d->scratch;
+    return VDPU_OK;
+}

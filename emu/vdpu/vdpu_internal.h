@@ -1,0 +1,120 @@
+/* vdpu_internal.h -- private structures of the virtual DPU (not installed). */
+#ifndef VDPU_INTERNAL_H
+#define VDPU_INTERNAL_H
+
+#include "vdpu.h"
+
+/* predecoded operations */
+enum {
+    OP_ILLEGAL = 0, OP_BADJUMP, OP_NOP, OP_LI, OP_JAL, OP_JALR,
+    OP_BEQ, OP_BNE, OP_BLT, OP_BGE, OP_BLTU, OP_BGEU,
+    OP_LB, OP_LH, OP_LW, OP_LBU, OP_LHU, OP_SB, OP_SH, OP_SW,
+    /* register-immediate ALU (b = imm) */
+    OP_ADDI, OP_SLTI, OP_SLTIU, OP_XORI, OP_ORI, OP_ANDI, OP_SLLI, OP_SRLI, OP_SRAI, OP_RORI,
+    OP_CLZ, OP_CTZ, OP_CPOP, OP_SEXTB, OP_SEXTH, OP_ZEXTH, OP_ORCB, OP_REV8,
+    /* register-register ALU (b = rs2) */
+    OP_ADD, OP_SUB, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_SRA, OP_OR, OP_AND,
+    OP_ANDN, OP_ORN, OP_XNOR, OP_MAX, OP_MAXU, OP_MIN, OP_MINU, OP_ROL, OP_ROR,
+    OP_SH1ADD, OP_SH2ADD, OP_SH3ADD,
+    OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU, OP_DIV, OP_DIVU, OP_REM, OP_REMU,
+    /* system */
+    OP_ECALL, OP_EBREAK, OP_HARTID,
+    /* checked variants */
+    OP_ADDI_SP,   /* addi sp, rs1, imm with stack-region check */
+    OP_SPCHK_I,   /* other reg-imm ALU op (or LI) writing sp: real op in rs2 */
+    OP_SPCHK_R,   /* reg-reg ALU op writing sp: real op in imm */
+    OP__COUNT
+};
+#define OP_FIRST_IMM OP_ADDI
+#define OP_LAST_IMM  OP_REV8
+#define OP_FIRST_REG OP_ADD
+#define OP_LAST_REG  OP_REMU
+
+typedef struct {
+    uint8_t op, rd, rs1, rs2; /* rd==0 is redirected to the sink register 32 */
+    int32_t imm;              /* immediate, or target index for branches/jal,
+                                 or raw encoding for OP_ILLEGAL/OP_EBREAK     */
+} vinsn_t;
+
+typedef struct {
+    char    *name;
+    uint32_t value, size;
+    uint8_t  type;   /* STT_* */
+    uint8_t  host;   /* host-visible */
+    uint8_t  global; /* STB_GLOBAL/WEAK */
+} vsym_t;
+
+struct vdpu_program {
+    vinsn_t  *code;       /* n_insns + 1 (last = OP_BADJUMP sentinel) */
+    uint32_t  n_insns;
+    uint32_t  entry;      /* insn index */
+    uint8_t  *wram_img;   /* VDPU_WRAM_SIZE bytes (zero where .bss) */
+    uint32_t  wram_lo, wram_hi;   /* range to copy on load (image incl. .bss) */
+    uint8_t  *mram_img;   /* mram_init_size bytes */
+    uint32_t  mram_init_size;     /* bytes from MRAM offset 0 */
+    uint32_t  mram_used;          /* incl. noinit */
+    uint32_t  wram_used;
+    unsigned  nr_tasklets;
+    uint32_t  stack_lo[VDPU_MAX_TASKLETS], stack_hi[VDPU_MAX_TASKLETS];
+    uint32_t  clocks_addr;        /* WRAM address of CLOCKS_PER_SEC or 0 */
+    vsym_t   *syms;
+    uint32_t  n_syms;
+    vsym_t  **funcs;              /* FUNC symbols sorted by address */
+    uint32_t  n_funcs;
+    char     *strtab;
+};
+
+enum { TS_RUN = 0, TS_BLOCKED, TS_DONE, TS_WAITBOOT };
+enum { BK_NONE = 0, BK_LOCK, BK_BARRIER, BK_SEM, BK_NOTIFY, BK_WAITFOR };
+
+typedef struct {
+    uint32_t r[34];        /* x0..x31, 32 = sink for writes to x0 */
+    uint32_t pc;           /* instruction index */
+    uint32_t stack_lo, stack_hi;
+    int      state;
+    int      bkind;
+    uint32_t bkey;
+    uint64_t bseq;         /* FIFO order of blocking */
+    uint64_t bsince;       /* cycle when blocked */
+    uint64_t ready;        /* timed: earliest next issue cycle */
+    uint32_t pending;      /* timed: extra issue slots still owed */
+    uint64_t dma_done;     /* timed: completion cycle of a DMA issued by the last insn */
+    vdpu_tasklet_stats_t st;
+} vtask_t;
+
+typedef struct { uint32_t key; int owner; } vlock_t;
+typedef struct { uint32_t key; uint32_t count, arrived; } vbarrier_t;
+
+#define VDPU_MAX_LOCKS    256
+#define VDPU_MAX_BARRIERS 64
+
+struct vdpu {
+    vdpu_params_t params;
+    uint8_t *wram;          /* VDPU_WRAM_SIZE (+ slack) */
+    uint8_t *mram;          /* VDPU_MRAM_SIZE, mmap NORESERVE */
+    const vdpu_program_t *prog;
+    /* run state */
+    vtask_t  t[VDPU_MAX_TASKLETS];
+    unsigned nr;
+    uint64_t now;           /* timed: current cycle; fast: slots so far */
+    uint64_t engine_free;   /* DMA engine free at */
+    uint64_t seq;
+    vlock_t  locks[VDPU_MAX_LOCKS];
+    unsigned n_locks;
+    vbarrier_t bars[VDPU_MAX_BARRIERS];
+    unsigned n_bars;
+    int      perf_mode;
+    uint64_t perf_base;
+    uint64_t total_slots;   /* fast-path counters are folded in here */
+    uint64_t insn_budget;   /* watchdog */
+    int      faulted;
+    vdpu_result_t *res;     /* result being filled */
+    vdpu_result_t  scratch;
+};
+
+/* shared helpers */
+void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+int  vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out);
+
+#endif
