@@ -64,11 +64,6 @@ static const char encdec_help[] =
     "ECB takes no padding: its input must be a multiple of 16 bytes.\n"
     "Exit status: 0 on success, 2 on any error (nothing is left at OUT).\n";
 
-static void usage_hint(const char *cmd)
-{
-    cli_error("try `cryptopim %s--help`", cmd);
-}
-
 /* ---- list ------------------------------------------------------------------ */
 
 static const char list_help[] =
@@ -329,8 +324,7 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         } else if (strcmp(opt, "-o") == 0 || strcmp(opt, "--out") == 0) {
             slot = &out_path;
         } else {
-            cli_error("%s: unknown option %s", cmd, opt);
-            usage_hint(dir == CPIM_ENCRYPT ? "enc " : "dec ");
+            cli_error("%s: unknown option %s (see `cryptopim %s --help`)", cmd, opt, cmd);
             return CLI_USAGE;
         }
         if (!(*slot = cli_value(&a, opt)))
@@ -421,6 +415,13 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
     cpim_wipe(key, sizeof key);
     if (err != CPIM_OK) {
         cli_error("%s: cannot set the key on backend '%s': %s", cmd, backend, cpim_strerror(err));
+        goto close_ctx;
+    }
+    /* An empty call tells whether the backend provides the mode, so that
+     * even an empty input gets the error. */
+    err = alg->ctr ? cpim_aes_ctr(ctx, iv, NULL, NULL, 0) : cpim_aes_ecb(ctx, dir, NULL, NULL, 0);
+    if (err != CPIM_OK) {
+        cli_error("%s: %s on backend '%s': %s", cmd, alg->name, backend, cpim_strerror(err));
         goto close_ctx;
     }
 

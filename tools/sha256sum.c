@@ -167,7 +167,9 @@ static void flush(struct sums *s)
     }
     for (size_t i = 0, j = 0; i < s->n; i++) {
         struct item *it = &s->items[i];
-        int esc = needs_escape(it->name);
+        /* as coreutils: hash lines escape names with \ or newline, -c lines
+         * only names with a newline */
+        int esc = s->check ? strchr(it->name, '\n') != NULL : needs_escape(it->name);
         if (!it->err && rc != CPIM_OK) {
             cli_error("%s: SHA-256 on backend '%s' failed: %s", it->name, s->backend,
                       cpim_strerror(rc));
@@ -479,6 +481,12 @@ int cmd_sha256sum(int argc, char **argv)
     s.ctx = cli_open(s.backend, &c.opt);
     if (!s.ctx)
         goto usage;
+    if (cpim_sha256_batch(s.ctx, NULL, NULL, 0, NULL) == CPIM_ERR_UNSUPPORTED) {
+        /* probe with an empty batch, so the error comes once, up front */
+        cli_error("sha256sum: backend '%s' does not provide SHA-256", s.backend);
+        cpim_close(s.ctx);
+        goto usage;
+    }
     s.budget = BATCH_BYTES_DEFAULT;
     const char *e = getenv("CRYPTOPIM_BATCH_BYTES");
     if (e && atol(e) > 0)

@@ -1,0 +1,360 @@
+#!/bin/sh
+# tests/cli.sh BINARY -- tests of the `cryptopim` command-line tool.
+#
+# Prints `PASS name` / `FAIL name: why` / `SKIP name: why` lines (the protocol
+# tests/run.sh counts) and always exits 0.  Compares against the `openssl`
+# and coreutils `sha256sum` binaries when they exist (else SKIP).  Everything
+# it creates lives under one mktemp -d folder, removed at the end.
+B=$1
+if [ -z "$B" ] || [ ! -x "$B" ]; then
+    echo "FAIL cli_binary: '$B' is not an executable (usage: sh tests/cli.sh build/cryptopim)"
+    exit 0
+fi
+case $B in /*) ;; *) B=$(pwd)/$B ;; esac
+T=$(mktemp -d) || { echo "FAIL cli_tmpdir: mktemp -d failed"; exit 0; }
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+K128=000102030405060708090a0b0c0d0e0f
+K192=000102030405060708090a0b0c0d0e0f1011121314151617
+K256=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+IV=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
+IVWRAP=ffffffffffffffffffffffffffffffff # the counter wraps after one block
+ALGS="aes-128-ecb aes-192-ecb aes-256-ecb aes-128-ctr aes-192-ctr aes-256-ctr"
+
+key_of() {
+    case $1 in
+    aes-128-*) echo $K128 ;;
+    aes-192-*) echo $K192 ;;
+    *) echo $K256 ;;
+    esac
+}
+
+# ---- help, version, list -------------------------------------------------------
+if "$B" --help >"$T/out" 2>&1 && grep -q '^usage: cryptopim' "$T/out"; then
+    pass cli_help
+else
+    fail cli_help "--help did not print usage with exit 0"
+fi
+ok=1
+for c in enc dec sha256sum list speed; do
+    "$B" $c --help >"$T/out" 2>&1 && grep -q "^usage: cryptopim .*$c" "$T/out" || {
+        ok=0
+        why="$c --help"
+    }
+done
+[ $ok = 1 ] && pass cli_cmd_help || fail cli_cmd_help "$why did not print its usage"
+if "$B" --version | grep -Eq '^cryptopim [0-9]+\.[0-9]+'; then
+    pass cli_version
+else
+    fail cli_version "--version printed '$("$B" --version 2>&1)'"
+fi
+"$B" frobnicate >/dev/null 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && grep -q '^cryptopim: ' "$T/err" && pass cli_unknown_command ||
+    fail cli_unknown_command "exit $rc, stderr '$(cat "$T/err")'"
+
+"$B" list >"$T/list" 2>"$T/err"
+rc=$?
+if [ $rc = 0 ] && awk '$2 != "available" && $2 != "unavailable" { bad = 1 } END { exit bad }' \
+    "$T/list" && awk '$1 == "cpu" && $2 == "available" { ok = 1 } END { exit !ok }' "$T/list"; then
+    pass cli_list
+else
+    fail cli_list "exit $rc; output: $(cat "$T/list" "$T/err" | tr '\n' '|')"
+fi
+BACKENDS=$(awk '$2 == "available" { print $1 }' "$T/list")
+UNAVAILABLE=$(awk '$2 == "unavailable" { print $1; exit }' "$T/list")
+[ -n "$BACKENDS" ] || BACKENDS=cpu
+
+# ---- enc/dec against openssl, every backend, every algorithm -----------------------
+D=$T/data
+mkdir -p "$D"
+for n in 0 1 15 16 17 32 4096 1048576 1048579; do
+    head -c $n /dev/urandom >"$D/r$n"
+done
+
+if ! have openssl; then
+    skip cli_encdec_openssl "no openssl binary"
+else
+    for be in $BACKENDS; do
+        for alg in $ALGS; do
+            name="cli_encdec_${be}_$alg"
+            key=$(key_of $alg)
+            case $alg in
+            *-ctr) sizes="0 1 15 16 17 1048579"; ivopt="--iv $IV"; oiv="-iv $IV" ;;
+            *) sizes="0 16 32 4096 1048576"; ivopt=; oiv= ;;
+            esac
+            why=
+            for n in $sizes; do
+                in=$D/r$n
+                openssl enc -$alg -K $key $oiv -nosalt -nopad -in "$in" -out "$T/ref" 2>/dev/null ||
+                    { why="openssl failed on $n bytes"; break; }
+                if ! "$B" enc -a $alg -K $key $ivopt --backend $be -i "$in" -o "$T/c" 2>"$T/err"; then
+                    # a backend that does not provide this mode says so: skip it
+                    grep -q 'not supported' "$T/err" && { why=unsupported; break; }
+                    why="enc failed on $n bytes: $(cat "$T/err")"
+                    break
+                fi
+                cmp -s "$T/ref" "$T/c" || { why="enc differs from openssl on $n bytes"; break; }
+                "$B" dec -a $alg -K $key $ivopt --backend $be -i "$T/c" -o "$T/p" 2>"$T/err" ||
+                    { why="dec failed on $n bytes: $(cat "$T/err")"; break; }
+                cmp -s "$in" "$T/p" || { why="round trip differs on $n bytes"; break; }
+                openssl enc -d -$alg -K $key $oiv -nosalt -nopad -in "$T/c" -out "$T/p2" 2>/dev/null
+                cmp -s "$in" "$T/p2" || { why="openssl cannot decrypt ours on $n bytes"; break; }
+            done
+            if [ "$why" = unsupported ]; then
+                skip "$name" "backend does not provide $alg"
+            elif [ -z "$why" ]; then
+                pass "$name"
+            else
+                fail "$name" "$why"
+            fi
+        done
+        # stdin/stdout, with small chunks so CTR crosses chunk borders
+        name="cli_stream_$be"
+        why=
+        for alg in aes-128-ctr aes-256-ecb; do
+            key=$(key_of $alg)
+            case $alg in
+            *-ctr) ivopt="--iv $IV"; oiv="-iv $IV"; in=$D/r1048579 ;;
+            *) ivopt=; oiv=; in=$D/r1048576 ;;
+            esac
+            openssl enc -$alg -K $key $oiv -nosalt -nopad -in "$in" -out "$T/ref" 2>/dev/null
+            CRYPTOPIM_CHUNK=4096 "$B" enc -a $alg -K $key $ivopt --backend $be <"$in" >"$T/c" \
+                2>"$T/err" || { grep -q 'not supported' "$T/err" || why="$alg: $(cat "$T/err")"; continue; }
+            cmp -s "$T/ref" "$T/c" || why="$why $alg differs"
+            cat "$T/c" | "$B" dec -a $alg -K $key $ivopt --backend $be -i - -o - >"$T/p" 2>&1
+            cmp -s "$in" "$T/p" || why="$why $alg round trip differs"
+        done
+        [ -z "$why" ] && pass "$name" || fail "$name" "$why"
+    done
+
+    # CTR: the 128-bit counter wraps like openssl's
+    openssl enc -aes-128-ctr -K $K128 -iv $IVWRAP -nosalt -nopad -in "$D/r4096" -out "$T/ref"
+    "$B" enc -a aes-128-ctr -K $K128 --iv $IVWRAP -i "$D/r4096" -o "$T/c" 2>"$T/err"
+    cmp -s "$T/ref" "$T/c" && pass cli_ctr_counter_wrap || fail cli_ctr_counter_wrap \
+        "differs from openssl when the counter wraps $(cat "$T/err")"
+
+    # --key-file: hex text, whitespace and newlines tolerated
+    printf '0001 0203 0405 0607\n\t08090a0b0c0d0e0f\r\n\n' >"$T/key"
+    openssl enc -aes-128-ctr -K $K128 -iv $IV -nosalt -nopad -in "$D/r17" -out "$T/ref"
+    "$B" enc -a aes-128-ctr --key-file "$T/key" --iv $IV -i "$D/r17" -o "$T/c" 2>"$T/err"
+    cmp -s "$T/ref" "$T/c" && pass cli_key_file || fail cli_key_file "$(cat "$T/err")"
+
+    # an existing OUT is replaced, and may be the input itself
+    cp "$D/r4096" "$T/same"
+    openssl enc -aes-128-ecb -K $K128 -nosalt -nopad -in "$T/same" -out "$T/ref"
+    "$B" enc -a aes-128-ecb -K $K128 -i "$T/same" -o "$T/same" 2>"$T/err"
+    cmp -s "$T/ref" "$T/same" && pass cli_out_is_in || fail cli_out_is_in "$(cat "$T/err")"
+fi
+
+# ---- bad input: exit 2, one message on stderr, no output left, no key echoed ------
+W=$T/bad
+mkdir -p "$W"
+head -c 17 /dev/urandom >"$T/r17"
+head -c 33 /dev/urandom >"$T/r33"
+printf 'zz01\n' >"$T/badkey"
+# bad NAME [ENV=V] -- ARGS...: runs `cryptopim ARGS -o $W/out` in an empty folder
+bad() {
+    name=cli_bad_$1
+    shift
+    envs=
+    while [ "$1" != -- ]; do
+        envs="$envs $1"
+        shift
+    done
+    shift
+    rm -rf "$W" && mkdir -p "$W"
+    # stdin is a pipe, so that enc cannot see the input's size in advance
+    (cd "$W" && cat "${bad_in:-/dev/null}" | env $envs "$B" "$@" -o "$W/out" >"$T/bad.out" \
+        2>"$T/bad.err")
+    rc=$?
+    left=$(ls -A "$W")
+    if [ $rc != 2 ]; then
+        fail $name "exit status $rc, expected 2 ($(cat "$T/bad.err"))"
+    elif ! grep -q '^cryptopim: ' "$T/bad.err" || [ "$(wc -l <"$T/bad.err")" -ne 1 ]; then
+        fail $name "expected one 'cryptopim: ...' line on stderr, got '$(cat "$T/bad.err")'"
+    elif [ -n "$left" ]; then
+        fail $name "left files behind: $left"
+    elif grep -qi -e "$K128" -e "0405060708090a0b" "$T/bad.err"; then
+        fail $name "key material in the error message"
+    else
+        pass $name
+    fi
+}
+bad unknown_alg -- enc -a aes-128-cbc -K $K128 -i "$T/r17"
+bad missing_alg -- enc -K $K128 -i "$T/r17"
+bad key_short -- enc -a aes-128-ecb -K 000102030405060708090a0b0c0d0e -i "$T/r33"
+bad key_long -- enc -a aes-128-ctr -K ${K128}00 --iv $IV -i "$T/r17"
+bad key_192_for_256 -- enc -a aes-256-ctr -K $K192 --iv $IV -i "$T/r17"
+bad key_not_hex -- enc -a aes-128-ctr -K ${K128%??}zz --iv $IV -i "$T/r17"
+bad key_odd -- enc -a aes-128-ctr -K ${K128}0 --iv $IV -i "$T/r17"
+bad key_missing -- enc -a aes-128-ctr --iv $IV -i "$T/r17"
+bad key_both -- enc -a aes-128-ctr -K $K128 --key-file "$T/key" --iv $IV -i "$T/r17"
+bad key_file_missing -- enc -a aes-128-ctr --key-file "$T/nokey" --iv $IV -i "$T/r17"
+bad key_file_not_hex -- enc -a aes-128-ctr --key-file "$T/badkey" --iv $IV -i "$T/r17"
+bad iv_missing_ctr -- enc -a aes-128-ctr -K $K128 -i "$T/r17"
+bad iv_for_ecb -- enc -a aes-128-ecb -K $K128 --iv $IV -i "$T/r33"
+bad iv_short -- dec -a aes-128-ctr -K $K128 --iv f0f1 -i "$T/r17"
+bad iv_not_hex -- dec -a aes-128-ctr -K $K128 --iv ${IV%??}xx -i "$T/r17"
+bad ecb_not_multiple -- enc -a aes-128-ecb -K $K128 -i "$T/r17"
+bad ecb_not_multiple_dec -- dec -a aes-192-ecb -K $K192 -i "$T/r33"
+# 33 bytes through 16-byte chunks: two chunks are written before the error
+bad_in=$T/r33
+bad ecb_not_multiple_stream CRYPTOPIM_CHUNK=16 -- enc -a aes-128-ecb -K $K128 -i -
+bad_in=
+bad input_missing -- enc -a aes-128-ctr -K $K128 --iv $IV -i "$T/nosuch"
+bad input_is_dir -- enc -a aes-128-ctr -K $K128 --iv $IV -i "$T"
+bad unknown_backend -- enc -a aes-128-ctr -K $K128 --iv $IV --backend nosuch -i "$T/r17"
+bad unknown_option -- enc -a aes-128-ctr -K $K128 --iv $IV --frob -i "$T/r17"
+bad dpus_and_ranks -- enc -a aes-128-ctr -K $K128 --iv $IV --dpus 4 --ranks 1 -i "$T/r17"
+bad tasklets_range -- enc -a aes-128-ctr -K $K128 --iv $IV --tasklets 25 -i "$T/r17"
+bad mode_unknown -- enc -a aes-128-ctr -K $K128 --iv $IV --mode fast -i "$T/r17"
+if [ -n "$UNAVAILABLE" ]; then
+    bad unavailable_backend -- enc -a aes-128-ctr -K $K128 --iv $IV --backend $UNAVAILABLE \
+        -i "$T/r17"
+else
+    skip cli_bad_unavailable_backend "every backend is available here"
+fi
+# unwritable output: a folder that does not exist
+"$B" enc -a aes-128-ctr -K $K128 --iv $IV -i "$T/r17" -o "$T/nodir/out" 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && grep -q 'cannot write' "$T/err" && pass cli_bad_output_dir ||
+    fail cli_bad_output_dir "exit $rc, stderr '$(cat "$T/err")'"
+# an existing OUT survives a failed run untouched
+printf keep >"$T/keep"
+"$B" enc -a aes-128-ecb -K $K128 -i "$T/r17" -o "$T/keep" 2>/dev/null
+[ "$(cat "$T/keep")" = keep ] && [ "$(ls -A "$T" | grep -c cryptopim-tmp)" = 0 ] &&
+    pass cli_bad_keeps_old_output || fail cli_bad_keeps_old_output "OUT was changed or a temp left"
+
+# ---- sha256sum ----------------------------------------------------------------------
+S=$T/sums
+mkdir -p "$S"
+: >"$S/empty"
+printf 'abc' >"$S/abc"
+head -c 100000 /dev/urandom >"$S/rand"
+head -c 70000 /dev/urandom >"$S/with space"
+printf x >"$S/back\\slash"
+if ! have sha256sum; then
+    skip cli_sha256sum "no coreutils sha256sum binary"
+else
+    cd "$S" || exit 0
+    FILES="empty abc rand"
+    sha256sum $FILES "with space" "back\\slash" >"$T/ref" 2>/dev/null
+    for be in $BACKENDS; do
+        name=cli_sha256sum_$be
+        "$B" sha256sum --backend $be $FILES "with space" "back\\slash" >"$T/got" 2>"$T/err"
+        rc=$?
+        if [ $rc = 2 ] && grep -q 'does not provide SHA-256' "$T/err"; then
+            skip $name "backend does not provide SHA-256"
+        elif [ $rc != 0 ] || ! cmp -s "$T/ref" "$T/got"; then
+            fail $name "exit $rc, differs from coreutils: $(diff "$T/ref" "$T/got" | head -3) $(cat "$T/err")"
+        else
+            pass $name
+        fi
+    done
+
+    # a missing file: reported like coreutils, the rest still hashed, exit 1
+    sha256sum empty missing rand >"$T/ref" 2>"$T/referr"
+    "$B" sha256sum empty missing rand >"$T/got" 2>"$T/err"
+    rc=$?
+    if [ $rc = 1 ] && cmp -s "$T/ref" "$T/got" &&
+        [ "$(sed 's/^sha256sum:/cryptopim:/' "$T/referr")" = "$(cat "$T/err")" ]; then
+        pass cli_sha256sum_missing
+    else
+        fail cli_sha256sum_missing "exit $rc; stderr '$(cat "$T/err")'; $(diff "$T/ref" "$T/got" | head -3)"
+    fi
+
+    # standard input, `-`, and no FILE at all
+    printf 'abc' | sha256sum >"$T/ref"
+    printf 'abc' | "$B" sha256sum >"$T/got" 2>&1
+    printf 'abc' | "$B" sha256sum - >"$T/got2" 2>&1
+    cmp -s "$T/ref" "$T/got" && cmp -s "$T/ref" "$T/got2" && pass cli_sha256sum_stdin ||
+        fail cli_sha256sum_stdin "$(cat "$T/got")"
+
+    # a tiny memory budget: every file alone, one larger than the budget
+    sha256sum $FILES >"$T/ref"
+    CRYPTOPIM_BATCH_BYTES=1000 "$B" sha256sum $FILES >"$T/got" 2>&1
+    cmp -s "$T/ref" "$T/got" && pass cli_sha256sum_budget ||
+        fail cli_sha256sum_budget "$(diff "$T/ref" "$T/got" | head -3)"
+
+    # binary marker and --tag
+    sha256sum -b abc >"$T/ref"
+    sha256sum --tag abc >>"$T/ref"
+    "$B" sha256sum -b abc >"$T/got" 2>&1
+    "$B" sha256sum --tag abc >>"$T/got" 2>&1
+    cmp -s "$T/ref" "$T/got" && pass cli_sha256sum_markers ||
+        fail cli_sha256sum_markers "$(diff "$T/ref" "$T/got" | head -4)"
+
+    # -c: all OK
+    sha256sum $FILES "with space" "back\\slash" >"$T/list"
+    sha256sum -b abc >>"$T/list"
+    sha256sum --tag rand >>"$T/list"
+    sha256sum -c "$T/list" >"$T/ref" 2>"$T/referr"
+    "$B" sha256sum -c "$T/list" >"$T/got" 2>"$T/err"
+    rc=$?
+    [ $rc = 0 ] && cmp -s "$T/ref" "$T/got" && [ ! -s "$T/err" ] && pass cli_sha256sum_check_ok ||
+        fail cli_sha256sum_check_ok "exit $rc; $(diff "$T/ref" "$T/got" | head -3) $(cat "$T/err")"
+
+    # -c: one FAILED, one missing, one improperly formatted line
+    cp rand rand2
+    sha256sum abc rand2 >"$T/list2"
+    printf 'this is not a checksum line\n' >>"$T/list2"
+    echo "$(sha256sum abc | cut -c1-64)  gone" >>"$T/list2"
+    printf 'y' >>rand2
+    sha256sum -c "$T/list2" >"$T/ref" 2>"$T/referr"
+    refrc=$?
+    "$B" sha256sum -c "$T/list2" >"$T/got" 2>"$T/err"
+    rc=$?
+    if [ $rc = 1 ] && [ $refrc = 1 ] && cmp -s "$T/ref" "$T/got" &&
+        [ "$(sed 's/^sha256sum:/cryptopim:/' "$T/referr")" = "$(cat "$T/err")" ] &&
+        grep -q 'WARNING: 1 computed checksum did NOT match' "$T/err"; then
+        pass cli_sha256sum_check_failed
+    else
+        fail cli_sha256sum_check_failed "exit $rc; stdout diff: $(diff "$T/ref" "$T/got" | tr '\n' '|'); stderr: $(cat "$T/err" | tr '\n' '|')"
+    fi
+
+    # -c: a checklist with no valid line, and a missing checklist
+    printf 'nothing here\n' >"$T/list3"
+    "$B" sha256sum -c "$T/list3" >/dev/null 2>"$T/err"
+    rc=$?
+    "$B" sha256sum -c "$T/nolist" >/dev/null 2>>"$T/err"
+    rc2=$?
+    [ $rc = 1 ] && [ $rc2 = 1 ] && grep -q 'no properly formatted' "$T/err" &&
+        grep -q 'nolist: No such file' "$T/err" && pass cli_sha256sum_check_badlist ||
+        fail cli_sha256sum_check_badlist "exit $rc/$rc2: $(cat "$T/err")"
+
+    "$B" sha256sum --backend nosuch abc >/dev/null 2>"$T/err"
+    rc=$?
+    [ $rc = 2 ] && grep -q "unknown backend" "$T/err" && pass cli_sha256sum_bad_backend ||
+        fail cli_sha256sum_bad_backend "exit $rc: $(cat "$T/err")"
+    cd / || exit 0
+fi
+
+# ---- speed -----------------------------------------------------------------------------
+"$B" speed --quick --csv >"$T/speed" 2>"$T/err"
+rc=$?
+if [ $rc = 0 ] && [ "$(head -n 1 "$T/speed")" = "op,backend,bytes,threads,clock,seconds,gbps" ] &&
+    [ "$(wc -l <"$T/speed")" -ge 4 ] &&
+    awk -F, 'NR > 1 && (NF != 7 || ($5 != "measured" && $5 != "modeled") || $6 <= 0) { bad = 1 }
+             END { exit bad }' "$T/speed"; then
+    pass cli_speed_csv
+else
+    fail cli_speed_csv "exit $rc: $(head -n 3 "$T/speed" | tr '\n' '|') $(cat "$T/err")"
+fi
+"$B" speed --quick --backend cpu --compare >"$T/speed" 2>"$T/err"
+rc=$?
+if [ $rc = 0 ] && grep -q '^op  *backend .*clock' "$T/speed" && grep -q ' measured ' "$T/speed"; then
+    pass cli_speed_compare
+else
+    fail cli_speed_compare "exit $rc (1 = a library's output differs): $(cat "$T/err")"
+fi
+"$B" speed --quick --backend nosuch >/dev/null 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && pass cli_speed_bad_backend || fail cli_speed_bad_backend "exit $rc"
+exit 0
