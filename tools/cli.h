@@ -33,7 +33,7 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 typedef struct cli_args {
     int argc;
     char **argv;
-    int i;          /* next argv index */
+    int i; /* next argv index */
     int only_operands;
 } cli_args;
 

@@ -75,14 +75,14 @@ static int ossl_sha(void *p, const uint8_t *const *msgs, const size_t *lens, siz
 {
     (void)p;
     for (size_t i = 0; i < n; i++)
-        if (!EVP_Digest(lens[i] ? msgs[i] : (const uint8_t *)"", lens[i], d[i], NULL,
-                        EVP_sha256(), NULL))
+        if (!EVP_Digest(lens[i] ? msgs[i] : (const uint8_t *)"", lens[i], d[i], NULL, EVP_sha256(),
+                        NULL))
             return -1;
     return 0;
 }
 
-static const cmp_impl cmp_openssl = {"openssl", ossl_open, ossl_close, ossl_ecb, ossl_ctr,
-                                     ossl_sha};
+static const cmp_impl cmp_openssl = {"openssl", ossl_open, ossl_close,
+                                     ossl_ecb,  ossl_ctr,  ossl_sha};
 #endif
 
 /* ---- intel-ipsec-mb (job API) ------------------------------------------------ */

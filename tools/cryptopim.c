@@ -329,8 +329,11 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         }
         if (!(*slot = cli_value(&a, opt)))
             return CLI_USAGE;
-        if (slot == &key_hex)
+        if (slot == &key_hex) {
+            if (key_arg) /* -K given twice: the first one is dropped, wipe it */
+                cpim_wipe(key_arg, strlen(key_arg));
             key_arg = (char *)key_hex;
+        }
     }
 
     /* ---- validate everything before touching the output ---- */
@@ -373,8 +376,8 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         goto wipe_key;
     }
     if (alg->ctr && !iv_hex) {
-        cli_error("%s: %s needs --iv HEX (the 16-byte initial counter block, 32 hex digits)",
-                  cmd, alg->name);
+        cli_error("%s: %s needs --iv HEX (the 16-byte initial counter block, 32 hex digits)", cmd,
+                  alg->name);
         goto wipe_key;
     }
     if (!alg->ctr && iv_hex) {
@@ -447,8 +450,8 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
             break;
         total += (unsigned long long)n;
         if (!alg->ctr && n % 16) {
-            cli_error("%s: input %s is %llu bytes, not a multiple of 16 (%s takes no padding)",
-                      cmd, in_name, total, alg->name);
+            cli_error("%s: input %s is %llu bytes, not a multiple of 16 (%s takes no padding)", cmd,
+                      in_name, total, alg->name);
             goto fail_out;
         }
         err = alg->ctr ? cpim_aes_ctr(ctx, iv, buf, buf, (size_t)n)

@@ -52,8 +52,8 @@ struct item {
     char *name; /* as given; "-" = standard input */
     uint8_t *data;
     size_t len;
-    int err;         /* errno of open/read, 0 if read */
-    int check;       /* -c: expect[] is valid */
+    int err;   /* errno of open/read, 0 if read */
+    int check; /* -c: expect[] is valid */
     uint8_t expect[32];
 };
 

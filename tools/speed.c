@@ -94,8 +94,8 @@ struct speed {
 
 /* Runs op once on subject; 0, CPIM_ERR_UNSUPPORTED (as a positive code), or
  * -1 on another error. */
-static int run_op(struct speed *sp, struct subject *su, enum op op, const uint8_t *in,
-                  uint8_t *out, size_t len)
+static int run_op(struct speed *sp, struct subject *su, enum op op, const uint8_t *in, uint8_t *out,
+                  size_t len)
 {
     struct bufs *b = &sp->b;
     if (su->lib) {

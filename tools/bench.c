@@ -1,0 +1,874 @@
+/*
+ * bench.c -- `cryptopim bench`: the CryptoPIM study's experiments
+ * (docs/RESULTS.md shows what they produced; docs/MODEL.md the model).
+ *
+ *   roofline  Fig. 1    arithmetic intensity of AES-128 and SHA-256 against
+ *                       this host's measured memory bandwidth and peak
+ *   tasklets  Fig. 3    1..24 tasklets on one DPU, speed-up over 1 tasklet
+ *   strong    Fig. 4    1..64 DPUs of one rank on a fixed problem, phases,
+ *                       beside the CPU backends
+ *   weak      Fig. 5    1..64 DPUs, fixed work per DPU
+ *   ranks     Figs. 6-7 1..40 ranks at 32 MiB per rank, async-xfer vs
+ *                       async-exec vs the CPU backends
+ *
+ * Every experiment writes ONE CSV (long format, one row per configuration
+ * and phase; schema below) and one PNG (gnuplot, when installed).
+ *   experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,
+ *   time_s,throughput_GBps,speedup,clock
+ * `clock` is `measured` (wall time on this machine: the CPU backends) or
+ * `modeled` (what the real UPMEM machine would take, from the virtual
+ * UPMEM's model: the pim backend).  A modeled number is never a measurement.
+ *
+ * Every output produced is checked against the cpu backend.  The kernels
+ * are data-oblivious (tests/test_bench.c proves equal modeled cycles for
+ * different data), which is what lets `--sample` time one DPU per rank and
+ * launch and skip identical ones (profile key sampleDpus, docs/MODEL.md);
+ * in that mode the outputs of skipped DPUs are not produced, and the check
+ * covers the produced ones and requires at least one DPU's share per rank.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "parallel.h"
+#include "timing.h"
+
+int cmd_bench(int argc, char **argv);
+
+static const char bench_help[] =
+    "usage: cryptopim bench --experiment NAME|all [--out DIR] [--quick] [--no-sample]\n"
+    "\n"
+    "Runs the CryptoPIM study's experiments and writes NAME.csv and NAME.png\n"
+    "into DIR (default build/results):\n"
+    "  roofline   AES-128 / SHA-256 arithmetic intensity vs this host's roofline\n"
+    "  tasklets   1..24 tasklets on one DPU (AES 8 MiB, SHA-256 96 x 32 KiB)\n"
+    "  strong     1..64 DPUs of one rank (AES 8 MiB, SHA-256 1024 x 32 KiB)\n"
+    "  weak       1..64 DPUs, 1 MiB AES / 16 x 32 KiB SHA-256 per DPU\n"
+    "  ranks      1..40 ranks at 32 MiB per rank, async-xfer vs async-exec\n"
+    "  all        every one of them\n"
+    "\n"
+    "  --quick      small sizes (for tests)\n"
+    "  --no-sample  simulate every DPU even where the kernels' data-obliviousness\n"
+    "               allows timing one DPU per rank (slow: hours for `ranks`)\n"
+    "\n"
+    "PIM numbers are on the modeled clock (virtual UPMEM: 40 ranks x 64 DPUs,\n"
+    "16 tasklets unless varied), CPU numbers on the measured clock.  Progress\n"
+    "goes to stderr.  Exit status: 0, 1 if an output was wrong or a run failed,\n"
+    "2 bad usage.\n";
+
+/* ---- settings ------------------------------------------------------------------ */
+
+typedef struct {
+    const char *out;
+    int quick;
+    int sample;          /* use sampleDpus=1 where allowed */
+    int sample_ok;       /* the UPMEM layer accepted it    */
+    FILE *csv;
+    const char *exp;
+    int failed;
+    unsigned cores;
+} bench;
+
+static const uint8_t bench_key[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
+                                      0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
+
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void progress(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static uint64_t g_rng = 0x243f6a8885a308d3ull;
+static void fill(uint8_t *p, size_t n)
+{
+    uint64_t x = g_rng;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        p[i] = (uint8_t)((x * 0x2545f4914f6cdd1dull) >> 56);
+    }
+    g_rng = x;
+}
+
+/* ---- CSV rows --------------------------------------------------------------------- */
+
+typedef struct {
+    const char *kernel, *impl, *mode;
+    unsigned ranks, dpus, tasklets, threads;
+    size_t bytes;
+} row_cfg;
+
+static void row(bench *b, const row_cfg *c, const char *phase, double t, double speedup,
+                cpim_clock clock)
+{
+    double gbps = t > 0 ? (double)c->bytes / t / 1e9 : 0;
+    fprintf(b->csv, "%s,%s,%s,%s,%u,%u,%u,%u,%zu,%s,%.9f,%.4f,%.4f,%s\n", b->exp, c->kernel,
+            c->impl, c->mode, c->ranks, c->dpus, c->tasklets, c->threads, c->bytes, phase, t,
+            gbps, speedup, cpim_clock_name(clock));
+    fflush(b->csv);
+}
+
+static void phase_rows(bench *b, const row_cfg *c, const cpim_phases *p, double speedup)
+{
+    row(b, c, "cpu-dpu", p->cpu_dpu_s, 0, p->clock);
+    row(b, c, "kernel", p->kernel_s, speedup, p->clock);
+    row(b, c, "dpu-cpu", p->dpu_cpu_s, 0, p->clock);
+    row(b, c, "total", p->total_s, 0, p->clock);
+}
+
+/* ---- workloads ------------------------------------------------------------------------- */
+
+typedef struct {
+    size_t aes_len;              /* AES: bytes                          */
+    size_t n_msgs, msg_len;      /* SHA-256: messages x bytes           */
+    uint8_t *in, *out, *ref;     /* AES buffers                         */
+    uint8_t *sha_data;
+    const uint8_t **msgs;
+    size_t *lens;
+    uint8_t (*dig)[32], (*ref_dig)[32];
+} work;
+
+static void work_free(work *w)
+{
+    free(w->in);
+    free(w->out);
+    free(w->ref);
+    free(w->sha_data);
+    free(w->msgs);
+    free(w->lens);
+    free(w->dig);
+    free(w->ref_dig);
+    memset(w, 0, sizeof *w);
+}
+
+/* Allocates and fills; references computed with the cpu backend (the one
+ * AES and SHA-256 of the project, checked against official vectors). */
+static int work_init(work *w, size_t aes_len, size_t n_msgs, size_t msg_len)
+{
+    memset(w, 0, sizeof *w);
+    w->aes_len = aes_len;
+    w->n_msgs = n_msgs;
+    w->msg_len = msg_len;
+    if (aes_len) {
+        w->in = malloc(aes_len);
+        w->out = malloc(aes_len);
+        w->ref = malloc(aes_len);
+        if (!w->in || !w->out || !w->ref)
+            goto nomem;
+        fill(w->in, aes_len);
+    }
+    if (n_msgs) {
+        w->sha_data = malloc(n_msgs * msg_len);
+        w->msgs = malloc(n_msgs * sizeof *w->msgs);
+        w->lens = malloc(n_msgs * sizeof *w->lens);
+        w->dig = malloc(n_msgs * 32);
+        w->ref_dig = malloc(n_msgs * 32);
+        if (!w->sha_data || !w->msgs || !w->lens || !w->dig || !w->ref_dig)
+            goto nomem;
+        fill(w->sha_data, n_msgs * msg_len);
+        for (size_t i = 0; i < n_msgs; i++) {
+            w->msgs[i] = w->sha_data + i * msg_len;
+            w->lens[i] = msg_len;
+        }
+    }
+    cpim_ctx *ctx = cli_open("cpu", NULL);
+    if (!ctx)
+        goto fail;
+    cpim_err rc = cpim_aes_set_key(ctx, bench_key, 16);
+    if (rc == CPIM_OK && aes_len)
+        rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, w->in, w->ref, aes_len);
+    if (rc == CPIM_OK && n_msgs)
+        rc = cpim_sha256_batch(ctx, w->msgs, w->lens, n_msgs, w->ref_dig);
+    cpim_close(ctx);
+    if (rc != CPIM_OK) {
+        cli_error("bench: reference computation failed: %s", cpim_strerror(rc));
+        goto fail;
+    }
+    return 0;
+nomem:
+    cli_error("bench: out of memory");
+fail:
+    work_free(w);
+    return -1;
+}
+
+enum kern { K_AES, K_SHA };
+static const char *const kern_name[] = {"aes-128-ecb", "sha256"};
+
+static size_t work_bytes(const work *w, enum kern k)
+{
+    return k == K_AES ? w->aes_len : w->n_msgs * w->msg_len;
+}
+
+static cpim_err run_kernel(cpim_ctx *ctx, work *w, enum kern k)
+{
+    if (k == K_AES)
+        return cpim_aes_ecb(ctx, CPIM_ENCRYPT, w->in, w->out, w->aes_len);
+    return cpim_sha256_batch(ctx, w->msgs, w->lens, w->n_msgs, w->dig);
+}
+
+/* Output check.  full: every byte must match.  Sampled runs: every unit
+ * (16-byte block / digest) is either right or was not produced (a skipped
+ * DPU); at least `min_units` must be right.  Returns 0 when it passes. */
+static int check_output(bench *b, work *w, enum kern k, int sampled, size_t min_units,
+                        const char *what)
+{
+    size_t n = k == K_AES ? w->aes_len / 16 : w->n_msgs, right = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = k == K_AES ? !memcmp(w->out + 16 * i, w->ref + 16 * i, 16)
+                            : !memcmp(w->dig[i], w->ref_dig[i], 32);
+        right += ok;
+    }
+    if (!sampled ? right == n : right >= min_units)
+        return 0;
+    cli_error("bench: %s: %s output wrong (%zu of %zu units right)", what, kern_name[k], right, n);
+    b->failed = 1;
+    return -1;
+}
+
+/* ---- CPU baselines (measured clock) --------------------------------------------------- */
+
+typedef struct {
+    const char *impl;      /* row name                               */
+    const char *backend;   /* cryptopim backend, or NULL for a lib   */
+    const cmp_impl *lib;   /* comparison library (one thread)        */
+    unsigned threads;
+} cpu_impl;
+
+/* Best wall time of >= 3 runs and >= 0.3 s (after one checked warm-up). */
+static double cpu_time(bench *b, const cpu_impl *ci, work *w, enum kern k)
+{
+    cpim_ctx *ctx = NULL;
+    void *st = NULL;
+    const char *why = "";
+    if (ci->backend) {
+        cpim_backend_info info;
+        if (cpim_backend_info_by_name(ci->backend, &info) != CPIM_OK || !info.available)
+            return -1;
+        cpim_options o;
+        cpim_options_init(&o);
+        o.threads = ci->threads;
+        if (cpim_open(&ctx, ci->backend, &o) != CPIM_OK ||
+            cpim_aes_set_key(ctx, bench_key, 16) != CPIM_OK) {
+            cpim_close(ctx);
+            return -1;
+        }
+    } else {
+        if ((k == K_AES && !ci->lib->ecb_enc) || (k == K_SHA && !ci->lib->sha256_batch))
+            return -1;
+        st = ci->lib->open(bench_key, &why);
+        if (!st)
+            return -1;
+    }
+    double best = 1e300, spent = 0;
+    int bad = 0;
+    for (unsigned r = 0; !bad && (r < 4 || spent < 0.3); r++) {
+        double t0 = cpim_now();
+        int rc;
+        if (ctx)
+            rc = run_kernel(ctx, w, k) == CPIM_OK ? 0 : -1;
+        else if (k == K_AES)
+            rc = ci->lib->ecb_enc(st, w->in, w->out, w->aes_len);
+        else
+            rc = ci->lib->sha256_batch(st, w->msgs, w->lens, w->n_msgs, w->dig);
+        double t = cpim_now() - t0;
+        if (rc != 0) {
+            bad = 1;
+            break;
+        }
+        if (r == 0) {
+            if (check_output(b, w, k, 0, 0, ci->impl) != 0)
+                bad = 1;
+            continue; /* warm-up */
+        }
+        spent += t;
+        if (t < best)
+            best = t;
+    }
+    if (ctx)
+        cpim_close(ctx);
+    else
+        ci->lib->close(st);
+    return bad ? -2 : best;
+}
+
+/* The CPU comparison set for kernel k: portable code on all cores, the
+ * hardware backend, and (SHA-256) intel-ipsec-mb's multi-buffer code. */
+static size_t cpu_impls(bench *b, enum kern k, cpu_impl *out)
+{
+    size_t n = 0;
+    out[n++] = (cpu_impl){"cpu", "cpu", NULL, b->cores};
+    out[n++] = (cpu_impl){"cpu-1t", "cpu", NULL, 1};
+    out[n++] = (cpu_impl){k == K_AES ? "aesni" : "shani", k == K_AES ? "aesni" : "shani", NULL,
+                          b->cores};
+    for (size_t i = 0; i < cmp_count(); i++) {
+        const cmp_impl *l = cmp_at(i);
+        if (!strcmp(l->name, "ipsec-mb") && k == K_SHA)
+            out[n++] = (cpu_impl){"ipsec-mb-multibuffer", NULL, l, 1};
+    }
+    return n;
+}
+
+static void cpu_rows(bench *b, work *w, enum kern k, unsigned ranks, unsigned dpus)
+{
+    cpu_impl ci[6];
+    size_t n = cpu_impls(b, k, ci);
+    for (size_t i = 0; i < n; i++) {
+        double t = cpu_time(b, &ci[i], w, k);
+        if (t == -2)
+            b->failed = 1;
+        if (t < 0)
+            continue;
+        row_cfg c = {kern_name[k], ci[i].impl, "-", ranks, dpus, 0, ci[i].threads,
+                     work_bytes(w, k)};
+        row(b, &c, "total", t, 0, CPIM_CLOCK_MEASURED);
+    }
+}
+
+/* ---- PIM runs (modeled clock) -------------------------------------------------------- */
+
+typedef struct {
+    unsigned dpus, ranks, tasklets;
+    cpim_pim_mode mode;
+    int sampled;
+} pim_cfg;
+
+static const char *mode_name(cpim_pim_mode m)
+{
+    return m == CPIM_PIM_ASYNC_XFER ? "async-xfer" : m == CPIM_PIM_ASYNC_EXEC ? "async-exec"
+                                                                              : "sync";
+}
+
+/* One run; fills *st.  Returns 0, or -1 (error reported, b->failed set). */
+static int pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats *st)
+{
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = pc->dpus;
+    o.ranks = pc->ranks;
+    o.tasklets = pc->tasklets;
+    o.mode = pc->mode;
+    o.profile = pc->sampled ? "sampleDpus=1" : NULL;
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "pim", &o);
+    if (rc == CPIM_OK)
+        rc = cpim_aes_set_key(ctx, bench_key, 16);
+    if (rc == CPIM_OK) {
+        if (k == K_AES)
+            memset(w->out, 0, w->aes_len);
+        else
+            memset(w->dig, 0, w->n_msgs * 32);
+        rc = run_kernel(ctx, w, k);
+    }
+    if (rc == CPIM_OK)
+        rc = cpim_last_stats(ctx, st);
+    cpim_close(ctx);
+    if (rc != CPIM_OK) {
+        cli_error("bench: pim %s (%u ranks, %u DPUs, %u tasklets, %s): %s", kern_name[k],
+                  pc->ranks, pc->dpus, pc->tasklets, mode_name(pc->mode), cpim_strerror(rc));
+        b->failed = 1;
+        return -1;
+    }
+    if (!st->has_modeled) {
+        cli_error("bench: the pim backend reported no modeled clock (real hardware?)");
+        b->failed = 1;
+        return -1;
+    }
+    /* sampled: one DPU per rank simulated; at least its share is produced */
+    unsigned ndpus = st->dpus ? st->dpus : 1, nranks = st->ranks ? st->ranks : 1;
+    size_t units = k == K_AES ? w->aes_len / 16 : w->n_msgs;
+    size_t min_units = units / ndpus * nranks;
+    char what[96];
+    snprintf(what, sizeof what, "pim %u ranks %u DPUs %s", nranks, ndpus, mode_name(pc->mode));
+    return check_output(b, w, k, pc->sampled, min_units, what);
+}
+
+/* Does the UPMEM layer know sampleDpus?  (Only the virtual UPMEM does.) */
+static int probe_sample(void)
+{
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = 1;
+    o.profile = "sampleDpus=1";
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "pim", &o);
+    cpim_close(ctx);
+    return rc == CPIM_OK;
+}
+
+static int pim_available(void)
+{
+    cpim_backend_info info;
+    return cpim_backend_info_by_name("pim", &info) == CPIM_OK && info.available;
+}
+
+/* ---- plotting ------------------------------------------------------------------------ */
+
+static void plot(bench *b, const char *script)
+{
+    FILE *g = popen("gnuplot 2>&1", "w");
+    if (!g) {
+        progress("gnuplot not available: %s.csv only", b->exp);
+        return;
+    }
+    fprintf(g, "set datafile separator ','\nset terminal pngcairo size 1100,650 noenhanced\n"
+               "set grid\nset key outside right\ncd '%s'\nset output '%s.png'\n"
+               "f = '%s.csv'\n"
+               "sel(k,i,m,p) = (strcol(2) eq k && strcol(3) eq i && (m eq '' || strcol(4) eq m) "
+               "&& strcol(10) eq p)\n",
+               b->out, b->exp, b->exp);
+    fputs(script, g);
+    if (pclose(g) != 0)
+        progress("gnuplot failed for %s: CSV only", b->exp);
+}
+
+/* ---- roofline ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint8_t *src, *dst;
+} copy_arg;
+
+static void copy_range(void *arg, size_t begin, size_t end)
+{
+    copy_arg *a = arg;
+    memcpy(a->dst + begin, a->src + begin, end - begin);
+}
+
+typedef struct {
+    uint64_t iters;
+    uint64_t sink[64];
+} alu_arg;
+
+/* 8 independent dependency chains of add/xor/rotate: what one core retires
+ * at most on simple integer work (the "ops" of the kernels are the same
+ * kind: xor, add, shift/rotate, load). */
+static void alu_range(void *arg, size_t begin, size_t end)
+{
+    alu_arg *a = arg;
+    for (size_t t = begin; t < end; t++) {
+        uint32_t x0 = (uint32_t)t, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4,
+                 x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;
+        for (uint64_t i = 0; i < a->iters; i++) {
+            x0 = (x0 + 0x9e3779b9u) ^ (x0 >> 7);
+            x1 = (x1 + 0x9e3779b9u) ^ (x1 >> 7);
+            x2 = (x2 + 0x9e3779b9u) ^ (x2 >> 7);
+            x3 = (x3 + 0x9e3779b9u) ^ (x3 >> 7);
+            x4 = (x4 + 0x9e3779b9u) ^ (x4 >> 7);
+            x5 = (x5 + 0x9e3779b9u) ^ (x5 >> 7);
+            x6 = (x6 + 0x9e3779b9u) ^ (x6 >> 7);
+            x7 = (x7 + 0x9e3779b9u) ^ (x7 >> 7);
+            __asm__ volatile("" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
+        }
+        a->sink[t % 64] = (uint64_t)x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
+    }
+}
+
+/* Modeled DPU cycles per byte on one DPU at 16 tasklets (compute-bound, IPC
+ * ~1): the kernel's operations per byte on the virtual DPU's RV32 proxy ISA.
+ * 0 if the pim backend is missing. */
+static double pim_ops_per_byte(bench *b, enum kern k)
+{
+    if (!pim_available())
+        return 0;
+    work w;
+    if (work_init(&w, k == K_AES ? 256 * 1024 : 0, k == K_SHA ? 16 : 0, 16 * 1024) != 0)
+        return 0;
+    pim_cfg pc = {1, 0, 16, CPIM_PIM_SYNC, 0};
+    cpim_stats st;
+    double opb = 0;
+    if (pim_run(b, &pc, &w, k, &st) == 0)
+        opb = st.modeled.kernel_s * 350e6 / (double)work_bytes(&w, k);
+    work_free(&w);
+    return opb;
+}
+
+static int exp_roofline(bench *b)
+{
+    fprintf(b->csv, "name,intensity_ops_per_B,performance_Gops,bandwidth_GBps,ops_per_B,"
+                    "threads,clock,note\n");
+    /* memory bandwidth: STREAM-like copy, read + write counted */
+    size_t n = b->quick ? (32u << 20) : (512u << 20);
+    copy_arg ca = {malloc(n), malloc(n)};
+    if (!ca.src || !ca.dst) {
+        free(ca.src);
+        free(ca.dst);
+        cli_error("bench: out of memory");
+        return -1;
+    }
+    memset(ca.src, 1, n);
+    memset(ca.dst, 2, n);
+    double bw = 0;
+    for (int r = 0; r < 5; r++) {
+        double t0 = cpim_now();
+        cpim_parallel_for(b->cores, n, 1u << 20, copy_range, &ca);
+        double t = cpim_now() - t0;
+        if (2.0 * n / t / 1e9 > bw)
+            bw = 2.0 * n / t / 1e9;
+    }
+    free(ca.src);
+    free(ca.dst);
+    progress("roofline: memory bandwidth %.2f GB/s (measured, copy, %u threads)", bw, b->cores);
+    /* peak simple-integer throughput */
+    alu_arg aa;
+    memset(&aa, 0, sizeof aa);
+    aa.iters = b->quick ? 2000000 : 50000000;
+    double peak = 0;
+    for (int r = 0; r < 3; r++) {
+        double t0 = cpim_now();
+        cpim_parallel_for(b->cores, b->cores, 1, alu_range, &aa);
+        double t = cpim_now() - t0;
+        double g = (double)b->cores * (double)aa.iters * 8 * 3 / t / 1e9;
+        if (g > peak)
+            peak = g;
+    }
+    progress("roofline: integer peak %.1f Gops/s (measured, %u threads)", peak, b->cores);
+    fprintf(b->csv, "host memory roof,,,%.3f,,%u,measured,STREAM-like copy (read+write)\n", bw,
+            b->cores);
+    fprintf(b->csv, "host compute roof,,%.3f,,,%u,measured,8 chains of add/xor/shift\n", peak,
+            b->cores);
+    /* the kernels: ops/B from the virtual DPU; achieved throughput here */
+    for (int k = K_AES; k <= K_SHA; k++) {
+        double opb = pim_ops_per_byte(b, (enum kern)k);
+        if (opb <= 0) {
+            /* no pim backend: fall back to an operation count of the
+             * portable code (documented in docs/RESULTS.md) */
+            opb = k == K_AES ? 45.0 : 38.0;
+        }
+        work w;
+        if (work_init(&w, k == K_AES ? (b->quick ? 1u << 20 : 64u << 20) : 0,
+                      k == K_SHA ? (b->quick ? 32 : 2048) : 0, 32 * 1024) != 0)
+            return -1;
+        cpu_impl ci = {"cpu", "cpu", NULL, b->cores};
+        double t = cpu_time(b, &ci, &w, (enum kern)k);
+        double gbs = t > 0 ? (double)work_bytes(&w, (enum kern)k) / t / 1e9 : 0;
+        /* DRAM traffic per payload byte: AES reads and writes it (2 B),
+         * SHA-256 only reads it (1 B). */
+        double dram = k == K_AES ? 2.0 : 1.0;
+        fprintf(b->csv, "%s (DRAM bytes),%.3f,%.3f,%.3f,%.2f,%u,measured,"
+                        "ops/B from the virtual DPU (modeled); throughput measured\n",
+                kern_name[k], opb / dram, gbs * opb, gbs, opb, b->cores);
+        progress("roofline: %s %.1f ops/B, intensity %.1f ops/DRAM-B, %.2f GB/s here",
+                 kern_name[k], opb, opb / dram, gbs);
+        work_free(&w);
+    }
+    fflush(b->csv);
+    char s[2048];
+    snprintf(s, sizeof s,
+             "set title 'Roofline of this host (measured): AES-128 and SHA-256 (portable code)'\n"
+             "set logscale xy\nset xlabel 'arithmetic intensity (ops per DRAM byte)'\n"
+             "set ylabel 'Gops/s'\nset xrange [0.01:1000]\nset yrange [0.1:%g]\n"
+             "bw = %g; pk = %g\nroof(x) = (x * bw < pk) ? x * bw : pk\n"
+             "set key top left\n"
+             "plot roof(x) with lines lw 2 title sprintf('roof: %%.1f GB/s, %%.0f Gops/s', bw, pk), "
+             "f using (strcol(1) eq 'aes-128-ecb (DRAM bytes)' ? $2 : NaN):3 with points pt 7 ps 2 "
+             "title 'AES-128 (portable, all cores)', "
+             "f using (strcol(1) eq 'sha256 (DRAM bytes)' ? $2 : NaN):3 with points pt 5 ps 2 "
+             "title 'SHA-256 (portable, all cores)'\n",
+             peak * 4, bw, peak);
+    plot(b, s);
+    return 0;
+}
+
+/* ---- tasklets (Fig. 3) --------------------------------------------------------------------- */
+
+static int exp_tasklets(bench *b)
+{
+    if (!pim_available()) {
+        progress("tasklets: the pim backend is not available; skipped");
+        return 0;
+    }
+    for (int k = K_AES; k <= K_SHA; k++) {
+        work w;
+        size_t aes = b->quick ? 64 * 1024 : 8u << 20;
+        size_t nm = b->quick ? 24 : 96;
+        if (work_init(&w, k == K_AES ? aes : 0, k == K_SHA ? nm : 0,
+                      b->quick ? 4096 : 32 * 1024) != 0)
+            return -1;
+        double base = 0;
+        for (unsigned t = 1; t <= 24; t++) {
+            if (b->quick && !(t == 1 || t == 11 || t == 16))
+                continue;
+            progress("tasklets: %s, 1 DPU, %u tasklets", kern_name[k], t);
+            pim_cfg pc = {1, 0, t, CPIM_PIM_SYNC, 0};
+            cpim_stats st;
+            if (pim_run(b, &pc, &w, (enum kern)k, &st) != 0)
+                continue;
+            if (t == 1)
+                base = st.modeled.kernel_s;
+            row_cfg c = {kern_name[k], "pim", "sync", 1, 1, t, 0, work_bytes(&w, (enum kern)k)};
+            phase_rows(b, &c, &st.modeled, base > 0 ? base / st.modeled.kernel_s : 0);
+        }
+        work_free(&w);
+    }
+    plot(b, "set multiplot layout 1,2 title 'Tasklet scaling on one DPU (modeled clock)'\n"
+            "set xlabel 'tasklets'; set ylabel 'kernel speed-up over 1 tasklet'\n"
+            "set key top left; set xrange [0:25]\n"
+            "set title 'AES-128 (8 MiB)'\n"
+            "plot f using (sel('aes-128-ecb','pim','','kernel') ? $7 : NaN):13 w lp pt 7 t 'modeled', "
+            "x <= 11 ? x : 11 w l dt 2 t 'min(T,11)'\n"
+            "set title 'SHA-256 (96 x 32 KiB)'\n"
+            "plot f using (sel('sha256','pim','','kernel') ? $7 : NaN):13 w lp pt 7 t 'modeled', "
+            "x <= 11 ? x : 11 w l dt 2 t 'min(T,11)'\n"
+            "unset multiplot\n");
+    return 0;
+}
+
+/* ---- strong / weak (Figs. 4-5) ------------------------------------------------------------ */
+
+static const unsigned dpu_points[] = {1, 2, 4, 8, 16, 32, 64};
+#define N_DPU_POINTS (sizeof dpu_points / sizeof dpu_points[0])
+
+static int exp_scaling(bench *b, int weak)
+{
+    if (!pim_available())
+        progress("%s: the pim backend is not available; CPU rows only", b->exp);
+    for (int k = K_AES; k <= K_SHA; k++) {
+        double base = 0;
+        work w;
+        memset(&w, 0, sizeof w);
+        for (size_t i = 0; i < N_DPU_POINTS; i++) {
+            unsigned n = dpu_points[i];
+            if (b->quick && n > 4)
+                break;
+            if (weak || i == 0) {
+                size_t aes, nm, ml = b->quick ? 4096 : 32 * 1024;
+                if (weak) {
+                    aes = (b->quick ? 64u * 1024 : 1u << 20) * n;
+                    nm = (b->quick ? 4 : 16) * (size_t)n;
+                } else {
+                    aes = b->quick ? 256u * 1024 : 8u << 20;
+                    nm = b->quick ? 32 : 1024;
+                }
+                work_free(&w);
+                if (work_init(&w, k == K_AES ? aes : 0, k == K_SHA ? nm : 0, ml) != 0)
+                    return -1;
+                /* the CPU baselines on the same total problem */
+                if (weak || i == 0) {
+                    progress("%s: %s, CPU baselines, %zu bytes", b->exp, kern_name[k],
+                             work_bytes(&w, (enum kern)k));
+                    cpu_rows(b, &w, (enum kern)k, 0, n);
+                }
+            }
+            if (!pim_available())
+                continue;
+            /* sampling is exact here: every DPU gets the same work */
+            int sampled = b->sample && b->sample_ok && n > 1;
+            progress("%s: %s, %u DPUs%s", b->exp, kern_name[k], n, sampled ? " (sampled)" : "");
+            pim_cfg pc = {n, 0, 16, CPIM_PIM_SYNC, sampled};
+            cpim_stats st;
+            if (pim_run(b, &pc, &w, (enum kern)k, &st) != 0)
+                continue;
+            if (n == 1)
+                base = st.modeled.kernel_s;
+            row_cfg c = {kern_name[k], "pim", "sync", 1, n, 16, 0, work_bytes(&w, (enum kern)k)};
+            double sp = weak ? (st.modeled.kernel_s > 0 ? base / st.modeled.kernel_s : 0)
+                             : (st.modeled.kernel_s > 0 ? base / st.modeled.kernel_s : 0);
+            phase_rows(b, &c, &st.modeled, sp);
+        }
+        work_free(&w);
+    }
+    char s[3072];
+    snprintf(s, sizeof s,
+             "set multiplot layout 1,2 title '%s scaling in one rank, 16 tasklets (PIM modeled; "
+             "CPU measured)'\n"
+             "set logscale x 2; set logscale y; set xlabel 'DPUs'; set ylabel 'seconds'\n"
+             "set key bottom left font ',8'\n"
+             "do for [k in 'aes-128-ecb sha256'] {\n"
+             "  set title k\n"
+             "  plot for [p in 'cpu-dpu kernel dpu-cpu total'] f using "
+             "(sel(k,'pim','',p) ? $6 : NaN):11 w lp title 'PIM '.p, "
+             "for [i in 'cpu cpu-1t aesni shani ipsec-mb-multibuffer'] f using "
+             "(sel(k,i,'','total') ? $6 : NaN):11 w lp dt 2 title i\n"
+             "}\nunset multiplot\n",
+             weak ? "Weak" : "Strong");
+    plot(b, s);
+    return 0;
+}
+
+/* ---- ranks (Figs. 6-7) ------------------------------------------------------------------ */
+
+static int exp_ranks(bench *b)
+{
+    static const unsigned full_pts[] = {1, 2, 4, 8, 16, 24, 32, 40};
+    static const unsigned slow_pts[] = {1, 2};
+    static const unsigned quick_pts[] = {1, 2};
+    const unsigned *pts = full_pts;
+    size_t npts = sizeof full_pts / sizeof full_pts[0];
+    int sampled = b->sample && b->sample_ok;
+    if (b->quick) {
+        pts = quick_pts;
+        npts = 2;
+    } else if (!sampled) {
+        progress("ranks: DPU sampling unavailable: only 1 and 2 ranks (a full run needs "
+                 "the sampleDpus profile key; see docs/MODEL.md)");
+        pts = slow_pts;
+        npts = 2;
+    }
+    size_t per_rank = b->quick ? (1u << 20) : (32u << 20);
+    size_t ml = b->quick ? 4096 : 32 * 1024;
+    for (int k = K_AES; k <= K_SHA; k++) {
+        for (size_t i = 0; i < npts; i++) {
+            unsigned r = pts[i];
+            work w;
+            size_t total = per_rank * r;
+            if (work_init(&w, k == K_AES ? total : 0, k == K_SHA ? total / ml : 0, ml) != 0)
+                return -1;
+            progress("ranks: %s, %u ranks, %zu MiB, CPU baselines", kern_name[k], r, total >> 20);
+            cpu_rows(b, &w, (enum kern)k, r, r * 64);
+            for (int m = CPIM_PIM_ASYNC_XFER; m <= CPIM_PIM_ASYNC_EXEC && pim_available(); m++) {
+                progress("ranks: %s, %u ranks, %s%s", kern_name[k], r,
+                         mode_name((cpim_pim_mode)m), sampled ? " (sampled)" : "");
+                pim_cfg pc = {0, r, 16, (cpim_pim_mode)m, sampled};
+                cpim_stats st;
+                if (pim_run(b, &pc, &w, (enum kern)k, &st) != 0)
+                    continue;
+                row_cfg c = {kern_name[k], "pim", mode_name((cpim_pim_mode)m), r, st.dpus, 16, 0,
+                             total};
+                phase_rows(b, &c, &st.modeled, 0);
+            }
+            work_free(&w);
+        }
+    }
+    plot(b, "set multiplot layout 2,2 title 'Weak scaling over ranks, 32 MiB per rank, 16 "
+            "tasklets (PIM modeled; CPU measured)'\n"
+            "set xlabel 'ranks'; set ylabel 'seconds'; set key top left font ',8'\n"
+            "do for [k in 'aes-128-ecb sha256'] {\n"
+            "  set title k.' (Fig. 6)'\n"
+            "  plot f using (sel(k,'pim','async-xfer','total') ? $5 : NaN):11 w lp pt 2 t 'PIM #1 "
+            "async-xfer', f using (sel(k,'pim','async-exec','total') ? $5 : NaN):11 w lp pt 1 "
+            "t 'PIM #2 async-exec', for [i in 'cpu aesni shani ipsec-mb-multibuffer'] f using "
+            "(sel(k,i,'','total') ? $5 : NaN):11 w lp dt 2 title i\n"
+            "}\n"
+            "do for [k in 'aes-128-ecb sha256'] {\n"
+            "  set title k.' (Fig. 7: without the portable CPU code)'\n"
+            "  plot f using (sel(k,'pim','async-xfer','total') ? $5 : NaN):11 w lp pt 2 t 'PIM #1 "
+            "async-xfer', f using (sel(k,'pim','async-exec','total') ? $5 : NaN):11 w lp pt 1 "
+            "t 'PIM #2 async-exec', for [i in 'aesni shani ipsec-mb-multibuffer'] f using "
+            "(sel(k,i,'','total') ? $5 : NaN):11 w lp dt 2 title i\n"
+            "}\nunset multiplot\n");
+    return 0;
+}
+
+/* ---- driver ------------------------------------------------------------------------------ */
+
+typedef struct {
+    const char *name;
+    int (*fn)(bench *b);
+    int long_format; /* uses the common long CSV schema */
+} experiment;
+
+static int exp_strong(bench *b)
+{
+    return exp_scaling(b, 0);
+}
+static int exp_weak(bench *b)
+{
+    return exp_scaling(b, 1);
+}
+
+static const experiment experiments[] = {
+    {"roofline", exp_roofline, 0}, {"tasklets", exp_tasklets, 1}, {"strong", exp_strong, 1},
+    {"weak", exp_weak, 1},         {"ranks", exp_ranks, 1},
+};
+#define N_EXPERIMENTS (sizeof experiments / sizeof experiments[0])
+
+static int run_experiment(bench *b, const experiment *e)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.csv", b->out, e->name);
+    b->csv = fopen(path, "w");
+    if (!b->csv) {
+        cli_error("bench: cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    b->exp = e->name;
+    if (e->long_format)
+        fputs("experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,time_s,"
+              "throughput_GBps,speedup,clock\n",
+              b->csv);
+    double t0 = cpim_now();
+    progress("%s: start", e->name);
+    int rc = e->fn(b);
+    if (fclose(b->csv) != 0)
+        rc = -1;
+    b->csv = NULL;
+    progress("%s: done in %.1f s (measured)", e->name, cpim_now() - t0);
+    return rc;
+}
+
+/* see the top of the file */
+int cmd_bench(int argc, char **argv)
+{
+    bench b;
+    memset(&b, 0, sizeof b);
+    b.out = "build/results";
+    b.sample = 1;
+    b.cores = cpim_cores();
+    const char *which = NULL;
+    cli_args a;
+    cli_args_init(&a, argc, argv);
+    const char *opt, *operand;
+    while (cli_next(&a, &opt, &operand)) {
+        if (!opt) {
+            cli_error("bench: unexpected operand '%s'", operand);
+            return CLI_USAGE;
+        }
+        if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
+            fputs(bench_help, stdout);
+            return CLI_OK;
+        } else if (!strcmp(opt, "--experiment") || !strcmp(opt, "-e")) {
+            if (!(which = cli_value(&a, opt)))
+                return CLI_USAGE;
+        } else if (!strcmp(opt, "--out") || !strcmp(opt, "-o")) {
+            if (!(b.out = cli_value(&a, opt)))
+                return CLI_USAGE;
+        } else if (!strcmp(opt, "--quick")) {
+            b.quick = 1;
+        } else if (!strcmp(opt, "--no-sample")) {
+            b.sample = 0;
+        } else {
+            cli_error("bench: unknown option '%s' (see --help)", opt);
+            return CLI_USAGE;
+        }
+    }
+    if (!which) {
+        cli_error("bench: --experiment NAME|all is required (see --help)");
+        return CLI_USAGE;
+    }
+    int found = !strcmp(which, "all");
+    for (size_t i = 0; i < N_EXPERIMENTS; i++)
+        found |= !strcmp(which, experiments[i].name);
+    if (!found) {
+        cli_error("bench: unknown experiment '%s' (roofline, tasklets, strong, weak, ranks, "
+                  "all)",
+                  which);
+        return CLI_USAGE;
+    }
+    if (mkdir(b.out, 0777) != 0 && errno != EEXIST) {
+        cli_error("bench: cannot create %s: %s", b.out, strerror(errno));
+        return CLI_FAIL;
+    }
+    if (pim_available() && b.sample)
+        b.sample_ok = probe_sample();
+    double t0 = cpim_now();
+    for (size_t i = 0; i < N_EXPERIMENTS; i++) {
+        if (strcmp(which, "all") && strcmp(which, experiments[i].name))
+            continue;
+        if (run_experiment(&b, &experiments[i]) != 0)
+            b.failed = 1;
+    }
+    progress("all requested experiments done in %.1f s (measured)%s", cpim_now() - t0,
+             b.failed ? "; SOME FAILED" : "");
+    return b.failed ? CLI_FAIL : CLI_OK;
+}
