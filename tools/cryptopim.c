@@ -37,6 +37,7 @@ static const char main_help[] =
     "  sha256sum  hash many files at once (output like coreutils sha256sum)\n"
     "  list       backends compiled in, and whether they are available here\n"
     "  speed      measure throughput of the backends\n"
+    "  bench      run the CryptoPIM study's experiments (CSV + plots)\n"
     "\n"
     "`cryptopim COMMAND --help` describes a command; `cryptopim --version`.\n";
 
@@ -519,6 +520,8 @@ int main(int argc, char **argv)
         rc = cmd_list(argc - 2, argv + 2);
     else if (strcmp(cmd, "speed") == 0)
         rc = cmd_speed(argc - 2, argv + 2);
+    else if (strcmp(cmd, "bench") == 0)
+        rc = cmd_bench(argc - 2, argv + 2);
     else {
         cli_error("unknown command '%s' (enc, dec, sha256sum, list, speed; see --help)", cmd);
         return CLI_USAGE;
