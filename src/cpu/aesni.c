@@ -1,0 +1,586 @@
+/*
+ * aesni.c -- the `aesni` backend: AES-128/192/256 ECB and CTR with AES-NI,
+ * and with VAES on 256-bit (ymm) or 512-bit (zmm) vectors where the CPU has
+ * them (see backend.h for the contract, cryptopim.h for the modes).
+ *
+ * Three kernel tiers, chosen once per context at open() from CPUID/XGETBV
+ * (x86_cpu.h), each compiled with its own target attribute so that the
+ * library needs no global -maes and still runs on any x86-64:
+ *
+ *   tier      instructions           blocks in flight per loop iteration
+ *   --------  ---------------------  -----------------------------------
+ *   vaes512   VAES + AVX-512F/BW/VL  16 (4 zmm x 4 blocks)
+ *   vaes256   VAES + AVX2            16 (8 ymm x 2 blocks)
+ *   aesni     AES-NI + SSE4.1         8 (8 xmm)
+ *
+ * Many independent blocks are in flight because an AES round instruction has
+ * a latency of several cycles but a throughput of one or two per cycle: with
+ * one block at a time the unit would idle most of the time.
+ *
+ * CTR: the 128-bit big-endian counter is kept as two host integers (hi, lo).
+ * Kernels build counter blocks with vector adds on the low 64 bits in a
+ * byte-reversed (little-endian) layout and byte-swap them with one shuffle;
+ * the glue never hands a kernel a run that crosses a 2^64 boundary of the low
+ * word, so the kernels never propagate a carry (the glue does, on the rare
+ * wrap).  The input is folded into the last round key (aesenclast ends
+ * with an XOR with its key), which saves one XOR per vector.  A final
+ * partial block goes through a 16-byte bounce buffer.
+ *
+ * SHA-256 in this backend is the portable code (src/crypto/sha256.h) when it
+ * is compiled in, see aesni_sha256_batch below.
+ *
+ * AES-NI is constant-time (no key- or data-dependent table lookups).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "parallel.h"
+#include "x86_cpu.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CPIM_HAVE_X86 1
+#endif
+
+#define AESNI_MAX_ROUNDS 14
+/* Blocks per parallel_for grain: 64 KiB, big enough that thread start-up is
+ * amortised, small enough to balance. */
+#define AESNI_GRAIN_BLOCKS 4096u
+
+typedef void (*ecb_kernel)(const uint8_t *rk, unsigned nr, const uint8_t *in, uint8_t *out,
+                           size_t nb);
+typedef void (*ctr_kernel)(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,
+                           const uint8_t *in, uint8_t *out, size_t nb);
+
+struct aesni_state {
+    uint8_t ek[16 * (AESNI_MAX_ROUNDS + 1)]; /* encryption round keys, FIPS byte order */
+    uint8_t dk[16 * (AESNI_MAX_ROUNDS + 1)]; /* for aesdec: reversed, InvMixColumns'd */
+    unsigned nr;
+    unsigned threads;
+    ecb_kernel enc, dec;
+    ctr_kernel ctr;
+};
+
+#ifdef CPIM_HAVE_X86
+
+#define TGT_NI __attribute__((target("aes,sse4.1")))
+#define TGT_V256 __attribute__((target("aes,sse4.1,avx2,vaes")))
+#define TGT_V512 __attribute__((target("aes,sse4.1,avx2,vaes,avx512f,avx512bw,avx512vl")))
+#define INLINE static inline __attribute__((always_inline))
+
+/* ---- key schedule ---------------------------------------------------------------------- */
+
+/* SubWord through aeskeygenassist: with w in every dword, dword 0 of the
+ * result is SubWord(w).  Words are little-endian loads of the key bytes, so
+ * RotWord is a right rotation by 8 and Rcon goes in the low byte. */
+TGT_NI static uint32_t sub_word(uint32_t w)
+{
+    __m128i v = _mm_set1_epi32((int)w);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_aeskeygenassist_si128(v, 0));
+}
+
+TGT_NI static void expand_key(struct aesni_state *s, const uint8_t *key, size_t key_len)
+{
+    unsigned nk = (unsigned)(key_len / 4), nr = nk + 6, total = 4 * (nr + 1);
+    uint32_t w[4 * (AESNI_MAX_ROUNDS + 1)];
+    uint32_t rcon = 1;
+    memcpy(w, key, key_len);
+    for (unsigned i = nk; i < total; i++) {
+        uint32_t t = w[i - 1];
+        if (i % nk == 0) {
+            t = sub_word(t);
+            t = ((t >> 8) | (t << 24)) ^ rcon;
+            rcon = ((rcon << 1) ^ ((rcon >> 7) * 0x1b)) & 0xff;
+        } else if (nk > 6 && i % nk == 4) {
+            t = sub_word(t);
+        }
+        w[i] = w[i - nk] ^ t;
+    }
+    memcpy(s->ek, w, 16 * (nr + 1));
+    /* Equivalent inverse cipher (FIPS-197 5.3.5) for aesdec. */
+    memcpy(s->dk, s->ek + 16 * nr, 16);
+    for (unsigned r = 1; r < nr; r++) {
+        __m128i k = _mm_loadu_si128((const __m128i *)(s->ek + 16 * (nr - r)));
+        _mm_storeu_si128((__m128i *)(s->dk + 16 * r), _mm_aesimc_si128(k));
+    }
+    memcpy(s->dk + 16 * nr, s->ek, 16);
+    s->nr = nr;
+    cpim_wipe(w, sizeof w);
+}
+
+/* ---- AES-NI, 8 xmm blocks in flight ---------------------------------------------------- */
+
+#define NI_LANES 8
+
+TGT_NI INLINE void ni_ecb(const uint8_t *rk, const unsigned nr, const int dec, const uint8_t *in,
+                          uint8_t *out, size_t nb)
+{
+    __m128i k[AESNI_MAX_ROUNDS + 1];
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = _mm_loadu_si128((const __m128i *)(rk + 16 * r));
+    for (; nb >= NI_LANES; nb -= NI_LANES, in += 16 * NI_LANES, out += 16 * NI_LANES) {
+        __m128i x[NI_LANES];
+#pragma GCC unroll 8
+        for (int i = 0; i < NI_LANES; i++)
+            x[i] = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * i)), k[0]);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+#pragma GCC unroll 8
+            for (int i = 0; i < NI_LANES; i++)
+                x[i] = dec ? _mm_aesdec_si128(x[i], k[r]) : _mm_aesenc_si128(x[i], k[r]);
+#pragma GCC unroll 8
+        for (int i = 0; i < NI_LANES; i++) {
+            x[i] = dec ? _mm_aesdeclast_si128(x[i], k[nr]) : _mm_aesenclast_si128(x[i], k[nr]);
+            _mm_storeu_si128((__m128i *)(out + 16 * i), x[i]);
+        }
+    }
+    for (; nb; nb--, in += 16, out += 16) {
+        __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)in), k[0]);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+            x = dec ? _mm_aesdec_si128(x, k[r]) : _mm_aesenc_si128(x, k[r]);
+        x = dec ? _mm_aesdeclast_si128(x, k[nr]) : _mm_aesenclast_si128(x, k[nr]);
+        _mm_storeu_si128((__m128i *)out, x);
+    }
+}
+
+TGT_NI INLINE void ni_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi, uint64_t lo,
+                          const uint8_t *in, uint8_t *out, size_t nb)
+{
+    const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i one = _mm_set_epi64x(0, 1);
+    __m128i k[AESNI_MAX_ROUNDS + 1];
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = _mm_loadu_si128((const __m128i *)(rk + 16 * r));
+    /* Byte-reversed counter: qword 0 = lo, qword 1 = hi (never carried here). */
+    __m128i c = _mm_set_epi64x((long long)hi, (long long)lo);
+    for (; nb >= NI_LANES; nb -= NI_LANES, in += 16 * NI_LANES, out += 16 * NI_LANES) {
+        __m128i x[NI_LANES];
+#pragma GCC unroll 8
+        for (int i = 0; i < NI_LANES; i++) {
+            x[i] = _mm_xor_si128(_mm_shuffle_epi8(c, bswap), k[0]);
+            c = _mm_add_epi64(c, one);
+        }
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+#pragma GCC unroll 8
+            for (int i = 0; i < NI_LANES; i++)
+                x[i] = _mm_aesenc_si128(x[i], k[r]);
+#pragma GCC unroll 8
+        for (int i = 0; i < NI_LANES; i++) {
+            x[i] = _mm_aesenclast_si128(
+                x[i], _mm_xor_si128(k[nr], _mm_loadu_si128((const __m128i *)(in + 16 * i))));
+            _mm_storeu_si128((__m128i *)(out + 16 * i), x[i]);
+        }
+    }
+    for (; nb; nb--, in += 16, out += 16) {
+        __m128i x = _mm_xor_si128(_mm_shuffle_epi8(c, bswap), k[0]);
+        c = _mm_add_epi64(c, one);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+            x = _mm_aesenc_si128(x, k[r]);
+        x = _mm_aesenclast_si128(x, k[nr]);
+        _mm_storeu_si128((__m128i *)out,
+                         _mm_xor_si128(x, _mm_loadu_si128((const __m128i *)in)));
+    }
+}
+
+/* ---- VAES on ymm (AVX2), 8 ymm = 16 blocks in flight ----------------------------------- */
+
+#define V256_LANES 8
+
+TGT_V256 INLINE void v256_ecb(const uint8_t *rk, const unsigned nr, const int dec,
+                              const uint8_t *in, uint8_t *out, size_t nb)
+{
+    __m256i k[AESNI_MAX_ROUNDS + 1];
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
+    for (; nb >= 2 * V256_LANES; nb -= 2 * V256_LANES, in += 32 * V256_LANES,
+                                 out += 32 * V256_LANES) {
+        __m256i x[V256_LANES];
+#pragma GCC unroll 8
+        for (int i = 0; i < V256_LANES; i++)
+            x[i] = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(in + 32 * i)), k[0]);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+#pragma GCC unroll 8
+            for (int i = 0; i < V256_LANES; i++)
+                x[i] = dec ? _mm256_aesdec_epi128(x[i], k[r]) : _mm256_aesenc_epi128(x[i], k[r]);
+#pragma GCC unroll 8
+        for (int i = 0; i < V256_LANES; i++) {
+            x[i] = dec ? _mm256_aesdeclast_epi128(x[i], k[nr])
+                       : _mm256_aesenclast_epi128(x[i], k[nr]);
+            _mm256_storeu_si256((__m256i *)(out + 32 * i), x[i]);
+        }
+    }
+    for (; nb >= 2; nb -= 2, in += 32, out += 32) {
+        __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)in), k[0]);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+            x = dec ? _mm256_aesdec_epi128(x, k[r]) : _mm256_aesenc_epi128(x, k[r]);
+        x = dec ? _mm256_aesdeclast_epi128(x, k[nr]) : _mm256_aesenclast_epi128(x, k[nr]);
+        _mm256_storeu_si256((__m256i *)out, x);
+    }
+    if (nb)
+        ni_ecb(rk, nr, dec, in, out, nb);
+}
+
+TGT_V256 INLINE void v256_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi, uint64_t lo,
+                              const uint8_t *in, uint8_t *out, size_t nb)
+{
+    const __m256i bswap = _mm256_broadcastsi128_si256(
+        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    const __m256i two = _mm256_set_epi64x(0, 2, 0, 2);
+    __m256i k[AESNI_MAX_ROUNDS + 1];
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
+    __m256i c = _mm256_set_epi64x((long long)hi, (long long)(lo + 1), (long long)hi,
+                                  (long long)lo);
+    size_t done = 0;
+    for (; nb - done >= 2 * V256_LANES; done += 2 * V256_LANES) {
+        const uint8_t *ip = in + 16 * done;
+        uint8_t *op = out + 16 * done;
+        __m256i x[V256_LANES];
+#pragma GCC unroll 8
+        for (int i = 0; i < V256_LANES; i++) {
+            x[i] = _mm256_xor_si256(_mm256_shuffle_epi8(c, bswap), k[0]);
+            c = _mm256_add_epi64(c, two);
+        }
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+#pragma GCC unroll 8
+            for (int i = 0; i < V256_LANES; i++)
+                x[i] = _mm256_aesenc_epi128(x[i], k[r]);
+#pragma GCC unroll 8
+        for (int i = 0; i < V256_LANES; i++) {
+            x[i] = _mm256_aesenclast_epi128(
+                x[i], _mm256_xor_si256(k[nr], _mm256_loadu_si256((const __m256i *)(ip + 32 * i))));
+            _mm256_storeu_si256((__m256i *)(op + 32 * i), x[i]);
+        }
+    }
+    if (nb > done)
+        ni_ctr(rk, nr, hi, lo + done, in + 16 * done, out + 16 * done, nb - done);
+}
+
+/* ---- VAES on zmm (AVX-512), 8 zmm = 32 blocks in flight -------------------------------- */
+
+/* 4 zmm = 16 blocks per iteration: as fast as 8 zmm when the data is in
+ * cache (the AES units are busy either way), and clearly faster when the
+ * data streams from DRAM (measured on Zen 4: 8 zmm lost ~25% at 256 MiB). */
+#define V512_LANES 4
+
+/* Opmask for the first n (1..3) blocks of a zmm, in 64-bit elements. */
+#define V512_MASK(n) ((__mmask8)((1u << (2 * (n))) - 1))
+
+TGT_V512 INLINE void v512_ecb(const uint8_t *rk, const unsigned nr, const int dec,
+                              const uint8_t *in, uint8_t *out, size_t nb)
+{
+    __m512i k[AESNI_MAX_ROUNDS + 1];
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
+    for (; nb >= 4 * V512_LANES; nb -= 4 * V512_LANES, in += 64 * V512_LANES,
+                                 out += 64 * V512_LANES) {
+        __m512i x[V512_LANES];
+#pragma GCC unroll 8
+        for (int i = 0; i < V512_LANES; i++)
+            x[i] = _mm512_xor_si512(_mm512_loadu_si512((const void *)(in + 64 * i)), k[0]);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+#pragma GCC unroll 8
+            for (int i = 0; i < V512_LANES; i++)
+                x[i] = dec ? _mm512_aesdec_epi128(x[i], k[r]) : _mm512_aesenc_epi128(x[i], k[r]);
+#pragma GCC unroll 8
+        for (int i = 0; i < V512_LANES; i++) {
+            x[i] = dec ? _mm512_aesdeclast_epi128(x[i], k[nr])
+                       : _mm512_aesenclast_epi128(x[i], k[nr]);
+            _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
+        }
+    }
+    while (nb) {
+        size_t n = nb < 4 ? nb : 4;
+        __mmask8 m = V512_MASK(n);
+        __m512i x = _mm512_xor_si512(_mm512_maskz_loadu_epi64(m, in), k[0]);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+            x = dec ? _mm512_aesdec_epi128(x, k[r]) : _mm512_aesenc_epi128(x, k[r]);
+        x = dec ? _mm512_aesdeclast_epi128(x, k[nr]) : _mm512_aesenclast_epi128(x, k[nr]);
+        _mm512_mask_storeu_epi64(out, m, x);
+        nb -= n, in += 16 * n, out += 16 * n;
+    }
+}
+
+/* Counter blocks for blocks lo .. lo+3 of a zmm (byte-reversed lo in qword 0
+ * of each lane, hi in qword 1), byte-swapped to the big-endian blocks. */
+TGT_V512 INLINE __m512i v512_counters(uint64_t hi, uint64_t lo, __m512i bswap)
+{
+    const long long h = (long long)hi;
+    return _mm512_shuffle_epi8(_mm512_set_epi64(h, (long long)(lo + 3), h, (long long)(lo + 2),
+                                                h, (long long)(lo + 1), h, (long long)lo),
+                               bswap);
+}
+
+TGT_V512 INLINE void v512_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi, uint64_t lo,
+                              const uint8_t *in, uint8_t *out, size_t nb)
+{
+    const __m512i bswap = _mm512_broadcast_i32x4(
+        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    __m512i k[AESNI_MAX_ROUNDS + 1];
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
+    /* Fast path: while the last counter byte does not overflow within an
+     * iteration, the counters are the big-endian block of `lo` plus the lane
+     * offset in its last byte (qword 1 of each lane, bits 56..63), so no
+     * byte swap is needed; otherwise (1 iteration in 16) they are rebuilt
+     * from the scalar counter. */
+    __m512i off[V512_LANES];
+    for (int i = 0; i < V512_LANES; i++) {
+        long long o = 4 * i;
+        off[i] = _mm512_set_epi64((o + 3) << 56, 0, (o + 2) << 56, 0, (o + 1) << 56, 0, o << 56,
+                                  0);
+    }
+    const __m512i step = _mm512_set_epi64((long long)(4 * V512_LANES) << 56, 0,
+                                          (long long)(4 * V512_LANES) << 56, 0,
+                                          (long long)(4 * V512_LANES) << 56, 0,
+                                          (long long)(4 * V512_LANES) << 56, 0);
+    __m512i base = _mm512_broadcast_i32x4(_mm512_castsi512_si128(v512_counters(hi, lo, bswap)));
+    for (; nb >= 4 * V512_LANES; nb -= 4 * V512_LANES, in += 64 * V512_LANES,
+                                 out += 64 * V512_LANES) {
+        __m512i x[V512_LANES];
+        if ((lo & 0xff) <= 256 - 4 * V512_LANES) {
+#pragma GCC unroll 8
+            for (int i = 0; i < V512_LANES; i++)
+                x[i] = _mm512_xor_si512(_mm512_add_epi64(base, off[i]), k[0]);
+            base = _mm512_add_epi64(base, step);
+        } else {
+#pragma GCC unroll 8
+            for (int i = 0; i < V512_LANES; i++)
+                x[i] = _mm512_xor_si512(v512_counters(hi, lo + 4 * (unsigned)i, bswap), k[0]);
+            base = _mm512_broadcast_i32x4(
+                _mm512_castsi512_si128(v512_counters(hi, lo + 4 * V512_LANES, bswap)));
+        }
+        lo += 4 * V512_LANES;
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+#pragma GCC unroll 8
+            for (int i = 0; i < V512_LANES; i++)
+                x[i] = _mm512_aesenc_epi128(x[i], k[r]);
+#pragma GCC unroll 8
+        for (int i = 0; i < V512_LANES; i++) {
+            x[i] = _mm512_aesenclast_epi128(
+                x[i], _mm512_xor_si512(k[nr], _mm512_loadu_si512((const void *)(in + 64 * i))));
+            _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
+        }
+    }
+    while (nb) {
+        size_t n = nb < 4 ? nb : 4;
+        __mmask8 m = V512_MASK(n);
+        __m512i x = _mm512_xor_si512(v512_counters(hi, lo, bswap), k[0]);
+        lo += 4;
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+            x = _mm512_aesenc_epi128(x, k[r]);
+        x = _mm512_aesenclast_epi128(x, k[nr]);
+        _mm512_mask_storeu_epi64(out, m, _mm512_xor_si512(x, _mm512_maskz_loadu_epi64(m, in)));
+        nb -= n, in += 16 * n, out += 16 * n;
+    }
+}
+
+/* ---- instantiation per tier and key size ----------------------------------------------- */
+
+/* The round count is made a compile-time constant so the round loops unroll
+ * fully and the round keys stay in registers. */
+#define BY_ROUNDS(call_10, call_12, call_14)                                                 \
+    do {                                                                                     \
+        if (nr == 10)                                                                        \
+            call_10;                                                                         \
+        else if (nr == 12)                                                                   \
+            call_12;                                                                         \
+        else                                                                                 \
+            call_14;                                                                         \
+    } while (0)
+
+#define DEFINE_TIER(tgt, tier)                                                               \
+    tgt static void tier##_enc(const uint8_t *rk, unsigned nr, const uint8_t *in,           \
+                               uint8_t *out, size_t nb)                                     \
+    {                                                                                        \
+        BY_ROUNDS(tier##_ecb(rk, 10, 0, in, out, nb), tier##_ecb(rk, 12, 0, in, out, nb),   \
+                  tier##_ecb(rk, 14, 0, in, out, nb));                                       \
+    }                                                                                        \
+    tgt static void tier##_dec(const uint8_t *rk, unsigned nr, const uint8_t *in,           \
+                               uint8_t *out, size_t nb)                                     \
+    {                                                                                        \
+        BY_ROUNDS(tier##_ecb(rk, 10, 1, in, out, nb), tier##_ecb(rk, 12, 1, in, out, nb),   \
+                  tier##_ecb(rk, 14, 1, in, out, nb));                                       \
+    }                                                                                        \
+    tgt static void tier##_ctrk(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,   \
+                                const uint8_t *in, uint8_t *out, size_t nb)                 \
+    {                                                                                        \
+        BY_ROUNDS(tier##_ctr(rk, 10, hi, lo, in, out, nb),                                   \
+                  tier##_ctr(rk, 12, hi, lo, in, out, nb),                                   \
+                  tier##_ctr(rk, 14, hi, lo, in, out, nb));                                  \
+    }
+
+DEFINE_TIER(TGT_NI, ni)
+DEFINE_TIER(TGT_V256, v256)
+DEFINE_TIER(TGT_V512, v512)
+
+#endif /* CPIM_HAVE_X86 */
+
+/* ---- backend glue ------------------------------------------------------------------------ */
+
+static int aesni_available(const char **why)
+{
+    unsigned f = cpim_x86_features();
+    if (!(f & CPIM_X86_AESNI)) {
+        *why = "CPU lacks AES-NI";
+        return 0;
+    }
+    if (!(f & CPIM_X86_SSE41)) {
+        *why = "CPU lacks SSE4.1";
+        return 0;
+    }
+    return 1;
+}
+
+static cpim_err aesni_open(void **state, const cpim_options *opt)
+{
+#ifdef CPIM_HAVE_X86
+    struct aesni_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return CPIM_ERR_NOMEM;
+    s->threads = opt->threads;
+    unsigned f = cpim_x86_features();
+    if (f & CPIM_X86_VAES512) {
+        s->enc = v512_enc, s->dec = v512_dec, s->ctr = v512_ctrk;
+    } else if (f & CPIM_X86_VAES) {
+        s->enc = v256_enc, s->dec = v256_dec, s->ctr = v256_ctrk;
+    } else {
+        s->enc = ni_enc, s->dec = ni_dec, s->ctr = ni_ctrk;
+    }
+    *state = s;
+    return CPIM_OK;
+#else
+    (void)state, (void)opt;
+    return CPIM_ERR_UNAVAILABLE;
+#endif
+}
+
+static void aesni_close(void *p)
+{
+    struct aesni_state *s = p;
+    if (!s)
+        return;
+    cpim_wipe(s, sizeof *s);
+    free(s);
+}
+
+static cpim_err aesni_set_key(void *p, const uint8_t *key, size_t key_len)
+{
+#ifdef CPIM_HAVE_X86
+    struct aesni_state *s = p;
+    cpim_wipe(s->ek, sizeof s->ek);
+    cpim_wipe(s->dk, sizeof s->dk);
+    expand_key(s, key, key_len);
+    return CPIM_OK;
+#else
+    (void)p, (void)key, (void)key_len;
+    return CPIM_ERR_UNAVAILABLE;
+#endif
+}
+
+struct aes_job {
+    const struct aesni_state *s;
+    const uint8_t *in;
+    uint8_t *out;
+    size_t nblocks; /* CTR: ceil(len / 16) */
+    size_t tail;    /* CTR: len % 16 (0 = last block is whole) */
+    cpim_dir dir;
+    uint64_t hi, lo; /* CTR: start counter */
+};
+
+static void ecb_range(void *arg, size_t b, size_t e)
+{
+    const struct aes_job *j = arg;
+    ecb_kernel k = j->dir == CPIM_DECRYPT ? j->s->dec : j->s->enc;
+    const uint8_t *rk = j->dir == CPIM_DECRYPT ? j->s->dk : j->s->ek;
+    k(rk, j->s->nr, j->in + 16 * b, j->out + 16 * b, e - b);
+}
+
+static void ctr_range(void *arg, size_t b, size_t e)
+{
+    const struct aes_job *j = arg;
+    const struct aesni_state *s = j->s;
+    uint64_t lo = j->lo + (uint64_t)b, hi = j->hi + (lo < j->lo);
+    size_t full_end = e, i = b;
+    if (e == j->nblocks && j->tail)
+        full_end = e - 1;
+    while (i < full_end) {
+        /* Blocks until the low word wraps (2^64 - lo; lo == 0 means 2^64). */
+        uint64_t room = lo ? 0 - lo : UINT64_MAX;
+        size_t n = full_end - i;
+        if ((uint64_t)n > room)
+            n = (size_t)room;
+        s->ctr(s->ek, s->nr, hi, lo, j->in + 16 * i, j->out + 16 * i, n);
+        lo += n;
+        hi += lo == 0;
+        i += n;
+    }
+    if (full_end != e) {
+        uint8_t buf[16] = {0};
+        memcpy(buf, j->in + 16 * full_end, j->tail);
+        s->ctr(s->ek, s->nr, hi, lo, buf, buf, 1);
+        memcpy(j->out + 16 * full_end, buf, j->tail);
+        cpim_wipe(buf, sizeof buf);
+    }
+}
+
+static cpim_err aesni_ecb(void *p, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
+                          cpim_stats *st)
+{
+    struct aesni_state *s = p;
+    struct aes_job j = {.s = s, .in = in, .out = out, .nblocks = len / 16, .dir = dir};
+    (void)st; /* the core records bytes and the measured time */
+    return cpim_parallel_for(s->threads, j.nblocks, AESNI_GRAIN_BLOCKS, ecb_range, &j);
+}
+
+static uint64_t load_be64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+static void store_be64(uint8_t *p, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--, v >>= 8)
+        p[i] = (uint8_t)v;
+}
+
+static cpim_err aesni_ctr(void *p, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                          size_t len, cpim_stats *st)
+{
+    struct aesni_state *s = p;
+    struct aes_job j = {.s = s, .in = in, .out = out, .nblocks = len / 16 + (len % 16 != 0),
+                        .tail = len % 16, .hi = load_be64(counter), .lo = load_be64(counter + 8)};
+    (void)st;
+    cpim_err rc = cpim_parallel_for(s->threads, j.nblocks, AESNI_GRAIN_BLOCKS, ctr_range, &j);
+    uint64_t lo = j.lo + (uint64_t)j.nblocks;
+    store_be64(counter, j.hi + (lo < j.lo));
+    store_be64(counter + 8, lo);
+    return rc;
+}
+
+const cpim_backend_vt cpim_backend_aesni = {
+    .version = CPIM_BACKEND_VT_VERSION,
+    .name = "aesni",
+    .description = "AES-NI / VAES (x86), the portable code for SHA-256",
+    .available = aesni_available,
+    .open = aesni_open,
+    .close = aesni_close,
+    .set_key = aesni_set_key,
+    .aes_ecb = aesni_ecb,
+    .aes_ctr = aesni_ctr,
+    .sha256_batch = NULL,
+};
