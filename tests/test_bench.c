@@ -1,0 +1,168 @@
+/*
+ * test_bench.c -- the property the experiment suite relies on to finish in
+ * time: the DPU kernels are data-oblivious.  Same sizes, different data =>
+ * exactly the same modeled DPU time, so simulating one of several identical
+ * DPUs is enough to know them all (`cryptopim bench`, docs/MODEL.md).
+ * Every output is also checked against the cpu backend.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cryptopim.h"
+#include "test.h"
+
+static const uint8_t tb_key[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
+                                   0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
+
+static int pim_usable(void)
+{
+    cpim_backend_info info;
+    return cpim_backend_info_by_name("pim", &info) == CPIM_OK && info.available;
+}
+
+static cpim_ctx *open_pim(unsigned dpus, const char *profile)
+{
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = dpus;
+    o.tasklets = 16;
+    o.profile = profile;
+    cpim_ctx *ctx = NULL;
+    if (cpim_open(&ctx, "pim", &o) != CPIM_OK)
+        return NULL;
+    if (cpim_aes_set_key(ctx, tb_key, 16) != CPIM_OK) {
+        cpim_close(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/* AES on `dpus` DPUs: returns the modeled kernel seconds, output in out. */
+static double aes_kernel(cpim_ctx *ctx, const uint8_t *in, uint8_t *out, size_t len)
+{
+    cpim_stats st;
+    if (cpim_aes_ecb(ctx, CPIM_ENCRYPT, in, out, len) != CPIM_OK ||
+        cpim_last_stats(ctx, &st) != CPIM_OK || !st.has_modeled)
+        return -1;
+    return st.modeled.kernel_s;
+}
+
+static void aes_ref(const uint8_t *in, uint8_t *out, size_t len)
+{
+    cpim_ctx *c = NULL;
+    CHECK(cpim_open(&c, "cpu", NULL) == CPIM_OK, "cpu backend");
+    CHECK(cpim_aes_set_key(c, tb_key, 16) == CPIM_OK, "key");
+    CHECK(cpim_aes_ecb(c, CPIM_ENCRYPT, in, out, len) == CPIM_OK, "cpu ecb");
+    cpim_close(c);
+}
+
+TEST(bench_aes_data_oblivious)
+{
+    if (!pim_usable()) {
+        test_skip("pim backend not available");
+        return;
+    }
+    const size_t len = 64 * 1024;
+    uint8_t *a = malloc(len), *b = malloc(len), *out = malloc(len), *ref = malloc(len);
+    CHECK(a && b && out && ref, "malloc");
+    uint64_t s1 = 1, s2 = 0xdeadbeef;
+    test_fill(&s1, a, len);
+    test_fill(&s2, b, len);
+    memset(b, 0, len / 4); /* some very different data: zeros */
+    cpim_ctx *ctx = open_pim(2, NULL);
+    CHECK(ctx != NULL, "open pim");
+    if (ctx) {
+        double ta = aes_kernel(ctx, a, out, len);
+        aes_ref(a, ref, len);
+        CHECK_MEM(out, ref, len, "AES output, data A");
+        double tb = aes_kernel(ctx, b, out, len);
+        aes_ref(b, ref, len);
+        CHECK_MEM(out, ref, len, "AES output, data B");
+        CHECK(ta > 0 && ta == tb, "modeled kernel time depends on data: %.9g vs %.9g s", ta, tb);
+        cpim_close(ctx);
+    }
+    free(a);
+    free(b);
+    free(out);
+    free(ref);
+}
+
+TEST(bench_sha256_data_oblivious)
+{
+    if (!pim_usable()) {
+        test_skip("pim backend not available");
+        return;
+    }
+    enum { N = 8, L = 4096 };
+    uint8_t *data = malloc(2 * N * L);
+    const uint8_t *ma[N], *mb[N];
+    size_t lens[N];
+    uint8_t dig[N][32], ref[N][32];
+    CHECK(data != NULL, "malloc");
+    uint64_t s = 7;
+    test_fill(&s, data, 2 * N * L);
+    memset(data + N * L, 0xff, L);
+    for (int i = 0; i < N; i++) {
+        ma[i] = data + (size_t)i * L;
+        mb[i] = data + (size_t)(N + i) * L;
+        lens[i] = L;
+    }
+    cpim_ctx *ctx = open_pim(2, NULL), *cpu = NULL;
+    CHECK(ctx != NULL, "open pim");
+    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu backend");
+    if (ctx && cpu) {
+        double t[2];
+        for (int r = 0; r < 2; r++) {
+            const uint8_t *const *m = r ? mb : ma;
+            cpim_stats st;
+            CHECK(cpim_sha256_batch(ctx, m, lens, N, dig) == CPIM_OK, "pim sha");
+            CHECK(cpim_last_stats(ctx, &st) == CPIM_OK && st.has_modeled, "stats");
+            t[r] = st.modeled.kernel_s;
+            CHECK(cpim_sha256_batch(cpu, m, lens, N, ref) == CPIM_OK, "cpu sha");
+            CHECK_MEM(dig, ref, sizeof dig, "SHA-256 digests");
+        }
+        CHECK(t[0] > 0 && t[0] == t[1], "modeled kernel time depends on data: %.9g vs %.9g s",
+              t[0], t[1]);
+    }
+    cpim_close(ctx);
+    cpim_close(cpu);
+    free(data);
+}
+
+/* With the virtual UPMEM's sampleDpus=1 (time one DPU per rank and launch,
+ * skip the identical others), the modeled kernel time equals the fully
+ * simulated one, and the simulated DPU's share of the output is right. */
+TEST(bench_sampled_equals_full)
+{
+    if (!pim_usable()) {
+        test_skip("pim backend not available");
+        return;
+    }
+    cpim_ctx *sampled = open_pim(4, "sampleDpus=1");
+    if (!sampled) {
+        test_skip("the UPMEM layer has no sampleDpus profile key");
+        return;
+    }
+    const size_t len = 64 * 1024;
+    uint8_t *in = malloc(len), *out = malloc(len), *ref = malloc(len);
+    CHECK(in && out && ref, "malloc");
+    uint64_t s = 99;
+    test_fill(&s, in, len);
+    aes_ref(in, ref, len);
+    cpim_ctx *full = open_pim(4, NULL);
+    CHECK(full != NULL, "open pim");
+    if (full) {
+        double tf = aes_kernel(full, in, out, len);
+        CHECK_MEM(out, ref, len, "full run output");
+        memset(out, 0, len);
+        double ts = aes_kernel(sampled, in, out, len);
+        CHECK(tf > 0 && tf == ts, "sampled kernel %.9g s != full %.9g s", ts, tf);
+        /* the first DPU holds the first quarter */
+        CHECK_MEM(out, ref, len / 4, "sampled DPU's share");
+        cpim_close(full);
+    }
+    cpim_close(sampled);
+    free(in);
+    free(out);
+    free(ref);
+}
