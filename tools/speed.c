@@ -72,6 +72,7 @@ struct subject {
     cpim_ctx *ctx;
     const cmp_impl *lib;
     void *lib_state;
+    int no_aes; /* our backend refused the key: it has no AES */
 };
 
 struct bufs {
@@ -111,6 +112,8 @@ static int run_op(struct speed *sp, struct subject *su, enum op op, const uint8_
     }
     uint8_t ctr[16];
     cpim_err rc;
+    if (op != OP_SHA && su->no_aes)
+        return CPIM_ERR_UNSUPPORTED;
     memcpy(ctr, iv0, 16);
     if (op == OP_ECB)
         rc = cpim_aes_ecb(su->ctx, CPIM_ENCRYPT, in, out, len);
@@ -179,12 +182,15 @@ static int measure(struct speed *sp, struct subject *su, enum op op, size_t len)
     size_t bytes = op == OP_SHA ? sp->w.sha_count * sp->w.sha_len : len;
     double best = 1e300, best_modeled = 1e300, spent = 0;
     int has_modeled = 0;
-    if (run_op(sp, su, op, b->big, b->big, len) != 0)
-        return -1;
-    for (unsigned runs = 0; runs < sp->w.min_runs || spent < sp->w.min_time; runs++) {
+    for (int runs = -1; runs < (int)sp->w.min_runs || spent < sp->w.min_time; runs++) {
         double t0 = cpim_now();
-        if (run_op(sp, su, op, b->big, b->big, len) != 0)
+        if (run_op(sp, su, op, b->big, b->big, len) != 0) {
+            if (su->lib)
+                cli_error("speed: %s %s failed", su->name, op_name[op]);
             return -1;
+        }
+        if (runs < 0)
+            continue; /* the warm-up run */
         double t = cpim_now() - t0;
         spent += t;
         if (t < best)
@@ -382,7 +388,8 @@ int cmd_speed(int argc, char **argv)
             goto out;
         ns++;
         cpim_err err = cpim_aes_set_key(su->ctx, key, sizeof key);
-        if (err != CPIM_OK && err != CPIM_ERR_UNSUPPORTED) {
+        su->no_aes = err == CPIM_ERR_UNSUPPORTED;
+        if (err != CPIM_OK && !su->no_aes) {
             cli_error("speed: %s: cannot set the key: %s", names[i], cpim_strerror(err));
             goto out;
         }
