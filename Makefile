@@ -81,6 +81,7 @@ cli: $(CLI)
 
 # ---- emu: virtual DPU ----
 -include emu/vdpu.mk
+-include emu/rt.mk
 # ---- end emu: virtual DPU ----
 
 # ---- emu: host library (<dpu.h>) ----

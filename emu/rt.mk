@@ -1,0 +1,40 @@
+# emu/rt.mk -- tests of the DPU runtime library (emu/rt, emu/dpu-include) and
+# of the host printf reader (emu/vdpu/dpulog.c). Included by the top-level
+# Makefile after emu/vdpu.mk (uses VDPU_LIB and VDPU_CFLAGS from there).
+#
+#   make test-emu-rt     build the test DPU programs and run tests/emu/rt/rt_run
+#
+# The DPU programs are always built with the virtual UPMEM's wrapper: they test
+# our runtime, not the real SDK.
+
+RT_TEST_DIR  := $(BUILD)/tests/emu/rt
+RT_DPU_CC    := emu/bin/dpu-upmem-dpurte-clang
+RT_TEST_NAMES := sync sem alloc printf printf_small seqread unaligned
+RT_TEST_ELFS := $(RT_TEST_NAMES:%=$(RT_TEST_DIR)/dpu_%.elf)
+RT_TEST_RUN  := $(RT_TEST_DIR)/rt_run
+RT_DPU_DEPS  := $(wildcard emu/rt/*.c emu/rt/*.S emu/rt/*.lds emu/dpu-include/*.h) \
+                emu/vdpu/abi.h $(RT_DPU_CC) tests/emu/rt/printf_cases.h
+
+# NR_TASKLETS of each test program
+RT_NR_sync := 16
+RT_NR_sem := 16
+RT_NR_alloc := 4
+RT_NR_printf := 4
+RT_NR_printf_small := 1
+RT_NR_seqread := 4
+RT_NR_unaligned := 16
+
+$(RT_TEST_DIR)/dpu_%.elf: tests/emu/rt/dpu_%.c $(RT_DPU_DEPS)
+	@mkdir -p $(dir $@)
+	$(RT_DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=$(RT_NR_$*) -o $@ $<
+
+$(RT_TEST_RUN): tests/emu/rt/rt_run.c tests/emu/rt/printf_cases.h $(VDPU_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(VDPU_CFLAGS) -o $@ $< $(VDPU_LIB) $(LDLIBS)
+
+.PHONY: test-emu-rt
+test-emu-rt: $(RT_TEST_RUN) $(RT_TEST_ELFS)
+	@sh tests/run.sh "$(RT_TEST_RUN) $(RT_TEST_DIR)"
+
+TEST_CMDS += "$(RT_TEST_RUN) $(RT_TEST_DIR)"
+TEST_DEPS += $(RT_TEST_RUN) $(RT_TEST_ELFS)
