@@ -1,0 +1,29 @@
+# dpu/dpu.mk -- the DPU programs (included by the top-level Makefile).
+#
+# $(BUILD)/dpu/aes-t<T> and $(BUILD)/dpu/sha256-t<T> for T = 1..24 tasklets,
+# compiled by $(DPU_CC): the virtual UPMEM's wrapper, or the real SDK's
+# dpu-upmem-dpurte-clang when installed (same flags, same rule).  The host
+# (src/pim/) finds them in CPIM_DPU_DIR = $(BUILD)/dpu.
+
+DPU_TASKLETS := $(shell seq 1 24)
+DPU_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/aes-t$(t) $(BUILD)/dpu/sha256-t$(t))
+DPU_CFLAGS := -O2 -Wall -Wextra -Werror -Idpu -Isrc/crypto
+DPU_DEPS_COMMON := $(wildcard emu/dpu-include/*.h emu/rt/*) $(if $(filter emu/%,$(DPU_CC)),$(DPU_CC))
+
+# The portable primitives do not depend on NR_TASKLETS: compiled once.
+$(BUILD)/dpu/obj/cpc_%.o: src/crypto/%.c src/crypto/%.h $(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) $(DPU_CFLAGS) -c -o $@ $<
+
+$(BUILD)/dpu/aes-t%: dpu/aes.c dpu/aes_args.h $(BUILD)/dpu/obj/cpc_aes.o $(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/aes.c $(BUILD)/dpu/obj/cpc_aes.o
+
+$(BUILD)/dpu/sha256-t%: dpu/sha256.c dpu/sha256_args.h $(BUILD)/dpu/obj/cpc_sha256.o \
+		$(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/sha256.c $(BUILD)/dpu/obj/cpc_sha256.o
+
+dpu: $(DPU_PROGS)
+
+# The pim backend's shell tests (CLI against openssl / sha256sum, faults).
+TEST_CMDS += "sh tests/cli_pim.sh $(CLI)"
+.SECONDARY: $(BUILD)/dpu/obj/cpc_aes.o $(BUILD)/dpu/obj/cpc_sha256.o
