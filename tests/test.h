@@ -1,7 +1,7 @@
 /*
  * test.h -- the project's unit-test harness.
  *
- * A test is a function declared with TEST(name) in any tests/*.c file; it
+ * A test is a function declared with TEST(name) in any tests/test_*.c file; it
  * registers itself before main() runs, so no central table needs editing.
  * Inside a test, CHECK(cond, fmt, ...) records a failure (and continues);
  * CHECK_MEM(a, b, n, what) compares buffers and prints both in hex on

@@ -1,0 +1,414 @@
+/*
+ * test_vectors.c -- every vector file of tests/vectors/ through every
+ * backend of the registry.
+ *
+ * One test per (file, backend), named vectors_<file>_<backend>, registered
+ * at start-up from the registry (so a new backend is covered without editing
+ * this file).  A backend that is unavailable, or answers
+ * CPIM_ERR_UNSUPPORTED for the file's operation, is reported as SKIP with
+ * the reason; it never passes silently.
+ *
+ * File format (see tests/vectors/gen_vectors.py): `NAME = value` lines, a
+ * blank line ends a record, `#` lines are comments.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cryptopim.h"
+#include "test.h"
+#include "timing.h"
+
+/* ---- the vector files ---------------------------------------------------------- */
+
+enum kind { K_ECB, K_CTR, K_SHA, K_MONTE };
+
+static const struct vfile {
+    const char *id; /* in the test name */
+    const char *path;
+    enum kind kind;
+} files[] = {
+    {"fips197", "tests/vectors/fips197_appendix_c.txt", K_ECB},
+    {"sp800_38a_ecb", "tests/vectors/sp800_38a_ecb.txt", K_ECB},
+    {"sp800_38a_ctr", "tests/vectors/sp800_38a_ctr.txt", K_CTR},
+    {"aesavs_gfsbox", "tests/vectors/aesavs_gfsbox.txt", K_ECB},
+    {"aesavs_keysbox", "tests/vectors/aesavs_keysbox.txt", K_ECB},
+    {"aesavs_vartxt", "tests/vectors/aesavs_vartxt.txt", K_ECB},
+    {"aesavs_varkey", "tests/vectors/aesavs_varkey.txt", K_ECB},
+    {"aesavs_mmt_ecb", "tests/vectors/aesavs_mmt_ecb_generated.txt", K_ECB},
+    {"shavs_shortmsg", "tests/vectors/sha256_shortmsg.txt", K_SHA},
+    {"shavs_longmsg", "tests/vectors/sha256_longmsg.txt", K_SHA},
+    {"shavs_monte", "tests/vectors/sha256_monte.txt", K_MONTE},
+};
+#define NFILES (sizeof files / sizeof files[0])
+
+/* ---- record parser ------------------------------------------------------------- */
+
+#define MAX_FIELDS 8
+
+struct rec {
+    int n;
+    const char *name[MAX_FIELDS];
+    const char *val[MAX_FIELDS];
+    int line; /* first line of the record */
+};
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        *--e = 0;
+    return s;
+}
+
+/* Next record from *cur (text modified in place); 0 at the end. */
+static int next_record(char **cur, int *lineno, struct rec *r)
+{
+    r->n = 0;
+    r->line = 0;
+    while (**cur) {
+        char *line = *cur, *nl = strchr(line, '\n');
+        if (nl) {
+            *nl = 0;
+            *cur = nl + 1;
+        } else {
+            *cur = line + strlen(line);
+        }
+        ++*lineno;
+        line = trim(line);
+        if (*line == '#')
+            continue;
+        if (*line == 0) {
+            if (r->n)
+                return 1;
+            continue;
+        }
+        char *eq = strchr(line, '=');
+        if (!eq || r->n == MAX_FIELDS)
+            continue;
+        *eq = 0;
+        if (!r->n)
+            r->line = *lineno;
+        r->name[r->n] = trim(line);
+        r->val[r->n] = trim(eq + 1);
+        r->n++;
+    }
+    return r->n > 0;
+}
+
+static const char *field(const struct rec *r, const char *name)
+{
+    for (int i = 0; i < r->n; i++)
+        if (strcmp(r->name[i], name) == 0)
+            return r->val[i];
+    return NULL;
+}
+
+/* Decodes field `name` into a fresh buffer; NULL (and a failure) if absent
+ * or malformed. */
+static uint8_t *hex_field(const struct rec *r, const char *name, size_t *len, const char *path)
+{
+    const char *hex = field(r, name);
+    if (!hex) {
+        CHECK(0, "%s:%d: record without %s", path, r->line, name);
+        return NULL;
+    }
+    size_t cap = strlen(hex) / 2 + 1;
+    uint8_t *buf = malloc(cap);
+    long n = buf ? test_unhex(hex, buf, cap) : -1;
+    if (n < 0) {
+        CHECK(0, "%s:%d: bad hex in %s", path, r->line, name);
+        free(buf);
+        return NULL;
+    }
+    *len = (size_t)n;
+    return buf;
+}
+
+/* ---- running one file on one backend --------------------------------------------- */
+
+static char skip_reason[256];
+
+/* 1 if rc means "skip": records the reason. */
+static int unsupported(cpim_err rc, const char *backend, const char *op)
+{
+    if (rc != CPIM_ERR_UNSUPPORTED)
+        return 0;
+    snprintf(skip_reason, sizeof skip_reason, "backend %s does not support %s", backend, op);
+    test_skip(skip_reason);
+    return 1;
+}
+
+static void run_ecb_ctr(cpim_ctx *ctx, const char *be, const struct vfile *f, char *text)
+{
+    char *cur = text;
+    int lineno = 0, nrec = 0, nfail = 0;
+    struct rec r;
+    while (next_record(&cur, &lineno, &r)) {
+        size_t kl = 0, pl = 0, cl = 0, il = 0;
+        uint8_t *key = hex_field(&r, "KEY", &kl, f->path);
+        uint8_t *pt = hex_field(&r, "PT", &pl, f->path);
+        uint8_t *ct = hex_field(&r, "CT", &cl, f->path);
+        uint8_t *iv = f->kind == K_CTR ? hex_field(&r, "IV", &il, f->path) : NULL;
+        uint8_t *out = malloc(pl + 1);
+        int ok = key && pt && ct && out && pl == cl && (f->kind != K_CTR || (iv && il == 16));
+        CHECK(ok || !(key && pt && ct), "%s:%d: malformed record", f->path, r.line);
+        cpim_err rc = ok ? cpim_aes_set_key(ctx, key, kl) : CPIM_OK;
+        if (ok && unsupported(rc, be, "AES")) {
+            ok = 0, nrec = -1;
+        } else if (ok) {
+            CHECK(rc == CPIM_OK, "%s: set_key: %s", be, cpim_strerror(rc));
+        }
+        if (ok && rc == CPIM_OK && f->kind == K_ECB) {
+            rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, pt, out, pl);
+            if (unsupported(rc, be, "AES-ECB")) {
+                nrec = -1;
+            } else {
+                CHECK(rc == CPIM_OK, "%s: ecb: %s", be, cpim_strerror(rc));
+                int bad = memcmp(out, ct, pl) != 0;
+                rc = cpim_aes_ecb(ctx, CPIM_DECRYPT, ct, out, cl);
+                CHECK(rc == CPIM_OK, "%s: ecb decrypt: %s", be, cpim_strerror(rc));
+                bad |= (memcmp(out, pt, pl) != 0) << 1;
+                if (bad) {
+                    nfail++;
+                    CHECK(0, "%s: %s:%d: ECB %s wrong (key %zu bytes)", be, f->path, r.line,
+                          bad == 1 ? "encrypt" : bad == 2 ? "decrypt" : "encrypt+decrypt",
+                          kl);
+                }
+            }
+        } else if (ok && rc == CPIM_OK) {
+            uint8_t ctr[16], want[16];
+            memcpy(ctr, iv, 16);
+            memcpy(want, iv, 16);
+            for (size_t b = 0; b < (pl + 15) / 16; b++) /* counter after the call */
+                for (int i = 15; i >= 0 && ++want[i] == 0; i--)
+                    ;
+            rc = cpim_aes_ctr(ctx, ctr, pt, out, pl);
+            if (unsupported(rc, be, "AES-CTR")) {
+                nrec = -1;
+            } else {
+                CHECK(rc == CPIM_OK, "%s: ctr: %s", be, cpim_strerror(rc));
+                if (memcmp(out, ct, pl) || memcmp(ctr, want, 16)) {
+                    nfail++;
+                    CHECK(0, "%s: %s:%d: CTR %s wrong", be, f->path, r.line,
+                          memcmp(out, ct, pl) ? "output" : "final counter");
+                }
+            }
+        }
+        free(key), free(pt), free(ct), free(iv), free(out);
+        if (nrec < 0)
+            return;
+        nrec++;
+    }
+    CHECK(nrec > 0, "%s: no records in %s", be, f->path);
+    if (nfail)
+        fprintf(stderr, "    %s: %d of %d records of %s failed\n", be, nfail, nrec, f->path);
+}
+
+/* All records of a ShortMsg/LongMsg file in one batch call. */
+static void run_sha(cpim_ctx *ctx, const char *be, const struct vfile *f, char *text)
+{
+    enum { MAXREC = 256 };
+    const uint8_t *msgs[MAXREC];
+    uint8_t *bufs[MAXREC], *mds[MAXREC];
+    size_t lens[MAXREC];
+    int lines[MAXREC], n = 0;
+    char *cur = text;
+    int lineno = 0;
+    struct rec r;
+    while (n < MAXREC && next_record(&cur, &lineno, &r)) {
+        size_t ml = 0, dl = 0;
+        const char *len = field(&r, "LEN");
+        bufs[n] = hex_field(&r, "MSG", &ml, f->path);
+        mds[n] = hex_field(&r, "MD", &dl, f->path);
+        if (!len || !bufs[n] || !mds[n] || dl != 32) {
+            CHECK(0, "%s:%d: malformed record", f->path, r.line);
+            free(bufs[n]), free(mds[n]);
+            continue;
+        }
+        lens[n] = (size_t)strtoul(len, NULL, 10) / 8; /* "MSG = 00" when LEN = 0 */
+        CHECK(lens[n] <= ml, "%s:%d: LEN longer than MSG", f->path, r.line);
+        if (lens[n] > ml)
+            lens[n] = ml;
+        msgs[n] = lens[n] ? bufs[n] : NULL;
+        lines[n++] = r.line;
+    }
+    CHECK(n > 0, "no records in %s", f->path);
+    uint8_t(*dig)[32] = calloc((size_t)n + 1, 32);
+    cpim_err rc = cpim_sha256_batch(ctx, msgs, lens, (size_t)n, dig);
+    if (!unsupported(rc, be, "SHA-256")) {
+        CHECK(rc == CPIM_OK, "%s: sha256_batch: %s", be, cpim_strerror(rc));
+        int nfail = 0;
+        for (int i = 0; rc == CPIM_OK && i < n; i++) {
+            if (memcmp(dig[i], mds[i], 32)) {
+                nfail++;
+                CHECK(0, "%s: %s:%d: digest of the %zu-byte message wrong", be, f->path,
+                      lines[i], lens[i]);
+            }
+        }
+        if (nfail)
+            fprintf(stderr, "    %s: %d of %d digests of %s wrong\n", be, nfail, n, f->path);
+    }
+    for (int i = 0; i < n; i++)
+        free(bufs[i]), free(mds[i]);
+    free(dig);
+}
+
+/* SHAVS Monte Carlo: MD0 = MD1 = MD2 = seed, MDi = SHA(MDi-3 || MDi-2 ||
+ * MDi-1) for i = 3..1002, checkpoint MD1002 = next seed.  Every backend does
+ * at least the first two checkpoints, then continues while it has spent
+ * under 3 s (a virtual-DPU launch per digest is slow). */
+static void run_monte(cpim_ctx *ctx, const char *be, const struct vfile *f, char *text)
+{
+    char *cur = text;
+    int lineno = 0, checked = 0;
+    struct rec r;
+    uint8_t seed[32];
+    size_t sl = 0;
+    if (!next_record(&cur, &lineno, &r) || !field(&r, "SEED")) {
+        CHECK(0, "%s: no SEED record", f->path);
+        return;
+    }
+    uint8_t *s = hex_field(&r, "SEED", &sl, f->path);
+    if (!s || sl != 32) {
+        free(s);
+        CHECK(0, "%s: bad SEED", f->path);
+        return;
+    }
+    memcpy(seed, s, 32);
+    free(s);
+    double t0 = cpim_now();
+    while (next_record(&cur, &lineno, &r)) {
+        if (checked >= 2 && cpim_now() - t0 > 3.0)
+            break;
+        size_t dl = 0;
+        uint8_t *want = hex_field(&r, "MD", &dl, f->path);
+        if (!want || dl != 32) {
+            free(want);
+            return;
+        }
+        uint8_t m[96];
+        memcpy(m, seed, 32), memcpy(m + 32, seed, 32), memcpy(m + 64, seed, 32);
+        for (int i = 3; i < 1003; i++) {
+            const uint8_t *msgs[1] = {m};
+            size_t len = 96;
+            uint8_t md[1][32];
+            cpim_err rc = cpim_sha256_batch(ctx, msgs, &len, 1, md);
+            if (unsupported(rc, be, "SHA-256")) {
+                free(want);
+                return;
+            }
+            if (rc != CPIM_OK) {
+                CHECK(0, "%s: sha256_batch: %s", be, cpim_strerror(rc));
+                free(want);
+                return;
+            }
+            memmove(m, m + 32, 64);
+            memcpy(m + 64, md[0], 32);
+        }
+        memcpy(seed, m + 64, 32);
+        int good = memcmp(seed, want, 32) == 0;
+        free(want);
+        CHECK(good, "%s: %s:%d: Monte Carlo checkpoint %d wrong", be, f->path, r.line, checked);
+        if (!good)
+            return;
+        checked++;
+    }
+    CHECK(checked >= 2, "%s: only %d Monte Carlo checkpoints", be, checked);
+}
+
+static void run_one(size_t fi, size_t bi)
+{
+    const struct vfile *f = &files[fi];
+    cpim_backend_info info;
+    if (cpim_backend_info_at(bi, &info) != CPIM_OK) {
+        CHECK(0, "backend %zu vanished", bi);
+        return;
+    }
+    if (!info.available) {
+        snprintf(skip_reason, sizeof skip_reason, "backend %s unavailable: %s", info.name,
+                 info.why);
+        test_skip(skip_reason);
+        return;
+    }
+    char *text = test_read_file(f->path, NULL);
+    if (!text) {
+        CHECK(0, "cannot read %s (run from the project root)", f->path);
+        return;
+    }
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, info.name, NULL);
+    if (rc == CPIM_ERR_UNAVAILABLE) {
+        snprintf(skip_reason, sizeof skip_reason, "backend %s unavailable at open", info.name);
+        test_skip(skip_reason);
+    } else if (rc != CPIM_OK) {
+        CHECK(0, "cpim_open(%s): %s", info.name, cpim_strerror(rc));
+    } else if (f->kind == K_ECB || f->kind == K_CTR) {
+        run_ecb_ctr(ctx, info.name, f, text);
+    } else if (f->kind == K_SHA) {
+        run_sha(ctx, info.name, f, text);
+    } else {
+        run_monte(ctx, info.name, f, text);
+    }
+    cpim_close(ctx);
+    free(text);
+}
+
+/* ---- registration: one test per (file, backend) ----------------------------------- */
+
+#define MAX_BACKENDS 8
+#define NSLOTS (16 * MAX_BACKENDS)
+
+static char names[NSLOTS][64];
+static size_t slot_file[NSLOTS], slot_backend[NSLOTS];
+
+static void run_slot(int k)
+{
+    run_one(slot_file[k], slot_backend[k]);
+}
+
+#define T1(name, idx)                                                                          \
+    static void slot_##name(void)                                                              \
+    {                                                                                          \
+        run_slot(idx);                                                                         \
+    }
+#define T8(n)                                                                                  \
+    T1(n##0, 8 * (n - 1) + 0)                                                                  \
+    T1(n##1, 8 * (n - 1) + 1)                                                                  \
+    T1(n##2, 8 * (n - 1) + 2)                                                                  \
+    T1(n##3, 8 * (n - 1) + 3)                                                                  \
+    T1(n##4, 8 * (n - 1) + 4)                                                                  \
+    T1(n##5, 8 * (n - 1) + 5)                                                                  \
+    T1(n##6, 8 * (n - 1) + 6)                                                                  \
+    T1(n##7, 8 * (n - 1) + 7)
+#define S8(n)                                                                                  \
+    slot_##n##0, slot_##n##1, slot_##n##2, slot_##n##3, slot_##n##4, slot_##n##5, slot_##n##6, \
+        slot_##n##7
+
+/* clang-format off */
+T8(1) T8(2) T8(3) T8(4) T8(5) T8(6) T8(7) T8(8)
+T8(9) T8(10) T8(11) T8(12) T8(13) T8(14) T8(15) T8(16)
+
+static const test_fn slots[NSLOTS] = {
+    S8(1), S8(2), S8(3), S8(4), S8(5), S8(6), S8(7), S8(8),
+    S8(9), S8(10), S8(11), S8(12), S8(13), S8(14), S8(15), S8(16),
+};
+/* clang-format on */
+
+__attribute__((constructor)) static void register_vector_tests(void)
+{
+    size_t nb = cpim_backend_count(), k = 0;
+    for (size_t fi = 0; fi < NFILES; fi++) {
+        for (size_t bi = 0; bi < nb && bi < MAX_BACKENDS && k < NSLOTS; bi++, k++) {
+            cpim_backend_info info;
+            const char *name = "?";
+            if (cpim_backend_info_at(bi, &info) == CPIM_OK)
+                name = info.name;
+            snprintf(names[k], sizeof names[k], "vectors_%s_%s", files[fi].id, name);
+            slot_file[k] = fi;
+            slot_backend[k] = bi;
+            test_register(names[k], slots[k]);
+        }
+    }
+}
