@@ -22,6 +22,8 @@ static const vdpu_timing_t vdpu_timing_defaults = {
     .dma_write_alpha   = 61,  /* P13: mram_write latency 61 + 0.5*S cycles (PrIM)           */
     .dma_beta_x2       = 1,   /* P12/P13/P14: beta = 0.5 cycle/B = 2 B/cycle engine         */
     .mram_direct_bytes = 8,   /* api §2.3: direct __mram_ptr access = 8-byte DMA            */
+    .dma_engine_pct    = 111, /* P14: sustained engine BW ~0.9 of 2 B/cycle (PrIM 628/633
+                                     MB/s, uPIMulator ~600 MB/s); P15: one engine per DPU   */
 };
 static const double vdpu_clock_default_mhz = 350.0; /* P1: v1A, PrIM 2,556-DPU system */
 static const uint32_t vdpu_fast_quantum_default = 4096; /* FAST mode: insns per turn */
@@ -99,7 +101,7 @@ static int params_ok(const vdpu_params_t *p)
     return p->clock_mhz > 0 && (p->mode == VDPU_MODE_TIMED || p->mode == VDPU_MODE_FAST) &&
            p->timing.revolver_cycles >= 1 && p->timing.mul_slots >= 1 && p->timing.mulh_slots >= 1 &&
            p->timing.div_slots >= 1 && p->timing.mram_direct_bytes >= 1 &&
-           p->timing.mram_direct_bytes <= VDPU_DMA_MAX;
+           p->timing.mram_direct_bytes <= VDPU_DMA_MAX && p->timing.dma_engine_pct >= 1;
 }
 
 vdpu_err_t vdpu_create(const vdpu_params_t *params, vdpu_t **out)

@@ -71,9 +71,10 @@ static void charge_dma(vdpu_t *d, vtask_t *t, int write, uint32_t n)
 {
     const vdpu_timing_t *tm = &d->params.timing;
     uint64_t xfer = ((uint64_t)n * tm->dma_beta_x2 + 1) / 2;
+    uint64_t occ = (xfer * tm->dma_engine_pct + 99) / 100;
     d->res->dma_count++;
     d->res->dma_bytes += n;
-    d->res->dma_busy_cycles += xfer;
+    d->res->dma_busy_cycles += occ;
     t->st.dma_count++;
     if (d->params.mode == VDPU_MODE_TIMED) {
         /* latency alpha overlaps with other DMAs; the transfer part occupies
@@ -82,7 +83,7 @@ static void charge_dma(vdpu_t *d, vtask_t *t, int write, uint32_t n)
         if (start < d->engine_free)
             start = d->engine_free;
         uint64_t done = start + xfer;
-        d->engine_free = done;
+        d->engine_free = start + occ;
         t->dma_done = done;
         t->st.dma_cycles += done - d->now;
     }
@@ -177,8 +178,12 @@ static int wram_word_ok(uint32_t a) { return (a & 3) == 0 && a <= VDPU_WRAM_SIZE
 static uint64_t perf_value(vdpu_t *d, uint64_t slots_now)
 {
     uint64_t raw;
-    if (d->perf_mode == VDPU_PERF_INSTRUCTIONS)
+    if (d->perf_mode == VDPU_PERF_INSTRUCTIONS) {
+        if (d->params.mode == VDPU_MODE_TIMED) /* slots executed ahead are not issued yet */
+            for (unsigned i = 0; i < d->nr; i++)
+                slots_now -= d->t[i].pending;
         return slots_now - d->perf_base;
+    }
     if (d->perf_mode == VDPU_PERF_NOTHING)
         return d->perf_base;
     raw = d->params.mode == VDPU_MODE_TIMED ? d->now : slots_now;
@@ -578,6 +583,95 @@ out:
 #undef STORE
 }
 
+
+/* Timed mode: after a tasklet's instruction issued, execute ahead the
+ * following instructions that only touch its own registers (ALU, mul/div,
+ * branches, jumps) and cannot fault; their issue slots become `pending`
+ * slots the scheduler consumes later at the revolver rate. Memory accesses,
+ * ecalls and anything that would fault stay "heads" executed at their exact
+ * issue time, so the interleaving of visible effects is identical to
+ * issuing every instruction separately. Returns slots; *ninsn = insns. */
+static inline __attribute__((always_inline)) uint32_t
+runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
+{
+    const vinsn_t *code = d->prog->code;
+    const uint32_t n_insns = d->prog->n_insns;
+    uint32_t *R = t->r;
+    uint32_t pc = t->pc, n = 0, slots = 0;
+    const uint32_t mul_s = d->params.timing.mul_slots;
+    const uint32_t mulh_s = d->params.timing.mulh_slots;
+    const uint32_t div_s = d->params.timing.div_slots;
+#define A_RRI(op) case op: R[I->rd] = alu(op, R[I->rs1], (uint32_t)I->imm); pc++; slots++; break
+#define A_RRR(op) case op: R[I->rd] = alu(op, R[I->rs1], R[I->rs2]); pc++; slots++; break
+    while (n < cap) {
+        const vinsn_t *I = &code[pc];
+        switch (I->op) {
+        A_RRI(OP_LI);
+        A_RRI(OP_ADDI); A_RRI(OP_SLTI); A_RRI(OP_SLTIU); A_RRI(OP_XORI); A_RRI(OP_ORI); A_RRI(OP_ANDI);
+        A_RRI(OP_SLLI); A_RRI(OP_SRLI); A_RRI(OP_SRAI); A_RRI(OP_RORI);
+        A_RRI(OP_CLZ); A_RRI(OP_CTZ); A_RRI(OP_CPOP); A_RRI(OP_SEXTB); A_RRI(OP_SEXTH); A_RRI(OP_ZEXTH);
+        A_RRI(OP_ORCB); A_RRI(OP_REV8);
+        A_RRR(OP_ADD); A_RRR(OP_SUB); A_RRR(OP_SLL); A_RRR(OP_SLT); A_RRR(OP_SLTU); A_RRR(OP_XOR);
+        A_RRR(OP_SRL); A_RRR(OP_SRA); A_RRR(OP_OR); A_RRR(OP_AND);
+        A_RRR(OP_ANDN); A_RRR(OP_ORN); A_RRR(OP_XNOR); A_RRR(OP_MAX); A_RRR(OP_MAXU); A_RRR(OP_MIN);
+        A_RRR(OP_MINU); A_RRR(OP_ROL); A_RRR(OP_ROR); A_RRR(OP_SH1ADD); A_RRR(OP_SH2ADD); A_RRR(OP_SH3ADD);
+        case OP_MUL: R[I->rd] = R[I->rs1] * R[I->rs2]; pc++; slots += mul_s; break;
+        case OP_MULH: case OP_MULHSU: case OP_MULHU:
+            R[I->rd] = alu(I->op, R[I->rs1], R[I->rs2]); pc++; slots += mulh_s; break;
+        case OP_DIV: case OP_REM: {
+            int32_t a = (int32_t)R[I->rs1], b = (int32_t)R[I->rs2];
+            if (b == 0)
+                goto out;
+            int32_t q, r;
+            if (a == INT32_MIN && b == -1) { q = INT32_MIN; r = 0; }
+            else { q = a / b; r = a % b; }
+            R[I->rd] = (uint32_t)(I->op == OP_DIV ? q : r);
+            pc++; slots += div_s; break;
+        }
+        case OP_DIVU: case OP_REMU: {
+            uint32_t a = R[I->rs1], b = R[I->rs2];
+            if (b == 0)
+                goto out;
+            R[I->rd] = I->op == OP_DIVU ? a / b : a % b;
+            pc++; slots += div_s; break;
+        }
+        case OP_ADDI_SP: {
+            uint32_t v = R[I->rs1] + (uint32_t)I->imm;
+            if (v - t->stack_lo > t->stack_hi - t->stack_lo)
+                goto out;
+            R[2] = v; pc++; slots++; break;
+        }
+        case OP_BEQ: pc = R[I->rs1] == R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
+        case OP_BNE: pc = R[I->rs1] != R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
+        case OP_BLT: pc = (int32_t)R[I->rs1] < (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
+        case OP_BGE: pc = (int32_t)R[I->rs1] >= (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
+        case OP_BLTU: pc = R[I->rs1] < R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
+        case OP_BGEU: pc = R[I->rs1] >= R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
+        case OP_JAL: R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1); pc = (uint32_t)I->imm; slots++; break;
+        case OP_JALR: {
+            uint32_t tgt = (R[I->rs1] + (uint32_t)I->imm) & ~1u;
+            uint32_t idx = (tgt - VDPU_IRAM_BASE) >> 2;
+            if ((tgt & 3) || tgt < VDPU_IRAM_BASE || idx >= n_insns)
+                goto out;
+            R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1);
+            pc = idx; slots++; break;
+        }
+        case OP_NOP: pc++; slots++; break;
+        case OP_HARTID: R[I->rd] = (uint32_t)tid(d, t); pc++; slots++; break;
+        default:
+            goto out;
+        }
+        n++;
+    }
+out:
+#undef A_RRI
+#undef A_RRR
+    R[32] = 0;
+    t->pc = pc;
+    *ninsn = n;
+    return slots;
+}
+
 static __attribute__((noinline)) uint32_t exec_fast(vdpu_t *d, vtask_t *t, uint32_t budget,
                                                     uint32_t *extra, int *stopped)
 {
@@ -703,6 +797,13 @@ static void run_timed(vdpu_t *d)
         account(d, pick, n, extra);
         if (d->faulted)
             break;
+        if (!stopped) {
+            uint32_t ra_n;
+            uint32_t ra_slots = runahead(d, pick, 64, &ra_n);
+            if (ra_n)
+                account(d, pick, ra_n, ra_slots - ra_n);
+            extra += ra_slots;
+        }
         pick->pending = extra;
         pick->ready = now + rev;
         if (pick->dma_done) {

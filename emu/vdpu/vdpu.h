@@ -96,6 +96,9 @@ typedef struct {
     uint32_t dma_write_alpha;  /* P13: 61 cycles                                      */
     uint32_t dma_beta_x2;      /* P12/P13: 2*beta, i.e. cycles per 2 bytes (1 => 0.5/B) */
     uint32_t mram_direct_bytes;/* direct __mram_ptr ld/st charged as a DMA of this size (8) */
+    uint32_t dma_engine_pct;   /* P14: engine occupancy per transfer, % of beta*S (111 =>
+                                  sustained 0.9 x 2 B/cycle = 630 MB/s at 350 MHz; an
+                                  isolated DMA still completes in alpha + beta*S)          */
 } vdpu_timing_t;
 
 typedef enum {

@@ -1,0 +1,673 @@
+/* test_vdpu.c -- tests of the virtual DPU core (emu/vdpu) and its toolchain
+ * (emu/bin/dpu-upmem-dpurte-clang). Run from the repository root.
+ * Prints `PASS name` / `FAIL name: reason` lines; always exits 0. */
+#define _POSIX_C_SOURCE 200809L
+#include <elf.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "vdpu.h"
+#include "progs/isa_ops.h"
+
+#define OUTDIR "build/tests/emu/elf"
+#define CC "sh emu/bin/dpu-upmem-dpurte-clang"
+
+static int n_pass, n_fail;
+
+static void pass(const char *name)
+{
+    printf("PASS %s\n", name);
+    n_pass++;
+}
+
+static void fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    printf("FAIL %s: ", name);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    n_fail++;
+}
+
+static char last_log[4096];
+
+/* Build tests/emu/progs/<src> with flags into OUTDIR/<out>.elf; returns 0 on success,
+ * compiler output in last_log. */
+static int build(const char *out, const char *src, const char *flags, char *path, size_t plen)
+{
+    char cmd[1024], logp[512];
+    snprintf(path, plen, OUTDIR "/%s.elf", out);
+    snprintf(logp, sizeof logp, OUTDIR "/%s.log", out);
+    snprintf(cmd, sizeof cmd, "%s -O2 %s -o %s tests/emu/progs/%s >%s 2>&1", CC, flags, path, src, logp);
+    int rc = system(cmd);
+    last_log[0] = 0;
+    FILE *f = fopen(logp, "r");
+    if (f) {
+        size_t n = fread(last_log, 1, sizeof last_log - 1, f);
+        last_log[n] = 0;
+        fclose(f);
+    }
+    return rc;
+}
+
+typedef struct {
+    vdpu_program_t *p;
+    vdpu_t *d;
+} ctx_t;
+
+static int open_prog(const char *name, const char *path, vdpu_mode_t mode, ctx_t *c)
+{
+    char msg[256];
+    vdpu_err_t e = vdpu_program_load_file(path, &c->p, msg, sizeof msg);
+    if (e) {
+        fail(name, "load %s: %s (%s)", path, vdpu_strerror(e), msg);
+        return -1;
+    }
+    vdpu_params_t prm;
+    vdpu_params_default(&prm);
+    prm.mode = mode;
+    prm.max_instructions = 2000000000ull;
+    if (vdpu_create(&prm, &c->d) || vdpu_load(c->d, c->p)) {
+        fail(name, "cannot create/load DPU");
+        vdpu_program_free(c->p);
+        return -1;
+    }
+    return 0;
+}
+
+static void close_prog(ctx_t *c)
+{
+    vdpu_free(c->d);
+    vdpu_program_free(c->p);
+}
+
+static int sym_rw(ctx_t *c, const char *sym, uint32_t off, void *buf, size_t n, int write)
+{
+    vdpu_symbol_t s;
+    if (vdpu_program_symbol(c->p, sym, &s))
+        return -1;
+    if (off + n > s.size)
+        return -1;
+    if (s.mem == VDPU_MEM_WRAM)
+        return write ? vdpu_wram_write(c->d, s.offset + off, buf, n) : vdpu_wram_read(c->d, s.offset + off, buf, n);
+    if (s.mem == VDPU_MEM_MRAM)
+        return write ? vdpu_mram_write(c->d, s.offset + off, buf, n) : vdpu_mram_read(c->d, s.offset + off, buf, n);
+    return -1;
+}
+static int rd(ctx_t *c, const char *sym, void *buf, size_t n) { return sym_rw(c, sym, 0, buf, n, 0); }
+static int wr(ctx_t *c, const char *sym, const void *buf, size_t n) { return sym_rw(c, sym, 0, (void *)buf, n, 1); }
+static uint32_t rd32(ctx_t *c, const char *sym)
+{
+    uint32_t v = 0xdeadbeef;
+    rd(c, sym, &v, 4);
+    return v;
+}
+static void wr32(ctx_t *c, const char *sym, uint32_t v) { wr(c, sym, &v, 4); }
+
+static int run_ok(const char *name, ctx_t *c, vdpu_result_t *r)
+{
+    vdpu_err_t e = vdpu_run(c->d, r);
+    if (e) {
+        fail(name, "vdpu_run: %s", vdpu_strerror(e));
+        return -1;
+    }
+    if (r->status != VDPU_STATUS_DONE) {
+        fail(name, "DPU fault: %s (tasklet %d, %s)", r->fault_msg, r->fault_tasklet, r->fault_func);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ ISA */
+static const uint32_t isa_inputs[ISA_NIN] = {
+    0x00000000u, 0x00000001u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x12345678u, 0xdeadbeefu, 0x0000ff80u,
+    0x00008000u, 0xfffe0001u, 0x00000007u, 0xfffffff9u, 0x55aa33ccu, 0x00010000u, 0x9e3779b9u, 0x00000003u,
+};
+
+static uint32_t ref_rotr(uint32_t x, unsigned n) { n &= 31; return (x >> n) | (x << ((32 - n) & 31)); }
+static uint32_t ref_orcb(uint32_t a)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++)
+        if ((a >> (8 * i)) & 0xff) r |= 0xffu << (8 * i);
+    return r;
+}
+
+static void test_isa(const char *opt)
+{
+    char name[64], path[256], flags[64];
+    snprintf(name, sizeof name, "isa_semantics%s", opt[0] ? "_O0" : "");
+    snprintf(flags, sizeof flags, "%s", opt);
+    char outn[32];
+    snprintf(outn, sizeof outn, "isa%s", opt[0] ? "_O0" : "");
+    if (build(outn, "isa.c", flags, path, sizeof path)) {
+        fail(name, "build failed: %.300s", last_log);
+        return;
+    }
+    uint32_t in[ISA_NIN];
+    memcpy(in, isa_inputs, sizeof in);
+    static uint32_t expect[ISA_NOUT];
+    uint32_t nexp = isa_ops(in, expect);
+    uint32_t a = in[0], b = in[1];
+    (void)a; (void)b;
+    for (int mode = 0; mode < 2; mode++) {
+        char nm[80];
+        snprintf(nm, sizeof nm, "%s_%s", name, mode ? "fast" : "timed");
+        ctx_t c;
+        if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
+            continue;
+        wr(&c, "in", in, sizeof in);
+        vdpu_result_t r;
+        if (run_ok(nm, &c, &r) == 0) {
+            static uint32_t got[ISA_NOUT];
+            rd(&c, "out", got, sizeof got);
+            uint32_t n = rd32(&c, "nout");
+            if (n != nexp)
+                fail(nm, "DPU produced %u results, host %u", n, nexp);
+            else {
+                uint32_t bad = 0;
+                for (uint32_t i = 0; i < n; i++)
+                    if (got[i] != expect[i]) { bad = i + 1; break; }
+                if (bad)
+                    fail(nm, "result %u differs: DPU 0x%08x host 0x%08x", bad - 1, got[bad - 1], expect[bad - 1]);
+                else
+                    pass(nm);
+            }
+            /* explicit Zba/Zbb/M encodings vs reference */
+            uint32_t ao[32];
+            rd(&c, "asm_out", ao, sizeof ao);
+            uint32_t x = in[0], y = in[1];
+            uint32_t ref[] = {
+                x & ~y, x | ~y, ~(x ^ y), (int32_t)x < (int32_t)y ? x : y, (int32_t)x > (int32_t)y ? x : y,
+                x < y ? x : y, x > y ? x : y, ref_rotr(x, 32 - (y & 31)), ref_rotr(x, y), (x << 1) + y,
+                (x << 2) + y, (x << 3) + y, x ? (uint32_t)__builtin_clz(x) : 32, x ? (uint32_t)__builtin_ctz(x) : 32,
+                (uint32_t)__builtin_popcount(x), (uint32_t)(int32_t)(int8_t)x, (uint32_t)(int32_t)(int16_t)x,
+                x & 0xffff, ref_orcb(x), __builtin_bswap32(x), ref_rotr(x, 7),
+                0x80000000u, 0u, 0u /* mulh(INT_MIN,-1) high = 0 */, 0xffffffffu /* mulhsu(-1, 0xffffffff) */,
+                0xfffffffeu /* mulhu */,
+            };
+            char an[96];
+            snprintf(an, sizeof an, "isa_explicit_encodings%s_%s", opt[0] ? "_O0" : "", mode ? "fast" : "timed");
+            int badk = -1;
+            for (unsigned k = 0; k < sizeof ref / sizeof ref[0]; k++)
+                if (ao[k] != ref[k]) { badk = (int)k; break; }
+            if (badk >= 0)
+                fail(an, "case %d: DPU 0x%08x expected 0x%08x", badk, ao[badk], ref[badk]);
+            else
+                pass(an);
+        }
+        close_prog(&c);
+    }
+}
+
+/* --------------------------------------------------------------- faults */
+typedef struct {
+    int n;
+    const char *name, *flags;
+    int code;
+    const char *substr, *func;
+    int tasklet;
+} fault_case_t;
+
+static void test_faults(void)
+{
+    static const fault_case_t cases[] = {
+        { 1, "fault_dma_size_not_multiple_of_8", "", VDPU_FAULT_DMA_SIZE, "must be 8..2048 and a multiple of 8", "main", 0 },
+        { 2, "fault_dma_size_too_big", "", VDPU_FAULT_DMA_SIZE, "DMA size 12288 bytes", "main", 0 },
+        { 3, "fault_dma_wram_unaligned", "", VDPU_FAULT_DMA_ALIGN, "WRAM address", "main", 0 },
+        { 4, "fault_dma_mram_unaligned", "", VDPU_FAULT_DMA_ALIGN, "MRAM address", "main", 0 },
+        { 5, "fault_access_outside_wram_mram", "", VDPU_FAULT_BAD_ACCESS, "outside WRAM/MRAM", "main", 0 },
+        { 6, "fault_store_into_iram", "", VDPU_FAULT_IRAM_STORE, "store into IRAM", "main", 0 },
+        { 7, "fault_stack_overflow", "-DSTACK_SIZE_DEFAULT=512", VDPU_FAULT_STACK_OVERFLOW, "stack overflow: tasklet 0", "recurse", 0 },
+        { 8, "fault_heap_full_via_runtime", "", VDPU_FAULT_HEAP_FULL, "heap full", "main", 0 },
+        { 9, "fault_barrier_deadlock", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK, "every live tasklet is blocked (0:barrier", "main", 0 },
+        { 10, "fault_illegal_instruction", "", VDPU_FAULT_ILLEGAL_INSN, "illegal instruction 0x0000000b", "main", 0 },
+        { 11, "fault_halt", "", VDPU_FAULT_HALT, "halt() called", "main", 0 },
+        { 12, "fault_assert", "", VDPU_FAULT_ASSERT, "assertion failed: vzero == 1 (", "main", 0 },
+        { 13, "fault_division_by_zero", "", VDPU_FAULT_DIV_ZERO, "division by zero", "do_div", 0 },
+        { 14, "fault_misaligned_load", "", VDPU_FAULT_MISALIGNED, "misaligned access: 4-byte load", "main", 0 },
+        { 15, "fault_dma_past_mram_end", "", VDPU_FAULT_DMA_RANGE, "run past the end", "main", 0 },
+        { 16, "fault_mutex_deadlock", "-DNR_TASKLETS=3", VDPU_FAULT_DEADLOCK, "mutex", "main", -2 },
+        { 7, "fault_stack_overflow_tasklet3", "-DNR_TASKLETS=4 -DSTACK_SIZE_TASKLET_3=256", VDPU_FAULT_STACK_OVERFLOW,
+          "stack overflow: tasklet", "recurse", -2 },
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const fault_case_t *fc = &cases[i];
+        char flags[256], path[256];
+        snprintf(flags, sizeof flags, "-DFAULT=%d %s", fc->n, fc->flags);
+        if (build(fc->name, "faults.c", flags, path, sizeof path)) {
+            fail(fc->name, "build failed: %.300s", last_log);
+            continue;
+        }
+        for (int mode = 0; mode < 2; mode++) {
+            char nm[128];
+            snprintf(nm, sizeof nm, "%s_%s", fc->name, mode ? "fast" : "timed");
+            ctx_t c;
+            if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
+                continue;
+            vdpu_result_t r;
+            vdpu_run(c.d, &r);
+            if (r.status != VDPU_STATUS_FAULT)
+                fail(nm, "no fault");
+            else if (r.fault_code != fc->code)
+                fail(nm, "fault code %d (%s), expected %d: %s", r.fault_code, vdpu_fault_name(r.fault_code), fc->code,
+                     r.fault_msg);
+            else if (!strstr(r.fault_msg, fc->substr))
+                fail(nm, "message '%s' lacks '%s'", r.fault_msg, fc->substr);
+            else if (strcmp(r.fault_func, fc->func) != 0)
+                fail(nm, "function '%s', expected '%s' (%s)", r.fault_func, fc->func, r.fault_msg);
+            else if (fc->tasklet >= 0 && r.fault_tasklet != fc->tasklet)
+                fail(nm, "tasklet %d, expected %d", r.fault_tasklet, fc->tasklet);
+            else if (fc->n == 7 && fc->tasklet == -2 && r.fault_tasklet != 3)
+                fail(nm, "stack overflow in tasklet %d, expected 3 (the one with a 256-byte stack)", r.fault_tasklet);
+            else if (r.fault_pc < VDPU_IRAM_BASE)
+                fail(nm, "fault pc 0x%x not in IRAM", r.fault_pc);
+            else
+                pass(nm);
+            close_prog(&c);
+        }
+    }
+}
+
+/* ---------------------------------------------------- link/loader limits */
+static void test_limits(void)
+{
+    char path[256];
+    if (build("lim_tasklets", "persist.c", "-DNR_TASKLETS=25", path, sizeof path) == 0)
+        fail("limit_nr_tasklets_25_rejected_at_link", "link succeeded");
+    else if (!strstr(last_log, "NR_TASKLETS > 24"))
+        fail("limit_nr_tasklets_25_rejected_at_link", "unexpected message: %.300s", last_log);
+    else
+        pass("limit_nr_tasklets_25_rejected_at_link");
+
+    if (build("lim_wram", "persist.c", "-DNR_TASKLETS=24 -DSTACK_SIZE_DEFAULT=4096", path, sizeof path) == 0)
+        fail("limit_wram_budget_rejected_at_link", "link succeeded");
+    else if (!strstr(last_log, "WRAM"))
+        fail("limit_wram_budget_rejected_at_link", "unexpected message: %.300s", last_log);
+    else
+        pass("limit_wram_budget_rejected_at_link");
+
+    if (build("lim_iram", "iram_big.c", "", path, sizeof path) == 0)
+        fail("limit_iram_budget_rejected_at_link", "link succeeded");
+    else if (!strstr(last_log, "IRAM"))
+        fail("limit_iram_budget_rejected_at_link", "unexpected message: %.300s", last_log);
+    else
+        pass("limit_iram_budget_rejected_at_link");
+
+    if (build("lim_stack_odd", "persist.c", "-DSTACK_SIZE_DEFAULT=1020", path, sizeof path) == 0)
+        fail("limit_stack_size_multiple_of_8", "build succeeded");
+    else
+        pass("limit_stack_size_multiple_of_8");
+
+    /* loader: patch __sys_nr_tasklets to 25 in a valid ELF */
+    if (build("lim_loader", "persist.c", "-DNR_TASKLETS=2", path, sizeof path)) {
+        fail("limit_loader_rejects_nr_tasklets_25", "build failed: %.300s", last_log);
+        return;
+    }
+    FILE *f = fopen(path, "rb");
+    static uint8_t buf[1 << 20];
+    size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    Elf32_Ehdr eh;
+    memcpy(&eh, buf, sizeof eh);
+    int patched = 0;
+    for (unsigned i = 0; i < eh.e_shnum && n; i++) {
+        Elf32_Shdr sh;
+        memcpy(&sh, buf + eh.e_shoff + i * sizeof sh, sizeof sh);
+        if (sh.sh_type != SHT_SYMTAB)
+            continue;
+        Elf32_Shdr st;
+        memcpy(&st, buf + eh.e_shoff + sh.sh_link * sizeof st, sizeof st);
+        for (uint32_t k = 0; k < sh.sh_size / sizeof(Elf32_Sym); k++) {
+            Elf32_Sym s;
+            memcpy(&s, buf + sh.sh_offset + k * sizeof s, sizeof s);
+            if (strcmp((char *)buf + st.sh_offset + s.st_name, "__sys_nr_tasklets") == 0) {
+                s.st_value = 25;
+                memcpy(buf + sh.sh_offset + k * sizeof s, &s, sizeof s);
+                patched = 1;
+            }
+        }
+    }
+    vdpu_program_t *p = NULL;
+    char msg[256];
+    vdpu_err_t e = vdpu_program_load_mem(buf, n, &p, msg, sizeof msg);
+    if (!patched)
+        fail("limit_loader_rejects_nr_tasklets_25", "symbol not found to patch");
+    else if (e != VDPU_ERR_TASKLETS || p)
+        fail("limit_loader_rejects_nr_tasklets_25", "got %s (%s)", vdpu_strerror(e), msg);
+    else
+        pass("limit_loader_rejects_nr_tasklets_25");
+    vdpu_program_free(p);
+    e = vdpu_program_load_mem("garbage", 7, &p, msg, sizeof msg);
+    if (e != VDPU_ERR_ELF)
+        fail("loader_rejects_non_elf", "got %s", vdpu_strerror(e));
+    else
+        pass("loader_rejects_non_elf");
+}
+
+/* ---------------------------------------------------- persistence, perf */
+static void test_persist(void)
+{
+    const char *nm = "globals_persist_across_runs";
+    char path[256];
+    if (build("persist", "persist.c", "-DNR_TASKLETS=1", path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return;
+    }
+    ctx_t c;
+    if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        return;
+    vdpu_result_t r;
+    int ok = 1;
+    for (int i = 0; i < 3 && ok; i++)
+        ok = run_ok(nm, &c, &r) == 0;
+    if (ok) {
+        uint64_t m = 0;
+        rd(&c, "mcount", &m, 8);
+        uint32_t cnt = rd32(&c, "counter"), ini = rd32(&c, "initd");
+        if (cnt != 3 || ini != 103 || m != 3)
+            fail(nm, "after 3 runs counter=%u initd=%u mcount=%llu (expected 3, 103, 3)", cnt, ini,
+                 (unsigned long long)m);
+        else
+            pass(nm);
+        pass("sync_state_reset_at_boot");
+        vdpu_load(c.d, c.p);
+        if (run_ok("globals_reinitialized_by_load", &c, &r) == 0) {
+            rd(&c, "mcount", &m, 8);
+            if (rd32(&c, "counter") != 1 || rd32(&c, "initd") != 101 || m != 1)
+                fail("globals_reinitialized_by_load", "counter=%u initd=%u mcount=%llu", rd32(&c, "counter"),
+                     rd32(&c, "initd"), (unsigned long long)m);
+            else
+                pass("globals_reinitialized_by_load");
+        }
+        /* host visibility: __host and MRAM vars and the heap pointer are, plain globals are not */
+        vdpu_symbol_t s;
+        int hv = vdpu_program_symbol(c.p, "counter", &s) == 0 && s.host_visible && s.mem == VDPU_MEM_WRAM;
+        hv = hv && vdpu_program_symbol(c.p, "mcount", &s) == 0 && s.host_visible && s.mem == VDPU_MEM_MRAM;
+        hv = hv && vdpu_program_symbol(c.p, "lock", &s) == 0 && !s.host_visible;
+        hv = hv && vdpu_program_symbol(c.p, "__sys_used_mram_end", &s) == 0 && s.host_visible &&
+             s.mem == VDPU_MEM_MRAM && s.offset == 8 && s.size == VDPU_MRAM_SIZE - 8;
+        if (hv)
+            pass("symbols_host_visibility");
+        else
+            fail("symbols_host_visibility", "wrong host_visible/mem/size flags");
+    }
+    close_prog(&c);
+}
+
+static void test_perf(void)
+{
+    const char *nm = "perfcounter_monotonic_16_cycle_granularity";
+    char path[256];
+    if (build("perf", "perf.c", "-DNR_TASKLETS=1", path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return;
+    }
+    ctx_t c;
+    if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        return;
+    vdpu_result_t r;
+    if (run_ok(nm, &c, &r) == 0) {
+        uint64_t s[64];
+        rd(&c, "samples", s, sizeof s);
+        int ok = 1;
+        for (int i = 0; i < 64; i++) {
+            if (s[i] & 15) { fail(nm, "sample %d = %llu not a multiple of 16", i, (unsigned long long)s[i]); ok = 0; break; }
+            if (i && s[i] <= s[i - 1]) { fail(nm, "sample %d not increasing", i); ok = 0; break; }
+        }
+        if (ok && s[63] - s[0] < 63 * 11 * 4) {
+            fail(nm, "too few cycles: %llu", (unsigned long long)(s[63] - s[0]));
+            ok = 0;
+        }
+        if (ok)
+            pass(nm);
+        uint64_t id = 0;
+        rd(&c, "instr_delta", &id, 8);
+        if (id < 300 || id > 2000)
+            fail("perfcounter_count_instructions", "%llu instructions for a 100-iteration loop",
+                 (unsigned long long)id);
+        else
+            pass("perfcounter_count_instructions");
+        if (rd32(&c, "clocks") != 350000000u)
+            fail("clocks_per_sec_filled_by_loader", "CLOCKS_PER_SEC = %u", rd32(&c, "clocks"));
+        else
+            pass("clocks_per_sec_filled_by_loader");
+    }
+    close_prog(&c);
+}
+
+static void test_sync(void)
+{
+    char path[256];
+    if (build("sync", "sync.c", "-DNR_TASKLETS=8", path, sizeof path)) {
+        fail("sync_services", "build failed: %.300s", last_log);
+        return;
+    }
+    for (int mode = 0; mode < 2; mode++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "sync_services_%s", mode ? "fast" : "timed");
+        ctx_t c;
+        if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
+            continue;
+        vdpu_result_t r;
+        if (run_ok(nm, &c, &r) == 0) {
+            uint32_t ab[8];
+            rd(&c, "after_barrier", ab, sizeof ab);
+            int ok = 1;
+            for (int i = 0; i < 8; i++)
+                if (ab[i] != 800) { fail(nm, "tasklet %d saw counter %u after barrier (expected 800)", i, ab[i]); ok = 0; break; }
+            if (ok && rd32(&c, "sem_order") != 12) { fail(nm, "semaphore order %u (expected 12)", rd32(&c, "sem_order")); ok = 0; }
+            if (ok && rd32(&c, "hs_result") != 1000) { fail(nm, "handshake result %u", rd32(&c, "hs_result")); ok = 0; }
+            if (ok && mode == 0) {
+                uint64_t blocked = 0;
+                for (int i = 0; i < 8; i++) blocked += r.tasklet[i].blocked_cycles;
+                if (!blocked) { fail(nm, "no blocked cycles counted"); ok = 0; }
+            }
+            if (ok)
+                pass(nm);
+        }
+        close_prog(&c);
+    }
+}
+
+/* ---------------------------------------------------------------- timing */
+static void test_scaling(void)
+{
+    const char *nm = "timing_tasklet_scaling_linear_to_11_then_flat";
+    double thr1 = 0, worst = 0;
+    int worst_t = 0, ok = 1;
+    char curve[512];
+    size_t co = 0;
+    curve[0] = 0;
+    for (int T = 1; T <= 24 && ok; T++) {
+        char path[256], flags[64], out[32];
+        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", T);
+        snprintf(out, sizeof out, "scale_%d", T);
+        if (build(out, "scale.c", flags, path, sizeof path)) {
+            fail(nm, "build failed: %.300s", last_log);
+            return;
+        }
+        ctx_t c;
+        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+            return;
+        wr32(&c, "iters", 2000);
+        vdpu_result_t r;
+        if (run_ok(nm, &c, &r)) {
+            close_prog(&c);
+            return;
+        }
+        double thr = (double)T / (double)r.cycles;
+        if (T == 1)
+            thr1 = thr;
+        double sp = thr / thr1, ideal = T < 11 ? T : 11;
+        double dev = fabs(sp / ideal - 1);
+        if (dev > worst) { worst = dev; worst_t = T; }
+        co += (size_t)snprintf(curve + co, sizeof curve - co, "%s%.2f", T > 1 ? " " : "", sp);
+        close_prog(&c);
+    }
+    if (worst > 0.05)
+        fail(nm, "speed-up deviates %.1f%% from min(T,11) at T=%d; curve: %s", 100 * worst, worst_t, curve);
+    else {
+        printf("# speed-up T=1..24: %s\n", curve);
+        pass(nm);
+    }
+}
+
+static void test_stream(void)
+{
+    const char *nm = "timing_mram_stream_2KiB_600_700_MBps";
+    char path[256];
+    if (build("stream", "stream.c", "-DNR_TASKLETS=16", path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return;
+    }
+    ctx_t c;
+    if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        return;
+    uint32_t total = 8u << 20;
+    wr32(&c, "total_bytes", total);
+    vdpu_result_t r;
+    if (run_ok(nm, &c, &r) == 0) {
+        double mbs = (double)total * 350e6 / (double)r.cycles / 1e6;
+        if (r.dma_bytes != total)
+            fail(nm, "DMA bytes %llu, expected %u", (unsigned long long)r.dma_bytes, total);
+        else if (mbs < 600 || mbs > 700)
+            fail(nm, "%.1f MB/s", mbs);
+        else {
+            printf("# MRAM read stream, 16 tasklets, 2 KiB DMAs: %.1f MB/s at 350 MHz (PrIM: 628 MB/s)\n", mbs);
+            pass(nm);
+        }
+    }
+    close_prog(&c);
+    /* single tasklet: latency-bound, 2048 / (77 + 1024 + loop) cycles */
+    if (build("stream1", "stream.c", "-DNR_TASKLETS=1", path, sizeof path) == 0 &&
+        open_prog("timing_mram_stream_1_tasklet", path, VDPU_MODE_TIMED, &c) == 0) {
+        wr32(&c, "total_bytes", 1u << 20);
+        if (run_ok("timing_mram_stream_1_tasklet", &c, &r) == 0) {
+            double mbs = (double)(1u << 20) * 350e6 / (double)r.cycles / 1e6;
+            if (mbs < 550 || mbs > 651)
+                fail("timing_mram_stream_1_tasklet", "%.1f MB/s (model bound 651)", mbs);
+            else {
+                printf("# MRAM read stream, 1 tasklet: %.1f MB/s\n", mbs);
+                pass("timing_mram_stream_1_tasklet");
+            }
+        }
+        close_prog(&c);
+    }
+}
+
+static void test_prim_add(void)
+{
+    const char *nm = "timing_prim_int32_add_16_tasklets_within_20pct_of_58.56_MOPS";
+    char path[256];
+    if (build("prim_add", "prim_add.c", "-DNR_TASKLETS=16", path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return;
+    }
+    ctx_t c;
+    if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        return;
+    uint32_t reps = 50;
+    wr32(&c, "reps", reps);
+    wr32(&c, "scalar", 3);
+    vdpu_result_t r;
+    if (run_ok(nm, &c, &r) == 0) {
+        double ops = (double)reps * 1024;
+        double mops = ops * 350.0 / (double)r.cycles;
+        if (fabs(mops / 58.56 - 1) > 0.20)
+            fail(nm, "%.2f MOPS (%.2f instr/op)", mops, (double)r.instructions / ops);
+        else {
+            printf("# PrIM INT32 ADD, 16 tasklets: %.2f MOPS at 350 MHz (PrIM 58.56), %.2f instructions/op\n", mops,
+                   (double)r.instructions / ops);
+            pass(nm);
+        }
+    }
+    close_prog(&c);
+}
+
+static void test_modes_equal(void)
+{
+    const char *nm = "timed_and_fast_modes_agree_bench_loop";
+    char path[256];
+    if (build("bench_loop", "bench_loop.c", "-DNR_TASKLETS=12", path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return;
+    }
+    uint32_t sums[2][12];
+    uint64_t insns[2] = { 0, 0 };
+    for (int m = 0; m < 2; m++) {
+        ctx_t c;
+        if (open_prog(nm, path, m ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
+            return;
+        wr32(&c, "iterations", 5);
+        vdpu_result_t r;
+        if (run_ok(nm, &c, &r)) {
+            close_prog(&c);
+            return;
+        }
+        rd(&c, "checksum", sums[m], sizeof sums[m]);
+        insns[m] = r.instructions;
+        close_prog(&c);
+    }
+    if (memcmp(sums[0], sums[1], sizeof sums[0]) || insns[0] != insns[1])
+        fail(nm, "results or instruction counts differ (%llu vs %llu)", (unsigned long long)insns[0],
+             (unsigned long long)insns[1]);
+    else
+        pass(nm);
+}
+
+static void test_wrapper_path(void)
+{
+    const char *nm = "wrapper_via_symlink_on_PATH_from_other_cwd";
+    char cwd[512], cmd[2048];
+    if (!getcwd(cwd, sizeof cwd)) {
+        fail(nm, "getcwd");
+        return;
+    }
+    snprintf(cmd, sizeof cmd,
+             "cd /tmp && PATH='%s/emu/bin':\"$PATH\" dpu-clang -DNR_TASKLETS=3 -O2 -o '%s/" OUTDIR
+             "/via_path.elf' '%s/tests/emu/progs/persist.c' >/dev/null 2>&1",
+             cwd, cwd, cwd);
+    struct stat st;
+    if (system(cmd) != 0 || stat(OUTDIR "/via_path.elf", &st) != 0)
+        fail(nm, "build through PATH/symlink failed");
+    else {
+        vdpu_program_t *p;
+        char msg[200];
+        if (vdpu_program_load_file(OUTDIR "/via_path.elf", &p, msg, sizeof msg) || vdpu_program_nr_tasklets(p) != 3)
+            fail(nm, "bad program: %s", msg);
+        else
+            pass(nm);
+        vdpu_program_free(p);
+    }
+}
+
+int main(void)
+{
+    if (system("mkdir -p " OUTDIR) != 0) {
+        printf("FAIL emu_setup: cannot create " OUTDIR "\n");
+        return 0;
+    }
+    test_isa("");
+    test_isa(" -O0");
+    test_faults();
+    test_limits();
+    test_persist();
+    test_perf();
+    test_sync();
+    test_modes_equal();
+    test_scaling();
+    test_stream();
+    test_prim_add();
+    test_wrapper_path();
+    printf("# emu: %d passed, %d failed\n", n_pass, n_fail);
+    return 0;
+}
