@@ -9,7 +9,7 @@
 
 RT_TEST_DIR  := $(BUILD)/tests/emu/rt
 RT_DPU_CC    := emu/bin/dpu-upmem-dpurte-clang
-RT_TEST_NAMES := sync sem alloc printf printf_small seqread unaligned
+RT_TEST_NAMES := sync sem alloc printf printf_small seqread unaligned buddy
 RT_TEST_ELFS := $(RT_TEST_NAMES:%=$(RT_TEST_DIR)/dpu_%.elf)
 RT_TEST_RUN  := $(RT_TEST_DIR)/rt_run
 RT_DPU_DEPS  := $(wildcard emu/rt/*.c emu/rt/*.S emu/rt/*.lds emu/dpu-include/*.h) \
@@ -23,6 +23,7 @@ RT_NR_printf := 4
 RT_NR_printf_small := 1
 RT_NR_seqread := 4
 RT_NR_unaligned := 16
+RT_NR_buddy := 4
 
 $(RT_TEST_DIR)/dpu_%.elf: tests/emu/rt/dpu_%.c $(RT_DPU_DEPS)
 	@mkdir -p $(dir $@)

@@ -455,6 +455,26 @@ out:
     close_prog(&p);
 }
 
+static void test_buddy(void)
+{
+    const char *n = "rt_buddy_alloc";
+    prog_t p;
+    if (open_prog(n, "dpu_buddy.elf", &p))
+        return;
+    for (int r = 0; r < 2; r++) {
+        if (run(n, &p, 0))
+            goto out;
+        if (rd_u32(&p, "errors", 0) != 0 || rd_u32(&p, "whole_ok", 0) != 1) {
+            fail(n, "run %d: %u corrupted/failed allocations, heap coalesced: %u", r,
+                 rd_u32(&p, "errors", 0), rd_u32(&p, "whole_ok", 0));
+            goto out;
+        }
+    }
+    printf("PASS %s\n", n);
+out:
+    close_prog(&p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -469,5 +489,6 @@ int main(int argc, char **argv)
     test_printf_limits();
     test_seqread();
     test_unaligned();
+    test_buddy();
     return failures != 0;
 }
