@@ -523,7 +523,7 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "bench") == 0)
         rc = cmd_bench(argc - 2, argv + 2);
     else {
-        cli_error("unknown command '%s' (enc, dec, sha256sum, list, speed; see --help)", cmd);
+        cli_error("unknown command '%s' (enc, dec, sha256sum, list, speed, bench; see --help)", cmd);
         return CLI_USAGE;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
