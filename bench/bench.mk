@@ -33,9 +33,10 @@ $(MICRO_DIR)/arith-int32-mul-t%: bench/micro/arith.c $(MICRO_DPU_DEPS)
 $(MICRO_DIR)/arith-int64-mul-t%: bench/micro/arith.c $(MICRO_DPU_DEPS)
 	@mkdir -p $(dir $@)
 	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DMICRO_T=int64_t -DMICRO_OP_MUL -o $@ $<
+# three 1 KiB buffers per tasklet: 16 tasklets need small stacks to fit WRAM
 $(MICRO_DIR)/stream-t%: bench/micro/stream.c $(MICRO_DPU_DEPS)
 	@mkdir -p $(dir $@)
-	$(DPU_CC) -O2 -DNR_TASKLETS=$* -o $@ $<
+	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=256 -o $@ $<
 $(MICRO_DIR)/mram-t%: bench/micro/mram.c $(MICRO_DPU_DEPS)
 	@mkdir -p $(dir $@)
 	$(DPU_CC) -O2 -DNR_TASKLETS=$* -o $@ $<

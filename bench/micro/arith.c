@@ -21,6 +21,10 @@
 #endif
 typedef MICRO_T T;
 
+/* One MRAM variable so the linker places DPU_MRAM_HEAP_POINTER in MRAM (the
+ * virtual UPMEM's dpu.lds mis-places it in a program without any). */
+__mram_noinit uint64_t micro_mram_anchor;
+
 __host micro_args_t ARGS;
 __host micro_result_t RESULTS[NR_TASKLETS];
 
