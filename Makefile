@@ -14,7 +14,8 @@ CFLAGS  ?= -O2 -g
 BUILD   ?= build
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
-SANFLAGS := $(if $(SAN),-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+comma := ,
+SANFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude -Isrc/core -Isrc/crypto -MMD -MP
 LDFLAGS ?=
 LDLIBS  := -lpthread -lm
