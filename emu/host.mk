@@ -1,0 +1,48 @@
+# emu/host.mk -- virtual UPMEM host library (<dpu.h>), included by the
+# top-level Makefile in the section "# ---- emu: host library ----".
+#
+#   build/libdpu.a                 emu/host/*.c + the virtual DPU (emu/vdpu/*.c):
+#                                  one archive, so `-ldpu` / DPU_HOST_LIBS is enough
+#   build/tests/emu/host/test-host tests/emu/host (PASS/FAIL lines)
+#   make test-emu-host             those tests + the examples in emu/examples/
+#
+# Host C11, the project's warnings, -Werror; SAN=1 adds ASan/UBSan.
+
+EMU_HOST_SRCS := $(wildcard emu/host/*.c)
+EMU_HOST_OBJS := $(EMU_HOST_SRCS:%.c=$(BUILD)/%.o)
+emu_host_comma := ,
+EMU_HOST_SANFLAGS := $(if $(SAN),-fsanitize=address$(emu_host_comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+EMU_HOST_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EMU_HOST_SANFLAGS) -Iemu/include -MMD -MP
+
+$(BUILD)/emu/host/%.o: emu/host/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(EMU_HOST_CFLAGS) -c $< -o $@
+
+# the vdpu objects come from emu/vdpu.mk (VDPU_OBJS)
+$(BUILD)/libdpu.a: $(EMU_HOST_OBJS) $(VDPU_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# ---- tests: host program + DPU programs built with the toolchain wrapper ----
+EMU_HOST_TDIR := $(BUILD)/tests/emu/host
+EMU_HOST_DPU_SRCS := $(wildcard tests/emu/host/dpu/*.c)
+EMU_HOST_DPU_BINS := $(EMU_HOST_DPU_SRCS:tests/emu/host/dpu/%.c=$(EMU_HOST_TDIR)/%.dpu)
+
+$(EMU_HOST_TDIR)/%.dpu: tests/emu/host/dpu/%.c emu/bin/dpu-upmem-dpurte-clang
+	@mkdir -p $(dir $@)
+	emu/bin/dpu-upmem-dpurte-clang -DNR_TASKLETS=16 -O2 -o $@ $<
+
+$(EMU_HOST_TDIR)/test-host: $(wildcard tests/emu/host/*.c) $(BUILD)/libdpu.a
+	@mkdir -p $(dir $@)
+	$(CC) $(EMU_HOST_CFLAGS) -Iemu/host -o $@ $(filter %.c,$^) $(BUILD)/libdpu.a $(LDLIBS)
+
+EMU_HOST_TEST_CMDS := "cd $(EMU_HOST_TDIR) && ./test-host" \
+    "sh emu/examples/run_all.sh $(abspath $(BUILD))"
+
+.PHONY: test-emu-host
+test-emu-host: $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a
+	@sh tests/run.sh $(EMU_HOST_TEST_CMDS)
+
+emu: $(BUILD)/libdpu.a
+TEST_CMDS += $(EMU_HOST_TEST_CMDS)
+TEST_DEPS += $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a

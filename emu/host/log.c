@@ -1,0 +1,59 @@
+/*
+ * log.c -- dpu_log_read / dpulog_read_for_dpu: the DPU's printf output,
+ * formatted by emu/vdpu/dpulog.c.
+ */
+#include "../vdpu/dpulog.h"
+#include "host.h"
+
+static dpu_error_t read_log(struct dpu_t *d, FILE *stream)
+{
+    switch (dpulog_read(d->v, stream)) {
+    case DPULOG_OK:
+        return DPU_OK;
+    case DPULOG_ERR_NO_CONTEXT:
+    case DPULOG_ERR_ARG:
+        return DPU_ERR_LOG_CONTEXT_MISSING;
+    case DPULOG_ERR_WRAPPED:
+        return DPU_ERR_LOG_BUFFER_TOO_SMALL;
+    case DPULOG_ERR_CORRUPT:
+        return DPU_ERR_LOG_FORMAT;
+    case DPULOG_ERR_NOMEM:
+    case DPULOG_ERR_IO:
+    default:
+        return DPU_ERR_SYSTEM;
+    }
+}
+
+/* Waits for the DPU's rank (its last launch may still be queued). */
+static void settle(struct dpu_t *d)
+{
+    struct dpu_rank_t *r = d->rank;
+    ranks_quiesce(&r, 1);
+}
+
+/* see dpu.h */
+dpu_error_t dpu_log_read(struct dpu_set_t set, FILE *stream)
+{
+    if (set.kind != DPU_SET_DPU || set.dpu == NULL)
+        return DPU_ERR_INVALID_DPU_SET;
+    if (stream == NULL)
+        return DPU_ERR_INTERNAL;
+    api_enter();
+    settle(set.dpu);
+    fprintf(stream, "=== DPU#0x%x ===\n", dpu_id_of(set.dpu));
+    dpu_error_t err = read_log(set.dpu, stream);
+    api_exit();
+    return err;
+}
+
+/* see dpu_log.h */
+dpu_error_t dpulog_read_for_dpu(struct dpu_t *dpu, FILE *stream)
+{
+    if (dpu == NULL || stream == NULL)
+        return DPU_ERR_INVALID_DPU_SET;
+    api_enter();
+    settle(dpu);
+    dpu_error_t err = read_log(dpu, stream);
+    api_exit();
+    return err;
+}

@@ -1,0 +1,916 @@
+/*
+ * ops.c -- the API calls that act on DPUs: load, symbols, transfers,
+ * launch, sync, status, callbacks; and op_exec, which runs one call's jobs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+
+/* ---------------------------------------------------------- programs */
+
+static pthread_mutex_t g_prog_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct dpu_program_t *g_progs; /* live programs, for reuse */
+
+/* see host.h */
+void program_put(struct dpu_program_t *p)
+{
+    pthread_mutex_lock(&g_prog_mu);
+    bool last = --p->refs == 0;
+    if (last) {
+        for (struct dpu_program_t **pp = &g_progs; *pp; pp = &(*pp)->next) {
+            if (*pp == p) {
+                *pp = p->next;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&g_prog_mu);
+    if (last) {
+        vdpu_program_free(p->vp);
+        free(p);
+    }
+}
+
+static void program_ref(struct dpu_program_t *p)
+{
+    pthread_mutex_lock(&g_prog_mu);
+    p->refs++;
+    pthread_mutex_unlock(&g_prog_mu);
+}
+
+static uint64_t fnv1a(const uint8_t *b, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static dpu_error_t map_vdpu_load_error(vdpu_err_t e)
+{
+    switch (e) {
+    case VDPU_OK:
+        return DPU_OK;
+    case VDPU_ERR_IO:
+        return DPU_ERR_ELF_NO_SUCH_FILE;
+    case VDPU_ERR_NOMEM:
+        return DPU_ERR_SYSTEM;
+    case VDPU_ERR_TASKLETS:
+        return DPU_ERR_TOO_MANY_TASKLETS;
+    case VDPU_ERR_WRAM_BUDGET:
+        return DPU_ERR_INVALID_WRAM_ACCESS;
+    case VDPU_ERR_IRAM_BUDGET:
+        return DPU_ERR_INVALID_IRAM_ACCESS;
+    case VDPU_ERR_MRAM_BUDGET:
+        return DPU_ERR_INVALID_MRAM_ACCESS;
+    default:
+        return DPU_ERR_ELF_INVALID_FILE;
+    }
+}
+
+/* A program for these ELF bytes: a live identical one is shared (so ranks
+ * loaded one by one still hold "the same program"), else parsed once. */
+static dpu_error_t program_get(const uint8_t *elf, size_t len, const char *what,
+                               struct dpu_program_t **out)
+{
+    uint64_t h = fnv1a(elf, len);
+    pthread_mutex_lock(&g_prog_mu);
+    for (struct dpu_program_t *p = g_progs; p; p = p->next) {
+        if (p->hash == h && p->size == len) {
+            p->refs++;
+            pthread_mutex_unlock(&g_prog_mu);
+            *out = p;
+            return DPU_OK;
+        }
+    }
+    pthread_mutex_unlock(&g_prog_mu);
+    struct dpu_program_t *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return DPU_ERR_SYSTEM;
+    char msg[512] = "";
+    vdpu_err_t ve = vdpu_program_load_mem(elf, len, &p->vp, msg, sizeof msg);
+    if (ve != VDPU_OK) {
+        /* libdpu logs why a load failed; the rule's name helps the user */
+        fprintf(stderr, "dpu_load: %s: %s\n", what ? what : "(memory)",
+                msg[0] ? msg : vdpu_strerror(ve));
+        free(p);
+        return map_vdpu_load_error(ve);
+    }
+    p->hash = h;
+    p->size = len;
+    p->refs = 1;
+    pthread_mutex_lock(&g_prog_mu);
+    p->next = g_progs;
+    g_progs = p;
+    pthread_mutex_unlock(&g_prog_mu);
+    *out = p;
+    return DPU_OK;
+}
+
+static void load_one(void *arg, uint32_t i)
+{
+    struct dpu_t **dpus = ((struct dpu_t ***)arg)[0];
+    struct dpu_program_t *prog = (struct dpu_program_t *)((void **)arg)[1];
+    struct dpu_t *d = dpus[i];
+    d->fault = false;
+    if (vdpu_load(d->v, prog->vp) != VDPU_OK)
+        d->fault = true; /* reported by the caller */
+}
+
+static dpu_error_t load_set(struct dpu_set_t set, const uint8_t *elf, size_t len,
+                            const char *what, struct dpu_program_t **program)
+{
+    dpu_error_t err = set_check(set);
+    if (err != DPU_OK)
+        return err;
+    struct dpu_program_t *p;
+    err = program_get(elf, len, what, &p);
+    if (err != DPU_OK)
+        return err;
+    op_t *op = op_new(OP_LOAD, set);
+    if (op == NULL) {
+        program_put(p);
+        return DPU_ERR_SYSTEM;
+    }
+    op->program = p; /* the op's reference */
+    err = op_submit(op, set, false);
+    if (err == DPU_OK && program)
+        *program = p;
+    op_put(op);
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_load_from_memory(struct dpu_set_t set, uint8_t *buffer, size_t size,
+                                 struct dpu_program_t **program)
+{
+    api_enter();
+    dpu_error_t err = buffer == NULL ? DPU_ERR_ELF_INVALID_FILE
+                                     : load_set(set, buffer, size, NULL, program);
+    api_exit();
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_load_from_incbin(struct dpu_set_t set, struct dpu_incbin_t *incbin,
+                                 struct dpu_program_t **program)
+{
+    api_enter();
+    dpu_error_t err = incbin == NULL ? DPU_ERR_ELF_INVALID_FILE
+                                     : load_set(set, incbin->buffer, incbin->size, incbin->path,
+                                                program);
+    api_exit();
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_load(struct dpu_set_t set, const char *path, struct dpu_program_t **program)
+{
+    api_enter();
+    dpu_error_t err = DPU_OK;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (f == NULL) {
+        err = DPU_ERR_ELF_NO_SUCH_FILE;
+    } else {
+        size_t cap = 1 << 16;
+        buf = malloc(cap);
+        while (buf != NULL) {
+            size_t got = fread(buf + len, 1, cap - len, f);
+            len += got;
+            if (len < cap)
+                break;
+            uint8_t *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = nb;
+                cap *= 2;
+            }
+        }
+        if (buf == NULL || ferror(f))
+            err = buf == NULL ? DPU_ERR_SYSTEM : DPU_ERR_ELF_INVALID_FILE;
+        fclose(f);
+    }
+    if (err == DPU_OK)
+        err = load_set(set, buf, len, path, program);
+    free(buf);
+    api_exit();
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_get_symbol(struct dpu_program_t *program, const char *name,
+                           struct dpu_symbol_t *symbol)
+{
+    if (program == NULL)
+        return DPU_ERR_NO_PROGRAM_LOADED;
+    vdpu_symbol_t s;
+    if (name == NULL || symbol == NULL ||
+        vdpu_program_symbol(program->vp, name, &s) != VDPU_OK || !s.host_visible)
+        return DPU_ERR_UNKNOWN_SYMBOL;
+    symbol->address = s.addr;
+    symbol->size = s.size;
+    return DPU_OK;
+}
+
+/* -------------------------------------------------------- transfers */
+
+/* The common program of the DPUs in scope. */
+static dpu_error_t set_program(struct dpu_set_t set, struct dpu_program_t **out)
+{
+    struct dpu_rank_t **ranks, *one;
+    struct dpu_t *single;
+    uint32_t n = set_ranks(&set, &ranks, &one, &single);
+    struct dpu_program_t *p = NULL;
+    bool seen = false, missing = false;
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = ranks[i];
+        for (uint32_t j = 0; j < r->nr_dpus; j++) {
+            struct dpu_t *d = &r->dpus[j];
+            if (!dpu_in_scope(d, single))
+                continue;
+            if (d->program == NULL) {
+                missing = true;
+            } else if (!seen) {
+                p = d->program;
+                seen = true;
+            } else if (d->program != p) {
+                return DPU_ERR_DIFFERENT_DPU_PROGRAMS;
+            }
+        }
+    }
+    if (!seen)
+        return DPU_ERR_NO_PROGRAM_LOADED;
+    if (missing)
+        return DPU_ERR_DIFFERENT_DPU_PROGRAMS;
+    *out = p;
+    return DPU_OK;
+}
+
+typedef struct {
+    vdpu_mem_t mem;
+    uint32_t offset; /* of the symbol inside its memory */
+    uint32_t size;
+} target_t;
+
+static dpu_error_t target_by_name(struct dpu_set_t set, const char *name, target_t *t)
+{
+    struct dpu_program_t *p;
+    dpu_error_t err = set_program(set, &p);
+    if (err != DPU_OK)
+        return err;
+    vdpu_symbol_t s;
+    if (name == NULL || vdpu_program_symbol(p->vp, name, &s) != VDPU_OK || !s.host_visible)
+        return DPU_ERR_UNKNOWN_SYMBOL;
+    t->mem = s.mem;
+    t->offset = s.offset;
+    t->size = s.size;
+    if (s.mem == VDPU_MEM_ABS)
+        return DPU_ERR_UNKNOWN_SYMBOL;
+    return DPU_OK;
+}
+
+static void target_by_symbol(struct dpu_symbol_t s, target_t *t)
+{
+    if (s.address >= VDPU_IRAM_BASE) {
+        t->mem = VDPU_MEM_IRAM;
+        t->offset = s.address - VDPU_IRAM_BASE;
+    } else if (s.address >= VDPU_MRAM_BASE) {
+        t->mem = VDPU_MEM_MRAM;
+        t->offset = s.address - VDPU_MRAM_BASE;
+    } else {
+        t->mem = VDPU_MEM_WRAM;
+        t->offset = s.address;
+    }
+    t->size = s.size;
+}
+
+/* The SDK's checks, in its order (upmem-api.md §1.5). */
+static dpu_error_t target_check(const target_t *t, uint32_t offset, size_t len,
+                                dpu_xfer_flags_t flags)
+{
+    if ((uint64_t)offset + len > t->size)
+        return DPU_ERR_INVALID_SYMBOL_ACCESS;
+    if ((flags & DPU_XFER_PARALLEL) && t->mem != VDPU_MEM_WRAM)
+        return DPU_ERR_INVALID_PARALLEL_MEMORY_TRANSFER;
+    uint64_t at = (uint64_t)t->offset + offset;
+    switch (t->mem) {
+    case VDPU_MEM_IRAM:
+        /* the virtual DPU's code is not host-writable */
+        return DPU_ERR_INVALID_IRAM_ACCESS;
+    case VDPU_MEM_WRAM:
+        if (at % 4 || len % 4 || at + len > VDPU_WRAM_SIZE)
+            return DPU_ERR_INVALID_WRAM_ACCESS;
+        return DPU_OK;
+    case VDPU_MEM_MRAM:
+        if (at % 8 || len % 8 || at + len > VDPU_MRAM_SIZE)
+            return DPU_ERR_INVALID_MRAM_ACCESS;
+        return DPU_OK;
+    default:
+        return DPU_ERR_INVALID_MEMORY_TRANSFER;
+    }
+}
+
+/* Scope DPUs of a rank that hold a program (all, after checks). */
+static dpu_error_t dpu_write(struct dpu_t *d, vdpu_mem_t mem, uint32_t at, const void *src,
+                             size_t len)
+{
+    vdpu_err_t e = mem == VDPU_MEM_WRAM ? vdpu_wram_write(d->v, at, src, len)
+                                        : vdpu_mram_write(d->v, at, src, len);
+    if (e == VDPU_OK)
+        return DPU_OK;
+    return mem == VDPU_MEM_WRAM ? DPU_ERR_INVALID_WRAM_ACCESS : DPU_ERR_INVALID_MRAM_ACCESS;
+}
+
+static dpu_error_t dpu_read(struct dpu_t *d, vdpu_mem_t mem, uint32_t at, void *dst, size_t len)
+{
+    vdpu_err_t e = mem == VDPU_MEM_WRAM ? vdpu_wram_read(d->v, at, dst, len)
+                                        : vdpu_mram_read(d->v, at, dst, len);
+    if (e == VDPU_OK)
+        return DPU_OK;
+    return mem == VDPU_MEM_WRAM ? DPU_ERR_INVALID_WRAM_ACCESS : DPU_ERR_INVALID_MRAM_ACCESS;
+}
+
+static dpu_error_t exec_xfer(op_t *op, job_t *job)
+{
+    struct dpu_rank_t *r = job->rank;
+    dpu_error_t err = DPU_OK;
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < r->nr_dpus && err == DPU_OK; j++) {
+        struct dpu_t *d = &r->dpus[j];
+        if (!dpu_in_scope(d, op->single))
+            continue;
+        if (op->bufs) {
+            void *b = op->bufs[job->rank_pos][j];
+            if (b == NULL)
+                continue;
+            err = op->type == OP_XFER_TO ? dpu_write(d, op->mem, op->offset, b, op->len)
+                                         : dpu_read(d, op->mem, op->offset, b, op->len);
+        } else if (op->type == OP_XFER_TO) {
+            err = dpu_write(d, op->mem, op->offset, op->src, op->len);
+        } else {
+            err = dpu_read(d, op->mem, op->offset, op->dst, op->len);
+        }
+        k++;
+    }
+    double start = model_job_start(r, job->submit_t);
+    double cost = k ? model_xfer_cost(r, op, k, start, op) : 0.0;
+    const char *name = op->kind == XK_SERIAL      ? "copy"
+                       : op->kind == XK_BROADCAST ? "broadcast"
+                                                  : "push";
+    model_job_end(r, start, cost,
+                  op->type == OP_XFER_TO ? DPU_EMU_PHASE_CPU_DPU : DPU_EMU_PHASE_DPU_CPU, name,
+                  (uint64_t)op->len * k, op->type == OP_XFER_TO ? 0 : 1);
+    op_note_done(op, start + cost);
+    return err;
+}
+
+/* Queues or runs one transfer call. */
+static dpu_error_t xfer_submit(struct dpu_set_t set, op_type_t type, xfer_kind_t kind,
+                               const target_t *t, uint32_t offset, const void *src, void *dst,
+                               size_t len, dpu_xfer_flags_t flags)
+{
+    dpu_error_t err = target_check(t, offset, len, flags);
+    if (err != DPU_OK)
+        return err;
+    op_t *op = op_new(type, set);
+    if (op == NULL)
+        return DPU_ERR_SYSTEM;
+    op->kind = kind;
+    op->mem = t->mem;
+    op->offset = t->offset + offset;
+    op->len = len;
+    op->src = src;
+    op->dst = dst;
+    if (kind == XK_PARALLEL) {
+        /* snapshot the rank tables now; clear them unless NO_RESET */
+        struct dpu_rank_t **ranks, *one;
+        struct dpu_t *single;
+        uint32_t n = set_ranks(&set, &ranks, &one, &single);
+        op->bufs = calloc(n, sizeof *op->bufs);
+        op->nbufs = op->bufs ? n : 0;
+        for (uint32_t i = 0; i < n && op->bufs; i++) {
+            struct dpu_rank_t *r = ranks[i];
+            op->bufs[i] = calloc(r->nr_dpus, sizeof(void *));
+            if (op->bufs[i] == NULL) {
+                op_put(op);
+                return DPU_ERR_SYSTEM;
+            }
+            pthread_mutex_lock(&r->mu);
+            for (uint32_t j = 0; j < r->nr_dpus; j++) {
+                struct dpu_t *d = &r->dpus[j];
+                if (!dpu_in_scope(d, single))
+                    continue;
+                op->bufs[i][j] = d->xfer_buf;
+                if (!(flags & DPU_XFER_NO_RESET))
+                    d->xfer_buf = NULL;
+            }
+            pthread_mutex_unlock(&r->mu);
+        }
+        if (op->bufs == NULL) {
+            op_put(op);
+            return DPU_ERR_SYSTEM;
+        }
+    }
+    err = op_submit(op, set, (flags & DPU_XFER_ASYNC) != 0);
+    op_put(op);
+    return err;
+}
+
+static dpu_error_t copy_to(struct dpu_set_t set, const target_t *t, uint32_t off, const void *src,
+                           size_t len)
+{
+    if (len == 0)
+        return DPU_OK;
+    return xfer_submit(set, OP_XFER_TO, set.kind == DPU_SET_DPU ? XK_SERIAL : XK_BROADCAST, t,
+                       off, src, NULL, len, DPU_XFER_DEFAULT);
+}
+
+static dpu_error_t copy_from(struct dpu_set_t set, const target_t *t, uint32_t off, void *dst,
+                             size_t len)
+{
+    if (len == 0)
+        return DPU_OK;
+    return xfer_submit(set, OP_XFER_FROM, XK_SERIAL, t, off, NULL, dst, len, DPU_XFER_DEFAULT);
+}
+
+static dpu_error_t broadcast(struct dpu_set_t set, const target_t *t, uint32_t off,
+                             const void *src, size_t len, dpu_xfer_flags_t flags)
+{
+    if (len == 0)
+        return DPU_OK;
+    return xfer_submit(set, OP_XFER_TO, set.kind == DPU_SET_DPU ? XK_SERIAL : XK_BROADCAST, t,
+                       off, src, NULL, len, flags);
+}
+
+static dpu_error_t push(struct dpu_set_t set, dpu_xfer_t dir, const target_t *t, uint32_t off,
+                        size_t len, dpu_xfer_flags_t flags)
+{
+    if (dir != DPU_XFER_TO_DPU && dir != DPU_XFER_FROM_DPU)
+        return DPU_ERR_INVALID_MEMORY_TRANSFER;
+    if (len == 0)
+        return DPU_OK;
+    return xfer_submit(set, dir == DPU_XFER_TO_DPU ? OP_XFER_TO : OP_XFER_FROM, XK_PARALLEL, t,
+                       off, NULL, NULL, len, flags);
+}
+
+#define WITH_NAME(set, name, call)                                                              \
+    do {                                                                                        \
+        api_enter();                                                                            \
+        target_t t_;                                                                            \
+        dpu_error_t err_ = set_check(set);                                                      \
+        if (err_ == DPU_OK)                                                                     \
+            err_ = target_by_name(set, name, &t_);                                              \
+        if (err_ == DPU_OK)                                                                     \
+            err_ = call;                                                                        \
+        api_exit();                                                                             \
+        return err_;                                                                            \
+    } while (0)
+
+#define WITH_SYMBOL(set, sym, call)                                                             \
+    do {                                                                                        \
+        api_enter();                                                                            \
+        target_t t_;                                                                            \
+        dpu_error_t err_ = set_check(set);                                                      \
+        target_by_symbol(sym, &t_);                                                             \
+        if (err_ == DPU_OK)                                                                     \
+            err_ = call;                                                                        \
+        api_exit();                                                                             \
+        return err_;                                                                            \
+    } while (0)
+
+/* see dpu.h */
+dpu_error_t dpu_copy_to(struct dpu_set_t set, const char *name, uint32_t off, const void *src,
+                        size_t len)
+{
+    WITH_NAME(set, name, copy_to(set, &t_, off, src, len));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_copy_to_symbol(struct dpu_set_t set, struct dpu_symbol_t sym, uint32_t off,
+                               const void *src, size_t len)
+{
+    WITH_SYMBOL(set, sym, copy_to(set, &t_, off, src, len));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_copy_from(struct dpu_set_t set, const char *name, uint32_t off, void *dst,
+                          size_t len)
+{
+    if (set.kind != DPU_SET_DPU)
+        return DPU_ERR_INVALID_DPU_SET;
+    WITH_NAME(set, name, copy_from(set, &t_, off, dst, len));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_copy_from_symbol(struct dpu_set_t set, struct dpu_symbol_t sym, uint32_t off,
+                                 void *dst, size_t len)
+{
+    if (set.kind != DPU_SET_DPU)
+        return DPU_ERR_INVALID_DPU_SET;
+    WITH_SYMBOL(set, sym, copy_from(set, &t_, off, dst, len));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_broadcast_to(struct dpu_set_t set, const char *name, uint32_t off,
+                             const void *src, size_t len, dpu_xfer_flags_t flags)
+{
+    WITH_NAME(set, name, broadcast(set, &t_, off, src, len, flags));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_broadcast_to_symbol(struct dpu_set_t set, struct dpu_symbol_t sym, uint32_t off,
+                                    const void *src, size_t len, dpu_xfer_flags_t flags)
+{
+    WITH_SYMBOL(set, sym, broadcast(set, &t_, off, src, len, flags));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_push_xfer(struct dpu_set_t set, dpu_xfer_t xfer, const char *name, uint32_t off,
+                          size_t len, dpu_xfer_flags_t flags)
+{
+    WITH_NAME(set, name, push(set, xfer, &t_, off, len, flags));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_push_xfer_symbol(struct dpu_set_t set, dpu_xfer_t xfer, struct dpu_symbol_t sym,
+                                 uint32_t off, size_t len, dpu_xfer_flags_t flags)
+{
+    WITH_SYMBOL(set, sym, push(set, xfer, &t_, off, len, flags));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_prepare_xfer(struct dpu_set_t set, void *buffer)
+{
+    dpu_error_t err = set_check(set);
+    if (err != DPU_OK)
+        return err;
+    struct dpu_rank_t **ranks, *one;
+    struct dpu_t *single;
+    uint32_t n = set_ranks(&set, &ranks, &one, &single);
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = ranks[i];
+        pthread_mutex_lock(&r->mu);
+        for (uint32_t j = 0; j < r->nr_dpus; j++)
+            if (dpu_in_scope(&r->dpus[j], single))
+                r->dpus[j].xfer_buf = buffer;
+        pthread_mutex_unlock(&r->mu);
+    }
+    return DPU_OK;
+}
+
+/* ----------------------------------------------------------- launch */
+
+static void run_one(void *arg, uint32_t i)
+{
+    struct dpu_t *d = ((struct dpu_t **)arg)[i];
+    if (d->res == NULL)
+        d->res = malloc(sizeof *d->res);
+    if (d->res == NULL) {
+        d->fault = true;
+        return;
+    }
+    vdpu_err_t e = vdpu_run(d->v, d->res);
+    d->fault = e != VDPU_OK || d->res->status == VDPU_STATUS_FAULT;
+    if (e != VDPU_OK) {
+        memset(d->res, 0, sizeof *d->res);
+        d->res->status = VDPU_STATUS_FAULT;
+        d->res->fault_tasklet = -1;
+        snprintf(d->res->fault_msg, sizeof d->res->fault_msg, "%s", vdpu_strerror(e));
+    }
+}
+
+/* Modeled cycles of a run: the timed model's count, or in FAST mode (no
+ * cycle count) a lower bound from the issue slots and the revolver rule. */
+static uint64_t run_cycles(const struct dpu_t *d)
+{
+    const vdpu_result_t *res = d->res;
+    if (res == NULL)
+        return 0;
+    if (res->cycles)
+        return res->cycles;
+    uint64_t c = res->slots, gap = vdpu_get_params(d->v)->timing.revolver_cycles;
+    for (unsigned t = 0; t < res->nr_tasklets && t < VDPU_MAX_TASKLETS; t++)
+        if (res->tasklet[t].slots * gap > c)
+            c = res->tasklet[t].slots * gap;
+    return c;
+}
+
+static void report_fault(const struct dpu_t *d)
+{
+    const vdpu_result_t *res = d->res;
+    flockfile(stderr);
+    fprintf(stderr, "DPU 0x%x (rank %u, dpu %u) faulted: tasklet %d, pc 0x%08x, function %s: %s\n",
+            dpu_id_of(d), d->rank->id, d->index, res->fault_tasklet, res->fault_pc,
+            res->fault_func[0] ? res->fault_func : "?",
+            res->fault_msg[0] ? res->fault_msg : vdpu_fault_name(res->fault_code));
+    funlockfile(stderr);
+}
+
+static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += op->single ? 1 : jobs[i].rank->nr_enabled;
+    struct dpu_t **dpus = malloc((total ? total : 1) * sizeof *dpus);
+    if (dpus == NULL)
+        return DPU_ERR_SYSTEM;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = jobs[i].rank;
+        for (uint32_t j = 0; j < r->nr_dpus; j++)
+            if (dpu_in_scope(&r->dpus[j], op->single))
+                dpus[m++] = &r->dpus[j];
+    }
+    pool_for(m, run_one, dpus);
+    dpu_error_t err = DPU_OK;
+    m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = jobs[i].rank;
+        uint64_t max = 0;
+        for (uint32_t j = 0; j < r->nr_dpus; j++) {
+            struct dpu_t *d = &r->dpus[j];
+            if (!dpu_in_scope(d, op->single))
+                continue;
+            uint64_t c = run_cycles(d);
+            if (c > max)
+                max = c;
+            if (d->fault) {
+                report_fault(d);
+                err = DPU_ERR_DPU_FAULT;
+            }
+        }
+        double start = model_job_start(r, jobs[i].submit_t);
+        double cost = model_launch_cost(r, op->call_ranks, max);
+        model_job_end(r, start, cost, DPU_EMU_PHASE_KERNEL, "launch", 0, 0);
+        model_note_launch(max);
+        op_note_done(op, start + cost);
+    }
+    free(dpus);
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_launch(struct dpu_set_t set, dpu_launch_policy_t policy)
+{
+    api_enter();
+    dpu_error_t err = set_check(set);
+    if (err == DPU_OK && policy != DPU_SYNCHRONOUS && policy != DPU_ASYNCHRONOUS)
+        err = DPU_ERR_INVALID_LAUNCH_POLICY;
+    if (err == DPU_OK) {
+        struct dpu_program_t *p;
+        err = set_program(set, &p);
+        if (err == DPU_ERR_DIFFERENT_DPU_PROGRAMS) {
+            /* different programs may run together; only a missing one is an error */
+            struct dpu_rank_t **ranks, *one;
+            struct dpu_t *single;
+            uint32_t n = set_ranks(&set, &ranks, &one, &single);
+            err = DPU_OK;
+            for (uint32_t i = 0; i < n; i++)
+                for (uint32_t j = 0; j < ranks[i]->nr_dpus; j++)
+                    if (dpu_in_scope(&ranks[i]->dpus[j], single) && !ranks[i]->dpus[j].program)
+                        err = DPU_ERR_NO_PROGRAM_LOADED;
+        }
+    }
+    if (err == DPU_OK) {
+        op_t *op = op_new(OP_LAUNCH, set);
+        if (op == NULL) {
+            err = DPU_ERR_SYSTEM;
+        } else {
+            err = op_submit(op, set, policy == DPU_ASYNCHRONOUS);
+            op_put(op);
+        }
+    }
+    api_exit();
+    return err;
+}
+
+/* ------------------------------------------------------ sync, status */
+
+static dpu_error_t do_sync(struct dpu_set_t set)
+{
+    dpu_error_t err = set_check(set);
+    if (err != DPU_OK)
+        return err;
+    op_t *op = op_new(OP_SYNC, set);
+    if (op == NULL)
+        return DPU_ERR_SYSTEM;
+    err = op_submit(op, set, false);
+    op_put(op);
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_sync(struct dpu_set_t set)
+{
+    api_enter();
+    dpu_error_t err = do_sync(set);
+    api_exit();
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_status(struct dpu_set_t set, bool *done, bool *fault)
+{
+    api_enter();
+    dpu_error_t err = do_sync(set);
+    if (err == DPU_OK || (err & 0xffff) == DPU_ERR_DPU_FAULT) {
+        struct dpu_rank_t **ranks, *one;
+        struct dpu_t *single;
+        uint32_t n = set_ranks(&set, &ranks, &one, &single);
+        bool f = false;
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = 0; j < ranks[i]->nr_dpus; j++)
+                if (dpu_in_scope(&ranks[i]->dpus[j], single) && ranks[i]->dpus[j].fault)
+                    f = true;
+        if (done)
+            *done = true;
+        if (fault)
+            *fault = f;
+        err = DPU_OK;
+    }
+    api_exit();
+    return err;
+}
+
+/* --------------------------------------------------------- callbacks */
+
+static dpu_error_t exec_callback(op_t *op, job_t *jobs, uint32_t n)
+{
+    dpu_error_t err = DPU_OK;
+    if (op->cb_single) {
+        if (n < op->call_ranks) {
+            /* a rank worker: the last rank to arrive makes the one call
+             * while the others wait (they stay blocked, as in libdpu) */
+            pthread_mutex_lock(&op->mu);
+            bool last = ++op->cb_arrived == op->call_ranks;
+            if (!last) {
+                while (!op->cb_done)
+                    pthread_cond_wait(&op->cv, &op->mu);
+                pthread_mutex_unlock(&op->mu);
+                return op->cb_err;
+            }
+            pthread_mutex_unlock(&op->mu);
+        }
+        double start = 0.0;
+        for (uint32_t i = 0; i < op->call_ranks; i++) {
+            double s = model_job_start(op->ranks[i], jobs[0].submit_t);
+            if (s > start)
+                start = s;
+        }
+        for (uint32_t i = 0; i < op->call_ranks; i++)
+            model_rank_set_end(op->ranks[i], start);
+        own_push(op->ranks, op->call_ranks);
+        api_cb_begin();
+        err = op->cb(op->set, (uint32_t)-1, op->cb_args);
+        double own = api_cb_end();
+        own_pop(op->call_ranks);
+        for (uint32_t i = 0; i < op->call_ranks; i++) {
+            struct dpu_rank_t *r = op->ranks[i];
+            double s = model_rank_end(r);
+            model_job_end(r, s, own, DPU_EMU_PHASE_OTHER, "callback", 0, 0);
+            op_note_done(op, s + own);
+        }
+        pthread_mutex_lock(&op->mu);
+        op->cb_done = true;
+        op->cb_err = err;
+        pthread_cond_broadcast(&op->cv);
+        pthread_mutex_unlock(&op->mu);
+        return err;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = jobs[i].rank;
+        double start = model_job_start(r, jobs[i].submit_t);
+        model_rank_set_end(r, start);
+        struct dpu_set_t one;
+        uint32_t idx;
+        if (op->single) {
+            one = op->set;
+            idx = (uint32_t)-1;
+        } else {
+            one.kind = DPU_SET_RANKS;
+            one.list.nr_ranks = 1;
+            /* point into the caller's set when possible (stable while it lives) */
+            one.list.ranks = &op->set.list.ranks[jobs[i].rank_pos];
+            idx = jobs[i].rank_pos;
+        }
+        api_cb_begin();
+        dpu_error_t e = op->cb(one, idx, op->cb_args);
+        double own = api_cb_end();
+        double s = model_rank_end(r);
+        model_job_end(r, s, own, DPU_EMU_PHASE_OTHER, "callback", 0, 0);
+        op_note_done(op, s + own);
+        if (err == DPU_OK)
+            err = e;
+    }
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_callback(struct dpu_set_t set,
+                         dpu_error_t (*callback)(struct dpu_set_t, uint32_t, void *), void *args,
+                         dpu_callback_flags_t flags)
+{
+    api_enter();
+    dpu_error_t err = set_check(set);
+    if (err == DPU_OK && callback == NULL)
+        err = DPU_ERR_INTERNAL;
+    if (err == DPU_OK && (flags & DPU_CALLBACK_NONBLOCKING) && !(flags & DPU_CALLBACK_ASYNC))
+        err = DPU_ERR_NONBLOCKING_SYNC_CALLBACK;
+    if (err == DPU_OK) {
+        op_t *op = op_new(OP_CALLBACK, set);
+        if (op == NULL) {
+            err = DPU_ERR_SYSTEM;
+        } else {
+            op->cb = callback;
+            op->cb_args = args;
+            op->cb_single = (flags & DPU_CALLBACK_SINGLE_CALL) != 0 || set.kind == DPU_SET_DPU;
+            err = op_submit(op, set, (flags & DPU_CALLBACK_ASYNC) != 0);
+            op_put(op);
+        }
+    }
+    api_exit();
+    return err;
+}
+
+/* ------------------------------------------------------------ op_exec */
+
+static dpu_error_t exec_load(op_t *op, job_t *jobs, uint32_t n)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += op->single ? 1 : jobs[i].rank->nr_enabled;
+    struct dpu_t **dpus = malloc((total ? total : 1) * sizeof *dpus);
+    if (dpus == NULL)
+        return DPU_ERR_SYSTEM;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = jobs[i].rank;
+        for (uint32_t j = 0; j < r->nr_dpus; j++)
+            if (dpu_in_scope(&r->dpus[j], op->single))
+                dpus[m++] = &r->dpus[j];
+    }
+    void *arg[2] = {dpus, op->program};
+    pool_for(m, load_one, arg);
+    dpu_error_t err = DPU_OK;
+    for (uint32_t i = 0; i < m; i++) {
+        struct dpu_t *d = dpus[i];
+        if (d->fault) {
+            err = DPU_ERR_INTERNAL;
+            d->fault = false;
+            continue;
+        }
+        pthread_mutex_lock(&d->rank->mu);
+        d->xfer_buf = NULL;
+        pthread_mutex_unlock(&d->rank->mu);
+        if (d->program != op->program) {
+            struct dpu_program_t *old = d->program;
+            program_ref(op->program);
+            d->program = op->program;
+            if (old)
+                program_put(old);
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = jobs[i].rank;
+        double start = model_job_start(r, jobs[i].submit_t);
+        double cost = r->prof->model.load_us * 1e-6;
+        model_job_end(r, start, cost, DPU_EMU_PHASE_OTHER, "load", 0, 0);
+        op_note_done(op, start + cost);
+    }
+    free(dpus);
+    return err;
+}
+
+/* see host.h */
+dpu_error_t op_exec(op_t *op, job_t *jobs, uint32_t n)
+{
+    switch (op->type) {
+    case OP_LOAD:
+        return exec_load(op, jobs, n);
+    case OP_LAUNCH:
+        return exec_launch(op, jobs, n);
+    case OP_CALLBACK:
+        return exec_callback(op, jobs, n);
+    case OP_XFER_TO:
+    case OP_XFER_FROM: {
+        dpu_error_t err = DPU_OK;
+        for (uint32_t i = 0; i < n; i++) {
+            dpu_error_t e = exec_xfer(op, &jobs[i]);
+            if (err == DPU_OK)
+                err = e;
+        }
+        return err;
+    }
+    case OP_SYNC:
+        for (uint32_t i = 0; i < n; i++)
+            op_note_done(op, model_job_start(jobs[i].rank, jobs[i].submit_t));
+        return DPU_OK;
+    }
+    return DPU_ERR_INTERNAL;
+}

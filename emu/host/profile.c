@@ -1,0 +1,233 @@
+/*
+ * profile.c -- the profile string: "key=value,key=value".
+ *
+ * Every key is documented in docs/VIRTUAL_UPMEM_HOST.md. Sources, in order
+ * of increasing precedence: built-in defaults, $UPMEM_PROFILE_BASE,
+ * $UPMEM_PROFILE, the string given to dpu_alloc / dpu_alloc_ranks.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "host.h"
+
+/* Keys the real SDK accepts that have no effect here. */
+static const char *const sdk_ignored_keys[] = {
+    "nrThreadsPerRank", "sgXferEnable", "sgXferMaxBlocksPerDpu", "chipId", "cycleAccurate",
+    "enableProfiling", "profilingDpuId", "profilingSymbolName", "clockDivision", "ignoreVersion",
+    "disableSafeChecks", "disableMuxSwitch", "tryRepairIram", "tryRepairWram",
+    "mramAccessByDpuOnly", "regionMode", "rankPath", "nrCis", "nrDpusPerCi", "poolThreshold",
+    "enableDbgLogs", "enableCmdsLogs", "frequencyAdjustment", "fckFrequency",
+    "clockDivisionMin", "clockDivisionMax", "dpuDrivenChannel", "dispatchOnAllRanksNrRanks",
+};
+
+static bool parse_u64(const char *v, uint64_t *out)
+{
+    char *end;
+    if (*v == '\0' || *v == '-')
+        return false;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno != 0 || *end != '\0')
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool parse_u32(const char *v, uint32_t *out)
+{
+    uint64_t x;
+    if (!parse_u64(v, &x) || x > UINT32_MAX)
+        return false;
+    *out = (uint32_t)x;
+    return true;
+}
+
+static bool parse_double(const char *v, double *out)
+{
+    char *end;
+    if (*v == '\0')
+        return false;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno != 0 || *end != '\0' || !(x >= 0.0) || x > 1e18)
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    if (!strcasecmp(v, "true") || !strcmp(v, "1") || !strcasecmp(v, "yes")) {
+        *out = true;
+        return true;
+    }
+    if (!strcasecmp(v, "false") || !strcmp(v, "0") || !strcasecmp(v, "no")) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+/* disabledDpus=r.d:r.d:... */
+static bool parse_disabled_list(const char *v, profile_t *p)
+{
+    const char *s = v;
+    while (*s) {
+        char *end;
+        errno = 0;
+        unsigned long r = strtoul(s, &end, 0);
+        if (end == s || *end != '.' || errno || r >= HOST_MAX_RANKS)
+            return false;
+        s = end + 1;
+        unsigned long d = strtoul(s, &end, 0);
+        if (end == s || errno || d >= HOST_MAX_DPUS_PER_RANK)
+            return false;
+        p->rank_disabled[r] |= (uint64_t)1 << d;
+        s = end;
+        if (*s == ':')
+            s++;
+        else if (*s != '\0')
+            return false;
+    }
+    return true;
+}
+
+static bool apply_kv(profile_t *p, const char *k, const char *v)
+{
+    vdpu_params_t *vp = &p->vdpu;
+    uint32_t u;
+    if (!strcmp(k, "backend"))
+        return !strcmp(v, "hw") || !strcmp(v, "simulator") || !strcmp(v, "casim") ||
+               !strcmp(v, "modelsim") || !strcmp(v, "vdpu") || !strcmp(v, "emu");
+    if (!strcmp(k, "nrRanks"))
+        return parse_u32(v, &p->nr_ranks) && p->nr_ranks >= 1 && p->nr_ranks <= HOST_MAX_RANKS;
+    if (!strcmp(k, "nrDpusPerRank"))
+        return parse_u32(v, &p->nr_dpus_per_rank) && p->nr_dpus_per_rank >= 1 &&
+               p->nr_dpus_per_rank <= HOST_MAX_DPUS_PER_RANK;
+    if (!strcmp(k, "disabledMask"))
+        return parse_u64(v, &p->disabled_mask);
+    if (!strcmp(k, "disabledDpus"))
+        return parse_disabled_list(v, p);
+    if (!strcmp(k, "dispatchOnAllRanks"))
+        return parse_bool(v, &p->dispatch_on_all_ranks);
+    if (!strcmp(k, "disableResetOnAlloc"))
+        return parse_bool(v, &p->disable_reset_on_alloc);
+    if (!strcmp(k, "nrJobsPerRank"))
+        return parse_u32(v, &p->nr_jobs_per_rank) && p->nr_jobs_per_rank >= 1;
+    if (!strcmp(k, "clockMhz"))
+        return parse_double(v, &vp->clock_mhz) && vp->clock_mhz > 0.0;
+    if (!strcmp(k, "mode")) {
+        if (!strcmp(v, "timed"))
+            vp->mode = VDPU_MODE_TIMED;
+        else if (!strcmp(v, "fast"))
+            vp->mode = VDPU_MODE_FAST;
+        else
+            return false;
+        return true;
+    }
+    if (!strcmp(k, "fastQuantum"))
+        return parse_u32(v, &vp->fast_quantum) && vp->fast_quantum >= 1;
+    if (!strcmp(k, "maxInstructions"))
+        return parse_u64(v, &vp->max_instructions);
+    static const struct {
+        const char *key;
+        size_t off;
+    } timing_keys[] = {
+        {"revolverCycles", offsetof(vdpu_timing_t, revolver_cycles)},
+        {"mulSlots", offsetof(vdpu_timing_t, mul_slots)},
+        {"mulhSlots", offsetof(vdpu_timing_t, mulh_slots)},
+        {"divSlots", offsetof(vdpu_timing_t, div_slots)},
+        {"dmaReadAlpha", offsetof(vdpu_timing_t, dma_read_alpha)},
+        {"dmaWriteAlpha", offsetof(vdpu_timing_t, dma_write_alpha)},
+        {"dmaBetaX2", offsetof(vdpu_timing_t, dma_beta_x2)},
+        {"mramDirectBytes", offsetof(vdpu_timing_t, mram_direct_bytes)},
+    };
+    for (size_t i = 0; i < sizeof timing_keys / sizeof timing_keys[0]; i++) {
+        if (!strcmp(k, timing_keys[i].key)) {
+            if (!parse_u32(v, &u))
+                return false;
+            memcpy((char *)&vp->timing + timing_keys[i].off, &u, sizeof u);
+            return true;
+        }
+    }
+    for (unsigned i = 0; i < model_param_count; i++) {
+        if (!strcmp(k, model_param_table[i].key)) {
+            double x;
+            if (!parse_double(v, &x))
+                return false;
+            memcpy((char *)&p->model + model_param_table[i].offset, &x, sizeof x);
+            return true;
+        }
+    }
+    for (size_t i = 0; i < sizeof sdk_ignored_keys / sizeof sdk_ignored_keys[0]; i++)
+        if (!strcmp(k, sdk_ignored_keys[i]))
+            return true;
+    return false;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static bool apply_text(profile_t *p, const char *text)
+{
+    if (text == NULL || *text == '\0')
+        return true;
+    char *copy = strdup(text);
+    if (copy == NULL)
+        return false;
+    bool ok = true;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); item && ok;
+         item = strtok_r(NULL, ",", &save)) {
+        item = trim(item);
+        if (*item == '\0')
+            continue;
+        char *eq = strchr(item, '=');
+        if (eq == NULL) {
+            ok = false;
+            break;
+        }
+        *eq = '\0';
+        ok = apply_kv(p, trim(item), trim(eq + 1));
+    }
+    free(copy);
+    return ok;
+}
+
+/* see host.h */
+dpu_error_t profile_build(const char *text, profile_t *p)
+{
+    memset(p, 0, sizeof *p);
+    p->rank_disabled = calloc(HOST_MAX_RANKS, sizeof *p->rank_disabled);
+    if (p->rank_disabled == NULL)
+        return DPU_ERR_SYSTEM;
+    p->nr_ranks = 40;
+    p->nr_dpus_per_rank = 64;
+    p->nr_jobs_per_rank = 16;
+    vdpu_params_default(&p->vdpu);
+    model_params_default(&p->model);
+    if (!apply_text(p, getenv("UPMEM_PROFILE_BASE")) || !apply_text(p, getenv("UPMEM_PROFILE")) ||
+        !apply_text(p, text)) {
+        profile_release(p);
+        return DPU_ERR_INVALID_PROFILE;
+    }
+    return DPU_OK;
+}
+
+/* see host.h */
+void profile_release(profile_t *p)
+{
+    free(p->rank_disabled);
+    p->rank_disabled = NULL;
+}

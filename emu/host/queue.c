@@ -1,0 +1,395 @@
+/*
+ * queue.c -- per-rank in-order job queues, their worker threads, inline
+ * execution of synchronous calls, sticky asynchronous errors, and the API
+ * entry/exit bookkeeping of the modeled host clock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+
+/* ------------------------------------------------- thread-local state */
+
+#define OWN_MAX 16
+static _Thread_local struct {
+    struct dpu_rank_t *const *ranks;
+    uint32_t n;
+} tls_own[OWN_MAX];
+static _Thread_local uint32_t tls_own_depth;
+static _Thread_local int tls_depth;        /* API nesting on this thread     */
+static _Thread_local bool tls_worker;      /* library thread                 */
+static _Thread_local int tls_cb_base = -1; /* depth when a callback started  */
+static _Thread_local double tls_cb_start, tls_cb_nested, tls_cb_enter;
+
+/* see host.h */
+void own_push(struct dpu_rank_t *const *ranks, uint32_t n)
+{
+    if (tls_own_depth < OWN_MAX) {
+        tls_own[tls_own_depth].ranks = ranks;
+        tls_own[tls_own_depth].n = n;
+    }
+    tls_own_depth++;
+}
+
+/* see host.h */
+void own_pop(uint32_t n)
+{
+    (void)n;
+    tls_own_depth--;
+}
+
+/* see host.h */
+bool own_has(const struct dpu_rank_t *r)
+{
+    uint32_t depth = tls_own_depth < OWN_MAX ? tls_own_depth : OWN_MAX;
+    for (uint32_t f = 0; f < depth; f++)
+        for (uint32_t i = 0; i < tls_own[f].n; i++)
+            if (tls_own[f].ranks[i] == r)
+                return true;
+    return false;
+}
+
+void model_api_enter(void);
+void model_api_exit(void);
+
+/* see host.h */
+void api_enter(void)
+{
+    if (tls_cb_base >= 0 && tls_depth == tls_cb_base)
+        tls_cb_enter = host_wall();
+    if (tls_depth++ == 0 && !tls_worker)
+        model_api_enter();
+}
+
+/* see host.h */
+void api_exit(void)
+{
+    if (--tls_depth == 0 && !tls_worker)
+        model_api_exit();
+    if (tls_cb_base >= 0 && tls_depth == tls_cb_base)
+        tls_cb_nested += host_wall() - tls_cb_enter;
+}
+
+/* see host.h */
+void api_mark_worker(void)
+{
+    tls_worker = true;
+}
+
+/* see host.h */
+void api_cb_begin(void)
+{
+    tls_cb_base = tls_depth;
+    tls_cb_nested = 0.0;
+    tls_cb_start = host_wall();
+}
+
+/* see host.h */
+double api_cb_end(void)
+{
+    double own = host_wall() - tls_cb_start - tls_cb_nested;
+    tls_cb_base = -1;
+    return own > 0.0 ? own : 0.0;
+}
+
+/* ------------------------------------------------------------------ ops */
+
+/* see host.h */
+op_t *op_new(op_type_t type, struct dpu_set_t set)
+{
+    op_t *op = calloc(1, sizeof *op);
+    if (op == NULL)
+        return NULL;
+    op->type = type;
+    op->refs = 1;
+    op->set = set;
+    op->single = set.kind == DPU_SET_DPU ? set.dpu : NULL;
+    pthread_mutex_init(&op->mu, NULL);
+    pthread_cond_init(&op->cv, NULL);
+    return op;
+}
+
+/* see host.h */
+void op_put(op_t *op)
+{
+    pthread_mutex_lock(&op->mu);
+    int left = --op->refs;
+    pthread_mutex_unlock(&op->mu);
+    if (left > 0)
+        return;
+    if (op->bufs) {
+        for (uint32_t i = 0; i < op->nbufs; i++)
+            free(op->bufs[i]);
+        free(op->bufs);
+    }
+    if (op->program)
+        program_put(op->program);
+    free(op->ranks);
+    pthread_mutex_destroy(&op->mu);
+    pthread_cond_destroy(&op->cv);
+    free(op);
+}
+
+static void job_complete(job_t *job, dpu_error_t err)
+{
+    op_t *op = job->op;
+    pthread_mutex_lock(&op->mu);
+    if (job->sync) {
+        if (op->err == DPU_OK)
+            op->err = err;
+        if (--op->pending == 0)
+            pthread_cond_broadcast(&op->cv);
+    }
+    pthread_mutex_unlock(&op->mu);
+    free(job);
+    op_put(op);
+}
+
+static void *worker_main(void *arg)
+{
+    struct dpu_rank_t *r = arg;
+    api_mark_worker();
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        while (!r->stop && (r->head == NULL || r->busy))
+            pthread_cond_wait(&r->cv, &r->mu);
+        if (r->head == NULL || r->busy)
+            break; /* stop requested (queue drained by quiesce) */
+        job_t *job = r->head;
+        r->head = job->next;
+        if (r->head == NULL)
+            r->tail = NULL;
+        r->qlen--;
+        r->busy = true;
+        pthread_cond_broadcast(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+
+        struct dpu_rank_t *self[1] = {r};
+        own_push(self, 1);
+        dpu_error_t err = op_exec(job->op, job, 1);
+        own_pop(1);
+
+        job_t *dropped = NULL;
+        pthread_mutex_lock(&r->mu);
+        if (err != DPU_OK && !job->sync) {
+            /* sticky: the rank's remaining jobs are dropped */
+            r->sticky = (dpu_error_t)((uint32_t)DPU_ERR_ASYNC_JOBS |
+                                      ((uint32_t)job->op->type << DPU_ERROR_ASYNC_JOB_TYPE_SHIFT) |
+                                      ((uint32_t)err & 0xffffu));
+            dropped = r->head;
+            r->head = r->tail = NULL;
+            r->qlen = 0;
+        }
+        dpu_error_t sticky = r->sticky;
+        r->busy = false;
+        pthread_cond_broadcast(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+        job_complete(job, err);
+        while (dropped) {
+            job_t *next = dropped->next;
+            job_complete(dropped, sticky);
+            dropped = next;
+        }
+        pthread_mutex_lock(&r->mu);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+/* Appends a job (r->mu held); blocks while the queue is full. */
+static dpu_error_t enqueue_locked(struct dpu_rank_t *r, job_t *job)
+{
+    while (r->qlen >= r->prof->nr_jobs_per_rank)
+        pthread_cond_wait(&r->cv, &r->mu);
+    if (!r->worker_on) {
+        if (pthread_create(&r->worker, NULL, worker_main, r) != 0)
+            return DPU_ERR_SYSTEM;
+        r->worker_on = true;
+    }
+    job->next = NULL;
+    if (r->tail)
+        r->tail->next = job;
+    else
+        r->head = job;
+    r->tail = job;
+    r->qlen++;
+    pthread_cond_broadcast(&r->cv);
+    return DPU_OK;
+}
+
+/* see host.h */
+dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
+{
+    struct dpu_rank_t **ranks, *one;
+    struct dpu_t *single;
+    uint32_t n = set_ranks(&set, &ranks, &one, &single);
+
+    /* sticky asynchronous errors: returned by every call; a synchronous
+     * call reports it once and clears it */
+    dpu_error_t sticky = DPU_OK;
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = ranks[i];
+        pthread_mutex_lock(&r->mu);
+        if (r->sticky != DPU_OK) {
+            if (sticky == DPU_OK)
+                sticky = r->sticky;
+            if (!async)
+                r->sticky = DPU_OK;
+        }
+        pthread_mutex_unlock(&r->mu);
+    }
+    if (sticky != DPU_OK)
+        return sticky;
+
+    op->ranks = malloc(n * sizeof *op->ranks);
+    job_t *jobs = calloc(n, sizeof *jobs);
+    if (op->ranks == NULL || jobs == NULL) {
+        free(jobs);
+        return DPU_ERR_SYSTEM;
+    }
+    memcpy(op->ranks, ranks, n * sizeof *ranks);
+    if (op->call_ranks == 0)
+        op->call_ranks = n;
+    double now = model_host_now();
+    for (uint32_t i = 0; i < n; i++) {
+        jobs[i].op = op;
+        jobs[i].rank = ranks[i];
+        jobs[i].rank_pos = i;
+        jobs[i].submit_t = now;
+        jobs[i].sync = !async;
+    }
+
+    /* inside a job of these ranks (a callback): run now, in this thread */
+    bool owned = true;
+    for (uint32_t i = 0; i < n && owned; i++)
+        owned = own_has(ranks[i]);
+    if (owned) {
+        dpu_error_t err = op_exec(op, jobs, n);
+        free(jobs);
+        return err;
+    }
+
+    if (!async) {
+        /* nothing queued or running on any rank: run inline */
+        uint32_t claimed = 0;
+        for (; claimed < n; claimed++) {
+            struct dpu_rank_t *r = ranks[claimed];
+            pthread_mutex_lock(&r->mu);
+            bool idle = !r->busy && r->head == NULL;
+            if (idle)
+                r->busy = true;
+            pthread_mutex_unlock(&r->mu);
+            if (!idle)
+                break;
+        }
+        dpu_error_t err = DPU_OK;
+        if (claimed == n) {
+            own_push(op->ranks, n);
+            err = op_exec(op, jobs, n);
+            own_pop(n);
+        }
+        for (uint32_t i = 0; i < claimed; i++) {
+            struct dpu_rank_t *r = ranks[i];
+            pthread_mutex_lock(&r->mu);
+            r->busy = false;
+            pthread_cond_broadcast(&r->cv);
+            pthread_mutex_unlock(&r->mu);
+        }
+        if (claimed == n) {
+            free(jobs);
+            model_host_advance_to(op->t_done);
+            return err;
+        }
+    }
+
+    pthread_mutex_lock(&op->mu);
+    op->pending = async ? 0 : n;
+    op->refs += (int)n;
+    pthread_mutex_unlock(&op->mu);
+    dpu_error_t err = DPU_OK;
+    for (uint32_t i = 0; i < n; i++) {
+        job_t *job = malloc(sizeof *job);
+        struct dpu_rank_t *r = ranks[i];
+        if (job == NULL) {
+            err = DPU_ERR_SYSTEM;
+        } else {
+            *job = jobs[i];
+            pthread_mutex_lock(&r->mu);
+            if (r->sticky != DPU_OK && async) {
+                err = r->sticky;
+                pthread_mutex_unlock(&r->mu);
+                free(job);
+                job = NULL;
+            } else {
+                dpu_error_t e = enqueue_locked(r, job);
+                pthread_mutex_unlock(&r->mu);
+                if (e != DPU_OK) {
+                    err = e;
+                    free(job);
+                    job = NULL;
+                }
+            }
+        }
+        if (job == NULL) {
+            /* account for the job that will never run */
+            job_t dummy = jobs[i];
+            dummy.sync = !async;
+            pthread_mutex_lock(&op->mu);
+            if (!async && op->err == DPU_OK)
+                op->err = err;
+            if (!async)
+                op->pending--;
+            op->refs--;
+            pthread_cond_broadcast(&op->cv);
+            pthread_mutex_unlock(&op->mu);
+            (void)dummy;
+        }
+    }
+    free(jobs);
+    if (async)
+        return err;
+    pthread_mutex_lock(&op->mu);
+    while (op->pending > 0)
+        pthread_cond_wait(&op->cv, &op->mu);
+    err = op->err;
+    double done = op->t_done;
+    pthread_mutex_unlock(&op->mu);
+    if ((uint32_t)err & (uint32_t)DPU_ERR_ASYNC_JOBS) {
+        /* this synchronous call reports the sticky error: that clears it */
+        for (uint32_t i = 0; i < n; i++) {
+            pthread_mutex_lock(&ranks[i]->mu);
+            if (ranks[i]->sticky == err)
+                ranks[i]->sticky = DPU_OK;
+            pthread_mutex_unlock(&ranks[i]->mu);
+        }
+    }
+    model_host_advance_to(done);
+    return err;
+}
+
+/* see host.h */
+void ranks_quiesce(struct dpu_rank_t **ranks, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = ranks[i];
+        if (own_has(r))
+            continue;
+        pthread_mutex_lock(&r->mu);
+        while (r->head != NULL || r->busy)
+            pthread_cond_wait(&r->cv, &r->mu);
+        pthread_mutex_unlock(&r->mu);
+    }
+}
+
+/* see host.h */
+void rank_stop_worker(struct dpu_rank_t *r)
+{
+    pthread_mutex_lock(&r->mu);
+    r->stop = true;
+    pthread_cond_broadcast(&r->cv);
+    bool on = r->worker_on;
+    r->worker_on = false;
+    pthread_mutex_unlock(&r->mu);
+    if (on)
+        pthread_join(r->worker, NULL);
+}

@@ -1,0 +1,459 @@
+/*
+ * set.c -- allocation, freeing, counting and iteration of DPU sets.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+
+static pthread_mutex_t g_alloc_mu = PTHREAD_MUTEX_INITIALIZER;
+static bool g_rank_used[HOST_MAX_RANKS];
+static alloc_t *g_allocs;
+
+/* see host.h */
+uint32_t dpu_id_of(const struct dpu_t *d)
+{
+    /* rank << 16 | control interface (chip) << 8 | member, as libdpu prints */
+    return (d->rank->id << 16) | ((d->index / DPU_MAX_NR_DPUS_PER_CI) << 8) |
+           (d->index % DPU_MAX_NR_DPUS_PER_CI);
+}
+
+/* see host.h */
+dpu_error_t set_check(struct dpu_set_t set)
+{
+    if (set.kind == DPU_SET_DPU)
+        return set.dpu != NULL ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
+    if (set.kind != DPU_SET_RANKS || set.list.nr_ranks == 0 || set.list.ranks == NULL)
+        return DPU_ERR_INVALID_DPU_SET;
+    for (uint32_t i = 0; i < set.list.nr_ranks; i++)
+        if (set.list.ranks[i] == NULL)
+            return DPU_ERR_INVALID_DPU_SET;
+    return DPU_OK;
+}
+
+static void rank_destroy(struct dpu_rank_t *r)
+{
+    if (r == NULL)
+        return;
+    rank_stop_worker(r);
+    for (uint32_t i = 0; i < r->nr_dpus; i++) {
+        struct dpu_t *d = &r->dpus[i];
+        if (d->v)
+            vdpu_free(d->v);
+        if (d->program)
+            program_put(d->program);
+        free(d->res);
+    }
+    free(r->dpus);
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->cv);
+    free(r);
+}
+
+static struct dpu_rank_t *rank_create(alloc_t *a, uint32_t id, dpu_error_t *err)
+{
+    const profile_t *p = &a->prof;
+    struct dpu_rank_t *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        *err = DPU_ERR_SYSTEM;
+        return NULL;
+    }
+    r->id = id;
+    r->owner = a;
+    r->prof = p;
+    r->nr_dpus = p->nr_dpus_per_rank;
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->cv, NULL);
+    r->dpus = calloc(r->nr_dpus, sizeof *r->dpus);
+    if (r->dpus == NULL) {
+        rank_destroy(r);
+        *err = DPU_ERR_SYSTEM;
+        return NULL;
+    }
+    uint64_t off = p->disabled_mask | p->rank_disabled[id];
+    for (uint32_t i = 0; i < r->nr_dpus; i++) {
+        struct dpu_t *d = &r->dpus[i];
+        d->rank = r;
+        d->index = i;
+        d->enabled = !((off >> i) & 1u);
+        r->nr_enabled += d->enabled; /* the vdpu comes later (create_dpus) */
+    }
+    model_rank_reset(r);
+    return r;
+}
+
+static uint32_t working_dpus(const profile_t *p, uint32_t id)
+{
+    uint64_t off = p->disabled_mask | p->rank_disabled[id];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < p->nr_dpus_per_rank; i++)
+        n += !((off >> i) & 1u);
+    return n;
+}
+
+/* Disables enabled DPUs (from the end) until the rank keeps `keep`. */
+static void rank_trim(struct dpu_rank_t *r, uint32_t keep)
+{
+    for (uint32_t i = r->nr_dpus; i-- > 0 && r->nr_enabled > keep;) {
+        struct dpu_t *d = &r->dpus[i];
+        if (!d->enabled)
+            continue;
+        d->enabled = false;
+        r->nr_enabled--;
+    }
+}
+
+/* All DPUs of an allocation, in order (NULL-free array of n). */
+static struct dpu_t **alloc_dpus(alloc_t *a, uint32_t *n, bool enabled_only)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < a->nr_ranks; i++)
+        total += a->ranks[i]->nr_dpus;
+    struct dpu_t **v = malloc((total ? total : 1) * sizeof *v);
+    *n = 0;
+    for (uint32_t i = 0; v && i < a->nr_ranks; i++)
+        for (uint32_t j = 0; j < a->ranks[i]->nr_dpus; j++)
+            if (!enabled_only || a->ranks[i]->dpus[j].enabled)
+                v[(*n)++] = &a->ranks[i]->dpus[j];
+    return v;
+}
+
+static void create_one(void *arg, uint32_t i)
+{
+    struct dpu_t *d = ((struct dpu_t **)arg)[i];
+    if (vdpu_create(&d->rank->prof->vdpu, &d->v) != VDPU_OK)
+        d->v = NULL;
+}
+
+static void free_one(void *arg, uint32_t i)
+{
+    struct dpu_t *d = ((struct dpu_t **)arg)[i];
+    vdpu_free(d->v);
+    d->v = NULL;
+}
+
+/* Creates the virtual DPUs of the enabled DPUs, on every core (vdpu_create
+ * zeroes a WRAM and reserves an MRAM each). */
+static dpu_error_t create_dpus(alloc_t *a)
+{
+    uint32_t n;
+    struct dpu_t **v = alloc_dpus(a, &n, true);
+    if (v == NULL)
+        return DPU_ERR_SYSTEM;
+    pool_for(n, create_one, v);
+    dpu_error_t err = DPU_OK;
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i]->v == NULL)
+            err = DPU_ERR_ALLOCATION;
+    free(v);
+    return err;
+}
+
+static void alloc_destroy(alloc_t *a)
+{
+    uint32_t n;
+    struct dpu_t **v = alloc_dpus(a, &n, false);
+    if (v) {
+        pool_for(n, free_one, v); /* munmap of many MRAMs, on every core */
+        free(v);
+    }
+    for (uint32_t i = 0; i < a->nr_ranks; i++)
+        rank_destroy(a->ranks[i]);
+    free(a->ranks);
+    profile_release(&a->prof);
+    free(a);
+}
+
+/* nr_dpus == 0 means "nr_ranks whole ranks". */
+static dpu_error_t do_alloc(uint32_t nr_dpus, uint32_t nr_ranks, const char *profile,
+                            struct dpu_set_t *set)
+{
+    if (set == NULL)
+        return DPU_ERR_INVALID_DPU_SET;
+    alloc_t *a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return DPU_ERR_SYSTEM;
+    dpu_error_t err = profile_build(profile, &a->prof);
+    if (err != DPU_OK) {
+        free(a);
+        return err;
+    }
+    const profile_t *p = &a->prof;
+    uint32_t ids[HOST_MAX_RANKS];
+    uint32_t n = 0, have = 0;
+
+    pthread_mutex_lock(&g_alloc_mu);
+    bool all = (nr_dpus == DPU_ALLOCATE_ALL) || (nr_dpus == 0 && nr_ranks == DPU_ALLOCATE_ALL);
+    for (uint32_t id = 0; id < p->nr_ranks; id++) {
+        if (g_rank_used[id])
+            continue;
+        uint32_t w = working_dpus(p, id);
+        if (w == 0)
+            continue;
+        if (!all) {
+            if (nr_dpus == 0 && n == nr_ranks)
+                break;
+            if (nr_dpus != 0 && have >= nr_dpus && !p->dispatch_on_all_ranks)
+                break;
+            if (nr_dpus != 0 && p->dispatch_on_all_ranks && n == nr_dpus)
+                break;
+        }
+        ids[n++] = id;
+        have += w;
+    }
+    bool enough = all ? n > 0 : (nr_dpus == 0 ? n == nr_ranks : have >= nr_dpus);
+    if (!enough) {
+        pthread_mutex_unlock(&g_alloc_mu);
+        alloc_destroy(a);
+        return DPU_ERR_ALLOCATION;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        g_rank_used[ids[i]] = true;
+    pthread_mutex_unlock(&g_alloc_mu);
+
+    a->ranks = calloc(n, sizeof *a->ranks);
+    if (a->ranks == NULL)
+        err = DPU_ERR_SYSTEM;
+    for (uint32_t i = 0; i < n && err == DPU_OK; i++) {
+        a->ranks[i] = rank_create(a, ids[i], &err);
+        if (a->ranks[i])
+            a->nr_ranks = i + 1;
+    }
+    if (err == DPU_OK && nr_dpus != 0 && nr_dpus != DPU_ALLOCATE_ALL) {
+        if (p->dispatch_on_all_ranks) {
+            /* spread nr_dpus as evenly as possible over the ranks */
+            uint32_t left = nr_dpus;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t share = left / (n - i) + (left % (n - i) != 0);
+                if (share > a->ranks[i]->nr_enabled)
+                    share = a->ranks[i]->nr_enabled;
+                rank_trim(a->ranks[i], share);
+                left -= share;
+            }
+        } else {
+            uint32_t surplus = have - nr_dpus;
+            for (uint32_t i = n; i-- > 0 && surplus > 0;) {
+                struct dpu_rank_t *r = a->ranks[i];
+                uint32_t cut = surplus < r->nr_enabled ? surplus : r->nr_enabled;
+                rank_trim(r, r->nr_enabled - cut);
+                surplus -= cut;
+            }
+        }
+    }
+    if (err == DPU_OK)
+        err = create_dpus(a);
+    if (err != DPU_OK) {
+        pthread_mutex_lock(&g_alloc_mu);
+        for (uint32_t i = 0; i < n; i++)
+            g_rank_used[ids[i]] = false;
+        pthread_mutex_unlock(&g_alloc_mu);
+        alloc_destroy(a);
+        return err;
+    }
+    pthread_mutex_lock(&g_alloc_mu);
+    a->next = g_allocs;
+    g_allocs = a;
+    pthread_mutex_unlock(&g_alloc_mu);
+    set->kind = DPU_SET_RANKS;
+    set->list.nr_ranks = a->nr_ranks;
+    set->list.ranks = a->ranks;
+    return DPU_OK;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_alloc(uint32_t nr_dpus, const char *profile, struct dpu_set_t *dpu_set)
+{
+    api_enter();
+    dpu_error_t err = nr_dpus == 0 ? DPU_ERR_ALLOCATION : do_alloc(nr_dpus, 0, profile, dpu_set);
+    api_exit();
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_alloc_ranks(uint32_t nr_ranks, const char *profile, struct dpu_set_t *dpu_set)
+{
+    api_enter();
+    dpu_error_t err;
+    if (nr_ranks == DPU_ALLOCATE_ALL)
+        err = do_alloc(DPU_ALLOCATE_ALL, 0, profile, dpu_set);
+    else
+        err = nr_ranks == 0 ? DPU_ERR_ALLOCATION : do_alloc(0, nr_ranks, profile, dpu_set);
+    api_exit();
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_free(struct dpu_set_t set)
+{
+    api_enter();
+    alloc_t *a = NULL;
+    pthread_mutex_lock(&g_alloc_mu);
+    if (set.kind == DPU_SET_RANKS) {
+        for (alloc_t **pp = &g_allocs; *pp; pp = &(*pp)->next) {
+            if ((*pp)->ranks == set.list.ranks && (*pp)->nr_ranks == set.list.nr_ranks) {
+                a = *pp;
+                *pp = a->next;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&g_alloc_mu);
+    if (a == NULL) {
+        api_exit();
+        return DPU_ERR_INVALID_DPU_SET;
+    }
+    ranks_quiesce(a->ranks, a->nr_ranks);
+    uint32_t ids[HOST_MAX_RANKS];
+    uint32_t n = a->nr_ranks;
+    for (uint32_t i = 0; i < n; i++)
+        ids[i] = a->ranks[i]->id;
+    alloc_destroy(a);
+    pthread_mutex_lock(&g_alloc_mu);
+    for (uint32_t i = 0; i < n; i++)
+        g_rank_used[ids[i]] = false;
+    pthread_mutex_unlock(&g_alloc_mu);
+    api_exit();
+    return DPU_OK;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_get_nr_dpus(struct dpu_set_t set, uint32_t *nr_dpus)
+{
+    dpu_error_t err = set_check(set);
+    if (err != DPU_OK || nr_dpus == NULL)
+        return err != DPU_OK ? err : DPU_ERR_INTERNAL;
+    if (set.kind == DPU_SET_DPU) {
+        *nr_dpus = 1;
+        return DPU_OK;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < set.list.nr_ranks; i++)
+        n += set.list.ranks[i]->nr_enabled;
+    *nr_dpus = n;
+    return DPU_OK;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_get_nr_ranks(struct dpu_set_t set, uint32_t *nr_ranks)
+{
+    dpu_error_t err = set_check(set);
+    if (err != DPU_OK || nr_ranks == NULL)
+        return err != DPU_OK ? err : DPU_ERR_INTERNAL;
+    *nr_ranks = set.kind == DPU_SET_DPU ? 1 : set.list.nr_ranks;
+    return DPU_OK;
+}
+
+/* ------------------------------------------------------------ iterators */
+
+/* Moves the cursor to the first enabled DPU at or after it. */
+static void dpu_it_settle(struct dpu_set_dpu_iterator_t *it)
+{
+    if (it->set.kind == DPU_SET_DPU) {
+        it->has_next = it->rank_index == 0 && it->set.dpu != NULL;
+        it->next.kind = DPU_SET_DPU;
+        it->next.dpu = it->has_next ? it->set.dpu : NULL;
+        return;
+    }
+    while (it->rank_index < it->set.list.nr_ranks) {
+        struct dpu_rank_t *r = it->set.list.ranks[it->rank_index];
+        while (it->dpu_index < r->nr_dpus && !r->dpus[it->dpu_index].enabled)
+            it->dpu_index++;
+        if (it->dpu_index < r->nr_dpus) {
+            it->has_next = true;
+            it->next.kind = DPU_SET_DPU;
+            it->next.dpu = &r->dpus[it->dpu_index];
+            return;
+        }
+        it->rank_index++;
+        it->dpu_index = 0;
+    }
+    it->has_next = false;
+    it->next.kind = DPU_SET_DPU;
+    it->next.dpu = NULL;
+}
+
+/* see dpu.h */
+struct dpu_set_dpu_iterator_t dpu_set_dpu_iterator_from(struct dpu_set_t *set)
+{
+    struct dpu_set_dpu_iterator_t it;
+    memset(&it, 0, sizeof it);
+    it.set = *set;
+    if (set_check(*set) != DPU_OK) {
+        it.has_next = false;
+        it.next.kind = DPU_SET_DPU;
+        it.next.dpu = NULL;
+        return it;
+    }
+    dpu_it_settle(&it);
+    return it;
+}
+
+/* see dpu.h */
+void dpu_set_dpu_iterator_next(struct dpu_set_dpu_iterator_t *it)
+{
+    if (!it->has_next)
+        return;
+    it->count++;
+    if (it->set.kind == DPU_SET_DPU)
+        it->rank_index = 1;
+    else
+        it->dpu_index++;
+    dpu_it_settle(it);
+}
+
+static void rank_it_settle(struct dpu_set_rank_iterator_t *it)
+{
+    uint32_t n = it->set.kind == DPU_SET_DPU ? 1 : it->set.list.nr_ranks;
+    it->has_next = it->count < n;
+    it->next.kind = DPU_SET_RANKS;
+    it->next.list.nr_ranks = it->has_next ? 1 : 0;
+    if (!it->has_next)
+        it->next.list.ranks = NULL;
+    else if (it->set.kind == DPU_SET_DPU)
+        it->next.list.ranks = &it->set.dpu->rank->owner->ranks[0];
+    else
+        it->next.list.ranks = &it->set.list.ranks[it->count];
+    if (it->has_next && it->set.kind == DPU_SET_DPU) {
+        /* the DPU's own rank, found in its allocation's array */
+        alloc_t *a = it->set.dpu->rank->owner;
+        for (uint32_t i = 0; i < a->nr_ranks; i++)
+            if (a->ranks[i] == it->set.dpu->rank)
+                it->next.list.ranks = &a->ranks[i];
+    }
+}
+
+/* see dpu.h */
+struct dpu_set_rank_iterator_t dpu_set_rank_iterator_from(struct dpu_set_t *set)
+{
+    struct dpu_set_rank_iterator_t it;
+    memset(&it, 0, sizeof it);
+    it.set = *set;
+    if (set_check(*set) != DPU_OK) {
+        it.has_next = false;
+        it.next.kind = DPU_SET_RANKS;
+        return it;
+    }
+    rank_it_settle(&it);
+    return it;
+}
+
+/* see dpu.h */
+void dpu_set_rank_iterator_next(struct dpu_set_rank_iterator_t *it)
+{
+    if (!it->has_next)
+        return;
+    it->count++;
+    rank_it_settle(it);
+}
+
+void allocs_foreach_rank(void (*fn)(struct dpu_rank_t *r));
+
+/* Calls fn on every allocated rank (for dpu_emu_reset). */
+void allocs_foreach_rank(void (*fn)(struct dpu_rank_t *r))
+{
+    pthread_mutex_lock(&g_alloc_mu);
+    for (alloc_t *a = g_allocs; a; a = a->next)
+        for (uint32_t i = 0; i < a->nr_ranks; i++)
+            fn(a->ranks[i]);
+    pthread_mutex_unlock(&g_alloc_mu);
+}
