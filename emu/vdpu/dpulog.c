@@ -9,6 +9,7 @@
 /* Layout of the DPU-side state (emu/rt/stdio.c, struct __stdout_state). */
 enum { ST_TOTAL = 0, ST_WRAPPED = 4, ST_SIZE = 12 };
 #define MAX_ARGS 24u
+#define MAX_FIELD 9999 /* largest width/precision honoured */
 #define KIND_U32 0u
 #define KIND_U64 1u
 #define KIND_DBL 2u
@@ -134,6 +135,8 @@ static void format_record(ctx_t *c, const char *fmt, const arg_t *args, unsigned
             if (*q == '*') {
                 int v = next < nargs ? (int)(int32_t)(uint32_t)args[next].v : 0;
                 next++;
+                /* a width/precision beyond MAX_FIELD is a bug or a corrupt record */
+                v = v > MAX_FIELD ? MAX_FIELD : v < -MAX_FIELD ? -MAX_FIELD : v;
                 if (part == 1 && v < 0) { /* negative precision = none */
                     sl--;
                 } else {
@@ -146,8 +149,9 @@ static void format_record(ctx_t *c, const char *fmt, const arg_t *args, unsigned
                 }
                 q++;
             } else {
+                size_t nd = 0;
                 while (*q >= '0' && *q <= '9') {
-                    if (sl < 40)
+                    if (nd++ < 4) /* at most 9999 (see MAX_FIELD) */
                         spec[sl++] = *q;
                     q++;
                 }
