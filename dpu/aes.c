@@ -53,6 +53,10 @@
 #define CHUNK_BLOCKS (CHUNK / 16u)
 
 __host struct aes_key_args AES_KEY_SYM;
+
+/* One MRAM variable so that DPU_MRAM_HEAP_POINTER lands in MRAM: the virtual
+ * UPMEM's linker script mis-places it in a program without any (8 bytes). */
+__mram_noinit uint64_t aes_mram_anchor;
 __host struct aes_job_args AES_JOB_SYM;
 
 /* tab[0..3]: round tables, tab[4..7]: last-round tables (see above). */

@@ -43,6 +43,10 @@
 
 __host struct sha_job_args SHA_JOB_SYM;
 
+/* One MRAM variable so that DPU_MRAM_HEAP_POINTER lands in MRAM: the virtual
+ * UPMEM's linker script mis-places it in a program without any (8 bytes). */
+__mram_noinit uint64_t sha_mram_anchor;
+
 static __dma_aligned uint32_t buffers[NR_TASKLETS][CHUNK / 4];
 
 static inline uint32_t ror(uint32_t x, unsigned n)

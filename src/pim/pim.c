@@ -1,0 +1,758 @@
+/*
+ * pim.c -- the `pim` backend: AES and SHA-256 on UPMEM DPUs through the
+ * UPMEM host API (<dpu.h>) only, so the same code runs on real hardware and
+ * on the built-in virtual UPMEM (see backend.h for the vtable contract, the
+ * DPU programs and their contracts in dpu/).
+ *
+ * One call = one or more *rounds*; a round gives every DPU at most `budget`
+ * bytes of MRAM work (default 32 MiB of the 64 MiB bank), so inputs larger
+ * than the allocated MRAM stream through.  Each round runs in the mode of
+ * the context (the CryptoPIM study's Algorithms 1 and 2):
+ *
+ *   sync        push jobs + data to all DPUs, launch all (synchronous),
+ *               gather all;
+ *   async-xfer  (PIM #1) per rank: prepare its data, then queue its
+ *               transfer, launch and gather asynchronously and go on to the
+ *               next rank; dpu_sync at the end;
+ *   async-exec  (PIM #2) per rank: prepare, synchronous transfer,
+ *               asynchronous launch, next rank; dpu_sync, then gather all.
+ *
+ * AES: key expansion on the host (src/crypto), round keys broadcast; the
+ * buffer is split by 16-byte blocks, DPU i taking q or q + 1 blocks (the
+ * remainder spread over the first DPUs, never dropped).  push_xfer moves one
+ * length to every DPU of a call, so DPUs are pushed in groups of equal
+ * length, straight from / to the caller's buffers; only the DPU holding a
+ * final partial CTR block goes through a bounce buffer.  CTR: DPU i's
+ * counter is the caller's counter + the index of its first block (128-bit).
+ *
+ * SHA-256: messages are balanced over the DPUs by bytes and copied into one
+ * staging image per DPU (state slots, message table, messages 8-aligned);
+ * a message longer than the budget is hashed in 64-byte-multiple segments
+ * over successive rounds, its chaining value carried by the host.
+ *
+ * Profile: cpim_options.profile is passed to dpu_alloc, minus this
+ * backend's own key `mramBudget=BYTES` (per-DPU bytes per round; small
+ * values let tests exercise many rounds cheaply).
+ *
+ * Times: measured phases are the host time spent in each phase's calls (in
+ * the asynchronous modes they overlap, so only the total is a duration); on
+ * the virtual UPMEM the modeled phases come from dpu_emu.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dpu.h>
+#ifdef DPU_EMU
+#include <dpu_emu.h>
+#endif
+
+#include "aes.h"
+#include "aes_args.h"
+#include "backend.h"
+#include "cryptopim.h"
+#include "sha256_args.h"
+#include "timing.h"
+
+#ifndef CPIM_DPU_DIR
+#define CPIM_DPU_DIR "build/dpu"
+#endif
+
+#define DEFAULT_BUDGET (32u << 20)
+#define DEFAULT_TASKLETS 16u
+
+enum { PROG_NONE = 0, PROG_AES, PROG_SHA };
+
+struct pim_state {
+    struct dpu_set_t set;
+    uint32_t nr_dpus, nr_ranks, tasklets;
+    cpim_pim_mode mode;
+    struct dpu_set_t *ranks; /* per rank: its set, first global DPU index, count */
+    uint32_t *rank_first, *rank_n;
+    uint32_t budget;
+    int loaded;
+    char dir[512];
+    cpc_aes_ks ek, dk;
+    int has_key;
+    /* per round (reused): per-DPU transfer plan */
+    void **to_ptr, **from_ptr;
+    uint32_t *to_len, *from_len;
+};
+
+/* ---- errors and small helpers ---------------------------------------------- */
+
+static cpim_err map_err(dpu_error_t e)
+{
+    unsigned code = (unsigned)e & 0xffffu;
+    if (e == DPU_OK)
+        return CPIM_OK;
+    if (code == DPU_ERR_DPU_FAULT)
+        return CPIM_ERR_PIM_FAULT;
+    if (code == DPU_ERR_ALLOCATION)
+        return CPIM_ERR_PIM_ALLOC;
+    return CPIM_ERR_PIM;
+}
+
+#define TRY(call)                                                                            \
+    do {                                                                                     \
+        dpu_error_t e_ = (call);                                                             \
+        if (e_ != DPU_OK)                                                                    \
+            return map_err(e_);                                                              \
+    } while (0)
+
+static void prog_path(const struct pim_state *s, int prog, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/%s-t%u", s->dir, prog == PROG_AES ? "aes" : "sha256", s->tasklets);
+}
+
+static int pim_available(const char **why)
+{
+    if (access(CPIM_DPU_DIR "/aes-t16", R_OK) != 0 || access(CPIM_DPU_DIR "/sha256-t16", R_OK)) {
+        *why = "DPU programs not built (make dpu)";
+        return 0;
+    }
+    return 1;
+}
+
+/* Splits "a=b,mramBudget=N,c=d" into the UPMEM profile (out) and the budget. */
+static cpim_err parse_profile(const char *in, char **out, uint32_t *budget)
+{
+    *budget = DEFAULT_BUDGET;
+    size_t n = in ? strlen(in) : 0;
+    char *p = malloc(n + 1), *o = p ? malloc(n + 1) : NULL;
+    if (!p || !o) {
+        free(p);
+        return CPIM_ERR_NOMEM;
+    }
+    memcpy(p, in ? in : "", n + 1);
+    o[0] = '\0';
+    for (char *tok = strtok(p, ","); tok; tok = strtok(NULL, ",")) {
+        if (strncmp(tok, "mramBudget=", 11) == 0) {
+            char *end;
+            unsigned long v = strtoul(tok + 11, &end, 10);
+            if (*end || v < 128 || v > AES_MRAM_MAX / 2) {
+                free(p);
+                free(o);
+                return CPIM_ERR_INVALID_ARG;
+            }
+            *budget = (uint32_t)v & ~63u;
+            continue;
+        }
+        if (o[0])
+            strcat(o, ",");
+        strcat(o, tok);
+    }
+    free(p);
+    *out = o;
+    return CPIM_OK;
+}
+
+/* ---- open / close ----------------------------------------------------------- */
+
+static void pim_close(void *state)
+{
+    struct pim_state *s = state;
+    if (!s)
+        return;
+    if (s->nr_dpus)
+        dpu_free(s->set);
+    free(s->ranks);
+    free(s->rank_first);
+    free(s->rank_n);
+    free(s->to_ptr);
+    free(s->from_ptr);
+    free(s->to_len);
+    free(s->from_len);
+    cpim_wipe(s, sizeof *s);
+    free(s);
+}
+
+static cpim_err pim_open(void **state, const cpim_options *opt)
+{
+    struct pim_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return CPIM_ERR_NOMEM;
+    *state = NULL;
+    s->tasklets = opt->tasklets ? opt->tasklets : DEFAULT_TASKLETS;
+    s->mode = opt->mode;
+    snprintf(s->dir, sizeof s->dir, "%s", opt->dpu_dir ? opt->dpu_dir : CPIM_DPU_DIR);
+    char *profile = NULL;
+    cpim_err rc = parse_profile(opt->profile, &profile, &s->budget);
+    if (rc != CPIM_OK) {
+        free(s);
+        return rc;
+    }
+    dpu_error_t e = opt->dpus ? dpu_alloc(opt->dpus, profile, &s->set)
+                              : dpu_alloc_ranks(opt->ranks ? opt->ranks : 1, profile, &s->set);
+    free(profile);
+    if (e != DPU_OK) {
+        free(s);
+        return (e & 0xffff) == DPU_ERR_INVALID_PROFILE ? CPIM_ERR_INVALID_ARG : CPIM_ERR_PIM_ALLOC;
+    }
+    rc = CPIM_ERR_PIM;
+    if (dpu_get_nr_dpus(s->set, &s->nr_dpus) != DPU_OK ||
+        dpu_get_nr_ranks(s->set, &s->nr_ranks) != DPU_OK || s->nr_dpus == 0)
+        goto fail;
+    rc = CPIM_ERR_NOMEM;
+    s->ranks = calloc(s->nr_ranks, sizeof *s->ranks);
+    s->rank_first = calloc(s->nr_ranks, sizeof *s->rank_first);
+    s->rank_n = calloc(s->nr_ranks, sizeof *s->rank_n);
+    s->to_ptr = calloc(s->nr_dpus, sizeof *s->to_ptr);
+    s->from_ptr = calloc(s->nr_dpus, sizeof *s->from_ptr);
+    s->to_len = calloc(s->nr_dpus, sizeof *s->to_len);
+    s->from_len = calloc(s->nr_dpus, sizeof *s->from_len);
+    if (!s->ranks || !s->rank_first || !s->rank_n || !s->to_ptr || !s->from_ptr || !s->to_len ||
+        !s->from_len)
+        goto fail;
+    struct dpu_set_t rank;
+    uint32_t k, first = 0;
+    DPU_RANK_FOREACH(s->set, rank, k)
+    {
+        uint32_t n = 0;
+        if (k >= s->nr_ranks || dpu_get_nr_dpus(rank, &n) != DPU_OK) {
+            rc = CPIM_ERR_PIM;
+            goto fail;
+        }
+        s->ranks[k] = rank;
+        s->rank_first[k] = first;
+        s->rank_n[k] = n;
+        first += n;
+    }
+    *state = s;
+    return CPIM_OK;
+fail:
+    pim_close(s);
+    return rc;
+}
+
+static cpim_err load(struct pim_state *s, int prog)
+{
+    if (s->loaded == prog)
+        return CPIM_OK;
+    char path[600];
+    prog_path(s, prog, path, sizeof path);
+    s->loaded = PROG_NONE;
+    dpu_error_t e = dpu_load(s->set, path, NULL);
+    if (e != DPU_OK)
+        return (e & 0xffff) == DPU_ERR_ALLOCATION ? CPIM_ERR_NOMEM : CPIM_ERR_PIM_LOAD;
+    s->loaded = prog;
+    return CPIM_OK;
+}
+
+static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
+{
+    struct pim_state *s = state;
+    cpim_wipe(&s->ek, sizeof s->ek);
+    cpim_wipe(&s->dk, sizeof s->dk);
+    s->has_key = 0;
+    if (!cpc_aes_expand_enc(&s->ek, key, (uint32_t)key_len))
+        return CPIM_ERR_KEY_LENGTH;
+    cpc_aes_dec_from_enc(&s->dk, &s->ek);
+    s->has_key = 1;
+    return CPIM_OK;
+}
+
+/* ---- transfers --------------------------------------------------------------- */
+
+/* Pushes DPU i's buffer ptr[i] of len[i] bytes (0 = none) for the DPUs
+ * [first, first + n) that make up `set`, one push_xfer per distinct length
+ * (push_xfer takes one length for all DPUs of a call; DPUs without a
+ * prepared buffer are skipped). */
+static cpim_err push_groups(struct dpu_set_t set, uint32_t first, dpu_xfer_t dir,
+                            const char *sym, uint32_t off, void **ptr, const uint32_t *len,
+                            dpu_xfer_flags_t flags)
+{
+    struct dpu_set_t dpu;
+    uint32_t i;
+    uint32_t done_below = 0; /* lengths are handled largest first */
+    for (;;) {
+        uint32_t l = 0;
+        DPU_FOREACH(set, dpu, i)
+        {
+            uint32_t x = len[first + i];
+            if (x > l && (done_below == 0 || x < done_below))
+                l = x;
+        }
+        if (l == 0)
+            return CPIM_OK;
+        DPU_FOREACH(set, dpu, i)
+        {
+            if (len[first + i] == l)
+                TRY(dpu_prepare_xfer(dpu, ptr[first + i]));
+        }
+        TRY(dpu_push_xfer(set, dir, sym, off, l, flags));
+        done_below = l;
+    }
+}
+
+/* Per-DPU WRAM arguments of one round. */
+static cpim_err push_jobs(struct dpu_set_t set, uint32_t first, const char *sym, void *jobs,
+                          size_t size, dpu_xfer_flags_t flags)
+{
+    struct dpu_set_t dpu;
+    uint32_t i;
+    DPU_FOREACH(set, dpu, i)
+    {
+        TRY(dpu_prepare_xfer(dpu, (uint8_t *)jobs + (first + i) * size));
+    }
+    TRY(dpu_push_xfer(set, DPU_XFER_TO_DPU, sym, 0, (uint32_t)size, flags));
+    return CPIM_OK;
+}
+
+/* What a round needs besides the transfer plan in the state. */
+struct round {
+    const char *job_sym;
+    void *jobs;
+    size_t job_size;
+    uint32_t from_off; /* MRAM offset of the results (from the heap pointer) */
+    /* Host work for DPUs [first, first + n) before their transfer (may be NULL). */
+    void (*prepare)(void *ctx, uint32_t first, uint32_t n);
+    void *ctx;
+};
+
+struct times {
+    double in, kernel, out;
+};
+
+static cpim_err run_set(struct pim_state *s, struct dpu_set_t set, uint32_t first,
+                        const struct round *r, dpu_xfer_flags_t xf, struct times *t)
+{
+    double t0 = cpim_now();
+    cpim_err rc = push_jobs(set, first, r->job_sym, r->jobs, r->job_size, xf);
+    if (rc == CPIM_OK)
+        rc = push_groups(set, first, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, 0, s->to_ptr,
+                         s->to_len, xf);
+    t->in += cpim_now() - t0;
+    return rc;
+}
+
+static cpim_err gather(struct pim_state *s, struct dpu_set_t set, uint32_t first,
+                       const struct round *r, dpu_xfer_flags_t xf, struct times *t)
+{
+    double t0 = cpim_now();
+    cpim_err rc = push_groups(set, first, DPU_XFER_FROM_DPU, DPU_MRAM_HEAP_POINTER_NAME,
+                              r->from_off, s->from_ptr, s->from_len, xf);
+    t->out += cpim_now() - t0;
+    return rc;
+}
+
+static cpim_err launch(struct dpu_set_t set, dpu_launch_policy_t pol, struct times *t)
+{
+    double t0 = cpim_now();
+    dpu_error_t e = dpu_launch(set, pol);
+    t->kernel += cpim_now() - t0;
+    return map_err(e);
+}
+
+/* One round in the context's mode.  On return every queued job is done. */
+static cpim_err run_round(struct pim_state *s, const struct round *r, struct times *t)
+{
+    cpim_err rc = CPIM_OK;
+    if (s->mode == CPIM_PIM_SYNC) {
+        if (r->prepare)
+            r->prepare(r->ctx, 0, s->nr_dpus);
+        rc = run_set(s, s->set, 0, r, DPU_XFER_DEFAULT, t);
+        if (rc == CPIM_OK)
+            rc = launch(s->set, DPU_SYNCHRONOUS, t);
+        if (rc == CPIM_OK)
+            rc = gather(s, s->set, 0, r, DPU_XFER_DEFAULT, t);
+        return rc;
+    }
+    int xfer = s->mode == CPIM_PIM_ASYNC_XFER;
+    for (uint32_t k = 0; k < s->nr_ranks && rc == CPIM_OK; k++) {
+        if (r->prepare)
+            r->prepare(r->ctx, s->rank_first[k], s->rank_n[k]);
+        rc = run_set(s, s->ranks[k], s->rank_first[k], r,
+                     xfer ? DPU_XFER_ASYNC : DPU_XFER_DEFAULT, t);
+        if (rc == CPIM_OK)
+            rc = launch(s->ranks[k], DPU_ASYNCHRONOUS, t);
+        if (rc == CPIM_OK && xfer)
+            rc = gather(s, s->ranks[k], s->rank_first[k], r, DPU_XFER_ASYNC, t);
+    }
+    /* Always drain the queues: the buffers of queued jobs belong to the caller. */
+    double t0 = cpim_now();
+    dpu_error_t e = dpu_sync(s->set);
+    t->kernel += cpim_now() - t0;
+    if (rc == CPIM_OK)
+        rc = map_err(e);
+    if (rc == CPIM_OK && !xfer)
+        rc = gather(s, s->set, 0, r, DPU_XFER_DEFAULT, t);
+    return rc;
+}
+
+/* ---- statistics --------------------------------------------------------------- */
+
+struct clocks {
+    double t0;
+#ifdef DPU_EMU
+    dpu_emu_stats_t m0;
+#endif
+};
+
+static void clocks_start(struct clocks *c)
+{
+#ifdef DPU_EMU
+    dpu_emu_get_stats(&c->m0);
+#endif
+    c->t0 = cpim_now();
+}
+
+static void clocks_stop(const struct pim_state *s, const struct clocks *c, const struct times *t,
+                        cpim_stats *st)
+{
+    st->measured.total_s = cpim_now() - c->t0;
+    st->measured.cpu_dpu_s = t->in;
+    st->measured.kernel_s = t->kernel;
+    st->measured.dpu_cpu_s = t->out;
+    st->ranks = s->nr_ranks;
+    st->dpus = s->nr_dpus;
+    st->tasklets = s->tasklets;
+#ifdef DPU_EMU
+    dpu_emu_stats_t m1;
+    dpu_emu_get_stats(&m1);
+    st->virtual_upmem = 1;
+    st->has_modeled = 1;
+    st->modeled.clock = CPIM_CLOCK_MODELED;
+    st->modeled.cpu_dpu_s = m1.phase[DPU_EMU_PHASE_CPU_DPU] - c->m0.phase[DPU_EMU_PHASE_CPU_DPU];
+    st->modeled.kernel_s = m1.phase[DPU_EMU_PHASE_KERNEL] - c->m0.phase[DPU_EMU_PHASE_KERNEL];
+    st->modeled.dpu_cpu_s = m1.phase[DPU_EMU_PHASE_DPU_CPU] - c->m0.phase[DPU_EMU_PHASE_DPU_CPU];
+    st->modeled.total_s = m1.host_time - c->m0.host_time;
+#endif
+}
+
+/* ---- AES ------------------------------------------------------------------------ */
+
+/* 128-bit big-endian counter (c[0] most significant) += n. */
+static void ctr_add_words(uint32_t c[4], uint64_t n)
+{
+    uint64_t acc = (uint64_t)c[3] + (n & 0xffffffffu);
+    c[3] = (uint32_t)acc;
+    acc = (acc >> 32) + c[2] + (n >> 32);
+    c[2] = (uint32_t)acc;
+    acc = (acc >> 32) + c[1];
+    c[1] = (uint32_t)acc;
+    c[0] += (uint32_t)(acc >> 32);
+}
+
+static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t *out, size_t len,
+                        uint8_t counter[16], cpim_stats *st)
+{
+    cpim_err rc = load(s, PROG_AES);
+    if (rc != CPIM_OK)
+        return rc;
+    struct clocks clk;
+    struct times t = {0, 0, 0};
+    clocks_start(&clk);
+
+    struct aes_key_args ka;
+    const cpc_aes_ks *ks = op == AES_OP_ECB_DEC ? &s->dk : &s->ek;
+    memset(&ka, 0, sizeof ka);
+    for (unsigned i = 0; i < 4 * (ks->nr + 1); i++)
+        ka.rk[i] = __builtin_bswap32(ks->rk[i]); /* the DPU's little-endian columns */
+    ka.nr = ks->nr;
+    ka.op = (uint32_t)op;
+    double t0 = cpim_now();
+    dpu_error_t e = dpu_broadcast_to(s->set, AES_XSTR(AES_KEY_SYM), 0, &ka, sizeof ka,
+                                     DPU_XFER_DEFAULT);
+    t.in += cpim_now() - t0;
+    cpim_wipe(&ka, sizeof ka);
+    if (e != DPU_OK)
+        return map_err(e);
+
+    uint32_t ctr0[4] = {0, 0, 0, 0};
+    if (counter)
+        for (int i = 0; i < 4; i++)
+            ctr0[i] = (uint32_t)counter[4 * i] << 24 | (uint32_t)counter[4 * i + 1] << 16 |
+                      (uint32_t)counter[4 * i + 2] << 8 | counter[4 * i + 3];
+
+    const uint32_t nd = s->nr_dpus;
+    struct aes_job_args *jobs = calloc(nd, sizeof *jobs);
+    uint8_t *bounce = NULL;
+    size_t bounce_size = 0;
+    if (!jobs)
+        return CPIM_ERR_NOMEM;
+    const uint64_t total_blocks = (len + 15) / 16;
+    const uint64_t round_blocks = (uint64_t)nd * (s->budget / 16);
+    for (uint64_t done = 0; done < total_blocks && rc == CPIM_OK;) {
+        uint64_t nb = total_blocks - done < round_blocks ? total_blocks - done : round_blocks;
+        uint32_t q = (uint32_t)(nb / nd), rem = (uint32_t)(nb % nd);
+        uint32_t bounce_dpu = UINT32_MAX;
+        uint64_t blk = done;
+        for (uint32_t i = 0; i < nd; i++) {
+            uint32_t b = q + (i < rem);
+            size_t off = (size_t)blk * 16;
+            size_t bytes = b ? (off + (size_t)b * 16 <= len ? (size_t)b * 16 : len - off) : 0;
+            jobs[i].nbytes = b * 16;
+            memcpy(jobs[i].ctr, ctr0, sizeof ctr0);
+            ctr_add_words(jobs[i].ctr, blk);
+            s->to_len[i] = s->from_len[i] = b * 16;
+            s->to_ptr[i] = (void *)(uintptr_t)(in + off);
+            s->from_ptr[i] = out + off;
+            if (bytes < (size_t)b * 16) { /* the final partial CTR block */
+                bounce_dpu = i;
+                bounce_size = (size_t)(q + 1) * 16;
+                if (!bounce && !(bounce = calloc(bounce_size, 1))) {
+                    rc = CPIM_ERR_NOMEM;
+                    break;
+                }
+                memset(bounce, 0, (size_t)b * 16);
+                memcpy(bounce, in + off, bytes);
+                s->to_ptr[i] = s->from_ptr[i] = bounce;
+            }
+            blk += b;
+        }
+        if (rc != CPIM_OK)
+            break;
+        struct round r = {AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, 0, NULL, NULL};
+        rc = run_round(s, &r, &t);
+        if (rc == CPIM_OK && bounce_dpu != UINT32_MAX) {
+            /* the bounced DPU is the last one with blocks: its share ends at len */
+            size_t off = (size_t)(total_blocks * 16) - jobs[bounce_dpu].nbytes;
+            memcpy(out + off, bounce, len - off);
+        }
+        done += nb;
+    }
+    if (rc == CPIM_OK && counter)
+        cpc_aes_ctr_add(counter, total_blocks);
+    if (rc != CPIM_OK)
+        s->loaded = PROG_NONE; /* after a fault, reload before the next call */
+    if (bounce)
+        cpim_wipe(bounce, bounce_size);
+    free(bounce);
+    free(jobs);
+    clocks_stop(s, &clk, &t, st);
+    return rc;
+}
+
+static cpim_err pim_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
+                        cpim_stats *st)
+{
+    return aes_run(state, dir == CPIM_DECRYPT ? AES_OP_ECB_DEC : AES_OP_ECB_ENC, in, out, len,
+                   NULL, st);
+}
+
+static cpim_err pim_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                        size_t len, cpim_stats *st)
+{
+    return aes_run(state, AES_OP_CTR, in, out, len, counter, st);
+}
+
+/* ---- SHA-256 ---------------------------------------------------------------------- */
+
+struct seg {
+    size_t msg;
+    uint64_t prior; /* bytes of the message before this segment */
+    uint32_t len, flags;
+};
+
+struct sha_plan {
+    struct pim_state *s;
+    const uint8_t *const *msgs;
+    const size_t *lens;
+    struct seg *segs;       /* this round's segments, grouped by DPU */
+    uint32_t *first, *cnt;  /* per DPU: its segments */
+    size_t *img;            /* per DPU: offset of its image in staging */
+    uint32_t max_n;         /* most segments on one DPU */
+    uint32_t img_size;      /* bytes pushed to each DPU that has work */
+    uint8_t *staging;
+    uint8_t *results;       /* per DPU: max_n x 32 */
+    struct sha_job_args *jobs;
+    uint32_t (*chain)[8];   /* per message: chaining value between segments */
+};
+
+static inline uint32_t round8(uint32_t x)
+{
+    return (x + 7u) & ~7u;
+}
+
+/* Builds the MRAM images of DPUs [first, first + n) (the "prepare the data
+ * for the next rank" step of the study's Algorithm 2). */
+static void sha_prepare(void *ctx, uint32_t first, uint32_t n)
+{
+    struct sha_plan *p = ctx;
+    struct pim_state *s = p->s;
+    const uint32_t table_off = p->max_n * 32u, data_off = table_off + p->max_n * 24u;
+    for (uint32_t d = first; d < first + n; d++) {
+        struct sha_job_args *j = &p->jobs[d];
+        j->nmsgs = p->cnt[d];
+        j->state_off = 0;
+        j->table_off = table_off;
+        s->to_len[d] = s->from_len[d] = p->cnt[d] ? p->img_size : 0;
+        if (!p->cnt[d])
+            continue;
+        s->from_len[d] = p->max_n * 32u;
+        uint8_t *img = p->staging + p->img[d];
+        uint32_t off = data_off;
+        for (uint32_t k = 0; k < p->cnt[d]; k++) {
+            const struct seg *g = &p->segs[p->first[d] + k];
+            struct sha_msg m = {off, g->len, g->flags, 0, g->prior};
+            if (g->flags & SHA_F_CONT)
+                memcpy(img + 32u * k, p->chain[g->msg], 32);
+            memcpy(img + table_off + k * sizeof m, &m, sizeof m);
+            if (g->len)
+                memcpy(img + off, p->msgs[g->msg] + g->prior, g->len);
+            memset(img + off + g->len, 0, round8(g->len) - g->len);
+            off += round8(g->len);
+        }
+        s->to_ptr[d] = img;
+        s->from_ptr[d] = p->results + (size_t)d * p->max_n * 32u;
+    }
+}
+
+static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *lens,
+                        size_t count, uint8_t (*digests)[32], cpim_stats *st)
+{
+    struct pim_state *s = state;
+    cpim_err rc = load(s, PROG_SHA);
+    if (rc != CPIM_OK)
+        return rc;
+    struct clocks clk;
+    struct times t = {0, 0, 0};
+    clocks_start(&clk);
+
+    const uint32_t nd = s->nr_dpus;
+    const uint32_t seg_max = (s->budget - 64u) & ~63u;
+    struct sha_plan p;
+    memset(&p, 0, sizeof p);
+    p.s = s;
+    p.msgs = msgs;
+    p.lens = lens;
+    uint64_t *pos = calloc(count, sizeof *pos);     /* bytes hashed so far */
+    size_t *todo = malloc(count * sizeof *todo);    /* unfinished messages, in order */
+    p.segs = malloc(count * sizeof *p.segs);
+    p.first = calloc(nd, sizeof *p.first);
+    p.cnt = calloc(nd, sizeof *p.cnt);
+    p.img = calloc(nd, sizeof *p.img);
+    p.jobs = calloc(nd, sizeof *p.jobs);
+    int long_msgs = 0;
+    for (size_t i = 0; i < count; i++)
+        long_msgs |= lens[i] > seg_max;
+    if (long_msgs)
+        p.chain = malloc(count * sizeof *p.chain);
+    if (!pos || !todo || !p.segs || !p.first || !p.cnt || !p.img || !p.jobs ||
+        (long_msgs && !p.chain)) {
+        rc = CPIM_ERR_NOMEM;
+        goto out;
+    }
+    size_t ntodo = count;
+    for (size_t i = 0; i < count; i++)
+        todo[i] = i;
+
+    while (ntodo && rc == CPIM_OK) {
+        /* Plan: next segment of each unfinished message, next-fit over the DPUs
+         * with a target of an equal share of the round's bytes. */
+        uint64_t want = 0;
+        for (size_t k = 0; k < ntodo; k++) {
+            uint64_t left = lens[todo[k]] - pos[todo[k]];
+            want += (left > seg_max ? seg_max : left) + 56u;
+        }
+        uint64_t target = (want + nd - 1) / nd;
+        if (target > s->budget)
+            target = s->budget;
+        uint32_t d = 0, nseg = 0, max_data = 0, data = 0;
+        p.max_n = 0;
+        memset(p.cnt, 0, nd * sizeof *p.cnt);
+        p.first[0] = 0;
+        for (size_t k = 0; k < ntodo && d < nd; k++) {
+            size_t m = todo[k];
+            uint64_t left = lens[m] - pos[m];
+            uint32_t len = (uint32_t)(left > seg_max ? seg_max : left);
+            uint32_t cost = round8(len) + 56u;
+            if (p.cnt[d] && data + cost > s->budget) {
+                if (++d == nd)
+                    break;
+                p.first[d] = nseg, data = 0;
+            }
+            struct seg *g = &p.segs[nseg++];
+            g->msg = m;
+            g->prior = pos[m];
+            g->len = len;
+            g->flags = (len == left ? SHA_F_FINAL : 0) | (pos[m] ? SHA_F_CONT : 0);
+            p.cnt[d]++;
+            data += round8(len);
+            if (data > max_data)
+                max_data = data;
+            if (p.cnt[d] > p.max_n)
+                p.max_n = p.cnt[d];
+            if (data + 56u * p.cnt[d] >= target && d + 1 < nd)
+                p.first[++d] = nseg, data = 0;
+        }
+        for (uint32_t e = d + 1; e < nd; e++)
+            p.first[e] = nseg;
+        p.img_size = p.max_n * 56u + max_data;
+        size_t used = 0;
+        for (uint32_t e = 0; e < nd; e++) {
+            p.img[e] = used;
+            if (p.cnt[e])
+                used += p.img_size;
+        }
+        free(p.staging);
+        free(p.results);
+        p.staging = malloc(used ? used : 1);
+        p.results = malloc((size_t)nd * p.max_n * 32u + 1);
+        if (!p.staging || !p.results) {
+            rc = CPIM_ERR_NOMEM;
+            break;
+        }
+        memset(p.staging, 0, used);
+        struct round r = {SHA_XSTR(SHA_JOB_SYM), p.jobs, sizeof *p.jobs, 0, sha_prepare, &p};
+        rc = run_round(s, &r, &t);
+        if (rc != CPIM_OK)
+            break;
+        /* Results; then drop the finished messages from the to-do list. */
+        for (uint32_t e = 0; e < nd; e++)
+            for (uint32_t k = 0; k < p.cnt[e]; k++) {
+                const struct seg *g = &p.segs[p.first[e] + k];
+                const uint8_t *res = p.results + ((size_t)e * p.max_n + k) * 32u;
+                if (g->flags & SHA_F_FINAL)
+                    memcpy(digests[g->msg], res, 32);
+                else
+                    memcpy(p.chain[g->msg], res, 32);
+                pos[g->msg] += g->len;
+            }
+        size_t w = 0;
+        for (size_t k = 0; k < ntodo; k++) {
+            size_t m = todo[k];
+            int finished = 0;
+            for (uint32_t q = 0; q < nseg && !finished; q++)
+                finished = p.segs[q].msg == m && (p.segs[q].flags & SHA_F_FINAL);
+            if (!finished)
+                todo[w++] = m;
+        }
+        ntodo = w;
+    }
+out:
+    if (rc != CPIM_OK)
+        s->loaded = PROG_NONE;
+    free(pos);
+    free(todo);
+    free(p.segs);
+    free(p.first);
+    free(p.cnt);
+    free(p.img);
+    free(p.jobs);
+    free(p.chain);
+    free(p.staging);
+    free(p.results);
+    clocks_stop(s, &clk, &t, st);
+    return rc;
+}
+
+/* see backend.h */
+const cpim_backend_vt cpim_backend_pim = {
+    .version = CPIM_BACKEND_VT_VERSION,
+    .name = "pim",
+#ifdef DPU_EMU
+    .description = "UPMEM DPUs: the virtual UPMEM (no PIM hardware; modeled clock)",
+#else
+    .description = "UPMEM DPUs: real hardware (UPMEM SDK)",
+#endif
+    .available = pim_available,
+    .open = pim_open,
+    .close = pim_close,
+    .set_key = pim_set_key,
+    .aes_ecb = pim_ecb,
+    .aes_ctr = pim_ctr,
+    .sha256_batch = pim_sha,
+};
