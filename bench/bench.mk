@@ -59,3 +59,7 @@ bench: all $(MICRO) $(MICRO_DPUS) $(CLI)
 	$(MICRO) --out $(BENCH_OUT) --dpu-dir $(MICRO_DIR) && \
 	$(CLI) bench --experiment all --out $(BENCH_OUT) && \
 	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time); results in $(BENCH_OUT)"
+
+# quick runs of both programs (tiny sizes, outputs checked) in `make test`
+TEST_CMDS += "sh bench/test_bench.sh $(MICRO) $(MICRO_DIR) $(CLI)"
+TEST_DEPS += $(MICRO) $(MICRO_DPUS)
