@@ -27,3 +27,11 @@ dpu: $(DPU_PROGS)
 # The pim backend's shell tests (CLI against openssl / sha256sum, faults).
 TEST_CMDS += "sh tests/cli_pim.sh $(CLI)"
 .SECONDARY: $(BUILD)/dpu/obj/cpc_aes.o $(BUILD)/dpu/obj/cpc_sha256.o
+
+# A deliberately faulting program under both names, for the fault tests.
+$(BUILD)/dpu/fault/aes-t4 $(BUILD)/dpu/fault/sha256-t4: dpu/fault.c dpu/aes_args.h dpu/sha256_args.h \
+		$(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) -DNR_TASKLETS=4 $(DPU_CFLAGS) -o $@ dpu/fault.c
+
+dpu: $(BUILD)/dpu/fault/aes-t4 $(BUILD)/dpu/fault/sha256-t4

@@ -1,0 +1,204 @@
+/*
+ * test_pim.c -- the pim backend against the cpu backend: every mode x key
+ * size x ECB/CTR x direction on awkward sizes (0, 16, one block per DPU,
+ * not divisible by the DPU or tasklet count, several MRAM rounds), SHA-256
+ * on the classic padding lengths, a machine with disabled DPUs, and a
+ * provoked DPU fault.  Small machines (a few DPUs, 4 tasklets) and a small
+ * MRAM budget (the backend's `mramBudget` profile key) keep it fast.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cryptopim.h"
+#include "test.h"
+
+/* 2 ranks of 3 DPUs, one of them disabled: 5 DPUs in 2 ranks. */
+#define PROFILE "nrRanks=2,nrDpusPerRank=3,disabledDpus=1.2"
+
+static int pim_usable(void)
+{
+    cpim_backend_info info;
+    if (cpim_backend_info_by_name("pim", &info) != CPIM_OK || !info.available) {
+        test_skip("pim backend not available (make dpu)");
+        return 0;
+    }
+    return 1;
+}
+
+static cpim_ctx *open_pim(cpim_pim_mode mode, const char *profile, unsigned dpus,
+                          const char *dir)
+{
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = dpus;
+    o.ranks = dpus ? 0 : 2;
+    o.tasklets = 4;
+    o.mode = mode;
+    o.profile = profile;
+    o.dpu_dir = dir;
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "pim", &o);
+    CHECK(rc == CPIM_OK, "open pim (%s): %s", profile, cpim_strerror(rc));
+    return ctx;
+}
+
+static const uint8_t key32[32] = {0x60, 0x3d, 0xeb, 0x10, 0x15, 0xca, 0x71, 0xbe,
+                                  0x2b, 0x73, 0xae, 0xf0, 0x85, 0x7d, 0x77, 0x81,
+                                  0x1f, 0x35, 0x2c, 0x07, 0x3b, 0x61, 0x08, 0xd7,
+                                  0x2d, 0x98, 0x10, 0xa3, 0x09, 0x14, 0xdf, 0xf4};
+
+/* One AES case on pim and cpu; CTR starts near a 64-bit carry. */
+static void aes_case(cpim_ctx *pim, cpim_ctx *cpu, int ctr, cpim_dir dir, size_t len,
+                     uint64_t *seed, const char *what)
+{
+    uint8_t *in = malloc(len + 1), *a = malloc(len + 1), *b = malloc(len + 1);
+    uint8_t ca[16], cb[16];
+    test_fill(seed, in, len);
+    memset(ca, 0xff, 16);
+    ca[0] = 0x12;
+    ca[7] = 0x34;
+    memcpy(cb, ca, 16);
+    cpim_err r1, r2;
+    if (ctr) {
+        r1 = cpim_aes_ctr(pim, ca, in, a, len);
+        r2 = cpim_aes_ctr(cpu, cb, in, b, len);
+    } else {
+        len &= ~(size_t)15;
+        r1 = cpim_aes_ecb(pim, dir, in, a, len);
+        r2 = cpim_aes_ecb(cpu, dir, in, b, len);
+    }
+    CHECK(r1 == CPIM_OK && r2 == CPIM_OK, "%s len %zu: %s", what, len, cpim_strerror(r1));
+    if (r1 == CPIM_OK && r2 == CPIM_OK) {
+        CHECK_MEM(a, b, len, what);
+        if (ctr)
+            CHECK_MEM(ca, cb, 16, "advanced counter");
+    }
+    free(in);
+    free(a);
+    free(b);
+}
+
+TEST(pim_aes_modes_keys_sizes)
+{
+    if (!pim_usable())
+        return;
+    static const char *const mode_name[] = {"sync", "async-xfer", "async-exec"};
+    uint64_t seed = 5;
+    cpim_ctx *cpu = NULL;
+    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu");
+    for (int mode = 0; mode < 3; mode++) {
+        /* 5 DPUs x 4 tasklets; budget 128 B per DPU: > 640 B takes several rounds. */
+        cpim_ctx *pim = open_pim((cpim_pim_mode)mode, PROFILE ",mramBudget=128", 0, NULL);
+        if (!pim)
+            break;
+        cpim_stats st;
+        for (size_t kl = 16; kl <= 32; kl += 8) {
+            CHECK(cpim_aes_set_key(pim, key32, kl) == CPIM_OK, "key");
+            CHECK(cpim_aes_set_key(cpu, key32, kl) == CPIM_OK, "key");
+            const size_t sizes[] = {0, 16, 5 * 16, 7 * 16, 37 * 16 + 5, 41 * 16, 300 * 16 + 9};
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s AES-%zu", mode_name[mode], kl * 8);
+                aes_case(pim, cpu, 0, CPIM_ENCRYPT, sizes[i], &seed, what);
+                aes_case(pim, cpu, 0, CPIM_DECRYPT, sizes[i], &seed, what);
+                aes_case(pim, cpu, 1, CPIM_ENCRYPT, sizes[i], &seed, what);
+            }
+        }
+        CHECK(cpim_last_stats(pim, &st) == CPIM_OK, "stats");
+        CHECK(st.dpus == 5 && st.ranks == 2 && st.tasklets == 4, "machine %u DPUs %u ranks",
+              st.dpus, st.ranks);
+        CHECK(st.virtual_upmem == st.has_modeled, "modeled clock iff virtual");
+        CHECK(!st.has_modeled || st.modeled.kernel_s > 0, "modeled kernel time");
+        cpim_close(pim);
+    }
+    cpim_close(cpu);
+}
+
+TEST(pim_sha256_lengths)
+{
+    if (!pim_usable())
+        return;
+    enum { N = 23 };
+    static const size_t fixed[] = {0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 32768};
+    size_t lens[N];
+    uint8_t *bufs[N];
+    const uint8_t *msgs[N];
+    uint8_t (*a)[32] = malloc(N * 32), (*b)[32] = malloc(N * 32);
+    uint64_t seed = 9;
+    for (int i = 0; i < N; i++) {
+        lens[i] = i < 11 ? fixed[i] : (size_t)(test_rand(&seed) % 3000);
+        bufs[i] = malloc(lens[i] + 1);
+        test_fill(&seed, bufs[i], lens[i]);
+        msgs[i] = bufs[i];
+    }
+    cpim_ctx *cpu = NULL;
+    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu");
+    CHECK(cpim_sha256_batch(cpu, msgs, lens, N, b) == CPIM_OK, "cpu sha");
+    const char *profiles[] = {PROFILE, PROFILE ",mramBudget=4096"}; /* 32 KiB: 9 segments */
+    for (int mode = 0; mode < 3; mode++)
+        for (int p = 0; p < 2; p++) {
+            cpim_ctx *pim = open_pim((cpim_pim_mode)mode, profiles[p], 0, NULL);
+            if (!pim)
+                continue;
+            memset(a, 0, N * 32);
+            cpim_err rc = cpim_sha256_batch(pim, msgs, lens, N, a);
+            CHECK(rc == CPIM_OK, "pim sha mode %d: %s", mode, cpim_strerror(rc));
+            CHECK_MEM(a, b, N * 32, "digests");
+            /* fewer messages than DPUs */
+            rc = cpim_sha256_batch(pim, msgs, lens, 3, a);
+            CHECK(rc == CPIM_OK && !memcmp(a, b, 3 * 32), "3 messages on 5 DPUs");
+            cpim_close(pim);
+        }
+    cpim_close(cpu);
+    for (int i = 0; i < N; i++)
+        free(bufs[i]);
+    free(a);
+    free(b);
+}
+
+/* Allocation by DPU count: 3 DPUs of a 2 x 3 machine with one disabled. */
+TEST(pim_alloc_by_dpus)
+{
+    if (!pim_usable())
+        return;
+    cpim_ctx *pim = open_pim(CPIM_PIM_ASYNC_XFER, PROFILE, 3, NULL), *cpu = NULL;
+    if (!pim)
+        return;
+    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu");
+    CHECK(cpim_aes_set_key(pim, key32, 16) == CPIM_OK && cpim_aes_set_key(cpu, key32, 16) == 0,
+          "key");
+    uint64_t seed = 3;
+    aes_case(pim, cpu, 0, CPIM_ENCRYPT, 3 * 16, &seed, "one block per DPU");
+    cpim_stats st;
+    CHECK(cpim_last_stats(pim, &st) == CPIM_OK && st.dpus == 3, "3 DPUs, got %u", st.dpus);
+    cpim_close(pim);
+    cpim_close(cpu);
+}
+
+/* A DPU program that faults: a clear error, never a wrong answer. */
+TEST(pim_fault_reported)
+{
+    if (!pim_usable())
+        return;
+    if (access("build/dpu/fault/aes-t4", R_OK) != 0) {
+        test_skip("build/dpu/fault not built");
+        return;
+    }
+    for (int mode = 0; mode < 3; mode++) {
+        cpim_ctx *pim = open_pim((cpim_pim_mode)mode, "nrRanks=2,nrDpusPerRank=2", 0,
+                                 "build/dpu/fault");
+        if (!pim)
+            return;
+        uint8_t buf[256] = {0};
+        CHECK(cpim_aes_set_key(pim, key32, 16) == CPIM_OK, "key");
+        cpim_err rc = cpim_aes_ecb(pim, CPIM_ENCRYPT, buf, buf, sizeof buf);
+        CHECK(rc == CPIM_ERR_PIM_FAULT, "mode %d: got %s", mode, cpim_strerror(rc));
+        const uint8_t *m[1] = {buf};
+        size_t l[1] = {100};
+        uint8_t d[1][32];
+        rc = cpim_sha256_batch(pim, m, l, 1, d);
+        CHECK(rc == CPIM_ERR_PIM_FAULT, "sha mode %d: got %s", mode, cpim_strerror(rc));
+        cpim_close(pim);
+    }
+}
