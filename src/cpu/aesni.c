@@ -26,8 +26,8 @@
  * with an XOR with its key), which saves one XOR per vector.  A final
  * partial block goes through a 16-byte bounce buffer.
  *
- * SHA-256 in this backend is the portable code (src/crypto/sha256.h) when it
- * is compiled in, see aesni_sha256_batch below.
+ * SHA-256 in this backend is the portable code (src/crypto/sha256.h), split
+ * over threads by messages; for SHA-256 speed use `shani`.
  *
  * AES-NI is constant-time (no key- or data-dependent table lookups).
  */
@@ -36,6 +36,7 @@
 
 #include "backend.h"
 #include "parallel.h"
+#include "sha256.h"
 #include "x86_cpu.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -331,8 +332,8 @@ TGT_V512 INLINE void v512_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi,
     /* Fast path: while the last counter byte does not overflow within an
      * iteration, the counters are the big-endian block of `lo` plus the lane
      * offset in its last byte (qword 1 of each lane, bits 56..63), so no
-     * byte swap is needed; otherwise (1 iteration in 16) they are rebuilt
-     * from the scalar counter. */
+     * byte swap is needed; otherwise (about 1 iteration in 16) they are
+     * rebuilt from the scalar counter. */
     __m512i off[V512_LANES];
     for (int i = 0; i < V512_LANES; i++) {
         long long o = 4 * i;
@@ -347,7 +348,8 @@ TGT_V512 INLINE void v512_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi,
     for (; nb >= 4 * V512_LANES; nb -= 4 * V512_LANES, in += 64 * V512_LANES,
                                  out += 64 * V512_LANES) {
         __m512i x[V512_LANES];
-        if ((lo & 0xff) <= 256 - 4 * V512_LANES) {
+        /* Strictly below: `base` must also stay exact after the step. */
+        if ((lo & 0xff) < 256 - 4 * V512_LANES) {
 #pragma GCC unroll 8
             for (int i = 0; i < V512_LANES; i++)
                 x[i] = _mm512_xor_si512(_mm512_add_epi64(base, off[i]), k[0]);
@@ -541,7 +543,9 @@ static cpim_err aesni_ecb(void *p, cpim_dir dir, const uint8_t *in, uint8_t *out
     struct aesni_state *s = p;
     struct aes_job j = {.s = s, .in = in, .out = out, .nblocks = len / 16, .dir = dir};
     (void)st; /* the core records bytes and the measured time */
-    return cpim_parallel_for(s->threads, j.nblocks, AESNI_GRAIN_BLOCKS, ecb_range, &j);
+    /* A thread that cannot start has its share done by the caller. */
+    (void)cpim_parallel_for(s->threads, j.nblocks, AESNI_GRAIN_BLOCKS, ecb_range, &j);
+    return CPIM_OK;
 }
 
 static uint64_t load_be64(const uint8_t *p)
@@ -565,11 +569,47 @@ static cpim_err aesni_ctr(void *p, uint8_t counter[16], const uint8_t *in, uint8
     struct aes_job j = {.s = s, .in = in, .out = out, .nblocks = len / 16 + (len % 16 != 0),
                         .tail = len % 16, .hi = load_be64(counter), .lo = load_be64(counter + 8)};
     (void)st;
-    cpim_err rc = cpim_parallel_for(s->threads, j.nblocks, AESNI_GRAIN_BLOCKS, ctr_range, &j);
+    (void)cpim_parallel_for(s->threads, j.nblocks, AESNI_GRAIN_BLOCKS, ctr_range, &j);
     uint64_t lo = j.lo + (uint64_t)j.nblocks;
     store_be64(counter, j.hi + (lo < j.lo));
     store_be64(counter + 8, lo);
-    return rc;
+    return CPIM_OK;
+}
+
+/* ---- SHA-256: the portable code ------------------------------------------------------- */
+
+struct sha_job {
+    const uint8_t *const *msgs;
+    const size_t *lens;
+    uint8_t (*digests)[32];
+};
+
+static void sha_range(void *arg, size_t b, size_t e)
+{
+    const struct sha_job *j = arg;
+    for (size_t i = b; i < e; i++) {
+        const uint8_t *p = j->msgs[i];
+        size_t len = j->lens[i];
+        cpc_sha256_ctx c;
+        cpc_sha256_init(&c);
+        while (len) { /* the portable code takes 32-bit lengths */
+            uint32_t step = len > (1u << 30) ? (1u << 30) : (uint32_t)len;
+            cpc_sha256_update(&c, p, step);
+            p += step;
+            len -= step;
+        }
+        cpc_sha256_final(&c, j->digests[i]);
+    }
+}
+
+static cpim_err aesni_sha(void *p, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                          uint8_t (*digests)[32], cpim_stats *st)
+{
+    struct aesni_state *s = p;
+    struct sha_job j = {msgs, lens, digests};
+    (void)st;
+    (void)cpim_parallel_for(s->threads, count, 1, sha_range, &j);
+    return CPIM_OK;
 }
 
 const cpim_backend_vt cpim_backend_aesni = {
@@ -582,5 +622,5 @@ const cpim_backend_vt cpim_backend_aesni = {
     .set_key = aesni_set_key,
     .aes_ecb = aesni_ecb,
     .aes_ctr = aesni_ctr,
-    .sha256_batch = NULL,
+    .sha256_batch = aesni_sha,
 };
