@@ -119,7 +119,7 @@ check-sanitize:
 
 # ---- main job and experiments ---------------------------------------------------
 run: all
-	$(CLI) speed
+	$(CLI) study
 
 clean:
 	rm -rf build build-san

@@ -84,6 +84,7 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir); /* cryptopim.c */
 int cmd_list(int argc, char **argv);                 /* cryptopim.c */
 int cmd_sha256sum(int argc, char **argv);            /* sha256sum.c */
 int cmd_speed(int argc, char **argv);                /* speed.c */
+int cmd_study(int argc, char **argv);                /* study.c: `make run` */
 int cmd_bench(int argc, char **argv);                /* bench.c */
 
 #endif /* CPIM_CLI_H */

@@ -522,6 +522,8 @@ int main(int argc, char **argv)
         rc = cmd_speed(argc - 2, argv + 2);
     else if (strcmp(cmd, "bench") == 0)
         rc = cmd_bench(argc - 2, argv + 2);
+    else if (strcmp(cmd, "study") == 0)
+        rc = cmd_study(argc - 2, argv + 2);
     else {
         cli_error("unknown command '%s' (enc, dec, sha256sum, list, speed, bench; see --help)", cmd);
         return CLI_USAGE;
