@@ -83,6 +83,7 @@ cli: $(CLI)
 # ---- emu: virtual DPU ----
 -include emu/vdpu.mk
 -include emu/rt.mk
+-include emu/softfloat.mk
 # ---- end emu: virtual DPU ----
 
 # ---- emu: host library (<dpu.h>) ----
