@@ -8,7 +8,7 @@
  *   ------  --------------------------------------------------  -------------
  *   cpu     portable C (src/crypto), multi-threaded for bulk    no (T-tables)
  *   aesni   AES-NI / VAES for AES, the portable code for SHA    AES: yes
- *   shani   SHA-NI / AVX-512 multi-buffer SHA-256, portable AES  SHA: yes
+ *   shani   SHA-NI (4 messages interleaved), portable AES       SHA: yes
  *   pim     UPMEM DPUs (real SDK, or the built-in virtual one)  yes on a DPU
  *   auto    the best available backend per operation             -
  *
