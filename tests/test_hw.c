@@ -111,8 +111,8 @@ TEST(hw_aesni_lengths_0_300)
                         cpc_aes_decrypt(&dk, src, ref, (uint32_t)(len / 16));
                     CHECK(cpim_aes_ecb(ctx, (cpim_dir)dir, src, dst, len) == CPIM_OK, "ecb");
                     if (!CHECK_MEM(dst, ref, len, "ecb output"))
-                        CHECK(0, "tier %s key %u len %zu dir %d", tier_name[t], key_lens[k],
-                              len, dir);
+                        CHECK(0, "tier %s key %u len %zu dir %d", tier_name[t], key_lens[k], len,
+                              dir);
                 }
             }
         }
@@ -152,8 +152,8 @@ TEST(hw_aesni_ctr_counter_wrap)
     test_fill(&rs, in, cap);
     test_fill(&rs, key, sizeof key);
     static const unsigned backs[] = {0, 1, 2, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100};
-    static const size_t lens[] = {1,   15,  16,  17,   64,   255,  256,
-                                 257, 511, 512, 513, 1000, 4096, 20000};
+    static const size_t lens[] = {1,   15,  16,  17,  64,   255,  256,
+                                  257, 511, 512, 513, 1000, 4096, 20000};
     static const uint64_t his[] = {0, 0x0123456789abcdefull, ~0ull};
     for (int t = 0; t < NTIERS; t++) {
         cpim_ctx *ctx = open_tier(t, 1);
@@ -166,8 +166,8 @@ TEST(hw_aesni_ctr_counter_wrap)
             for (size_t h = 0; h < sizeof his / sizeof his[0]; h++)
                 for (size_t b = 0; b < sizeof backs / sizeof backs[0]; b++)
                     for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++)
-                        check_ctr_wrap(ctx, &ek, his[h], backs[b], in + 1, out + 1, ref,
-                                       lens[l], tier_name[t]);
+                        check_ctr_wrap(ctx, &ek, his[h], backs[b], in + 1, out + 1, ref, lens[l],
+                                       tier_name[t]);
         }
         cpim_close(ctx);
     }
@@ -302,8 +302,8 @@ static cpim_ctx *open_shani(unsigned threads)
     return ctx;
 }
 
-static void check_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size_t *lens,
-                        size_t count, const char *what)
+static void check_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                        const char *what)
 {
     uint8_t(*dg)[32] = malloc(32 * (count ? count : 1));
     CHECK(dg != NULL, "malloc");

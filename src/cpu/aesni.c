@@ -182,8 +182,7 @@ TGT_NI INLINE void ni_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi, uin
         for (unsigned r = 1; r < nr; r++)
             x = _mm_aesenc_si128(x, k[r]);
         x = _mm_aesenclast_si128(x, k[nr]);
-        _mm_storeu_si128((__m128i *)out,
-                         _mm_xor_si128(x, _mm_loadu_si128((const __m128i *)in)));
+        _mm_storeu_si128((__m128i *)out, _mm_xor_si128(x, _mm_loadu_si128((const __m128i *)in)));
     }
 }
 
@@ -197,8 +196,8 @@ TGT_V256 INLINE void v256_ecb(const uint8_t *rk, const unsigned nr, const int de
     __m256i k[AESNI_MAX_ROUNDS + 1];
     for (unsigned r = 0; r <= nr; r++)
         k[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
-    for (; nb >= 2 * V256_LANES; nb -= 2 * V256_LANES, in += 32 * V256_LANES,
-                                 out += 32 * V256_LANES) {
+    for (; nb >= 2 * V256_LANES;
+         nb -= 2 * V256_LANES, in += 32 * V256_LANES, out += 32 * V256_LANES) {
         __m256i x[V256_LANES];
 #pragma GCC unroll 8
         for (int i = 0; i < V256_LANES; i++)
@@ -210,8 +209,8 @@ TGT_V256 INLINE void v256_ecb(const uint8_t *rk, const unsigned nr, const int de
                 x[i] = dec ? _mm256_aesdec_epi128(x[i], k[r]) : _mm256_aesenc_epi128(x[i], k[r]);
 #pragma GCC unroll 8
         for (int i = 0; i < V256_LANES; i++) {
-            x[i] = dec ? _mm256_aesdeclast_epi128(x[i], k[nr])
-                       : _mm256_aesenclast_epi128(x[i], k[nr]);
+            x[i] =
+                dec ? _mm256_aesdeclast_epi128(x[i], k[nr]) : _mm256_aesenclast_epi128(x[i], k[nr]);
             _mm256_storeu_si256((__m256i *)(out + 32 * i), x[i]);
         }
     }
@@ -236,8 +235,7 @@ TGT_V256 INLINE void v256_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi,
     __m256i k[AESNI_MAX_ROUNDS + 1];
     for (unsigned r = 0; r <= nr; r++)
         k[r] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
-    __m256i c = _mm256_set_epi64x((long long)hi, (long long)(lo + 1), (long long)hi,
-                                  (long long)lo);
+    __m256i c = _mm256_set_epi64x((long long)hi, (long long)(lo + 1), (long long)hi, (long long)lo);
     size_t done = 0;
     for (; nb - done >= 2 * V256_LANES; done += 2 * V256_LANES) {
         const uint8_t *ip = in + 16 * done;
@@ -280,8 +278,8 @@ TGT_V512 INLINE void v512_ecb(const uint8_t *rk, const unsigned nr, const int de
     __m512i k[AESNI_MAX_ROUNDS + 1];
     for (unsigned r = 0; r <= nr; r++)
         k[r] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
-    for (; nb >= 4 * V512_LANES; nb -= 4 * V512_LANES, in += 64 * V512_LANES,
-                                 out += 64 * V512_LANES) {
+    for (; nb >= 4 * V512_LANES;
+         nb -= 4 * V512_LANES, in += 64 * V512_LANES, out += 64 * V512_LANES) {
         __m512i x[V512_LANES];
 #pragma GCC unroll 8
         for (int i = 0; i < V512_LANES; i++)
@@ -293,8 +291,8 @@ TGT_V512 INLINE void v512_ecb(const uint8_t *rk, const unsigned nr, const int de
                 x[i] = dec ? _mm512_aesdec_epi128(x[i], k[r]) : _mm512_aesenc_epi128(x[i], k[r]);
 #pragma GCC unroll 8
         for (int i = 0; i < V512_LANES; i++) {
-            x[i] = dec ? _mm512_aesdeclast_epi128(x[i], k[nr])
-                       : _mm512_aesenclast_epi128(x[i], k[nr]);
+            x[i] =
+                dec ? _mm512_aesdeclast_epi128(x[i], k[nr]) : _mm512_aesenclast_epi128(x[i], k[nr]);
             _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
         }
     }
@@ -316,16 +314,16 @@ TGT_V512 INLINE void v512_ecb(const uint8_t *rk, const unsigned nr, const int de
 TGT_V512 INLINE __m512i v512_counters(uint64_t hi, uint64_t lo, __m512i bswap)
 {
     const long long h = (long long)hi;
-    return _mm512_shuffle_epi8(_mm512_set_epi64(h, (long long)(lo + 3), h, (long long)(lo + 2),
-                                                h, (long long)(lo + 1), h, (long long)lo),
+    return _mm512_shuffle_epi8(_mm512_set_epi64(h, (long long)(lo + 3), h, (long long)(lo + 2), h,
+                                                (long long)(lo + 1), h, (long long)lo),
                                bswap);
 }
 
 TGT_V512 INLINE void v512_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi, uint64_t lo,
                               const uint8_t *in, uint8_t *out, size_t nb)
 {
-    const __m512i bswap = _mm512_broadcast_i32x4(
-        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    const __m512i bswap =
+        _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
     __m512i k[AESNI_MAX_ROUNDS + 1];
     for (unsigned r = 0; r <= nr; r++)
         k[r] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
@@ -337,16 +335,14 @@ TGT_V512 INLINE void v512_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi,
     __m512i off[V512_LANES];
     for (int i = 0; i < V512_LANES; i++) {
         long long o = 4 * i;
-        off[i] = _mm512_set_epi64((o + 3) << 56, 0, (o + 2) << 56, 0, (o + 1) << 56, 0, o << 56,
-                                  0);
+        off[i] = _mm512_set_epi64((o + 3) << 56, 0, (o + 2) << 56, 0, (o + 1) << 56, 0, o << 56, 0);
     }
-    const __m512i step = _mm512_set_epi64((long long)(4 * V512_LANES) << 56, 0,
-                                          (long long)(4 * V512_LANES) << 56, 0,
-                                          (long long)(4 * V512_LANES) << 56, 0,
-                                          (long long)(4 * V512_LANES) << 56, 0);
+    const __m512i step = _mm512_set_epi64(
+        (long long)(4 * V512_LANES) << 56, 0, (long long)(4 * V512_LANES) << 56, 0,
+        (long long)(4 * V512_LANES) << 56, 0, (long long)(4 * V512_LANES) << 56, 0);
     __m512i base = _mm512_broadcast_i32x4(_mm512_castsi512_si128(v512_counters(hi, lo, bswap)));
-    for (; nb >= 4 * V512_LANES; nb -= 4 * V512_LANES, in += 64 * V512_LANES,
-                                 out += 64 * V512_LANES) {
+    for (; nb >= 4 * V512_LANES;
+         nb -= 4 * V512_LANES, in += 64 * V512_LANES, out += 64 * V512_LANES) {
         __m512i x[V512_LANES];
         /* Strictly below: `base` must also stay exact after the step. */
         if ((lo & 0xff) < 256 - 4 * V512_LANES) {
@@ -392,35 +388,35 @@ TGT_V512 INLINE void v512_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi,
 
 /* The round count is made a compile-time constant so the round loops unroll
  * fully and the round keys stay in registers. */
-#define BY_ROUNDS(call_10, call_12, call_14)                                                 \
-    do {                                                                                     \
-        if (nr == 10)                                                                        \
-            call_10;                                                                         \
-        else if (nr == 12)                                                                   \
-            call_12;                                                                         \
-        else                                                                                 \
-            call_14;                                                                         \
+#define BY_ROUNDS(call_10, call_12, call_14)                                                       \
+    do {                                                                                           \
+        if (nr == 10)                                                                              \
+            call_10;                                                                               \
+        else if (nr == 12)                                                                         \
+            call_12;                                                                               \
+        else                                                                                       \
+            call_14;                                                                               \
     } while (0)
 
-#define DEFINE_TIER(tgt, tier)                                                               \
-    tgt static void tier##_enc(const uint8_t *rk, unsigned nr, const uint8_t *in,           \
-                               uint8_t *out, size_t nb)                                     \
-    {                                                                                        \
-        BY_ROUNDS(tier##_ecb(rk, 10, 0, in, out, nb), tier##_ecb(rk, 12, 0, in, out, nb),   \
-                  tier##_ecb(rk, 14, 0, in, out, nb));                                       \
-    }                                                                                        \
-    tgt static void tier##_dec(const uint8_t *rk, unsigned nr, const uint8_t *in,           \
-                               uint8_t *out, size_t nb)                                     \
-    {                                                                                        \
-        BY_ROUNDS(tier##_ecb(rk, 10, 1, in, out, nb), tier##_ecb(rk, 12, 1, in, out, nb),   \
-                  tier##_ecb(rk, 14, 1, in, out, nb));                                       \
-    }                                                                                        \
-    tgt static void tier##_ctrk(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,   \
-                                const uint8_t *in, uint8_t *out, size_t nb)                 \
-    {                                                                                        \
-        BY_ROUNDS(tier##_ctr(rk, 10, hi, lo, in, out, nb),                                   \
-                  tier##_ctr(rk, 12, hi, lo, in, out, nb),                                   \
-                  tier##_ctr(rk, 14, hi, lo, in, out, nb));                                  \
+#define DEFINE_TIER(tgt, tier)                                                                     \
+    tgt static void tier##_enc(const uint8_t *rk, unsigned nr, const uint8_t *in, uint8_t *out,    \
+                               size_t nb)                                                          \
+    {                                                                                              \
+        BY_ROUNDS(tier##_ecb(rk, 10, 0, in, out, nb), tier##_ecb(rk, 12, 0, in, out, nb),          \
+                  tier##_ecb(rk, 14, 0, in, out, nb));                                             \
+    }                                                                                              \
+    tgt static void tier##_dec(const uint8_t *rk, unsigned nr, const uint8_t *in, uint8_t *out,    \
+                               size_t nb)                                                          \
+    {                                                                                              \
+        BY_ROUNDS(tier##_ecb(rk, 10, 1, in, out, nb), tier##_ecb(rk, 12, 1, in, out, nb),          \
+                  tier##_ecb(rk, 14, 1, in, out, nb));                                             \
+    }                                                                                              \
+    tgt static void tier##_ctrk(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,          \
+                                const uint8_t *in, uint8_t *out, size_t nb)                        \
+    {                                                                                              \
+        BY_ROUNDS(tier##_ctr(rk, 10, hi, lo, in, out, nb),                                         \
+                  tier##_ctr(rk, 12, hi, lo, in, out, nb),                                         \
+                  tier##_ctr(rk, 14, hi, lo, in, out, nb));                                        \
     }
 
 DEFINE_TIER(TGT_NI, ni)
@@ -562,12 +558,17 @@ static void store_be64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)v;
 }
 
-static cpim_err aesni_ctr(void *p, uint8_t counter[16], const uint8_t *in, uint8_t *out,
-                          size_t len, cpim_stats *st)
+static cpim_err aesni_ctr(void *p, uint8_t counter[16], const uint8_t *in, uint8_t *out, size_t len,
+                          cpim_stats *st)
 {
     struct aesni_state *s = p;
-    struct aes_job j = {.s = s, .in = in, .out = out, .nblocks = len / 16 + (len % 16 != 0),
-                        .tail = len % 16, .hi = load_be64(counter), .lo = load_be64(counter + 8)};
+    struct aes_job j = {.s = s,
+                        .in = in,
+                        .out = out,
+                        .nblocks = len / 16 + (len % 16 != 0),
+                        .tail = len % 16,
+                        .hi = load_be64(counter),
+                        .lo = load_be64(counter + 8)};
     (void)st;
     (void)cpim_parallel_for(s->threads, j.nblocks, AESNI_GRAIN_BLOCKS, ctr_range, &j);
     uint64_t lo = j.lo + (uint64_t)j.nblocks;

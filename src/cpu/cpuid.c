@@ -24,8 +24,8 @@ static unsigned detect(void)
         f |= CPIM_X86_AESNI;
     int avx = (c & (1u << 28)) != 0, osxsave = (c & (1u << 27)) != 0;
     uint64_t xcr0 = osxsave ? xgetbv0() : 0;
-    int ymm_os = (xcr0 & 0x6) == 0x6;    /* XMM and YMM state */
-    int zmm_os = (xcr0 & 0xe6) == 0xe6;  /* plus opmask, ZMM_Hi256, Hi16_ZMM */
+    int ymm_os = (xcr0 & 0x6) == 0x6;   /* XMM and YMM state */
+    int zmm_os = (xcr0 & 0xe6) == 0xe6; /* plus opmask, ZMM_Hi256, Hi16_ZMM */
     unsigned max_leaf = __get_cpuid_max(0, 0);
     if (max_leaf < 7)
         return f;

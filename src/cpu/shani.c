@@ -88,8 +88,8 @@ TGT_SHA INLINE void shani_kernel(const int n, uint32_t *const h[], const uint8_t
             for (int l = 0; l < n; l++) {
                 __m128i *x = w[l];
                 if (g < 4) {
-                    x[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(q[l] + 16 * g)),
-                                            bswap);
+                    x[g] =
+                        _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(q[l] + 16 * g)), bswap);
                 } else {
                     /* W[4g..4g+3] from W[4g-16 ..]: msg1 adds sigma0, the
                      * alignr supplies W[i-7], msg2 adds sigma1. */
@@ -111,9 +111,9 @@ TGT_SHA INLINE void shani_kernel(const int n, uint32_t *const h[], const uint8_t
     }
 #pragma GCC unroll 4
     for (int l = 0; l < n; l++) {
-        __m128i t = _mm_shuffle_epi32(s0[l], 0x1B);  /* FEBA */
-        __m128i u = _mm_shuffle_epi32(s1[l], 0xB1);  /* DCHG */
-        _mm_storeu_si128((__m128i *)h[l], _mm_blend_epi16(t, u, 0xF0)); /* DCBA */
+        __m128i t = _mm_shuffle_epi32(s0[l], 0x1B);                        /* FEBA */
+        __m128i u = _mm_shuffle_epi32(s1[l], 0xB1);                        /* DCHG */
+        _mm_storeu_si128((__m128i *)h[l], _mm_blend_epi16(t, u, 0xF0));    /* DCBA */
         _mm_storeu_si128((__m128i *)(h[l] + 4), _mm_alignr_epi8(u, t, 8)); /* HGFE */
     }
 }
@@ -142,12 +142,12 @@ static const shani_fn shani_by_lanes[SHANI_LANES + 1] = {NULL, shani_x1, shani_x
 /* ---- multi-message scheduler ------------------------------------------------------------ */
 
 struct lane {
-    size_t msg;          /* index of the message in the batch */
-    const uint8_t *p;    /* next block of the current run */
-    size_t nb;           /* blocks left in the current run */
-    int in_pad;          /* 1 once the run is the padding blocks */
-    uint32_t h[8];       /* chaining value */
-    uint8_t pad[128];    /* the final 1 or 2 blocks */
+    size_t msg;       /* index of the message in the batch */
+    const uint8_t *p; /* next block of the current run */
+    size_t nb;        /* blocks left in the current run */
+    int in_pad;       /* 1 once the run is the padding blocks */
+    uint32_t h[8];    /* chaining value */
+    uint8_t pad[128]; /* the final 1 or 2 blocks */
 };
 
 struct sha_job {
@@ -286,8 +286,8 @@ static void shani_close(void *p)
     free(p);
 }
 
-static cpim_err shani_sha(void *state, const uint8_t *const *msgs, const size_t *lens,
-                          size_t count, uint8_t (*digests)[32], cpim_stats *st)
+static cpim_err shani_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                          uint8_t (*digests)[32], cpim_stats *st)
 {
 #ifdef CPIM_HAVE_X86
     struct shani_state *s = state;

@@ -11,13 +11,13 @@
 #define CPIM_X86_CPU_H
 
 enum {
-    CPIM_X86_SSE41 = 1u << 0,    /* SSE4.1 (implies SSSE3) */
-    CPIM_X86_AESNI = 1u << 1,    /* AES-NI */
-    CPIM_X86_AVX2 = 1u << 2,     /* AVX2, with OS support for ymm state */
-    CPIM_X86_VAES = 1u << 3,     /* VAES on ymm (needs AVX2 too) */
-    CPIM_X86_AVX512 = 1u << 4,   /* AVX-512 F+BW+VL, with OS support for zmm state */
-    CPIM_X86_VAES512 = 1u << 5,  /* VAES on zmm: VAES and CPIM_X86_AVX512 */
-    CPIM_X86_SHANI = 1u << 6,    /* SHA-NI (sha256rnds2/msg1/msg2) */
+    CPIM_X86_SSE41 = 1u << 0,   /* SSE4.1 (implies SSSE3) */
+    CPIM_X86_AESNI = 1u << 1,   /* AES-NI */
+    CPIM_X86_AVX2 = 1u << 2,    /* AVX2, with OS support for ymm state */
+    CPIM_X86_VAES = 1u << 3,    /* VAES on ymm (needs AVX2 too) */
+    CPIM_X86_AVX512 = 1u << 4,  /* AVX-512 F+BW+VL, with OS support for zmm state */
+    CPIM_X86_VAES512 = 1u << 5, /* VAES on zmm: VAES and CPIM_X86_AVX512 */
+    CPIM_X86_SHANI = 1u << 6,   /* SHA-NI (sha256rnds2/msg1/msg2) */
 };
 
 /* The CPIM_X86_* bits this CPU and OS support, restricted by the mask below.
