@@ -76,8 +76,14 @@ static inline double u2d(uint64_t u)
 #define F64_FRAC 0x000fffffffffffffull
 #define F64_HIDDEN 0x0010000000000000ull
 
-static inline int f32_isnan(uint32_t a) { return (a & F32_ABS) > F32_INF; }
-static inline int f64_isnan(uint64_t a) { return (a & F64_ABS) > F64_INF; }
+static inline int f32_isnan(uint32_t a)
+{
+    return (a & F32_ABS) > F32_INF;
+}
+static inline int f64_isnan(uint64_t a)
+{
+    return (a & F64_ABS) > F64_INF;
+}
 
 /* shift right, OR-ing every bit shifted out into bit 0 ("jamming") so that
  * rounding still sees that the value was inexact; any count allowed */
@@ -587,37 +593,85 @@ double __floatundidf(uint64_t a);
 float __powisf2(float a, int32_t n);
 double __powidf2(double a, int32_t n);
 
-float __addsf3(float a, float b) { return u2f(f32_add(f2u(a), f2u(b))); }
-float __subsf3(float a, float b) { return u2f(f32_add(f2u(a), f2u(b) ^ F32_SIGN)); }
-float __mulsf3(float a, float b) { return u2f(f32_mul(f2u(a), f2u(b))); }
-float __divsf3(float a, float b) { return u2f(f32_div(f2u(a), f2u(b))); }
-float __negsf2(float a) { return u2f(f2u(a) ^ F32_SIGN); }
+float __addsf3(float a, float b)
+{
+    return u2f(f32_add(f2u(a), f2u(b)));
+}
+float __subsf3(float a, float b)
+{
+    return u2f(f32_add(f2u(a), f2u(b) ^ F32_SIGN));
+}
+float __mulsf3(float a, float b)
+{
+    return u2f(f32_mul(f2u(a), f2u(b)));
+}
+float __divsf3(float a, float b)
+{
+    return u2f(f32_div(f2u(a), f2u(b)));
+}
+float __negsf2(float a)
+{
+    return u2f(f2u(a) ^ F32_SIGN);
+}
 
-double __adddf3(double a, double b) { return u2d(f64_add(d2u(a), d2u(b))); }
-double __subdf3(double a, double b) { return u2d(f64_add(d2u(a), d2u(b) ^ F64_SIGN)); }
-double __muldf3(double a, double b) { return u2d(f64_mul(d2u(a), d2u(b))); }
-double __divdf3(double a, double b) { return u2d(f64_div(d2u(a), d2u(b))); }
-double __negdf2(double a) { return u2d(d2u(a) ^ F64_SIGN); }
+double __adddf3(double a, double b)
+{
+    return u2d(f64_add(d2u(a), d2u(b)));
+}
+double __subdf3(double a, double b)
+{
+    return u2d(f64_add(d2u(a), d2u(b) ^ F64_SIGN));
+}
+double __muldf3(double a, double b)
+{
+    return u2d(f64_mul(d2u(a), d2u(b)));
+}
+double __divdf3(double a, double b)
+{
+    return u2d(f64_div(d2u(a), d2u(b)));
+}
+double __negdf2(double a)
+{
+    return u2d(d2u(a) ^ F64_SIGN);
+}
 
 /* One body per convention; the other names are aliases (as in compiler-rt),
  * so a program using several comparisons pays IRAM for the body once. */
-int __lesf2(float a, float b) { return f32_cmp(f2u(a), f2u(b), 1); }
-int __gesf2(float a, float b) { return f32_cmp(f2u(a), f2u(b), -1); }
+int __lesf2(float a, float b)
+{
+    return f32_cmp(f2u(a), f2u(b), 1);
+}
+int __gesf2(float a, float b)
+{
+    return f32_cmp(f2u(a), f2u(b), -1);
+}
 int __eqsf2(float a, float b) __attribute__((alias("__lesf2")));
 int __nesf2(float a, float b) __attribute__((alias("__lesf2")));
 int __ltsf2(float a, float b) __attribute__((alias("__lesf2")));
 int __cmpsf2(float a, float b) __attribute__((alias("__lesf2")));
 int __gtsf2(float a, float b) __attribute__((alias("__gesf2")));
-int __unordsf2(float a, float b) { return f32_isnan(f2u(a)) || f32_isnan(f2u(b)); }
+int __unordsf2(float a, float b)
+{
+    return f32_isnan(f2u(a)) || f32_isnan(f2u(b));
+}
 
-int __ledf2(double a, double b) { return f64_cmp(d2u(a), d2u(b), 1); }
-int __gedf2(double a, double b) { return f64_cmp(d2u(a), d2u(b), -1); }
+int __ledf2(double a, double b)
+{
+    return f64_cmp(d2u(a), d2u(b), 1);
+}
+int __gedf2(double a, double b)
+{
+    return f64_cmp(d2u(a), d2u(b), -1);
+}
 int __eqdf2(double a, double b) __attribute__((alias("__ledf2")));
 int __nedf2(double a, double b) __attribute__((alias("__ledf2")));
 int __ltdf2(double a, double b) __attribute__((alias("__ledf2")));
 int __cmpdf2(double a, double b) __attribute__((alias("__ledf2")));
 int __gtdf2(double a, double b) __attribute__((alias("__gedf2")));
-int __unorddf2(double a, double b) { return f64_isnan(d2u(a)) || f64_isnan(d2u(b)); }
+int __unorddf2(double a, double b)
+{
+    return f64_isnan(d2u(a)) || f64_isnan(d2u(b));
+}
 
 double __extendsfdf2(float a)
 {
@@ -631,8 +685,7 @@ double __extendsfdf2(float a)
         return u2d(sign);
     int32_t e;
     uint32_t s = f32_unpack(aabs, &e); /* exact: 24 bits fit in 53 */
-    return u2d(sign | ((uint64_t)(uint32_t)(e + 896) << 52) |
-               ((uint64_t)(s & F32_FRAC) << 29));
+    return u2d(sign | ((uint64_t)(uint32_t)(e + 896) << 52) | ((uint64_t)(s & F32_FRAC) << 29));
 }
 
 float __truncdfsf2(double a)
@@ -656,25 +709,37 @@ float __truncdfsf2(double a)
     return u2f(f32_round_pack(sign, e - 897, (uint32_t)shr_jam64(s, 22)));
 }
 
-int32_t __fixsfsi(float a) { return (int32_t)f32_to_i64(f2u(a), 0x7fffffffu); }
+int32_t __fixsfsi(float a)
+{
+    return (int32_t)f32_to_i64(f2u(a), 0x7fffffffu);
+}
 uint32_t __fixunssfsi(float a)
 {
     uint32_t u = f2u(a);
     return u & F32_SIGN ? 0 : (uint32_t)f32_to_u64_trunc(u, 0xffffffffu);
 }
-int32_t __fixdfsi(double a) { return (int32_t)f64_to_i64(d2u(a), 0x7fffffffu); }
+int32_t __fixdfsi(double a)
+{
+    return (int32_t)f64_to_i64(d2u(a), 0x7fffffffu);
+}
 uint32_t __fixunsdfsi(double a)
 {
     uint64_t u = d2u(a);
     return u & F64_SIGN ? 0 : (uint32_t)f64_to_u64_trunc(u, 0xffffffffu);
 }
-int64_t __fixsfdi(float a) { return f32_to_i64(f2u(a), 0x7fffffffffffffffull); }
+int64_t __fixsfdi(float a)
+{
+    return f32_to_i64(f2u(a), 0x7fffffffffffffffull);
+}
 uint64_t __fixunssfdi(float a)
 {
     uint32_t u = f2u(a);
     return u & F32_SIGN ? 0 : f32_to_u64_trunc(u, ~0ull);
 }
-int64_t __fixdfdi(double a) { return f64_to_i64(d2u(a), 0x7fffffffffffffffull); }
+int64_t __fixdfdi(double a)
+{
+    return f64_to_i64(d2u(a), 0x7fffffffffffffffull);
+}
 uint64_t __fixunsdfdi(double a)
 {
     uint64_t u = d2u(a);
@@ -686,25 +751,43 @@ float __floatsisf(int32_t a)
     uint32_t m = a < 0 ? 0u - (uint32_t)a : (uint32_t)a;
     return u2f(u64_to_f32(a < 0 ? F32_SIGN : 0, m));
 }
-float __floatunsisf(uint32_t a) { return u2f(u64_to_f32(0, a)); }
+float __floatunsisf(uint32_t a)
+{
+    return u2f(u64_to_f32(0, a));
+}
 double __floatsidf(int32_t a)
 {
     uint32_t m = a < 0 ? 0u - (uint32_t)a : (uint32_t)a;
     return u2d(u64_to_f64(a < 0 ? F64_SIGN : 0, m));
 }
-double __floatunsidf(uint32_t a) { return u2d(u64_to_f64(0, a)); }
+double __floatunsidf(uint32_t a)
+{
+    return u2d(u64_to_f64(0, a));
+}
 float __floatdisf(int64_t a)
 {
     uint64_t m = a < 0 ? 0ull - (uint64_t)a : (uint64_t)a;
     return u2f(u64_to_f32(a < 0 ? F32_SIGN : 0, m));
 }
-float __floatundisf(uint64_t a) { return u2f(u64_to_f32(0, a)); }
+float __floatundisf(uint64_t a)
+{
+    return u2f(u64_to_f32(0, a));
+}
 double __floatdidf(int64_t a)
 {
     uint64_t m = a < 0 ? 0ull - (uint64_t)a : (uint64_t)a;
     return u2d(u64_to_f64(a < 0 ? F64_SIGN : 0, m));
 }
-double __floatundidf(uint64_t a) { return u2d(u64_to_f64(0, a)); }
+double __floatundidf(uint64_t a)
+{
+    return u2d(u64_to_f64(0, a));
+}
 
-float __powisf2(float a, int32_t n) { return u2f(f32_powi(f2u(a), n)); }
-double __powidf2(double a, int32_t n) { return u2d(f64_powi(d2u(a), n)); }
+float __powisf2(float a, int32_t n)
+{
+    return u2f(f32_powi(f2u(a), n));
+}
+double __powidf2(double a, int32_t n)
+{
+    return u2d(f64_powi(d2u(a), n));
+}

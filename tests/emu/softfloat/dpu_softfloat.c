@@ -1,11 +1,11 @@
 /* dpu_softfloat.c -- evaluates one operation of sf_ops.h over the host's
  * operand arrays on the virtual DPU (soft-float runtime emu/rt/softfloat.c).
  * Built once per group (-DSF_GROUP=1..3, see sf_ops.h); the operations of
- * other groups do nothing. The host sets op and count, fills in_a/in_b (float/int32 operands in the low
- * 32 bits) and reads out. One tasklet. */
-#include <stdint.h>
-#include <defs.h>
+ * other groups do nothing. The host sets op and count, fills in_a/in_b (float/int32 operands in the
+ * low 32 bits) and reads out. One tasklet. */
 #include "sf_ops.h"
+#include <defs.h>
+#include <stdint.h>
 
 __host uint32_t op;
 __host uint32_t count;
@@ -34,38 +34,77 @@ double __negdf2(double);
 /* kind <-> 64-bit slot */
 static inline float get_F(uint64_t v)
 {
-    union { uint32_t u; float f; } x = { (uint32_t)v };
+    union {
+        uint32_t u;
+        float f;
+    } x = {(uint32_t)v};
     return x.f;
 }
 static inline double get_D(uint64_t v)
 {
-    union { uint64_t u; double f; } x = { v };
+    union {
+        uint64_t u;
+        double f;
+    } x = {v};
     return x.f;
 }
-static inline int32_t get_I(uint64_t v) { return (int32_t)v; }
-static inline uint32_t get_U(uint64_t v) { return (uint32_t)v; }
-static inline int64_t get_L(uint64_t v) { return (int64_t)v; }
-static inline uint64_t get_M(uint64_t v) { return v; }
-static inline uint64_t get_N(uint64_t v) { return v; }
+static inline int32_t get_I(uint64_t v)
+{
+    return (int32_t)v;
+}
+static inline uint32_t get_U(uint64_t v)
+{
+    return (uint32_t)v;
+}
+static inline int64_t get_L(uint64_t v)
+{
+    return (int64_t)v;
+}
+static inline uint64_t get_M(uint64_t v)
+{
+    return v;
+}
+static inline uint64_t get_N(uint64_t v)
+{
+    return v;
+}
 static inline uint64_t put_F(float f)
 {
-    union { float f; uint32_t u; } x = { f };
+    union {
+        float f;
+        uint32_t u;
+    } x = {f};
     return x.u;
 }
 static inline uint64_t put_D(double f)
 {
-    union { double f; uint64_t u; } x = { f };
+    union {
+        double f;
+        uint64_t u;
+    } x = {f};
     return x.u;
 }
-static inline uint64_t put_I(int32_t v) { return (uint32_t)v; }
-static inline uint64_t put_U(uint32_t v) { return v; }
-static inline uint64_t put_L(int64_t v) { return (uint64_t)v; }
-static inline uint64_t put_M(uint64_t v) { return v; }
+static inline uint64_t put_I(int32_t v)
+{
+    return (uint32_t)v;
+}
+static inline uint64_t put_U(uint32_t v)
+{
+    return v;
+}
+static inline uint64_t put_L(int64_t v)
+{
+    return (uint64_t)v;
+}
+static inline uint64_t put_M(uint64_t v)
+{
+    return v;
+}
 
 /* one loop per operation, each in its own function so that every loop has
  * the same shape (two loads, the operation, one store); no unrolling, so the
  * per-element instruction count is that of a PrIM-style loop */
-#define SF_LOOP(name, group, ta, tb, tr, expr)                                                            \
+#define SF_LOOP(name, group, ta, tb, tr, expr)                                                     \
     static void __attribute__((noinline)) loop_##name(uint32_t n)                                  \
     {                                                                                              \
         _Pragma("clang loop unroll(disable)") for (uint32_t i = 0; i < n; i++)                     \

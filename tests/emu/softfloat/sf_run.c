@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vdpu.h"
 #include "sf_ops.h"
+#include "vdpu.h"
 
 /* ------------------------------------------------------------ host reference */
 static int ref_cmp(double a, double b, int unordered)
@@ -97,11 +97,26 @@ static double get_D(uint64_t v)
     memcpy(&f, &v, 8);
     return f;
 }
-static int32_t get_I(uint64_t v) { return (int32_t)(uint32_t)v; }
-static uint32_t get_U(uint64_t v) { return (uint32_t)v; }
-static int64_t get_L(uint64_t v) { return (int64_t)v; }
-static uint64_t get_M(uint64_t v) { return v; }
-static uint64_t get_N(uint64_t v) { return v; }
+static int32_t get_I(uint64_t v)
+{
+    return (int32_t)(uint32_t)v;
+}
+static uint32_t get_U(uint64_t v)
+{
+    return (uint32_t)v;
+}
+static int64_t get_L(uint64_t v)
+{
+    return (int64_t)v;
+}
+static uint64_t get_M(uint64_t v)
+{
+    return v;
+}
+static uint64_t get_N(uint64_t v)
+{
+    return v;
+}
 static uint64_t put_F(float f)
 {
     uint32_t u;
@@ -114,10 +129,22 @@ static uint64_t put_D(double f)
     memcpy(&u, &f, 8);
     return u;
 }
-static uint64_t put_I(int32_t v) { return (uint32_t)v; }
-static uint64_t put_U(uint32_t v) { return v; }
-static uint64_t put_L(int64_t v) { return (uint64_t)v; }
-static uint64_t put_M(uint64_t v) { return v; }
+static uint64_t put_I(int32_t v)
+{
+    return (uint32_t)v;
+}
+static uint64_t put_U(uint32_t v)
+{
+    return v;
+}
+static uint64_t put_L(int64_t v)
+{
+    return (uint64_t)v;
+}
+static uint64_t put_M(uint64_t v)
+{
+    return v;
+}
 
 #define SF_REF(name, group, ta, tb, tr, expr)                                                      \
     static uint64_t ref_##name(uint64_t ua, uint64_t ub)                                           \
@@ -137,7 +164,7 @@ typedef struct {
 } op_t;
 
 static const op_t ops[SF_OP__COUNT] = {
-#define SF_DESC(name, group, ta, tb, tr, expr) { #name, group, #ta[0], #tb[0], #tr[0], ref_##name },
+#define SF_DESC(name, group, ta, tb, tr, expr) {#name, group, #ta[0], #tb[0], #tr[0], ref_##name},
     SF_OPS(SF_DESC)
 #undef SF_DESC
 };
@@ -153,7 +180,10 @@ static uint64_t rnd(void) /* splitmix64 */
     return z ^ (z >> 31);
 }
 
-static uint32_t rnd_below(uint32_t n) { return (uint32_t)(rnd() % n); }
+static uint32_t rnd_below(uint32_t n)
+{
+    return (uint32_t)(rnd() % n);
+}
 
 /* a fraction of 'bits' bits: random, or only a few leading bits set (so that
  * products, quotients and sums are often exact or exact ties) */
@@ -208,12 +238,12 @@ static uint64_t rnd_float(int fmt, int32_t near_exp, int32_t spread)
 }
 
 static const uint32_t special32[] = {
-    0x00000000, 0x00000001, 0x00000002, 0x00000003, 0x007fffff, 0x00400000, 0x00800000, 0x00800001,
-    0x00ffffff, 0x33800000, 0x34000000, 0x3effffff, 0x3f000000, 0x3f000001, 0x3f7fffff, 0x3f800000,
-    0x3f800001, 0x3fc00000, 0x40000000, 0x40400000, 0x4b000000, 0x4b000001, 0x4b7fffff, 0x4b800000,
-    0x4effffff, 0x4f000000, 0x4f7fffff, 0x4f800000, 0x5effffff, 0x5f000000, 0x5f7fffff, 0x5f800000,
-    0x7effffff, 0x7f000000, 0x7f7ffffe, 0x7f7fffff, 0x7f800000, 0x7f800001, 0x7fa00000, 0x7fc00000,
-    0x7fffffff,
+    0x00000000, 0x00000001, 0x00000002, 0x00000003, 0x007fffff, 0x00400000, 0x00800000,
+    0x00800001, 0x00ffffff, 0x33800000, 0x34000000, 0x3effffff, 0x3f000000, 0x3f000001,
+    0x3f7fffff, 0x3f800000, 0x3f800001, 0x3fc00000, 0x40000000, 0x40400000, 0x4b000000,
+    0x4b000001, 0x4b7fffff, 0x4b800000, 0x4effffff, 0x4f000000, 0x4f7fffff, 0x4f800000,
+    0x5effffff, 0x5f000000, 0x5f7fffff, 0x5f800000, 0x7effffff, 0x7f000000, 0x7f7ffffe,
+    0x7f7fffff, 0x7f800000, 0x7f800001, 0x7fa00000, 0x7fc00000, 0x7fffffff,
 };
 static const uint64_t special64[] = {
     0x0000000000000000ull, 0x0000000000000001ull, 0x0000000000000003ull, 0x000fffffffffffffull,
@@ -230,16 +260,47 @@ static const uint64_t special64[] = {
     0x7ff4000000000000ull, 0x7ff8000000000000ull, 0x7fffffffffffffffull,
 };
 static const uint64_t special_int[] = {
-    0, 1, 2, 3, 0x7f, 0xff, 0xffffff, 0x1000000, 0x1000001, 0x1000002, 0x1000003, 0x2000003,
-    0x7fffff80, 0x7fffffbf, 0x7fffffc0, 0x7fffffff, 0x80000000, 0x80000001, 0xffffff7f, 0xffffff80,
-    0xffffffff, 0x100000000ull, 0x1fffffffffffffull, 0x20000000000000ull, 0x20000000000001ull,
-    0x20000000000003ull, 0x7ffffffffffffdffull, 0x7ffffffffffffe00ull, 0x7fffffffffffffffull,
-    0x8000000000000000ull, 0x8000000000000001ull, 0xfffffffffffffbffull, 0xfffffffffffffc00ull,
+    0,
+    1,
+    2,
+    3,
+    0x7f,
+    0xff,
+    0xffffff,
+    0x1000000,
+    0x1000001,
+    0x1000002,
+    0x1000003,
+    0x2000003,
+    0x7fffff80,
+    0x7fffffbf,
+    0x7fffffc0,
+    0x7fffffff,
+    0x80000000,
+    0x80000001,
+    0xffffff7f,
+    0xffffff80,
+    0xffffffff,
+    0x100000000ull,
+    0x1fffffffffffffull,
+    0x20000000000000ull,
+    0x20000000000001ull,
+    0x20000000000003ull,
+    0x7ffffffffffffdffull,
+    0x7ffffffffffffe00ull,
+    0x7fffffffffffffffull,
+    0x8000000000000000ull,
+    0x8000000000000001ull,
+    0xfffffffffffffbffull,
+    0xfffffffffffffc00ull,
     0xffffffffffffffffull,
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static int is_float_kind(char k) { return k == 'F' || k == 'D'; }
+static int is_float_kind(char k)
+{
+    return k == 'F' || k == 'D';
+}
 
 /* the i-th special operand of a kind, negatives after positives */
 static size_t special_count(char k)
@@ -393,7 +454,10 @@ static int is_nan_kind(char k, uint64_t v)
     return 0;
 }
 
-static uint64_t result_mask(char k) { return k == 'F' || k == 'I' || k == 'U' ? 0xffffffffu : ~0ull; }
+static uint64_t result_mask(char k)
+{
+    return k == 'F' || k == 'I' || k == 'U' ? 0xffffffffu : ~0ull;
+}
 
 /* ------------------------------------------------------------------ tests */
 static int failures;
@@ -496,13 +560,14 @@ static void stats(void)
     static const struct {
         const char *op;
         double prim;
-    } prim[] = { { "addsf3", 71 }, { "subsf3", 76 }, { "mulsf3", 183 }, { "divsf3", 1030 },
-                 { "adddf3", 105 }, { "subdf3", 113 }, { "muldf3", 660 }, { "divdf3", 2190 } };
+    } prim[] = {{"addsf3", 71},  {"subsf3", 76},  {"mulsf3", 183}, {"divsf3", 1030},
+                {"adddf3", 105}, {"subdf3", 113}, {"muldf3", 660}, {"divdf3", 2190}};
     double nop_insn, nop_slots;
     if (measure(SF_OP_nop, 1, &nop_insn, &nop_slots))
         return;
     printf("# modeled per element (loop: 2 loads + op + store; 'op' = loop - integer loop of "
-           "%.1f instructions / %.1f slots)\n", nop_insn, nop_slots);
+           "%.1f instructions / %.1f slots)\n",
+           nop_insn, nop_slots);
     printf("# %-14s %8s %8s %8s %8s  %s\n", "op", "loop-ins", "loop-slt", "op-ins", "op-slt",
            "PrIM instr/op");
     for (int op = 1; op < SF_OP__COUNT; op++) {
