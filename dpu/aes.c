@@ -27,15 +27,42 @@
  * launches (WRAM persists while the program stays loaded).
  *
  * Tuning for the DPU (the form of src/crypto's T-table AES that the tests
- * hold equal to it): the state is four little-endian column words, so a
- * block is four plain word loads with no byte swap; the tables are the byte
- * swaps of FIPS-197's (the host swaps the round keys to match); of the four
- * bytes of a word, rows 0 and 3 are one `andi` / `srli` away and rows 1 and 2
- * one `andi` / `srli` away from the word rotated by 16 (five instructions for
- * four bytes instead of six); AES-128 is fully unrolled, the state ping-pongs
- * between two sets of variables so no register is moved between rounds; the
- * last round uses S-box tables pre-shifted into each row, so it costs what a
- * middle round costs.
+ * hold equal to it; every count below is in instructions and was checked in
+ * the compiled code):
+ *
+ * - The state stays in WRAM, in the chunk buffer itself, and the chunk is
+ *   processed one round at a time ("sweeps"): round r runs over every block
+ *   of the chunk before round r + 1 starts.  The four round-key words are
+ *   loaded once per sweep, not once per block and round (that alone was 4 of
+ *   the 72 instructions of a block-round when each block ran all its rounds
+ *   from registers), and the whole cipher is one small loop for every key
+ *   size, so it fits IRAM many times over.
+ * - A table index is one `lbu` at a fixed offset from the block: ShiftRows
+ *   (and InvShiftRows) is just the choice of offsets.  A lookup is
+ *   `lbu` + `sh2add` + `lw` + `xor`; a block-round is 16 of those plus the 4
+ *   `sw` of the new state, 68 in all, against 72 for extracting bytes from
+ *   registers (shift / mask per byte, or a rotate per word, costs what the
+ *   stores cost, but the register form cannot share the round keys between
+ *   blocks without spilling).
+ * - Eight blocks per loop step: the sweep's `addi` + `bne` is then a quarter
+ *   of an instruction per block-round.  Chunks are rounded up to whole
+ *   steps; the extra blocks are stale buffer contents that are computed and
+ *   never written back (the buffer holds whole steps).
+ * - Little-endian tables: the state bytes are the block's bytes in order
+ *   (byte 4c + r is row r of column c) and a table word has row r in byte r
+ *   (the byte swap of FIPS-197's tables; the host swaps the round keys to
+ *   match), so nothing is byte-swapped at input or output.
+ * - The last round uses S-box tables pre-shifted into each row and runs
+ *   through the same sweep as a middle round; the initial AddRoundKey is its
+ *   own word-wide sweep (12 per block: cheaper than xoring the key byte into
+ *   each of the first round's 16 indices).
+ * - CTR: the keystream is built in the upper half of the buffer, the data
+ *   sits in the lower half, and the last round xors the keystream straight
+ *   into the data.  Within a chunk only the low counter word changes (the
+ *   rare chunk where it wraps takes a plain path), so 12 of the first
+ *   round's 16 lookups are the same for every block: they are computed once
+ *   per chunk, and the first round of a block costs 4 lookups and 4 stores
+ *   instead of AddRoundKey + a full round (~24 instead of ~80).
  */
 #include <barrier.h>
 #include <defs.h>
@@ -51,6 +78,11 @@
 #define CHUNK 1024u
 #endif
 #define CHUNK_BLOCKS (CHUNK / 16u)
+/* CTR: data in the lower half of the buffer, keystream in the upper half. */
+#define CTR_BLOCKS (CHUNK_BLOCKS / 2u)
+#define CTR_KS_WORDS (CHUNK / 8u) /* offset of the keystream half, in words */
+#define STEP 8u                   /* blocks per unrolled loop step of a sweep */
+_Static_assert(CTR_BLOCKS % STEP == 0, "the buffer halves hold whole steps");
 
 __host struct aes_key_args AES_KEY_SYM;
 
@@ -59,8 +91,11 @@ __host struct aes_key_args AES_KEY_SYM;
 __mram_noinit uint64_t aes_mram_anchor;
 __host struct aes_job_args AES_JOB_SYM;
 
-/* tab[0..3]: round tables, tab[4..7]: last-round tables (see above). */
-static uint32_t tab[8][256];
+/* tab[256 * r + x], r = 0..3: round tables; r = 4..7: last-round tables
+ * (see above).  One flat array so that a sweep indexes the four tables of a
+ * round from one base (tab or TAB_LAST). */
+static uint32_t tab[8 * 256];
+#define TAB_LAST (tab + 4 * 256)
 /* Which operation tab holds; persists across launches. */
 static uint32_t tab_op = 0xffffffffu;
 
@@ -92,118 +127,179 @@ static void build_tables(uint32_t op)
             t0 = s2 | s << 8 | s << 16 | (s2 ^ s) << 24;
         }
         for (unsigned r = 0; r < 4; r++) {
-            tab[r][x] = r ? rotl(t0, 8 * r) : t0;
-            tab[4 + r][x] = s << (8 * r);
+            tab[256 * r + x] = r ? rotl(t0, 8 * r) : t0;
+            tab[256 * (4 + r) + x] = s << (8 * r);
         }
     }
 }
 
-/* Rows 1 and 2 of a column word come from the word rotated by 16.  The empty
- * asm keeps the compiler from folding `ror16(x) >> 24` back into
- * `(x >> 8) & 0xff`, which would cost one instruction more per word. */
-static inline uint32_t ror16(uint32_t x)
-{
-    uint32_t r = (x >> 16) | (x << 16);
-    __asm__("" : "+r"(r));
-    return r;
-}
-
-/* Row 3 of a word: `x >> 24`, which then indexes a table with one `sh2add`.
- * Left alone, the compiler rewrites `T[x >> 24]` as `(x >> 22) & 0x3fc` plus an
- * `add`: one instruction more; the empty asm keeps the shift as written. */
-static inline uint32_t top8(uint32_t x)
-{
-    uint32_t r = x >> 24;
-    __asm__("" : "+r"(r));
-    return r;
-}
-
-#define B0(x) ((x)&0xffu)
-#define B3(x) top8(x)
-
-/* One encryption round (T = tab: middle round, T = tab + 4: last round):
- * o = T-lookups of ShiftRows(i) ^ round key k. */
-#define EROUND(T, k, o0, o1, o2, o3, i0, i1, i2, i3)                                         \
-    do {                                                                                     \
-        uint32_t r0_ = ror16(i0), r1_ = ror16(i1), r2_ = ror16(i2), r3_ = ror16(i3);         \
-        o0 = (T)[0][B0(i0)] ^ (T)[1][B3(r1_)] ^ (T)[2][B0(r2_)] ^ (T)[3][B3(i3)] ^ (k)[0];   \
-        o1 = (T)[0][B0(i1)] ^ (T)[1][B3(r2_)] ^ (T)[2][B0(r3_)] ^ (T)[3][B3(i0)] ^ (k)[1];   \
-        o2 = (T)[0][B0(i2)] ^ (T)[1][B3(r3_)] ^ (T)[2][B0(r0_)] ^ (T)[3][B3(i1)] ^ (k)[2];   \
-        o3 = (T)[0][B0(i3)] ^ (T)[1][B3(r0_)] ^ (T)[2][B0(r1_)] ^ (T)[3][B3(i2)] ^ (k)[3];   \
-    } while (0)
-
-/* One decryption round (equivalent inverse cipher: InvShiftRows takes row r
- * of column c from column c - r). */
-#define DROUND(T, k, o0, o1, o2, o3, i0, i1, i2, i3)                                         \
-    do {                                                                                     \
-        uint32_t r0_ = ror16(i0), r1_ = ror16(i1), r2_ = ror16(i2), r3_ = ror16(i3);         \
-        o0 = (T)[0][B0(i0)] ^ (T)[1][B3(r3_)] ^ (T)[2][B0(r2_)] ^ (T)[3][B3(i1)] ^ (k)[0];   \
-        o1 = (T)[0][B0(i1)] ^ (T)[1][B3(r0_)] ^ (T)[2][B0(r3_)] ^ (T)[3][B3(i2)] ^ (k)[1];   \
-        o2 = (T)[0][B0(i2)] ^ (T)[1][B3(r1_)] ^ (T)[2][B0(r0_)] ^ (T)[3][B3(i3)] ^ (k)[2];   \
-        o3 = (T)[0][B0(i3)] ^ (T)[1][B3(r2_)] ^ (T)[2][B0(r1_)] ^ (T)[3][B3(i0)] ^ (k)[3];   \
-    } while (0)
-
-/* All rounds of one block: s* holds the input already xored with rk[0..3];
- * the result is left in t*.  NR is a constant (fully unrolled) or the
- * variable nr (a loop of two rounds per iteration). */
-#define CIPHER(ROUND, NR, PRAGMA)                                                            \
-    do {                                                                                     \
-        PRAGMA for (uint32_t r_ = 4; r_ < 4 * (NR)-4; r_ += 8)                               \
-        {                                                                                    \
-            ROUND(tab, rk + r_, t0, t1, t2, t3, s0, s1, s2, s3);                             \
-            ROUND(tab, rk + r_ + 4, s0, s1, s2, s3, t0, t1, t2, t3);                         \
-        }                                                                                    \
-        ROUND(tab, rk + 4 * (NR)-4, t0, t1, t2, t3, s0, s1, s2, s3);                         \
-        ROUND(tab + 4, rk + 4 * (NR), s0, s1, s2, s3, t0, t1, t2, t3);                       \
-        t0 = s0, t1 = s1, t2 = s2, t3 = s3;                                                  \
-    } while (0)
-
 #define UNROLL _Pragma("clang loop unroll(full)")
-#define NO_UNROLL _Pragma("clang loop unroll(disable)")
 
-/* ECB over n blocks in place. */
-#define ECB_FN(name, ROUND, NR, PRAGMA)                                                      \
-    static void name(uint32_t *p, uint32_t n, const uint32_t *rk, uint32_t nr)               \
-    {                                                                                        \
-        (void)nr;                                                                            \
-        for (uint32_t *end = p + 4 * n; p != end; p += 4) {                                  \
-            uint32_t s0 = p[0] ^ rk[0], s1 = p[1] ^ rk[1], s2 = p[2] ^ rk[2],                \
-                     s3 = p[3] ^ rk[3];                                                      \
-            uint32_t t0, t1, t2, t3;                                                         \
-            CIPHER(ROUND, NR, PRAGMA);                                                       \
-            p[0] = t0, p[1] = t1, p[2] = t2, p[3] = t3;                                      \
-        }                                                                                    \
+/* The four tables of a round reach a sweep as four separate pointers
+ * (struct rtab, passed by value to a function that is not inlined): the
+ * compiler then cannot relate them, and each lookup is `sh2add` + `lw`.
+ * From one base it merges the table offset into the index (`ori idx, 512`,
+ * or a sign-extending `lb` + `slli` + `ori` + `add`): one to three
+ * instructions more per lookup. */
+struct rtab {
+    const uint32_t *t0, *t1, *t2, *t3;
+};
+
+static struct rtab rtab_at(const uint32_t *T)
+{
+    return (struct rtab){ T, T + 256, T + 512, T + 768 };
+}
+
+/* Table r of round tables R at the state byte s[i]. */
+#define LK(R, r, s, i) (R).t##r[(s)[i]]
+
+/* One round over the n blocks (n a multiple of STEP) of the state at w, in
+ * place: w = T-lookups of ShiftRows(w) ^ k.  T is tab (middle round) or
+ * TAB_LAST (last round); o_c takes row r from column c + r.  All four
+ * words of a block are computed before any is stored (each reads all four). */
+static __attribute__((noinline)) void enc_round(uint32_t *w, uint32_t n, struct rtab T,
+                                                const uint32_t *k)
+{
+    const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+    for (uint32_t *end = w + 4 * n; w != end; w += 4 * STEP) {
+        UNROLL for (uint32_t j = 0; j < STEP; j++)
+        {
+            uint32_t *q = w + 4 * j;
+            const uint8_t *s = (const uint8_t *)q;
+            uint32_t o0 = LK(T, 0, s, 0) ^ LK(T, 1, s, 5) ^ LK(T, 2, s, 10) ^ LK(T, 3, s, 15) ^ k0;
+            uint32_t o1 = LK(T, 0, s, 4) ^ LK(T, 1, s, 9) ^ LK(T, 2, s, 14) ^ LK(T, 3, s, 3) ^ k1;
+            uint32_t o2 = LK(T, 0, s, 8) ^ LK(T, 1, s, 13) ^ LK(T, 2, s, 2) ^ LK(T, 3, s, 7) ^ k2;
+            uint32_t o3 = LK(T, 0, s, 12) ^ LK(T, 1, s, 1) ^ LK(T, 2, s, 6) ^ LK(T, 3, s, 11) ^ k3;
+            q[0] = o0, q[1] = o1, q[2] = o2, q[3] = o3;
+        }
     }
+}
 
-ECB_FN(ecb_enc_128, EROUND, 10, UNROLL)
-ECB_FN(ecb_dec_128, DROUND, 10, UNROLL)
-ECB_FN(ecb_enc_any, EROUND, nr, NO_UNROLL)
-ECB_FN(ecb_dec_any, DROUND, nr, NO_UNROLL)
-
-/* CTR over n blocks in place: block i of the run uses counter c + i (c[0]
- * most significant).  The counter block's bytes are c[0..3] big-endian, so
- * its little-endian column words are their byte swaps. */
-#define CTR_FN(name, NR, PRAGMA)                                                             \
-    static void name(uint32_t *p, uint32_t n, const uint32_t *rk, uint32_t nr, uint32_t c[4]) \
-    {                                                                                        \
-        (void)nr;                                                                            \
-        uint32_t k0 = __builtin_bswap32(c[0]) ^ rk[0], k1 = __builtin_bswap32(c[1]) ^ rk[1], \
-                 k2 = __builtin_bswap32(c[2]) ^ rk[2];                                       \
-        for (uint32_t *end = p + 4 * n; p != end; p += 4) {                                  \
-            uint32_t s0 = k0, s1 = k1, s2 = k2, s3 = __builtin_bswap32(c[3]) ^ rk[3];         \
-            uint32_t t0, t1, t2, t3;                                                         \
-            CIPHER(EROUND, NR, PRAGMA);                                                      \
-            p[0] ^= t0, p[1] ^= t1, p[2] ^= t2, p[3] ^= t3;                                  \
-            if (__builtin_expect(++c[3] == 0, 0)) {                                          \
-                if (++c[2] == 0 && ++c[1] == 0)                                              \
-                    ++c[0];                                                                  \
-                k0 = __builtin_bswap32(c[0]) ^ rk[0], k1 = __builtin_bswap32(c[1]) ^ rk[1];  \
-                k2 = __builtin_bswap32(c[2]) ^ rk[2];                                        \
-            }                                                                                \
-        }                                                                                    \
+/* The same for decryption (equivalent inverse cipher: InvShiftRows takes row
+ * r of column c from column c - r). */
+static __attribute__((noinline)) void dec_round(uint32_t *w, uint32_t n, struct rtab T,
+                                                const uint32_t *k)
+{
+    const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+    for (uint32_t *end = w + 4 * n; w != end; w += 4 * STEP) {
+        UNROLL for (uint32_t j = 0; j < STEP; j++)
+        {
+            uint32_t *q = w + 4 * j;
+            const uint8_t *s = (const uint8_t *)q;
+            uint32_t o0 = LK(T, 0, s, 0) ^ LK(T, 1, s, 13) ^ LK(T, 2, s, 10) ^ LK(T, 3, s, 7) ^ k0;
+            uint32_t o1 = LK(T, 0, s, 4) ^ LK(T, 1, s, 1) ^ LK(T, 2, s, 14) ^ LK(T, 3, s, 11) ^ k1;
+            uint32_t o2 = LK(T, 0, s, 8) ^ LK(T, 1, s, 5) ^ LK(T, 2, s, 2) ^ LK(T, 3, s, 15) ^ k2;
+            uint32_t o3 = LK(T, 0, s, 12) ^ LK(T, 1, s, 9) ^ LK(T, 2, s, 6) ^ LK(T, 3, s, 3) ^ k3;
+            q[0] = o0, q[1] = o1, q[2] = o2, q[3] = o3;
+        }
     }
+}
 
-CTR_FN(ctr_any, nr, NO_UNROLL)
+/* The initial AddRoundKey: w ^= k over n blocks (n a multiple of STEP). */
+static __attribute__((noinline)) void add_key(uint32_t *w, uint32_t n, const uint32_t *k)
+{
+    const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+    for (uint32_t *end = w + 4 * n; w != end; w += 4 * STEP) {
+        UNROLL for (uint32_t j = 0; j < STEP; j++)
+        {
+            uint32_t *q = w + 4 * j;
+            q[0] ^= k0, q[1] ^= k1, q[2] ^= k2, q[3] ^= k3;
+        }
+    }
+}
+
+typedef void round_fn(uint32_t *w, uint32_t n, struct rtab T, const uint32_t *k);
+
+/* ECB over the n blocks at w in place; nr rounds of round keys rk. */
+static void ecb_chunk(uint32_t *w, uint32_t n, const uint32_t *rk, uint32_t nr, round_fn *round)
+{
+    n = (n + STEP - 1) & ~(STEP - 1);
+    add_key(w, n, rk);
+    for (uint32_t r = 1; r < nr; r++)
+        round(w, n, rtab_at(tab), rk + 4 * r);
+    round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
+}
+
+/* CTR, first round of the n keystream blocks at w whose counters are
+ * c0 c1 c2 (x + i): C[c] is the part of output column c that comes from the
+ * constant columns 0..2 (with the round key); with K the byte swap of the
+ * round key's column 3, row r of column 3 is byte 3 - r of (x + i) ^ K (no
+ * byte swap per block). */
+static __attribute__((noinline)) void ctr_first_round(uint32_t *w, uint32_t n, struct rtab T,
+                                                      uint32_t x, uint32_t K, const uint32_t C[4])
+{
+    const uint32_t c0 = C[0], c1 = C[1], c2 = C[2], c3 = C[3];
+    for (uint32_t *end = w + 4 * n; w != end; w += 4 * STEP, x += STEP) {
+        UNROLL for (uint32_t j = 0; j < STEP; j++)
+        {
+            uint32_t *q = w + 4 * j;
+            const uint32_t u = (x + j) ^ K;
+            q[0] = c0 ^ T.t3[u & 0xffu];
+            q[1] = c1 ^ T.t2[(u >> 8) & 0xffu];
+            q[2] = c2 ^ T.t1[(u >> 16) & 0xffu];
+            q[3] = c3 ^ T.t0[u >> 24];
+        }
+    }
+}
+
+/* CTR, last round: the data CTR_KS_WORDS words below each keystream block
+ * is xored with the last round of the keystream block (see enc_round). */
+static __attribute__((noinline)) void ctr_last_round(uint32_t *w, uint32_t n, struct rtab T,
+                                                     const uint32_t *k)
+{
+    const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+    for (uint32_t *end = w + 4 * n; w != end; w += 4 * STEP) {
+        UNROLL for (uint32_t j = 0; j < STEP; j++)
+        {
+            uint32_t *q = w + 4 * j, *d = q - CTR_KS_WORDS;
+            const uint8_t *s = (const uint8_t *)q;
+            d[0] ^= LK(T, 0, s, 0) ^ LK(T, 1, s, 5) ^ LK(T, 2, s, 10) ^ LK(T, 3, s, 15) ^ k0;
+            d[1] ^= LK(T, 0, s, 4) ^ LK(T, 1, s, 9) ^ LK(T, 2, s, 14) ^ LK(T, 3, s, 3) ^ k1;
+            d[2] ^= LK(T, 0, s, 8) ^ LK(T, 1, s, 13) ^ LK(T, 2, s, 2) ^ LK(T, 3, s, 7) ^ k2;
+            d[3] ^= LK(T, 0, s, 12) ^ LK(T, 1, s, 1) ^ LK(T, 2, s, 6) ^ LK(T, 3, s, 11) ^ k3;
+        }
+    }
+}
+
+/* c += n, 128-bit, c[0] most significant. */
+static void ctr_add(uint32_t c[4], uint32_t n)
+{
+    c[3] += n;
+    if (c[3] < n && ++c[2] == 0 && ++c[1] == 0)
+        ++c[0];
+}
+
+/* CTR over the n data blocks at buf (n <= CTR_BLOCKS): block i uses counter
+ * c + i.  The counter block's bytes are c[0..3] big-endian, so its
+ * little-endian column words are their byte swaps. */
+static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint32_t *rk,
+                      uint32_t nr)
+{
+    uint32_t *w = buf + CTR_KS_WORDS;
+    n = (n + STEP - 1) & ~(STEP - 1);
+    if (c[3] <= 0xffffffffu - (n - 1)) { /* the low word does not wrap */
+        const struct rtab T = rtab_at(tab);
+        uint32_t s0 = __builtin_bswap32(c[0]) ^ rk[0], s1 = __builtin_bswap32(c[1]) ^ rk[1];
+        uint32_t s2 = __builtin_bswap32(c[2]) ^ rk[2];
+        const uint8_t *b0 = (const uint8_t *)&s0, *b1 = (const uint8_t *)&s1;
+        const uint8_t *b2 = (const uint8_t *)&s2;
+        uint32_t C[4];
+        C[0] = LK(T, 0, b0, 0) ^ LK(T, 1, b1, 1) ^ LK(T, 2, b2, 2) ^ rk[4];
+        C[1] = LK(T, 0, b1, 0) ^ LK(T, 1, b2, 1) ^ LK(T, 3, b0, 3) ^ rk[5];
+        C[2] = LK(T, 0, b2, 0) ^ LK(T, 2, b0, 2) ^ LK(T, 3, b1, 3) ^ rk[6];
+        C[3] = LK(T, 1, b0, 1) ^ LK(T, 2, b1, 2) ^ LK(T, 3, b2, 3) ^ rk[7];
+        ctr_first_round(w, n, T, c[3], __builtin_bswap32(rk[3]), C);
+    } else { /* rare: whole counter blocks, then a plain first round */
+        uint32_t d[4] = { c[0], c[1], c[2], c[3] };
+        for (uint32_t i = 0; i < n; i++, ctr_add(d, 1))
+            for (unsigned col = 0; col < 4; col++)
+                w[4 * i + col] = __builtin_bswap32(d[col]) ^ rk[col];
+        enc_round(w, n, rtab_at(tab), rk + 4);
+    }
+    for (uint32_t r = 2; r < nr; r++)
+        enc_round(w, n, rtab_at(tab), rk + 4 * r);
+    ctr_last_round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
+}
 
 int main(void)
 {
@@ -222,26 +318,24 @@ int main(void)
     const uint32_t last = nblk * (t + 1) / NR_TASKLETS;
     uint32_t c[4] = { 0, 0, 0, 0 };
     if (op == AES_OP_CTR) { /* counter of block b: base + b, 128-bit */
-        c[3] = AES_JOB_SYM.ctr[3] + b;
-        uint32_t carry = c[3] < b;
-        c[2] = AES_JOB_SYM.ctr[2] + carry;
-        carry = carry && c[2] == 0;
-        c[1] = AES_JOB_SYM.ctr[1] + carry;
-        carry = carry && c[1] == 0;
-        c[0] = AES_JOB_SYM.ctr[0] + carry;
+        c[0] = AES_JOB_SYM.ctr[0], c[1] = AES_JOB_SYM.ctr[1];
+        c[2] = AES_JOB_SYM.ctr[2], c[3] = AES_JOB_SYM.ctr[3];
+        ctr_add(c, b);
     }
     uint32_t *buf = buffers[t];
     __mram_ptr uint8_t *data = (__mram_ptr uint8_t *)DPU_MRAM_HEAP_POINTER;
+    const uint32_t max = op == AES_OP_CTR ? CTR_BLOCKS : CHUNK_BLOCKS;
+    round_fn *round = op == AES_OP_ECB_DEC ? dec_round : enc_round;
 
     while (b < last) {
-        uint32_t n = last - b < CHUNK_BLOCKS ? last - b : CHUNK_BLOCKS;
+        uint32_t n = last - b < max ? last - b : max;
         mram_read(data + 16u * b, buf, 16u * n);
-        if (op == AES_OP_CTR)
-            ctr_any(buf, n, rk, nr, c); /* IRAM: no unrolled copy for CTR */
-        else if (op == AES_OP_ECB_DEC)
-            (nr == 10 ? ecb_dec_128 : ecb_dec_any)(buf, n, rk, nr);
-        else
-            (nr == 10 ? ecb_enc_128 : ecb_enc_any)(buf, n, rk, nr);
+        if (op == AES_OP_CTR) {
+            ctr_chunk(buf, n, c, rk, nr);
+            ctr_add(c, n);
+        } else {
+            ecb_chunk(buf, n, rk, nr, round);
+        }
         mram_write(buf, data + 16u * b, 16u * n);
         b += n;
     }
