@@ -744,6 +744,16 @@ static void run_fast(vdpu_t *d)
     }
 }
 
+/* 1 when t is the only tasklet that can issue (all others done, blocked or
+ * waiting to boot). */
+static int only_runnable(const vdpu_t *d, const vtask_t *t)
+{
+    for (unsigned i = 0; i < d->nr; i++)
+        if (d->t[i].state == TS_RUN && &d->t[i] != t)
+            return 0;
+    return 1;
+}
+
 static void run_timed(vdpu_t *d)
 {
     const uint64_t rev = d->params.timing.revolver_cycles;
@@ -810,6 +820,19 @@ static void run_timed(vdpu_t *d)
             if (pick->dma_done > pick->ready)
                 pick->ready = pick->dma_done;
             pick->dma_done = 0;
+        }
+        if (extra && pick->state == TS_RUN && only_runnable(d, pick)) {
+            /* Alone in the pipeline: nobody can take an issue slot from this
+             * tasklet before its next head instruction (blocked tasklets are
+             * only woken by heads, and waiting-to-boot ones by tasklet 0), so
+             * its pending slots issue one per revolver period from `ready`.
+             * Consume them at once instead of one scheduler turn each; the
+             * cycles are identical, only the loop count drops. Those slots
+             * are issue cycles, not idle ones: the later jump over the gap
+             * counts the whole span as idle, so take them back here. */
+            pick->ready += (uint64_t)extra * rev;
+            pick->pending = 0;
+            idle -= extra;
         }
         now++;
         if (UNLIKELY(++wd >= (1u << 20))) {
