@@ -68,6 +68,8 @@ typedef struct {
     bool dispatch_on_all_ranks;
     bool disable_reset_on_alloc;
     uint32_t nr_jobs_per_rank;      /* queue capacity (>= 1)            */
+    uint32_t sample_dpus;           /* sampleDpus: DPUs run per rank and
+                                     * launch, 0 = all (see ops.c)       */
     vdpu_params_t vdpu;
     model_params_t model;
 } profile_t;

@@ -612,6 +612,16 @@ static void report_fault(const struct dpu_t *d)
     funlockfile(stderr);
 }
 
+/* Does DPU d of the launch scope run, or is it sampled away?  With the
+ * profile key sampleDpus=N only the first N enabled DPUs of the scope in
+ * each rank run; the caller promises that every DPU has the same work and
+ * the kernel is data-oblivious, so the others would take the same cycles
+ * (docs/VIRTUAL_UPMEM_HOST.md §5, docs/MODEL.md). */
+static bool launch_runs(const struct dpu_rank_t *r, uint32_t pos_in_scope)
+{
+    return r->prof->sample_dpus == 0 || pos_in_scope < r->prof->sample_dpus;
+}
+
 static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
 {
     uint32_t total = 0;
@@ -623,20 +633,27 @@ static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = jobs[i].rank;
+        uint32_t pos = 0;
         for (uint32_t j = 0; j < r->nr_dpus; j++)
-            if (dpu_in_scope(&r->dpus[j], op->single))
+            if (dpu_in_scope(&r->dpus[j], op->single) && launch_runs(r, pos++))
                 dpus[m++] = &r->dpus[j];
     }
     pool_for(m, run_one, dpus);
     dpu_error_t err = DPU_OK;
-    m = 0;
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = jobs[i].rank;
         uint64_t max = 0;
+        uint32_t pos = 0;
         for (uint32_t j = 0; j < r->nr_dpus; j++) {
             struct dpu_t *d = &r->dpus[j];
             if (!dpu_in_scope(d, op->single))
                 continue;
+            if (!launch_runs(r, pos++)) {
+                /* not executed: memory untouched, no fault; its modeled
+                 * cycles are the slowest executed DPU's (the max below) */
+                d->fault = false;
+                continue;
+            }
             uint64_t c = run_cycles(d);
             if (c > max)
                 max = c;

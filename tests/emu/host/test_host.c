@@ -690,6 +690,94 @@ static double priced(dpu_emu_phase_t ph, struct dpu_set_t set)
     return s.phase_rank_sum[ph];
 }
 
+/* sampleDpus=1: in each launch a rank runs only the first DPU of the launch
+ * scope; the others keep their memory and are charged its cycles. */
+static void sample_run(const char *profile, int launch_one, uint64_t *cycles, double *kernel,
+                       uint32_t launches[4], int *out_ok, int *out_untouched)
+{
+    enum { N = 512 };
+    static uint64_t in[4][N], out[4][N];
+    struct dpu_set_t set, dpu;
+    uint32_t i, n = N;
+    OK(dpu_alloc(4, profile, &set));
+    OK(dpu_load(set, "basic.dpu", NULL));
+    for (i = 0; i < 4; i++)
+        for (uint32_t k = 0; k < N; k++) {
+            in[i][k] = (uint64_t)i * 1000003u + k * 7u;
+            out[i][k] = 0x5a5a5a5a5a5a5a5aull; /* marks "not written by the DPU" */
+        }
+    OK(dpu_broadcast_to(set, "n_elems", 0, &n, sizeof n, DPU_XFER_DEFAULT));
+    DPU_FOREACH (set, dpu, i)
+        OK(dpu_prepare_xfer(dpu, in[i]));
+    OK(dpu_push_xfer(set, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, 0, sizeof in[0],
+                     DPU_XFER_DEFAULT));
+    DPU_FOREACH (set, dpu, i)
+        OK(dpu_prepare_xfer(dpu, out[i]));
+    OK(dpu_push_xfer(set, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, sizeof in[0],
+                     sizeof out[0], DPU_XFER_DEFAULT));
+    dpu_emu_reset();
+    if (launch_one) {
+        DPU_FOREACH (set, dpu, i)
+            if (i == 0)
+                OK(dpu_launch(dpu, DPU_SYNCHRONOUS));
+    } else {
+        OK(dpu_launch(set, DPU_SYNCHRONOUS));
+    }
+    dpu_emu_stats_t s;
+    dpu_emu_get_stats(&s);
+    *cycles = s.dpu_cycles_max;
+    *kernel = s.phase[DPU_EMU_PHASE_KERNEL];
+    DPU_FOREACH (set, dpu, i) {
+        OK(dpu_copy_from(dpu, "launches", 0, &launches[i], sizeof launches[i]));
+        OK(dpu_prepare_xfer(dpu, out[i]));
+    }
+    OK(dpu_push_xfer(set, DPU_XFER_FROM_DPU, DPU_MRAM_HEAP_POINTER_NAME, sizeof in[0],
+                     sizeof out[0], DPU_XFER_DEFAULT));
+    for (i = 0; i < 4; i++) {
+        int right = 1, untouched = 1;
+        for (uint32_t k = 0; k < N; k++) {
+            right &= out[i][k] == in[i][k] * 2;
+            untouched &= out[i][k] == 0x5a5a5a5a5a5a5a5aull;
+        }
+        out_ok[i] = right;
+        out_untouched[i] = untouched;
+    }
+    OK(dpu_free(set));
+}
+
+static void t_sample_dpus(void)
+{
+    const char *base = "nrRanks=1,nrDpusPerRank=4";
+    uint64_t c_full, c_one, c_smp;
+    double k_full, k_one, k_smp;
+    uint32_t l_full[4], l_one[4], l_smp[4];
+    int ok_full[4], ok_one[4], ok_smp[4], un_full[4], un_one[4], un_smp[4];
+    sample_run(base, 0, &c_full, &k_full, l_full, ok_full, un_full);
+    sample_run(base, 1, &c_one, &k_one, l_one, ok_one, un_one);
+    sample_run("nrRanks=1,nrDpusPerRank=4,sampleDpus=1", 0, &c_smp, &k_smp, l_smp, ok_smp,
+               un_smp);
+    for (int i = 0; i < 4; i++)
+        CHECK(ok_full[i] && l_full[i] == 1, "full run: DPU %d wrong (launches %u)", i, l_full[i]);
+    CHECK(ok_smp[0] && l_smp[0] == 1, "sampled run: DPU 0 did not run correctly");
+    for (int i = 1; i < 4; i++)
+        CHECK(un_smp[i] && l_smp[i] == 0,
+              "sampled run: DPU %d was executed (launches %u, output untouched %d)", i, l_smp[i],
+              un_smp[i]);
+    CHECK(c_smp > 0 && c_smp == c_one && c_smp == c_full,
+          "cycles: sampled %llu, DPU 0 alone %llu, all four %llu", (unsigned long long)c_smp,
+          (unsigned long long)c_one, (unsigned long long)c_full);
+    near(k_smp, k_one, "sampled kernel time vs DPU 0 alone");
+    near(k_smp, k_full, "sampled kernel time vs all four DPUs");
+    /* a DPU set is its own scope: sampling never skips the one DPU launched */
+    uint64_t c;
+    double k;
+    sample_run("nrRanks=1,nrDpusPerRank=4,sampleDpus=1", 1, &c, &k, l_smp, ok_smp, un_smp);
+    CHECK(ok_smp[0] && l_smp[0] == 1 && c == c_one, "sampled single-DPU launch");
+    struct dpu_set_t set;
+    CHECK_ERR(dpu_alloc(1, "sampleDpus=65", &set), DPU_ERR_INVALID_PROFILE);
+    CHECK_ERR(dpu_alloc(1, "sampleDpus=x", &set), DPU_ERR_INVALID_PROFILE);
+}
+
 static void t_clock_push_price(void)
 {
     struct dpu_set_t set, dpu;
@@ -855,6 +943,7 @@ int main(void)
     run("emu_host_clock_sync_sum", t_clock_sync_sum);
     run("emu_host_clock_prices", t_clock_push_price);
     run("emu_host_clock_pipeline", t_clock_pipeline);
+    run("emu_host_sample_dpus", t_sample_dpus);
     run("emu_host_trace", t_trace);
     run("emu_host_scale_2560", t_scale);
     return 0;
