@@ -40,10 +40,11 @@
  * - A table index is one `lbu` at a fixed offset from the block: ShiftRows
  *   (and InvShiftRows) is just the choice of offsets.  A lookup is
  *   `lbu` + `sh2add` + `lw` + `xor`; a block-round is 16 of those plus the 4
- *   `sw` of the new state, 68 in all, against 72 for extracting bytes from
- *   registers (shift / mask per byte, or a rotate per word, costs what the
- *   stores cost, but the register form cannot share the round keys between
- *   blocks without spilling).
+ *   `sw` of the new state, 68 in all.  Taking the bytes from registers
+ *   instead (`andi` / `srli` for rows 0 and 3, a rotate by 16 for rows 1
+ *   and 2) costs what the stores cost, but holds input, rotated and output
+ *   words of a block in 12 registers, so blocks cannot share round keys
+ *   that way; it was 72 per block-round.
  * - Eight blocks per loop step: the sweep's `addi` + `bne` is then a quarter
  *   of an instruction per block-round.  Chunks are rounded up to whole
  *   steps; the extra blocks are stale buffer contents that are computed and
@@ -58,11 +59,13 @@
  *   each of the first round's 16 indices).
  * - CTR: the keystream is built in the upper half of the buffer, the data
  *   sits in the lower half, and the last round xors the keystream straight
- *   into the data.  Within a chunk only the low counter word changes (the
- *   rare chunk where it wraps takes a plain path), so 12 of the first
- *   round's 16 lookups are the same for every block: they are computed once
- *   per chunk, and the first round of a block costs 4 lookups and 4 stores
- *   instead of AddRoundKey + a full round (~24 instead of ~80).
+ *   into the data.  A chunk never crosses a wrap of the counter's last byte
+ *   (it is cut there: at most one short chunk per 256 blocks), so within a
+ *   chunk only that byte varies.  It enters one lookup of round 1, which
+ *   changes one column, which enters one lookup per column of round 2; the
+ *   rest of both rounds is computed once per chunk (counter-mode caching, as
+ *   in Bernstein and Schwabe's AES work), and a block's first two rounds
+ *   cost ~30 instructions instead of AddRoundKey + two rounds (~148).
  */
 #include <barrier.h>
 #include <defs.h>
@@ -220,24 +223,27 @@ static void ecb_chunk(uint32_t *w, uint32_t n, const uint32_t *rk, uint32_t nr, 
     round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
 }
 
-/* CTR, first round of the n keystream blocks at w whose counters are
- * c0 c1 c2 (x + i): C[c] is the part of output column c that comes from the
- * constant columns 0..2 (with the round key); with K the byte swap of the
- * round key's column 3, row r of column 3 is byte 3 - r of (x + i) ^ K (no
- * byte swap per block). */
-static __attribute__((noinline)) void ctr_first_round(uint32_t *w, uint32_t n, struct rtab T,
-                                                      uint32_t x, uint32_t K, const uint32_t C[4])
+/* CTR, first two rounds of the n keystream blocks at w, whose counters are
+ * (c0 c1 c2 x + i) with only the low byte of x + i varying (see ctr_chunk).
+ * P = { K, C0, D0, D1, D2, D3 }: K is the byte swap of the round key's
+ * column 3, so row r of the whitened column 3 is byte 3 - r of (x + i) ^ K:
+ * its row 3 (the counter's last byte) is the only byte that varies, and it
+ * reaches only column 0 of round 1: q0 = C0 ^ T3[...].  Round 2 reads one
+ * byte of q0 per output column; D_c is the rest of that column (from the
+ * constant columns 1..3 of round 1, with the round key). */
+static __attribute__((noinline)) void ctr_first_rounds(uint32_t *w, uint32_t n, struct rtab T,
+                                                       uint32_t x, const uint32_t P[6])
 {
-    const uint32_t c0 = C[0], c1 = C[1], c2 = C[2], c3 = C[3];
+    const uint32_t K = P[0], c0 = P[1], d0 = P[2], d1 = P[3], d2 = P[4], d3 = P[5];
     for (uint32_t *end = w + 4 * n; w != end; w += 4 * STEP, x += STEP) {
         UNROLL for (uint32_t j = 0; j < STEP; j++)
         {
             uint32_t *q = w + 4 * j;
-            const uint32_t u = (x + j) ^ K;
-            q[0] = c0 ^ T.t3[u & 0xffu];
-            q[1] = c1 ^ T.t2[(u >> 8) & 0xffu];
-            q[2] = c2 ^ T.t1[(u >> 16) & 0xffu];
-            q[3] = c3 ^ T.t0[u >> 24];
+            const uint32_t q0 = c0 ^ T.t3[((x + j) ^ K) & 0xffu];
+            q[0] = d0 ^ T.t0[q0 & 0xffu];
+            q[1] = d1 ^ T.t3[q0 >> 24];
+            q[2] = d2 ^ T.t2[(q0 >> 16) & 0xffu];
+            q[3] = d3 ^ T.t1[(q0 >> 8) & 0xffu];
         }
     }
 }
@@ -269,35 +275,42 @@ static void ctr_add(uint32_t c[4], uint32_t n)
         ++c[0];
 }
 
+/* Byte r (row r) of a little-endian column word. */
+#define BY(v, r) (((v) >> (8 * (r))) & 0xffu)
+
 /* CTR over the n data blocks at buf (n <= CTR_BLOCKS): block i uses counter
- * c + i.  The counter block's bytes are c[0..3] big-endian, so its
- * little-endian column words are their byte swaps. */
+ * c + i, and the caller guarantees that only the last byte of the counter
+ * changes within the chunk (c[3] & 0xff plus n - 1 stays below 256).  The
+ * counter block's bytes are c[0..3] big-endian, so its little-endian column
+ * words are their byte swaps.  Everything in the first two rounds that does
+ * not depend on that last byte is computed here, once per chunk. */
 static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint32_t *rk,
                       uint32_t nr)
 {
     uint32_t *w = buf + CTR_KS_WORDS;
+    const struct rtab T = rtab_at(tab);
+    /* Round 1: the whitened columns 0..2 are constant, and so is all of
+     * column 3 but its row 3 (byte 0 of u). */
+    const uint32_t s0 = __builtin_bswap32(c[0]) ^ rk[0], s1 = __builtin_bswap32(c[1]) ^ rk[1];
+    const uint32_t s2 = __builtin_bswap32(c[2]) ^ rk[2];
+    const uint32_t K = __builtin_bswap32(rk[3]), u = c[3] ^ K;
+    const uint32_t C0 = T.t0[BY(s0, 0)] ^ T.t1[BY(s1, 1)] ^ T.t2[BY(s2, 2)] ^ rk[4];
+    const uint32_t q1 = T.t0[BY(s1, 0)] ^ T.t1[BY(s2, 1)] ^ T.t2[BY(u, 1)] ^ T.t3[BY(s0, 3)] ^ rk[5];
+    const uint32_t q2 = T.t0[BY(s2, 0)] ^ T.t1[BY(u, 2)] ^ T.t2[BY(s0, 2)] ^ T.t3[BY(s1, 3)] ^ rk[6];
+    const uint32_t q3 = T.t0[BY(u, 3)] ^ T.t1[BY(s0, 1)] ^ T.t2[BY(s1, 2)] ^ T.t3[BY(s2, 3)] ^ rk[7];
+    /* Round 2: column c minus the one byte that comes from column 0. */
+    const uint32_t P[6] = {
+        K,
+        C0,
+        T.t1[BY(q1, 1)] ^ T.t2[BY(q2, 2)] ^ T.t3[BY(q3, 3)] ^ rk[8],
+        T.t0[BY(q1, 0)] ^ T.t1[BY(q2, 1)] ^ T.t2[BY(q3, 2)] ^ rk[9],
+        T.t0[BY(q2, 0)] ^ T.t1[BY(q3, 1)] ^ T.t3[BY(q1, 3)] ^ rk[10],
+        T.t0[BY(q3, 0)] ^ T.t2[BY(q1, 2)] ^ T.t3[BY(q2, 3)] ^ rk[11],
+    };
     n = (n + STEP - 1) & ~(STEP - 1);
-    if (c[3] <= 0xffffffffu - (n - 1)) { /* the low word does not wrap */
-        const struct rtab T = rtab_at(tab);
-        uint32_t s0 = __builtin_bswap32(c[0]) ^ rk[0], s1 = __builtin_bswap32(c[1]) ^ rk[1];
-        uint32_t s2 = __builtin_bswap32(c[2]) ^ rk[2];
-        const uint8_t *b0 = (const uint8_t *)&s0, *b1 = (const uint8_t *)&s1;
-        const uint8_t *b2 = (const uint8_t *)&s2;
-        uint32_t C[4];
-        C[0] = LK(T, 0, b0, 0) ^ LK(T, 1, b1, 1) ^ LK(T, 2, b2, 2) ^ rk[4];
-        C[1] = LK(T, 0, b1, 0) ^ LK(T, 1, b2, 1) ^ LK(T, 3, b0, 3) ^ rk[5];
-        C[2] = LK(T, 0, b2, 0) ^ LK(T, 2, b0, 2) ^ LK(T, 3, b1, 3) ^ rk[6];
-        C[3] = LK(T, 1, b0, 1) ^ LK(T, 2, b1, 2) ^ LK(T, 3, b2, 3) ^ rk[7];
-        ctr_first_round(w, n, T, c[3], __builtin_bswap32(rk[3]), C);
-    } else { /* rare: whole counter blocks, then a plain first round */
-        uint32_t d[4] = { c[0], c[1], c[2], c[3] };
-        for (uint32_t i = 0; i < n; i++, ctr_add(d, 1))
-            for (unsigned col = 0; col < 4; col++)
-                w[4 * i + col] = __builtin_bswap32(d[col]) ^ rk[col];
-        enc_round(w, n, rtab_at(tab), rk + 4);
-    }
-    for (uint32_t r = 2; r < nr; r++)
-        enc_round(w, n, rtab_at(tab), rk + 4 * r);
+    ctr_first_rounds(w, n, T, c[3], P);
+    for (uint32_t r = 3; r < nr; r++)
+        enc_round(w, n, T, rk + 4 * r);
     ctr_last_round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
 }
 
@@ -329,6 +342,10 @@ int main(void)
 
     while (b < last) {
         uint32_t n = last - b < max ? last - b : max;
+        /* CTR: a chunk ends where the counter's last byte wraps (ctr_chunk);
+         * at most one chunk in 256 blocks is shortened by it. */
+        if (op == AES_OP_CTR && n > 256u - (c[3] & 0xffu))
+            n = 256u - (c[3] & 0xffu);
         mram_read(data + 16u * b, buf, 16u * n);
         if (op == AES_OP_CTR) {
             ctr_chunk(buf, n, c, rk, nr);
