@@ -6,10 +6,12 @@
  * host (src/crypto) and broadcast; the share lives in MRAM at
  * DPU_MRAM_HEAP_POINTER.
  *
- * Partitioning: the share's `nbytes / 16` blocks are split into NR_TASKLETS
- * contiguous runs that differ by at most one block (tasklet t takes blocks
- * [n*t/T, n*(t+1)/T)), so every tasklet does the same work and none waits for
- * a straggler.  Each tasklet streams its run through its own WRAM buffer:
+ * Partitioning: the share's `nbytes / 16` blocks, in steps of STEP = 8
+ * blocks (the unit the kernels below work in), are split into NR_TASKLETS
+ * contiguous runs that differ by at most one step (tasklet t takes steps
+ * [s*t/T, s*(t+1)/T), the last run cut at the share's end), so every tasklet
+ * does the same work and none waits for a straggler; only the share's last
+ * step can be partial.  Each tasklet streams its run through its own WRAM buffer:
  * read a chunk by DMA, process it in place, write it back.  The chunk is
  * 2048 bytes (the largest DMA) up to 16 tasklets: the DMA's fixed cost
  * (~77 cycles) is then amortised over ~90k instructions of AES, and while
@@ -59,8 +61,8 @@
  *   each of the first round's 16 indices).
  * - CTR: the keystream is built in the upper half of the buffer, the data
  *   sits in the lower half, and the last round xors the keystream straight
- *   into the data.  A chunk never crosses a wrap of the counter's last byte
- *   (it is cut there: at most one short chunk per 256 blocks), so within a
+ *   into the data.  Chunks are aligned to CTR_BLOCKS in counter space, so a
+ *   chunk never crosses a wrap of the counter's last byte and within a
  *   chunk only that byte varies.  It enters one lookup of round 1, which
  *   changes one column, which enters one lookup per column of round 2; the
  *   rest of both rounds is computed once per chunk (counter-mode caching, as
@@ -86,6 +88,7 @@
 #define CTR_KS_WORDS (CHUNK / 8u) /* offset of the keystream half, in words */
 #define STEP 8u                   /* blocks per unrolled loop step of a sweep */
 _Static_assert(CTR_BLOCKS % STEP == 0, "the buffer halves hold whole steps");
+_Static_assert(256 % CTR_BLOCKS == 0, "a CTR chunk never crosses a wrap of the counter's last byte");
 
 __host struct aes_key_args AES_KEY_SYM;
 
@@ -326,9 +329,11 @@ int main(void)
     if (t == 0)
         tab_op = op; /* every tasklet has read tab_op before the barrier */
 
-    const uint32_t nblk = AES_JOB_SYM.nbytes / 16u;
-    uint32_t b = nblk * t / NR_TASKLETS;
-    const uint32_t last = nblk * (t + 1) / NR_TASKLETS;
+    const uint32_t nblk = AES_JOB_SYM.nbytes / 16u, nstep = (nblk + STEP - 1) / STEP;
+    uint32_t b = STEP * (nstep * t / NR_TASKLETS);
+    uint32_t last = STEP * (nstep * (t + 1) / NR_TASKLETS);
+    if (last > nblk)
+        last = nblk;
     uint32_t c[4] = { 0, 0, 0, 0 };
     if (op == AES_OP_CTR) { /* counter of block b: base + b, 128-bit */
         c[0] = AES_JOB_SYM.ctr[0], c[1] = AES_JOB_SYM.ctr[1];
@@ -342,10 +347,11 @@ int main(void)
 
     while (b < last) {
         uint32_t n = last - b < max ? last - b : max;
-        /* CTR: a chunk ends where the counter's last byte wraps (ctr_chunk);
-         * at most one chunk in 256 blocks is shortened by it. */
-        if (op == AES_OP_CTR && n > 256u - (c[3] & 0xffu))
-            n = 256u - (c[3] & 0xffu);
+        /* CTR: a chunk ends at a multiple of CTR_BLOCKS (a divisor of 256) in
+         * counter space, so it never crosses a wrap of the counter's last
+         * byte (ctr_chunk); only a run's first and last chunks are short. */
+        if (op == AES_OP_CTR && n > CTR_BLOCKS - (c[3] & (CTR_BLOCKS - 1)))
+            n = CTR_BLOCKS - (c[3] & (CTR_BLOCKS - 1));
         mram_read(data + 16u * b, buf, 16u * n);
         if (op == AES_OP_CTR) {
             ctr_chunk(buf, n, c, rk, nr);
