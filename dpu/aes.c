@@ -88,7 +88,8 @@
 #define CTR_KS_WORDS (CHUNK / 8u) /* offset of the keystream half, in words */
 #define STEP 8u                   /* blocks per unrolled loop step of a sweep */
 _Static_assert(CTR_BLOCKS % STEP == 0, "the buffer halves hold whole steps");
-_Static_assert(256 % CTR_BLOCKS == 0, "a CTR chunk never crosses a wrap of the counter's last byte");
+_Static_assert(256 % CTR_BLOCKS == 0,
+               "a CTR chunk never crosses a wrap of the counter's last byte");
 
 __host struct aes_key_args AES_KEY_SYM;
 
@@ -98,8 +99,7 @@ __mram_noinit uint64_t aes_mram_anchor;
 __host struct aes_job_args AES_JOB_SYM;
 
 /* tab[256 * r + x], r = 0..3: round tables; r = 4..7: last-round tables
- * (see above).  One flat array so that a sweep indexes the four tables of a
- * round from one base (tab or TAB_LAST). */
+ * (see above); a round's four tables start at tab or TAB_LAST. */
 static uint32_t tab[8 * 256];
 #define TAB_LAST (tab + 4 * 256)
 /* Which operation tab holds; persists across launches. */
@@ -141,9 +141,9 @@ static void build_tables(uint32_t op)
 
 #define UNROLL _Pragma("clang loop unroll(full)")
 
-/* The four tables of a round reach a sweep as four separate pointers
- * (struct rtab, passed by value to a function that is not inlined): the
- * compiler then cannot relate them, and each lookup is `sh2add` + `lw`.
+/* The four tables of a round reach a sweep (a function that is not
+ * inlined) as four separate pointers, struct rtab: the compiler then cannot
+ * relate them, and each lookup is `sh2add` + `lw`.
  * From one base it merges the table offset into the index (`ori idx, 512`,
  * or a sign-extending `lb` + `slli` + `ori` + `add`): one to three
  * instructions more per lookup. */
@@ -298,9 +298,12 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
     const uint32_t s2 = __builtin_bswap32(c[2]) ^ rk[2];
     const uint32_t K = __builtin_bswap32(rk[3]), u = c[3] ^ K;
     const uint32_t C0 = T.t0[BY(s0, 0)] ^ T.t1[BY(s1, 1)] ^ T.t2[BY(s2, 2)] ^ rk[4];
-    const uint32_t q1 = T.t0[BY(s1, 0)] ^ T.t1[BY(s2, 1)] ^ T.t2[BY(u, 1)] ^ T.t3[BY(s0, 3)] ^ rk[5];
-    const uint32_t q2 = T.t0[BY(s2, 0)] ^ T.t1[BY(u, 2)] ^ T.t2[BY(s0, 2)] ^ T.t3[BY(s1, 3)] ^ rk[6];
-    const uint32_t q3 = T.t0[BY(u, 3)] ^ T.t1[BY(s0, 1)] ^ T.t2[BY(s1, 2)] ^ T.t3[BY(s2, 3)] ^ rk[7];
+    const uint32_t q1 =
+        T.t0[BY(s1, 0)] ^ T.t1[BY(s2, 1)] ^ T.t2[BY(u, 1)] ^ T.t3[BY(s0, 3)] ^ rk[5];
+    const uint32_t q2 =
+        T.t0[BY(s2, 0)] ^ T.t1[BY(u, 2)] ^ T.t2[BY(s0, 2)] ^ T.t3[BY(s1, 3)] ^ rk[6];
+    const uint32_t q3 =
+        T.t0[BY(u, 3)] ^ T.t1[BY(s0, 1)] ^ T.t2[BY(s1, 2)] ^ T.t3[BY(s2, 3)] ^ rk[7];
     /* Round 2: column c minus the one byte that comes from column 0. */
     const uint32_t P[6] = {
         K,
