@@ -42,7 +42,7 @@ DPU_HOST_LIBS := $(BUILD)/libdpu.a
 DPU_HOST_DEPS := $(BUILD)/libdpu.a
 endif
 
-.PHONY: all lib cli run test check-sanitize bench clean format dpu emu
+.PHONY: all lib cli run test check-sanitize san-build bench clean format dpu emu
 all: lib cli dpu
 
 # ---- library -----------------------------------------------------------------
@@ -110,13 +110,24 @@ TEST_CMDS += $(UNIT)
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_DEPS += $(UNIT) $(CLI)
 
-test: all $(TEST_DEPS)
-	@sh tests/run.sh $(TEST_CMDS)
+# The same tests again on an ASan + UBSan build (build-san/): the unit tests
+# (every backend, the pim backend on the virtual UPMEM), the CLI tests and
+# the virtual DPU's tests.
+SAN_BUILD     := build-san
+SAN_ENV       := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+SAN_TEST_CMDS := "$(SAN_ENV) $(SAN_BUILD)/tests/unit" \
+                 "$(SAN_ENV) sh tests/cli.sh $(SAN_BUILD)/cryptopim" \
+                 "$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu"
 
-check-sanitize:
-	$(MAKE) BUILD=build-san SAN=1 CFLAGS="-O1 -g" build-san/tests/unit build-san/cryptopim
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    sh tests/run.sh build-san/tests/unit "sh tests/cli.sh build-san/cryptopim"
+san-build:
+	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=1 CFLAGS="-O1 -g" \
+	    $(SAN_BUILD)/tests/unit $(SAN_BUILD)/cryptopim $(SAN_BUILD)/tests/emu/test-vdpu dpu
+
+test: all $(TEST_DEPS) san-build
+	@sh tests/run.sh $(TEST_CMDS) $(SAN_TEST_CMDS)
+
+check-sanitize: san-build
+	@sh tests/run.sh $(SAN_TEST_CMDS)
 
 # ---- main job and experiments ---------------------------------------------------
 run: all
