@@ -70,6 +70,7 @@ typedef struct {
     uint32_t nr_jobs_per_rank;      /* queue capacity (>= 1)            */
     uint32_t sample_dpus;           /* sampleDpus: DPUs run per rank and
                                      * launch, 0 = all (see ops.c)       */
+    bool host_thread_clock;         /* hostClock=thread                  */
     vdpu_params_t vdpu;
     model_params_t model;
 } profile_t;
@@ -230,6 +231,12 @@ void own_pop(uint32_t n);
 bool own_has(const struct dpu_rank_t *r);
 
 double model_host_now(void);
+/* Host work between API calls is measured as wall time (default), or with
+ * thread_cpu_time as the CPU time of the thread calling in: immune to the
+ * simulator's own threads competing for the cores, exact for a host that
+ * does its work on one thread and never blocks (profile key hostClock; the
+ * last dpu_alloc decides, process-wide). */
+void model_set_host_clock(bool thread_cpu_time);
 double model_rank_end(struct dpu_rank_t *r);
 void model_rank_set_end(struct dpu_rank_t *r, double t);
 /* Records the modeled end of one of op's jobs (for the synchronous waiter). */

@@ -244,10 +244,31 @@ static dpu_error_t trace_start_locked(const char *path)
 void model_api_enter(void);
 void model_api_exit(void);
 
+/* hostClock=thread: host work is the calling thread's CPU time, not wall
+ * time (see model_set_host_clock in host.h). */
+static bool g_thread_clock;
+static _Thread_local double tls_exit_cpu = -1.0; /* CPU time at this thread's last exit */
+
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return -1.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* see host.h */
+void model_set_host_clock(bool thread_cpu_time)
+{
+    pthread_mutex_lock(&g_mu);
+    g_thread_clock = thread_cpu_time;
+    pthread_mutex_unlock(&g_mu);
+}
+
 /* First API call of an application thread: host work since the last exit. */
 void model_api_enter(void)
 {
-    double now = host_wall();
+    double now = host_wall(), cpu = thread_cpu();
     pthread_mutex_lock(&g_mu);
     if (!g_started) {
         g_started = true;
@@ -258,6 +279,8 @@ void model_api_enter(void)
     }
     if (g_inside++ == 0) {
         double d = now - g_last_exit;
+        if (g_thread_clock && tls_exit_cpu >= 0.0 && cpu >= 0.0)
+            d = cpu - tls_exit_cpu;
         if (d > 0.0) {
             trace_add("host work", 0, g_host_t, d, 0);
             g_host_t += d;
@@ -274,6 +297,7 @@ void model_api_exit(void)
     if (--g_inside == 0)
         g_last_exit = now;
     pthread_mutex_unlock(&g_mu);
+    tls_exit_cpu = thread_cpu();
 }
 
 /* see host.h */

@@ -120,6 +120,12 @@ static bool apply_kv(profile_t *p, const char *k, const char *v)
         return parse_u32(v, &p->nr_jobs_per_rank) && p->nr_jobs_per_rank >= 1;
     if (!strcmp(k, "sampleDpus"))
         return parse_u32(v, &p->sample_dpus) && p->sample_dpus <= HOST_MAX_DPUS_PER_RANK;
+    if (!strcmp(k, "hostClock")) {
+        if (strcmp(v, "wall") && strcmp(v, "thread"))
+            return false;
+        p->host_thread_clock = !strcmp(v, "thread");
+        return true;
+    }
     if (!strcmp(k, "clockMhz"))
         return parse_double(v, &vp->clock_mhz) && vp->clock_mhz > 0.0;
     if (!strcmp(k, "mode")) {

@@ -179,6 +179,7 @@ static dpu_error_t do_alloc(uint32_t nr_dpus, uint32_t nr_ranks, const char *pro
         return err;
     }
     const profile_t *p = &a->prof;
+    model_set_host_clock(p->host_thread_clock);
     uint32_t ids[HOST_MAX_RANKS];
     uint32_t n = 0, have = 0;
 

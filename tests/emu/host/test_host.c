@@ -778,6 +778,35 @@ static void t_sample_dpus(void)
     CHECK_ERR(dpu_alloc(1, "sampleDpus=x", &set), DPU_ERR_INVALID_PROFILE);
 }
 
+/* hostClock=thread: host work is the caller's CPU time, so a sleep (no
+ * CPU) between two calls is not host work; with the default wall clock it is. */
+static double slept_host_work(const char *profile)
+{
+    struct dpu_set_t set;
+    uint32_t n = 1;
+    OK(dpu_alloc(1, profile, &set));
+    OK(dpu_load(set, "basic.dpu", NULL));
+    dpu_emu_reset();
+    OK(dpu_copy_to(set, "n_elems", 0, &n, sizeof n));
+    usleep(50000);
+    OK(dpu_copy_to(set, "n_elems", 0, &n, sizeof n));
+    dpu_emu_stats_t s;
+    dpu_emu_get_stats(&s);
+    OK(dpu_free(set));
+    return s.host_work;
+}
+
+static void t_host_clock(void)
+{
+    double wall_work = slept_host_work(NULL);
+    double cpu_work = slept_host_work("hostClock=thread");
+    CHECK(wall_work >= 0.045, "hostClock=wall: 50 ms sleep gave %.6f s host work", wall_work);
+    CHECK(cpu_work < 0.010, "hostClock=thread: 50 ms sleep gave %.6f s host work", cpu_work);
+    (void)slept_host_work("hostClock=wall"); /* back to the default for later tests */
+    struct dpu_set_t set;
+    CHECK_ERR(dpu_alloc(1, "hostClock=cpu", &set), DPU_ERR_INVALID_PROFILE);
+}
+
 static void t_clock_push_price(void)
 {
     struct dpu_set_t set, dpu;
@@ -944,6 +973,7 @@ int main(void)
     run("emu_host_clock_prices", t_clock_push_price);
     run("emu_host_clock_pipeline", t_clock_pipeline);
     run("emu_host_sample_dpus", t_sample_dpus);
+    run("emu_host_host_clock", t_host_clock);
     run("emu_host_trace", t_trace);
     run("emu_host_scale_2560", t_scale);
     return 0;
