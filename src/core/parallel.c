@@ -3,6 +3,7 @@
 #include "parallel.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #define MAX_THREADS 256
@@ -65,5 +66,55 @@ cpim_err cpim_parallel_for(unsigned threads, size_t n, size_t grain, cpim_range_
         run_job(&jobs[t]); /* threads that could not start: do it here */
     for (unsigned t = 1; t < started; t++)
         pthread_join(tid[t], NULL);
+    return rc;
+}
+
+struct msgs_job {
+    cpim_msgs_fn fn;
+    void *arg;
+    const size_t *first; /* run r is messages [first[r], first[r + 1]) */
+};
+
+static void run_msgs(void *p, size_t rb, size_t re)
+{
+    const struct msgs_job *j = p;
+    for (size_t r = rb; r < re; r++)
+        if (j->first[r] < j->first[r + 1])
+            j->fn(j->arg, j->first[r], j->first[r + 1]);
+}
+
+cpim_err cpim_parallel_msgs(unsigned threads, const size_t *lens, size_t count,
+                            uint64_t min_parallel, cpim_msgs_fn fn, void *arg)
+{
+    if (threads == 0)
+        threads = cpim_cores();
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; i++)
+        total += (uint64_t)lens[i] + 64;
+    if (threads > count)
+        threads = (unsigned)count;
+    size_t *first = NULL;
+    if (threads > 1 && total >= min_parallel)
+        first = malloc((threads + 1) * sizeof *first);
+    if (!first) {
+        if (count)
+            fn(arg, 0, count);
+        return CPIM_OK;
+    }
+    /* Run r ends after the message that crosses r * total / threads bytes
+     * (a message goes to the run holding more than half of it). */
+    uint64_t acc = 0;
+    size_t i = 0;
+    first[0] = 0;
+    for (unsigned r = 1; r < threads; r++) {
+        uint64_t goal = total / threads * r;
+        while (i < count && acc + (uint64_t)lens[i] / 2 + 32 < goal)
+            acc += (uint64_t)lens[i++] + 64;
+        first[r] = i;
+    }
+    first[threads] = count;
+    struct msgs_job j = {fn, arg, first};
+    cpim_err rc = cpim_parallel_for(threads, threads, 1, run_msgs, &j);
+    free(first);
     return rc;
 }

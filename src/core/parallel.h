@@ -13,12 +13,24 @@
 #define CPIM_PARALLEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cryptopim.h"
 
 typedef void (*cpim_range_fn)(void *arg, size_t begin, size_t end);
 
 cpim_err cpim_parallel_for(unsigned threads, size_t n, size_t grain, cpim_range_fn fn, void *arg);
+
+/* Runs fn(arg, first, end) over runs of consecutive messages [first, end)
+ * of `count` messages with lengths `lens`, one run per thread, the runs
+ * balanced by bytes (each message also counts one 64-byte block for its
+ * padding), not by count.  Up to `threads` threads (0 = all cores); a batch
+ * of fewer than `min_parallel` bytes runs inline. Every message is in
+ * exactly one run. Same return convention as cpim_parallel_for. */
+typedef void (*cpim_msgs_fn)(void *arg, size_t first, size_t end);
+
+cpim_err cpim_parallel_msgs(unsigned threads, const size_t *lens, size_t count,
+                            uint64_t min_parallel, cpim_msgs_fn fn, void *arg);
 
 /* Online cores (>= 1). */
 unsigned cpim_cores(void);

@@ -148,7 +148,6 @@ struct sha_job {
     const uint8_t *const *msgs;
     const size_t *lens;
     uint8_t (*digests)[32];
-    size_t *first; /* run r is messages [first[r], first[r + 1]) */
 };
 
 static void sha_one(const uint8_t *p, size_t len, uint8_t digest[32])
@@ -164,10 +163,10 @@ static void sha_one(const uint8_t *p, size_t len, uint8_t digest[32])
     cpc_sha256_final(&c, digest);
 }
 
-static void sha_runs(void *arg, size_t rb, size_t re)
+static void sha_runs(void *arg, size_t first, size_t end)
 {
     const struct sha_job *j = arg;
-    for (size_t i = j->first[rb]; i < j->first[re]; i++)
+    for (size_t i = first; i < end; i++)
         sha_one(j->msgs[i], j->lens[i], j->digests[i]);
 }
 
@@ -176,37 +175,9 @@ static cpim_err cpu_sha(void *state, const uint8_t *const *msgs, const size_t *l
 {
     struct cpu_state *s = state;
     double t0 = cpim_now();
-    unsigned threads = s->threads ? s->threads : cpim_cores();
-    uint64_t total = 0;
-    for (size_t i = 0; i < count; i++)
-        total += (uint64_t)lens[i] + 64;
-    if (threads > count)
-        threads = (unsigned)count;
-    if (total < MIN_SHA_PARALLEL)
-        threads = 1;
-    size_t one[2] = {0, count};
-    size_t *first = threads > 1 ? malloc((threads + 1) * sizeof *first) : one;
-    if (!first) {
-        first = one;
-        threads = 1;
-    }
-    if (threads > 1) {
-        /* Cut after the message that crosses r * total / threads bytes. */
-        uint64_t acc = 0;
-        size_t i = 0;
-        first[0] = 0;
-        for (unsigned r = 1; r < threads; r++) {
-            uint64_t goal = total / threads * r;
-            while (i < count && acc + (uint64_t)lens[i] / 2 + 32 < goal)
-                acc += (uint64_t)lens[i++] + 64;
-            first[r] = i;
-        }
-        first[threads] = count;
-    }
-    struct sha_job j = {msgs, lens, digests, first};
-    (void)cpim_parallel_for(threads, threads, 1, sha_runs, &j);
-    if (first != one)
-        free(first);
+    struct sha_job j = {msgs, lens, digests};
+    /* A thread that cannot start has its share done by the caller. */
+    (void)cpim_parallel_msgs(s->threads, lens, count, MIN_SHA_PARALLEL, sha_runs, &j);
     st->measured.total_s = cpim_now() - t0;
     return CPIM_OK;
 }

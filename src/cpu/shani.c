@@ -154,7 +154,6 @@ struct sha_job {
     const uint8_t *const *msgs;
     const size_t *lens;
     uint8_t (*digests)[32];
-    size_t *first; /* run r is messages [first[r], first[r + 1]) */
 };
 
 static void lane_start(struct lane *ln, const struct sha_job *j, size_t i)
@@ -245,10 +244,9 @@ static void shani_messages(const struct sha_job *j, size_t b, size_t e)
     cpim_wipe(lanes, sizeof lanes);
 }
 
-static void sha_runs(void *arg, size_t rb, size_t re)
+static void sha_runs(void *arg, size_t first, size_t end)
 {
-    const struct sha_job *j = arg;
-    shani_messages(j, j->first[rb], j->first[re]);
+    shani_messages(arg, first, end);
 }
 #endif /* CPIM_HAVE_X86 */
 
@@ -291,39 +289,10 @@ static cpim_err shani_sha(void *state, const uint8_t *const *msgs, const size_t 
 {
 #ifdef CPIM_HAVE_X86
     struct shani_state *s = state;
-    unsigned threads = s->threads ? s->threads : cpim_cores();
-    uint64_t total = 0;
     (void)st; /* the core records bytes and the measured time */
-    for (size_t i = 0; i < count; i++)
-        total += (uint64_t)lens[i] + 64;
-    if (threads > count)
-        threads = (unsigned)count;
-    if (total < MIN_SHA_PARALLEL)
-        threads = 1;
-    size_t one[2] = {0, count};
-    size_t *first = threads > 1 ? malloc((threads + 1) * sizeof *first) : one;
-    if (!first) {
-        first = one;
-        threads = 1;
-    }
-    if (threads > 1) {
-        /* Run r ends after the message that crosses r * total / threads bytes. */
-        uint64_t acc = 0;
-        size_t i = 0;
-        first[0] = 0;
-        for (unsigned r = 1; r < threads; r++) {
-            uint64_t goal = total / threads * r;
-            while (i < count && acc + (uint64_t)lens[i] / 2 + 32 < goal)
-                acc += (uint64_t)lens[i++] + 64;
-            first[r] = i;
-        }
-        first[threads] = count;
-    }
-    struct sha_job j = {msgs, lens, digests, first};
+    struct sha_job j = {msgs, lens, digests};
     /* A thread that cannot start has its share done by the caller. */
-    (void)cpim_parallel_for(threads, threads, 1, sha_runs, &j);
-    if (first != one)
-        free(first);
+    (void)cpim_parallel_msgs(s->threads, lens, count, MIN_SHA_PARALLEL, sha_runs, &j);
     return CPIM_OK;
 #else
     (void)state, (void)msgs, (void)lens, (void)count, (void)digests, (void)st;
