@@ -835,7 +835,7 @@ static void run_timed(vdpu_t *d)
             idle -= extra;
         }
         now++;
-        if (UNLIKELY(++wd >= (1u << 20))) {
+        if (UNLIKELY(++wd >= (1u << 12))) {
             wd = 0;
             if (check_watchdog(d))
                 break;
