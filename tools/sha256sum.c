@@ -268,27 +268,10 @@ static int add(struct sums *s, char *name, const uint8_t *expect)
     return 0;
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
+/* 64 hex digits at p (not necessarily NUL-terminated after them) -> d. */
 static int parse_digest(const char *p, uint8_t d[32])
 {
-    for (int i = 0; i < 32; i++) {
-        int hi = hexval((unsigned char)p[2 * i]);
-        int lo = hi < 0 ? -1 : hexval((unsigned char)p[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        d[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return 0;
+    return strnlen(p, 64) == 64 && cli_unhex(p, 64, 0, d, 32) == 32 ? 0 : -1;
 }
 
 /* Undoes the escaping of a name in place; -1 for a bad escape. */
