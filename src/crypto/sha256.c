@@ -7,6 +7,7 @@
  * sigma1(W[i-2]) + W[i-7] + sigma0(W[i-15]).
  */
 #include "sha256.h"
+#include "bytes.h"
 
 /* see sha256.h */
 const uint32_t cpc_sha256_k[64] = {
@@ -24,37 +25,6 @@ const uint32_t cpc_sha256_k[64] = {
 static const uint32_t iv[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
                                0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
 
-static inline uint32_t ld32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
-static inline void st32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-/* On a strict-alignment little-endian target (RV32, the DPU) an aligned
- * block is read with word loads plus a byte swap instead of byte loads. */
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) &&          \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ALIGNED_IO 1
-static inline uint32_t ld32a(const uint8_t *p)
-{
-    uint32_t v;
-    __builtin_memcpy(&v, __builtin_assume_aligned(p, 4), 4);
-    return __builtin_bswap32(v);
-}
-#define IS_ALIGNED(p) (((uintptr_t)(p)&3u) == 0)
-#else
-#define ALIGNED_IO 0
-#define ld32a ld32
-#define IS_ALIGNED(p) 0
-#endif
-
 #define ROR32(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 #define BSIG0(x) (ROR32(x, 2) ^ ROR32(x, 13) ^ ROR32(x, 22))
 #define BSIG1(x) (ROR32(x, 6) ^ ROR32(x, 11) ^ ROR32(x, 25))
@@ -65,30 +35,29 @@ static inline uint32_t ld32a(const uint8_t *p)
 /* Round i (0..15 within a pass) with schedule word X.  Maj(a,b,c) is
  * b ^ ((a ^ b) & (b ^ c)), and b ^ c is the previous round's a ^ b, so each
  * round computes one of the two and the pair (P, Q) alternates. */
-#define RND(a, b, c, d, e, f, g, h, i, X, P, Q)                                                \
-    do {                                                                                       \
-        uint32_t t1_ = h + BSIG1(e) + CH(e, f, g) + k[i] + (X);                                \
-        P = a ^ b;                                                                             \
-        d += t1_;                                                                              \
-        h = t1_ + BSIG0(a) + (b ^ (P & Q));                                                    \
+#define RND(a, b, c, d, e, f, g, h, i, X, P, Q)                                                    \
+    do {                                                                                           \
+        uint32_t t1_ = h + BSIG1(e) + CH(e, f, g) + k[i] + (X);                                    \
+        P = a ^ b;                                                                                 \
+        d += t1_;                                                                                  \
+        h = t1_ + BSIG0(a) + (b ^ (P & Q));                                                        \
     } while (0)
 
 /* Eight rounds with the variables rotated in place, W word from expression
  * W8(j) for j = i .. i+7. */
-#define RND8(i, W8)                                                                            \
-    RND(a, b, c, d, e, f, g, h, (i) + 0, W8((i) + 0), x, y);                                   \
-    RND(h, a, b, c, d, e, f, g, (i) + 1, W8((i) + 1), y, x);                                   \
-    RND(g, h, a, b, c, d, e, f, (i) + 2, W8((i) + 2), x, y);                                   \
-    RND(f, g, h, a, b, c, d, e, (i) + 3, W8((i) + 3), y, x);                                   \
-    RND(e, f, g, h, a, b, c, d, (i) + 4, W8((i) + 4), x, y);                                   \
-    RND(d, e, f, g, h, a, b, c, (i) + 5, W8((i) + 5), y, x);                                   \
-    RND(c, d, e, f, g, h, a, b, (i) + 6, W8((i) + 6), x, y);                                   \
+#define RND8(i, W8)                                                                                \
+    RND(a, b, c, d, e, f, g, h, (i) + 0, W8((i) + 0), x, y);                                       \
+    RND(h, a, b, c, d, e, f, g, (i) + 1, W8((i) + 1), y, x);                                       \
+    RND(g, h, a, b, c, d, e, f, (i) + 2, W8((i) + 2), x, y);                                       \
+    RND(f, g, h, a, b, c, d, e, (i) + 3, W8((i) + 3), y, x);                                       \
+    RND(e, f, g, h, a, b, c, d, (i) + 4, W8((i) + 4), x, y);                                       \
+    RND(d, e, f, g, h, a, b, c, (i) + 5, W8((i) + 5), y, x);                                       \
+    RND(c, d, e, f, g, h, a, b, (i) + 6, W8((i) + 6), x, y);                                       \
     RND(b, c, d, e, f, g, h, a, (i) + 7, W8((i) + 7), y, x)
 
 /* Rounds 0..15 read the block; rounds 16..63 update the ring in place. */
 #define WLOAD(j) (w[j] = LD(p + 4 * (j)))
-#define WNEXT(j)                                                                               \
-    (w[j] += SSIG1(w[((j) + 14) & 15]) + w[((j) + 9) & 15] + SSIG0(w[((j) + 1) & 15]))
+#define WNEXT(j) (w[j] += SSIG1(w[((j) + 14) & 15]) + w[((j) + 9) & 15] + SSIG0(w[((j) + 1) & 15]))
 
 /* A 64-bit host gains ~3% from unrolling the passes; a 32-bit DPU keeps
  * the loop (4x less code in its 4096-instruction IRAM, 3 instructions per
@@ -99,19 +68,20 @@ static inline uint32_t ld32a(const uint8_t *p)
 #define UNROLL_PASSES
 #endif
 
-#define COMPRESS_BODY                                                                          \
-    uint32_t a = h8[0], b = h8[1], c = h8[2], d = h8[3], e = h8[4], f = h8[5], g = h8[6],      \
-             h = h8[7];                                                                        \
-    uint32_t w[16], x, y = b ^ c;                                                              \
-    const uint32_t *k = cpc_sha256_k;                                                          \
-    RND8(0, WLOAD);                                                                            \
-    RND8(8, WLOAD);                                                                            \
-    UNROLL_PASSES for (int pass = 1; pass < 4; pass++) {                                                   \
-        k += 16;                                                                               \
-        RND8(0, WNEXT);                                                                        \
-        RND8(8, WNEXT);                                                                        \
-    }                                                                                          \
-    h8[0] += a, h8[1] += b, h8[2] += c, h8[3] += d;                                            \
+#define COMPRESS_BODY                                                                              \
+    uint32_t a = h8[0], b = h8[1], c = h8[2], d = h8[3], e = h8[4], f = h8[5], g = h8[6],          \
+             h = h8[7];                                                                            \
+    uint32_t w[16], x, y = b ^ c;                                                                  \
+    const uint32_t *k = cpc_sha256_k;                                                              \
+    RND8(0, WLOAD);                                                                                \
+    RND8(8, WLOAD);                                                                                \
+    UNROLL_PASSES for (int pass = 1; pass < 4; pass++)                                             \
+    {                                                                                              \
+        k += 16;                                                                                   \
+        RND8(0, WNEXT);                                                                            \
+        RND8(8, WNEXT);                                                                            \
+    }                                                                                              \
+    h8[0] += a, h8[1] += b, h8[2] += c, h8[3] += d;                                                \
     h8[4] += e, h8[5] += f, h8[6] += g, h8[7] += h;
 
 static inline void compress(uint32_t h8[8], const uint8_t *p)
@@ -134,7 +104,7 @@ static inline void compress_a(uint32_t h8[8], const uint8_t *p)
 void cpc_sha256_blocks(uint32_t h[8], const uint8_t *p, uint32_t nblocks)
 {
 #if ALIGNED_IO
-    if (IS_ALIGNED(p)) {
+    if (crypto_aligned(p, p)) {
         for (; nblocks; nblocks--, p += 64)
             compress_a(h, p);
         return;
