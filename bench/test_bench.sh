@@ -12,7 +12,7 @@ if "$micro" --quick --xfer-kib 64 --out "$out" --dpu-dir "$dpudir" 2>"$out/log" 
 else
     echo "FAIL bench_micro_quick: $(tail -n 3 "$out/log" | tr '\n' ' ')"
 fi
-for e in roofline tasklets strong; do
+for e in roofline tasklets strong weak ranks; do
     if "$cli" bench --experiment $e --quick --out "$out" 2>"$out/log.$e" && [ -s "$out/$e.csv" ]; then
         echo "PASS bench_${e}_quick"
     else
