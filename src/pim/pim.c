@@ -25,14 +25,23 @@
  * final partial CTR block goes through a bounce buffer.  CTR: DPU i's
  * counter is the caller's counter + the index of its first block (128-bit).
  *
- * SHA-256: messages are balanced over the DPUs by bytes and copied into one
- * staging image per DPU (state slots, message table, messages 8-aligned);
- * a message longer than the budget is hashed in 64-byte-multiple segments
- * over successive rounds, its chaining value carried by the host.
+ * SHA-256: messages are balanced over the DPUs by bytes; a message longer
+ * than the budget is hashed in 64-byte-multiple segments over successive
+ * rounds, its chaining value carried by the host.  A DPU whose segments are
+ * one contiguous run of the caller's memory (a batch in one buffer, or one
+ * long message) gets its data pushed straight from there, plus a small
+ * staged piece (the run's last bytes short of 8, the message table); the
+ * others are copied into per-DPU staging images (see struct sha_plan).
+ * Staging is kept in the backend state across rounds and calls, each rank's
+ * part is prepared while the earlier ranks transfer and compute (async
+ * modes), and large copies are split over host threads.
  *
  * Profile: cpim_options.profile is passed to dpu_alloc, minus this
- * backend's own key `mramBudget=BYTES` (per-DPU bytes per round; small
- * values let tests exercise many rounds cheaply).
+ * backend's own keys `mramBudget=BYTES` (per-DPU bytes per round; small
+ * values let tests exercise many rounds cheaply) and `directMin=BYTES`
+ * (SHA-256: the least bytes a group of DPUs must avoid copying to be pushed
+ * straight from the caller's buffers; default 1 MiB, 0 lets tests push
+ * every contiguous run directly).
  *
  * Times: measured phases are the host time spent in each phase's calls (in
  * the asynchronous modes they overlap, so only the total is a duration); on
@@ -52,6 +61,7 @@
 #include "aes_args.h"
 #include "backend.h"
 #include "cryptopim.h"
+#include "parallel.h"
 #include "sha256_args.h"
 #include "timing.h"
 
@@ -62,7 +72,23 @@
 #define DEFAULT_BUDGET (32u << 20)
 #define DEFAULT_TASKLETS 16u
 
+/* Direct pushes (see sha_plan) pay off when the DPUs sharing a push avoid
+ * copying at least this many bytes together: a group of direct DPUs costs
+ * up to two push calls more than staging them (the one push of all staged
+ * images), ~0.1 ms of fixed cost each (perf-facts P23), about the time one
+ * host core takes to copy 1 MiB. */
+#define DIRECT_MIN_BYTES (1u << 20) /* default of the profile key directMin */
+
 enum { PROG_NONE = 0, PROG_AES, PROG_SHA };
+
+/* One host buffer <-> one MRAM range (from the heap pointer) of one DPU;
+ * len 0 = no piece.  A DPU's pieces are disjoint. */
+struct piece {
+    void *ptr;
+    uint32_t off, len;
+};
+
+#define PIECES 3u
 
 struct pim_state {
     struct dpu_set_t set;
@@ -71,13 +97,19 @@ struct pim_state {
     struct dpu_set_t *ranks; /* per rank: its set, first global DPU index, count */
     uint32_t *rank_first, *rank_n;
     uint32_t budget;
+    uint64_t direct_min; /* profile key directMin (see sha_choose_direct) */
     int loaded;
     char dir[512];
     cpc_aes_ks ek, dk;
     int has_key;
-    /* per round (reused): per-DPU transfer plan */
-    void **to_ptr, **from_ptr;
-    uint32_t *to_len, *from_len;
+    unsigned threads; /* host threads for bulk copies (cpim_options.threads) */
+    /* per round (reused): per-DPU transfer plan, PIECES pieces per DPU */
+    struct piece *to, *from;
+    /* SHA-256 staging (images, or headers and tails) and results: kept
+     * across rounds and calls, grown on demand */
+    uint8_t *stage, *results;
+    size_t stage_cap, results_cap;
+    size_t stage_hi; /* bytes of stage ever written (wiped before it is freed) */
 };
 
 /* ---- errors and small helpers ---------------------------------------------- */
@@ -115,10 +147,12 @@ static int pim_available(const char **why)
     return 1;
 }
 
-/* Splits "a=b,mramBudget=N,c=d" into the UPMEM profile (out) and the budget. */
-static cpim_err parse_profile(const char *in, char **out, uint32_t *budget)
+/* Splits "a=b,mramBudget=N,directMin=M,c=d" into the UPMEM profile (out)
+ * and this backend's keys. */
+static cpim_err parse_profile(const char *in, char **out, uint32_t *budget, uint64_t *direct_min)
 {
     *budget = DEFAULT_BUDGET;
+    *direct_min = DIRECT_MIN_BYTES;
     size_t n = in ? strlen(in) : 0;
     char *p = malloc(n + 1), *o = p ? malloc(n + 1) : NULL;
     if (!p || !o) {
@@ -137,6 +171,17 @@ static cpim_err parse_profile(const char *in, char **out, uint32_t *budget)
                 return CPIM_ERR_INVALID_ARG;
             }
             *budget = (uint32_t)v & ~63u;
+            continue;
+        }
+        if (strncmp(tok, "directMin=", 10) == 0) {
+            char *end;
+            unsigned long long v = strtoull(tok + 10, &end, 10);
+            if (*end || tok[10] == '\0' || tok[10] == '-') {
+                free(p);
+                free(o);
+                return CPIM_ERR_INVALID_ARG;
+            }
+            *direct_min = v;
             continue;
         }
         if (o[0])
@@ -160,10 +205,12 @@ static void pim_close(void *state)
     free(s->ranks);
     free(s->rank_first);
     free(s->rank_n);
-    free(s->to_ptr);
-    free(s->from_ptr);
-    free(s->to_len);
-    free(s->from_len);
+    free(s->to);
+    free(s->from);
+    if (s->stage)
+        cpim_wipe(s->stage, s->stage_hi); /* message bytes of earlier calls */
+    free(s->stage);
+    free(s->results);
     cpim_wipe(s, sizeof *s);
     free(s);
 }
@@ -176,9 +223,10 @@ static cpim_err pim_open(void **state, const cpim_options *opt)
     *state = NULL;
     s->tasklets = opt->tasklets ? opt->tasklets : DEFAULT_TASKLETS;
     s->mode = opt->mode;
+    s->threads = opt->threads;
     snprintf(s->dir, sizeof s->dir, "%s", opt->dpu_dir ? opt->dpu_dir : CPIM_DPU_DIR);
     char *profile = NULL;
-    cpim_err rc = parse_profile(opt->profile, &profile, &s->budget);
+    cpim_err rc = parse_profile(opt->profile, &profile, &s->budget, &s->direct_min);
     if (rc != CPIM_OK) {
         free(s);
         return rc;
@@ -198,12 +246,9 @@ static cpim_err pim_open(void **state, const cpim_options *opt)
     s->ranks = calloc(s->nr_ranks, sizeof *s->ranks);
     s->rank_first = calloc(s->nr_ranks, sizeof *s->rank_first);
     s->rank_n = calloc(s->nr_ranks, sizeof *s->rank_n);
-    s->to_ptr = calloc(s->nr_dpus, sizeof *s->to_ptr);
-    s->from_ptr = calloc(s->nr_dpus, sizeof *s->from_ptr);
-    s->to_len = calloc(s->nr_dpus, sizeof *s->to_len);
-    s->from_len = calloc(s->nr_dpus, sizeof *s->from_len);
-    if (!s->ranks || !s->rank_first || !s->rank_n || !s->to_ptr || !s->from_ptr || !s->to_len ||
-        !s->from_len)
+    s->to = calloc((size_t)s->nr_dpus * PIECES, sizeof *s->to);
+    s->from = calloc(s->nr_dpus, sizeof *s->from);
+    if (!s->ranks || !s->rank_first || !s->rank_n || !s->to || !s->from)
         goto fail;
     struct dpu_set_t rank;
     uint32_t k, first = 0;
@@ -255,34 +300,40 @@ static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
 
 /* ---- transfers --------------------------------------------------------------- */
 
-/* Pushes DPU i's buffer ptr[i] of len[i] bytes (0 = none) for the DPUs
- * [first, first + n) that make up `set`, one push_xfer per distinct length
- * (push_xfer takes one length for all DPUs of a call; DPUs without a
- * prepared buffer are skipped). */
-static cpim_err push_groups(struct dpu_set_t set, uint32_t first, dpu_xfer_t dir,
-                            const char *sym, uint32_t off, void **ptr, const uint32_t *len,
-                            dpu_xfer_flags_t flags)
+/* Pushes the pieces pc[d * per + j] (j < per) of the DPUs d in
+ * [first, first + n) that make up `set`: one push_xfer per distinct (offset,
+ * length), since push_xfer moves one length at one offset for all DPUs of a
+ * call (DPUs without a prepared buffer are skipped).  O(calls x DPUs). */
+static cpim_err push_pieces(struct dpu_set_t set, uint32_t first, dpu_xfer_t dir,
+                            const struct piece *pc, unsigned per, dpu_xfer_flags_t flags)
 {
     struct dpu_set_t dpu;
     uint32_t i;
-    uint32_t done_below = 0; /* lengths are handled largest first */
+    uint64_t below = UINT64_MAX; /* keys (offset:length) are handled largest first */
     for (;;) {
-        uint32_t l = 0;
+        uint64_t key = 0;
         DPU_FOREACH(set, dpu, i)
         {
-            uint32_t x = len[first + i];
-            if (x > l && (done_below == 0 || x < done_below))
-                l = x;
+            for (unsigned j = 0; j < per; j++) {
+                const struct piece *x = &pc[(size_t)(first + i) * per + j];
+                uint64_t k = (uint64_t)x->off << 32 | x->len;
+                if (x->len && k < below && k > key)
+                    key = k;
+            }
         }
-        if (l == 0)
+        if (key == 0)
             return CPIM_OK;
         DPU_FOREACH(set, dpu, i)
         {
-            if (len[first + i] == l)
-                TRY(dpu_prepare_xfer(dpu, ptr[first + i]));
+            for (unsigned j = 0; j < per; j++) {
+                const struct piece *x = &pc[(size_t)(first + i) * per + j];
+                if (x->len && ((uint64_t)x->off << 32 | x->len) == key)
+                    TRY(dpu_prepare_xfer(dpu, x->ptr));
+            }
         }
-        TRY(dpu_push_xfer(set, dir, sym, off, l, flags));
-        done_below = l;
+        TRY(dpu_push_xfer(set, dir, DPU_MRAM_HEAP_POINTER_NAME, (uint32_t)(key >> 32),
+                          (uint32_t)key, flags));
+        below = key;
     }
 }
 
@@ -305,7 +356,6 @@ struct round {
     const char *job_sym;
     void *jobs;
     size_t job_size;
-    uint32_t from_off; /* MRAM offset of the results (from the heap pointer) */
     /* Host work for DPUs [first, first + n) before their transfer (may be NULL). */
     void (*prepare)(void *ctx, uint32_t first, uint32_t n);
     void *ctx;
@@ -321,18 +371,16 @@ static cpim_err run_set(struct pim_state *s, struct dpu_set_t set, uint32_t firs
     double t0 = cpim_now();
     cpim_err rc = push_jobs(set, first, r->job_sym, r->jobs, r->job_size, xf);
     if (rc == CPIM_OK)
-        rc = push_groups(set, first, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, 0, s->to_ptr,
-                         s->to_len, xf);
+        rc = push_pieces(set, first, DPU_XFER_TO_DPU, s->to, PIECES, xf);
     t->in += cpim_now() - t0;
     return rc;
 }
 
 static cpim_err gather(struct pim_state *s, struct dpu_set_t set, uint32_t first,
-                       const struct round *r, dpu_xfer_flags_t xf, struct times *t)
+                       dpu_xfer_flags_t xf, struct times *t)
 {
     double t0 = cpim_now();
-    cpim_err rc = push_groups(set, first, DPU_XFER_FROM_DPU, DPU_MRAM_HEAP_POINTER_NAME,
-                              r->from_off, s->from_ptr, s->from_len, xf);
+    cpim_err rc = push_pieces(set, first, DPU_XFER_FROM_DPU, s->from, 1, xf);
     t->out += cpim_now() - t0;
     return rc;
 }
@@ -356,7 +404,7 @@ static cpim_err run_round(struct pim_state *s, const struct round *r, struct tim
         if (rc == CPIM_OK)
             rc = launch(s->set, DPU_SYNCHRONOUS, t);
         if (rc == CPIM_OK)
-            rc = gather(s, s->set, 0, r, DPU_XFER_DEFAULT, t);
+            rc = gather(s, s->set, 0, DPU_XFER_DEFAULT, t);
         return rc;
     }
     int xfer = s->mode == CPIM_PIM_ASYNC_XFER;
@@ -368,7 +416,7 @@ static cpim_err run_round(struct pim_state *s, const struct round *r, struct tim
         if (rc == CPIM_OK)
             rc = launch(s->ranks[k], DPU_ASYNCHRONOUS, t);
         if (rc == CPIM_OK && xfer)
-            rc = gather(s, s->ranks[k], s->rank_first[k], r, DPU_XFER_ASYNC, t);
+            rc = gather(s, s->ranks[k], s->rank_first[k], DPU_XFER_ASYNC, t);
     }
     /* Always drain the queues: the buffers of queued jobs belong to the caller. */
     double t0 = cpim_now();
@@ -377,7 +425,7 @@ static cpim_err run_round(struct pim_state *s, const struct round *r, struct tim
     if (rc == CPIM_OK)
         rc = map_err(e);
     if (rc == CPIM_OK && !xfer)
-        rc = gather(s, s->set, 0, r, DPU_XFER_DEFAULT, t);
+        rc = gather(s, s->set, 0, DPU_XFER_DEFAULT, t);
     return rc;
 }
 
@@ -486,9 +534,10 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
             jobs[i].nbytes = b * 16;
             memcpy(jobs[i].ctr, ctr0, sizeof ctr0);
             ctr_add_words(jobs[i].ctr, blk);
-            s->to_len[i] = s->from_len[i] = b * 16;
-            s->to_ptr[i] = (void *)(uintptr_t)(in + off);
-            s->from_ptr[i] = out + off;
+            struct piece *to = &s->to[(size_t)i * PIECES];
+            memset(to, 0, PIECES * sizeof *to);
+            to[0] = (struct piece){(void *)(uintptr_t)(in + off), 0, b * 16};
+            s->from[i] = (struct piece){out + off, 0, b * 16};
             if (bytes < (size_t)b * 16) { /* the final partial CTR block */
                 bounce_dpu = i;
                 bounce_size = (size_t)(q + 1) * 16;
@@ -498,13 +547,13 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
                 }
                 memset(bounce, 0, (size_t)b * 16);
                 memcpy(bounce, in + off, bytes);
-                s->to_ptr[i] = s->from_ptr[i] = bounce;
+                to[0].ptr = s->from[i].ptr = bounce;
             }
             blk += b;
         }
         if (rc != CPIM_OK)
             break;
-        struct round r = {AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, 0, NULL, NULL};
+        struct round r = {AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, NULL, NULL};
         rc = run_round(s, &r, &t);
         if (rc == CPIM_OK && bounce_dpu != UINT32_MAX) {
             /* the bounced DPU is the last one with blocks: its share ends at len */
@@ -540,25 +589,48 @@ static cpim_err pim_ctr(void *state, uint8_t counter[16], const uint8_t *in, uin
 
 /* ---- SHA-256 ---------------------------------------------------------------------- */
 
+/* A rank's staged copies are split over host threads from this size on
+ * (thread start-up is ~0.1 ms). */
+#define PAR_COPY_MIN_BYTES (4u << 20)
+
 struct seg {
     size_t msg;
     uint64_t prior; /* bytes of the message before this segment */
     uint32_t len, flags;
 };
 
+/* One round.  Every DPU's MRAM (offsets from the heap pointer, multiples of
+ * 8; sha256_args.h):
+ *
+ *   [0, S)             state slots, S = max_n x 32 on every DPU (so one
+ *                      push gathers all results)
+ *   [S, S + D)         its segments, each 8-aligned (D = sum of round8(len))
+ *   [S + D, + 24 x n)  its message table
+ *
+ * A *direct* DPU's segments are one contiguous run of T bytes in the
+ * caller's memory, each but the last a multiple of 8 long, so the run is
+ * exactly the data area: [S, S + floor8(T)) is pushed straight from the
+ * caller's buffer (push_xfer needs multiples of 8 and must not read past the
+ * run), and one small staged piece holds the run's last T mod 8 bytes in an
+ * 8-byte tail (the DPU ignores the rest of it) followed by the table; plus
+ * the slots piece when a segment continues a message.  A *staged* DPU's
+ * image [base, base + stage_len) is copied into staging and pushed whole,
+ * with the same length for all staged DPUs (one push call).  Staging and
+ * results live in the backend state, reused across rounds and calls. */
 struct sha_plan {
     struct pim_state *s;
     const uint8_t *const *msgs;
     const size_t *lens;
-    struct seg *segs;       /* this round's segments, grouped by DPU */
-    uint32_t *first, *cnt;  /* per DPU: its segments */
-    size_t *img;            /* per DPU: offset of its image in staging */
-    uint32_t max_n;         /* most segments on one DPU */
-    uint32_t img_size;      /* bytes pushed to each DPU that has work */
-    uint8_t *staging;
-    uint8_t *results;       /* per DPU: max_n x 32 */
+    struct seg *segs;         /* this round's segments, grouped by DPU */
+    uint32_t *first, *cnt;    /* per DPU: its segments */
+    uint32_t *dlen;           /* per DPU: D */
+    uint32_t *run;            /* per DPU: T if direct, 0 if staged */
+    uint8_t *cont;            /* per DPU: a segment continues a message */
+    size_t *img;              /* per DPU: offset of its region in s->stage */
+    uint32_t max_n, slots;    /* most segments on one DPU; S */
+    uint32_t base, stage_len; /* MRAM range pushed for staged DPUs */
     struct sha_job_args *jobs;
-    uint32_t (*chain)[8];   /* per message: chaining value between segments */
+    uint32_t (*chain)[8];     /* per message: chaining value between segments */
 };
 
 static inline uint32_t round8(uint32_t x)
@@ -566,38 +638,162 @@ static inline uint32_t round8(uint32_t x)
     return (x + 7u) & ~7u;
 }
 
+static inline const uint8_t *seg_src(const struct sha_plan *p, const struct seg *g)
+{
+    return p->msgs[g->msg] + g->prior;
+}
+
+/* Per DPU: D, whether a segment continues a message, and T if its
+ * segments are one contiguous run of the caller's memory (else 0). */
+static void sha_layout(struct sha_plan *p, uint32_t d)
+{
+    uint32_t D = 0, T = 0;
+    int contiguous = 1;
+    uint8_t cont = 0;
+    const uint8_t *next = NULL;
+    for (uint32_t k = 0; k < p->cnt[d]; k++) {
+        const struct seg *g = &p->segs[p->first[d] + k];
+        cont |= (g->flags & SHA_F_CONT) != 0;
+        D += round8(g->len);
+        if (!g->len)
+            continue; /* no bytes (its pointer may be NULL) */
+        const uint8_t *src = seg_src(p, g);
+        /* T % 8: the run so far must be whole 8-byte words */
+        if (next && (src != next || T % 8u))
+            contiguous = 0;
+        next = src + g->len;
+        T += g->len;
+    }
+    p->dlen[d] = D;
+    p->cont[d] = cont;
+    p->run[d] = contiguous ? T : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Keeps the direct candidates of DPUs [first, first + n) (one push scope)
+ * whose group of equal floor8(T) avoids copying at least directMin bytes
+ * (default DIRECT_MIN_BYTES); the others are staged.  tmp: n entries.  O(n log n). */
+static void sha_choose_direct(struct sha_plan *p, uint32_t first, uint32_t n, uint64_t *tmp)
+{
+    size_t m = 0;
+    for (uint32_t d = first; d < first + n; d++) {
+        if (p->run[d] >= 8u)
+            tmp[m++] = (uint64_t)(p->run[d] & ~7u) << 32 | d;
+        else
+            p->run[d] = 0;
+    }
+    qsort(tmp, m, sizeof *tmp, cmp_u64);
+    for (size_t a = 0, b; a < m; a = b) {
+        uint64_t f = tmp[a] >> 32;
+        for (b = a; b < m && tmp[b] >> 32 == f; b++)
+            ;
+        if (f * (b - a) < p->s->direct_min)
+            for (size_t k = a; k < b; k++)
+                p->run[(uint32_t)tmp[k]] = 0;
+    }
+}
+
+/* Job arguments, pieces and staged bytes of DPU d. */
+static void sha_prepare_dpu(struct sha_plan *p, uint32_t d)
+{
+    struct pim_state *s = p->s;
+    struct piece *to = &s->to[(size_t)d * PIECES];
+    memset(to, 0, PIECES * sizeof *to);
+    struct sha_job_args *j = &p->jobs[d];
+    j->nmsgs = p->cnt[d];
+    j->state_off = 0;
+    j->table_off = p->slots + p->dlen[d];
+    j->pad = 0;
+    s->from[d] = (struct piece){NULL, 0, 0};
+    if (!p->cnt[d])
+        return;
+    s->from[d] = (struct piece){s->results + (size_t)d * p->slots, 0, p->slots};
+    uint8_t *region = s->stage + p->img[d], *slots = region, *table, *data = NULL;
+    if (p->run[d]) {
+        const uint8_t *src = NULL;
+        for (uint32_t k = 0; k < p->cnt[d] && !src; k++) {
+            const struct seg *g = &p->segs[p->first[d] + k];
+            if (g->len)
+                src = seg_src(p, g);
+        }
+        uint32_t whole = p->run[d] & ~7u, tail = p->run[d] & 7u;
+        uint8_t *tt = region + (p->cont[d] ? p->slots : 0);
+        if (p->cont[d])
+            to[0] = (struct piece){region, 0, p->slots};
+        to[1] = (struct piece){(void *)(uintptr_t)src, p->slots, whole};
+        to[2] = (struct piece){tt, p->slots + whole, (tail ? 8u : 0u) + 24u * p->cnt[d]};
+        if (tail)
+            memcpy(tt, src + whole, tail);
+        table = tt + (tail ? 8u : 0u);
+    } else {
+        /* region holds MRAM [base, base + stage_len); base is 0 if any
+         * segment of the round continues a message (slots written) */
+        to[0] = (struct piece){region, p->base, p->stage_len};
+        data = region + (p->slots - p->base);
+        table = data + p->dlen[d];
+    }
+    uint32_t off = 0;
+    for (uint32_t k = 0; k < p->cnt[d]; k++) {
+        const struct seg *g = &p->segs[p->first[d] + k];
+        struct sha_msg m = {p->slots + off, g->len, g->flags, 0, g->prior};
+        if (g->flags & SHA_F_CONT)
+            memcpy(slots + 32u * k, p->chain[g->msg], 32);
+        memcpy(table + k * sizeof m, &m, sizeof m);
+        if (data && g->len)
+            memcpy(data + off, seg_src(p, g), g->len);
+        off += round8(g->len);
+    }
+}
+
+struct sha_range {
+    struct sha_plan *p;
+    uint32_t first;
+};
+
+static void sha_prepare_range(void *arg, size_t begin, size_t end)
+{
+    const struct sha_range *r = arg;
+    for (size_t i = begin; i < end; i++)
+        sha_prepare_dpu(r->p, r->first + (uint32_t)i);
+}
+
 /* Builds the MRAM images of DPUs [first, first + n) (the "prepare the data
- * for the next rank" step of the study's Algorithm 2). */
+ * for the next rank" step of the study's Algorithm 2: in the asynchronous
+ * modes it overlaps the earlier ranks' transfers and kernels). */
 static void sha_prepare(void *ctx, uint32_t first, uint32_t n)
 {
     struct sha_plan *p = ctx;
-    struct pim_state *s = p->s;
-    const uint32_t table_off = p->max_n * 32u, data_off = table_off + p->max_n * 24u;
-    for (uint32_t d = first; d < first + n; d++) {
-        struct sha_job_args *j = &p->jobs[d];
-        j->nmsgs = p->cnt[d];
-        j->state_off = 0;
-        j->table_off = table_off;
-        s->to_len[d] = s->from_len[d] = p->cnt[d] ? p->img_size : 0;
-        if (!p->cnt[d])
-            continue;
-        s->from_len[d] = p->max_n * 32u;
-        uint8_t *img = p->staging + p->img[d];
-        uint32_t off = data_off;
-        for (uint32_t k = 0; k < p->cnt[d]; k++) {
-            const struct seg *g = &p->segs[p->first[d] + k];
-            struct sha_msg m = {off, g->len, g->flags, 0, g->prior};
-            if (g->flags & SHA_F_CONT)
-                memcpy(img + 32u * k, p->chain[g->msg], 32);
-            memcpy(img + table_off + k * sizeof m, &m, sizeof m);
-            if (g->len)
-                memcpy(img + off, p->msgs[g->msg] + g->prior, g->len);
-            memset(img + off + g->len, 0, round8(g->len) - g->len);
-            off += round8(g->len);
-        }
-        s->to_ptr[d] = img;
-        s->from_ptr[d] = p->results + (size_t)d * p->max_n * 32u;
-    }
+    uint64_t staged = 0;
+    for (uint32_t d = first; d < first + n; d++)
+        if (p->cnt[d] && !p->run[d])
+            staged += p->stage_len;
+    struct sha_range r = {p, first};
+    /* cpim_parallel_for finishes the work in the caller if a thread cannot
+     * start, so its status needs no handling */
+    (void)cpim_parallel_for(staged >= PAR_COPY_MIN_BYTES ? p->s->threads : 1u, n, 1,
+                            sha_prepare_range, &r);
+}
+
+/* Grows a reused buffer to at least n bytes (contents not kept; zeroed when
+ * new, so no uninitialised byte is ever pushed).  *hi: bytes of the old
+ * buffer to wipe before it is freed (then 0), or NULL. */
+static int grow(uint8_t **buf, size_t *cap, size_t *hi, size_t n)
+{
+    if (n <= *cap && *buf)
+        return 1;
+    if (*buf && hi)
+        cpim_wipe(*buf, *hi);
+    if (hi)
+        *hi = 0;
+    free(*buf);
+    *buf = calloc(n ? n : 1, 1);
+    *cap = *buf ? n : 0;
+    return *buf != NULL;
 }
 
 static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *lens,
@@ -618,11 +814,15 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
     p.s = s;
     p.msgs = msgs;
     p.lens = lens;
-    uint64_t *pos = calloc(count, sizeof *pos);     /* bytes hashed so far */
-    size_t *todo = malloc(count * sizeof *todo);    /* unfinished messages, in order */
+    uint64_t *pos = calloc(count, sizeof *pos);  /* bytes hashed so far */
+    size_t *todo = malloc(count * sizeof *todo); /* unfinished messages, in order */
+    uint64_t *tmp = malloc(nd * sizeof *tmp);
     p.segs = malloc(count * sizeof *p.segs);
     p.first = calloc(nd, sizeof *p.first);
     p.cnt = calloc(nd, sizeof *p.cnt);
+    p.dlen = calloc(nd, sizeof *p.dlen);
+    p.run = calloc(nd, sizeof *p.run);
+    p.cont = calloc(nd, sizeof *p.cont);
     p.img = calloc(nd, sizeof *p.img);
     p.jobs = calloc(nd, sizeof *p.jobs);
     int long_msgs = 0;
@@ -630,8 +830,8 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
         long_msgs |= lens[i] > seg_max;
     if (long_msgs)
         p.chain = malloc(count * sizeof *p.chain);
-    if (!pos || !todo || !p.segs || !p.first || !p.cnt || !p.img || !p.jobs ||
-        (long_msgs && !p.chain)) {
+    if (!pos || !todo || !tmp || !p.segs || !p.first || !p.cnt || !p.dlen || !p.run || !p.cont ||
+        !p.img || !p.jobs || (long_msgs && !p.chain)) {
         rc = CPIM_ERR_NOMEM;
         goto out;
     }
@@ -650,7 +850,7 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
         uint64_t target = (want + nd - 1) / nd;
         if (target > s->budget)
             target = s->budget;
-        uint32_t d = 0, nseg = 0, max_data = 0, data = 0;
+        uint32_t d = 0, nseg = 0, data = 0;
         p.max_n = 0;
         memset(p.cnt, 0, nd * sizeof *p.cnt);
         p.first[0] = 0;
@@ -671,8 +871,6 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
             g->flags = (len == left ? SHA_F_FINAL : 0) | (pos[m] ? SHA_F_CONT : 0);
             p.cnt[d]++;
             data += round8(len);
-            if (data > max_data)
-                max_data = data;
             if (p.cnt[d] > p.max_n)
                 p.max_n = p.cnt[d];
             if (data + 56u * p.cnt[d] >= target && d + 1 < nd)
@@ -680,23 +878,45 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
         }
         for (uint32_t e = d + 1; e < nd; e++)
             p.first[e] = nseg;
-        p.img_size = p.max_n * 56u + max_data;
+
+        /* Layout: direct or staged per DPU, per push scope (the whole set in
+         * sync mode, one rank otherwise); then the staging regions. */
+        p.slots = p.max_n * 32u;
+        int any_cont = 0;
+        for (uint32_t e = 0; e < nd; e++) {
+            sha_layout(&p, e);
+            any_cont |= p.cont[e];
+        }
+        if (s->mode == CPIM_PIM_SYNC)
+            sha_choose_direct(&p, 0, nd, tmp);
+        else
+            for (uint32_t k = 0; k < s->nr_ranks; k++)
+                sha_choose_direct(&p, s->rank_first[k], s->rank_n[k], tmp);
+        uint32_t dmax = 0;
+        for (uint32_t e = 0; e < nd; e++)
+            if (p.cnt[e] && !p.run[e] && p.dlen[e] > dmax)
+                dmax = p.dlen[e];
+        p.base = any_cont ? 0 : p.slots;
+        p.stage_len = p.slots - p.base + dmax + 24u * p.max_n;
         size_t used = 0;
         for (uint32_t e = 0; e < nd; e++) {
             p.img[e] = used;
-            if (p.cnt[e])
-                used += p.img_size;
+            if (!p.cnt[e])
+                continue;
+            if (p.run[e])
+                used += (p.cont[e] ? p.slots : 0) + ((p.run[e] & 7u) ? 8u : 0u) +
+                        24u * p.cnt[e];
+            else
+                used += p.stage_len;
         }
-        free(p.staging);
-        free(p.results);
-        p.staging = malloc(used ? used : 1);
-        p.results = malloc((size_t)nd * p.max_n * 32u + 1);
-        if (!p.staging || !p.results) {
+        if (!grow(&s->stage, &s->stage_cap, &s->stage_hi, used) ||
+            !grow(&s->results, &s->results_cap, NULL, (size_t)nd * p.slots)) {
             rc = CPIM_ERR_NOMEM;
             break;
         }
-        memset(p.staging, 0, used);
-        struct round r = {SHA_XSTR(SHA_JOB_SYM), p.jobs, sizeof *p.jobs, 0, sha_prepare, &p};
+        if (used > s->stage_hi)
+            s->stage_hi = used;
+        struct round r = {SHA_XSTR(SHA_JOB_SYM), p.jobs, sizeof *p.jobs, sha_prepare, &p};
         rc = run_round(s, &r, &t);
         if (rc != CPIM_OK)
             break;
@@ -704,7 +924,7 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
         for (uint32_t e = 0; e < nd; e++)
             for (uint32_t k = 0; k < p.cnt[e]; k++) {
                 const struct seg *g = &p.segs[p.first[e] + k];
-                const uint8_t *res = p.results + ((size_t)e * p.max_n + k) * 32u;
+                const uint8_t *res = s->results + (size_t)e * p.slots + 32u * k;
                 if (g->flags & SHA_F_FINAL) {
                     memcpy(digests[g->msg], res, 32);
                     pos[g->msg] = UINT64_MAX; /* finished (pos is not read again) */
@@ -729,14 +949,16 @@ out:
         s->loaded = PROG_NONE;
     free(pos);
     free(todo);
+    free(tmp);
     free(p.segs);
     free(p.first);
     free(p.cnt);
+    free(p.dlen);
+    free(p.run);
+    free(p.cont);
     free(p.img);
     free(p.jobs);
     free(p.chain);
-    free(p.staging);
-    free(p.results);
     clocks_stop(s, &clk, &t, st);
     return rc;
 }
