@@ -2,6 +2,7 @@
 #
 #   make bench                       model validation + every experiment
 #   make bench BENCH_OUT=docs/results  regenerate the committed results
+#   make bench-plot BENCH_OUT=docs/results  only redraw the PNGs from the CSVs there
 #
 # Two programs: build/bench/micro (PrIM-style microbenchmarks against the
 # published numbers, bench/micro/) and `cryptopim bench --experiment all`
@@ -46,12 +47,17 @@ $(MICRO): bench/micro/micro_host.c bench/micro/micro_args.h $(LIB) $(DPU_HOST_DE
 	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -DMICRO_DPU_DIR='"$(MICRO_DIR)"' -o $@ $< \
 	    $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
 
-.PHONY: bench bench-micro bench-experiments
+.PHONY: bench bench-micro bench-experiments bench-plot
 bench-micro: $(MICRO) $(MICRO_DPUS)
 	$(MICRO) --out $(BENCH_OUT) --dpu-dir $(MICRO_DIR)
 
 bench-experiments: all $(CLI)
 	$(CLI) bench --experiment all --out $(BENCH_OUT)
+
+# Plots only, from the CSVs in BENCH_OUT (nothing is re-run; needs gnuplot).
+bench-plot: $(MICRO) $(CLI)
+	$(CLI) bench --replot $(BENCH_OUT)
+	$(MICRO) --replot $(BENCH_OUT)
 
 # Wall time of the whole suite is printed (measured clock).
 bench: all $(MICRO) $(MICRO_DPUS) $(CLI)

@@ -12,7 +12,8 @@
  *                       async-exec vs the CPU backends
  *
  * Every experiment writes ONE CSV (long format, one row per configuration
- * and phase; schema below) and one PNG (gnuplot, when installed).
+ * and phase; schema below) and one PNG (gnuplot, when installed), drawn from
+ * the CSV alone by bench_plot.c, so `--replot DIR` redraws existing results.
  *   experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,
  *   time_s,throughput_GBps,speedup,clock
  * `clock` is `measured` (wall time on this machine: the CPU backends) or
@@ -33,6 +34,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_plot.h"
 #include "cli.h"
 #include "compare.h"
 #include "parallel.h"
@@ -40,6 +42,7 @@
 
 static const char bench_help[] =
     "usage: cryptopim bench --experiment NAME|all [--out DIR] [--quick] [--no-sample]\n"
+    "       cryptopim bench --replot DIR [--experiment NAME|all]\n"
     "\n"
     "Runs the CryptoPIM study's experiments and writes NAME.csv and NAME.png\n"
     "into DIR (default build/results):\n"
@@ -53,6 +56,8 @@ static const char bench_help[] =
     "  --quick      small sizes (for tests)\n"
     "  --no-sample  simulate every DPU even where the kernels' data-obliviousness\n"
     "               allows timing one DPU per rank (slow: hours for `ranks`)\n"
+    "  --replot DIR run nothing: redraw DIR/NAME.png from the existing DIR/NAME.csv\n"
+    "               (all: every experiment whose CSV is in DIR; needs gnuplot)\n"
     "\n"
     "PIM numbers are on the modeled clock (virtual UPMEM: 40 ranks x 64 DPUs,\n"
     "16 tasklets unless varied), CPU numbers on the measured clock.  Progress\n"
@@ -419,26 +424,6 @@ static int pim_available(void)
     return cpim_backend_info_by_name("pim", &info) == CPIM_OK && info.available;
 }
 
-/* ---- plotting ------------------------------------------------------------------------ */
-
-static void plot(bench *b, const char *script)
-{
-    FILE *g = popen("gnuplot 2>&1", "w");
-    if (!g) {
-        progress("gnuplot not available: %s.csv only", b->exp);
-        return;
-    }
-    fprintf(g, "set datafile separator ','\nset terminal pngcairo size 1100,650 noenhanced\n"
-               "set grid\nset key outside right\ncd '%s'\nset output '%s.png'\n"
-               "f = '%s.csv'\n"
-               "sel(k,i,m,p) = (strcol(2) eq k && strcol(3) eq i && (m eq '' || strcol(4) eq m) "
-               "&& strcol(10) eq p)\n",
-               b->out, b->exp, b->exp);
-    fputs(script, g);
-    if (pclose(g) != 0)
-        progress("gnuplot failed for %s: CSV only", b->exp);
-}
-
 /* ---- roofline ------------------------------------------------------------------------ */
 
 typedef struct {
@@ -568,21 +553,6 @@ static int exp_roofline(bench *b)
                  kern_name[k], opb, opb / dram, gbs);
         work_free(&w);
     }
-    fflush(b->csv);
-    char s[2048];
-    snprintf(s, sizeof s,
-             "set title 'Roofline of this host (measured): AES-128 and SHA-256 (portable code)'\n"
-             "set logscale xy\nset xlabel 'arithmetic intensity (ops per DRAM byte)'\n"
-             "set ylabel 'Gops/s'\nset xrange [0.01:1000]\nset yrange [0.1:%g]\n"
-             "bw = %g; pk = %g\nroof(x) = (x * bw < pk) ? x * bw : pk\n"
-             "set key top left\n"
-             "plot roof(x) with lines lw 2 title sprintf('roof: %%.1f GB/s, %%.0f Gops/s', bw, pk), "
-             "f using (strcol(1) eq 'aes-128-ecb (DRAM bytes)' ? $2 : NaN):3 with points pt 7 ps 2 "
-             "title 'AES-128 (portable, all cores)', "
-             "f using (strcol(1) eq 'sha256 (DRAM bytes)' ? $2 : NaN):3 with points pt 5 ps 2 "
-             "title 'SHA-256 (portable, all cores)'\n",
-             peak * 4, bw, peak);
-    plot(b, s);
     return 0;
 }
 
@@ -617,16 +587,6 @@ static int exp_tasklets(bench *b)
         }
         work_free(&w);
     }
-    plot(b, "set multiplot layout 1,2 title 'Tasklet scaling on one DPU (modeled clock)'\n"
-            "set xlabel 'tasklets'; set ylabel 'kernel speed-up over 1 tasklet'\n"
-            "set key top left; set xrange [0:25]\n"
-            "set title 'AES-128 (8 MiB)'\n"
-            "plot f using (sel('aes-128-ecb','pim','','kernel') ? $7 : NaN):13 w lp pt 7 t 'modeled', "
-            "x <= 11 ? x : 11 w l dt 2 t 'min(T,11)'\n"
-            "set title 'SHA-256 (96 x 32 KiB)'\n"
-            "plot f using (sel('sha256','pim','','kernel') ? $7 : NaN):13 w lp pt 7 t 'modeled', "
-            "x <= 11 ? x : 11 w l dt 2 t 'min(T,11)'\n"
-            "unset multiplot\n");
     return 0;
 }
 
@@ -684,21 +644,6 @@ static int exp_scaling(bench *b, int weak)
         }
         work_free(&w);
     }
-    char s[3072];
-    snprintf(s, sizeof s,
-             "set multiplot layout 1,2 title '%s scaling in one rank, 16 tasklets (PIM modeled; "
-             "CPU measured)'\n"
-             "set logscale x 2; set logscale y; set xlabel 'DPUs'; set ylabel 'seconds'\n"
-             "set key bottom left font ',8'\n"
-             "do for [k in 'aes-128-ecb sha256'] {\n"
-             "  set title k\n"
-             "  plot for [p in 'cpu-dpu kernel dpu-cpu total'] f using "
-             "(sel(k,'pim','',p) ? $6 : NaN):11 w lp title 'PIM '.p, "
-             "for [i in 'cpu cpu-1t aesni shani ipsec-mb-multibuffer'] f using "
-             "(sel(k,i,'','total') ? $6 : NaN):11 w lp dt 2 title i\n"
-             "}\nunset multiplot\n",
-             weak ? "Weak" : "Strong");
-    plot(b, s);
     return 0;
 }
 
@@ -746,23 +691,6 @@ static int exp_ranks(bench *b)
             work_free(&w);
         }
     }
-    plot(b, "set multiplot layout 2,2 title 'Weak scaling over ranks, 32 MiB per rank, 16 "
-            "tasklets (PIM modeled; CPU measured)'\n"
-            "set xlabel 'ranks'; set ylabel 'seconds'; set key top left font ',8'\n"
-            "do for [k in 'aes-128-ecb sha256'] {\n"
-            "  set title k.' (Fig. 6)'\n"
-            "  plot f using (sel(k,'pim','async-xfer','total') ? $5 : NaN):11 w lp pt 2 t 'PIM #1 "
-            "async-xfer', f using (sel(k,'pim','async-exec','total') ? $5 : NaN):11 w lp pt 1 "
-            "t 'PIM #2 async-exec', for [i in 'cpu aesni shani ipsec-mb-multibuffer'] f using "
-            "(sel(k,i,'','total') ? $5 : NaN):11 w lp dt 2 title i\n"
-            "}\n"
-            "do for [k in 'aes-128-ecb sha256'] {\n"
-            "  set title k.' (Fig. 7: without the portable CPU code)'\n"
-            "  plot f using (sel(k,'pim','async-xfer','total') ? $5 : NaN):11 w lp pt 2 t 'PIM #1 "
-            "async-xfer', f using (sel(k,'pim','async-exec','total') ? $5 : NaN):11 w lp pt 1 "
-            "t 'PIM #2 async-exec', for [i in 'aesni shani ipsec-mb-multibuffer'] f using "
-            "(sel(k,i,'','total') ? $5 : NaN):11 w lp dt 2 title i\n"
-            "}\nunset multiplot\n");
     return 0;
 }
 
@@ -810,7 +738,37 @@ static int run_experiment(bench *b, const experiment *e)
         rc = -1;
     b->csv = NULL;
     progress("%s: done in %.1f s (measured)", e->name, cpim_now() - t0);
+    /* no gnuplot is not an error here: the CSV is the result */
+    if (rc == 0 && bench_plot_available() && bench_plot(b->out, e->name) != 0)
+        rc = -1;
     return rc;
+}
+
+/* --replot: the plots of the experiments whose CSV is in dir. */
+static int replot(const char *dir, const char *which)
+{
+    int failed = 0, drawn = 0;
+    for (size_t i = 0; i < N_EXPERIMENTS; i++) {
+        const char *name = experiments[i].name;
+        if (strcmp(which, "all") && strcmp(which, name))
+            continue;
+        char path[1024];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+        if (!strcmp(which, "all") && stat(path, &sb) != 0)
+            continue; /* all = the experiments that were run */
+        if (bench_plot(dir, name) != 0) {
+            failed = 1;
+            continue;
+        }
+        progress("%s/%s.png redrawn from %s", dir, name, path);
+        drawn++;
+    }
+    if (!drawn && !failed) {
+        cli_error("bench: no experiment CSV in %s", dir);
+        failed = 1;
+    }
+    return failed ? CLI_FAIL : CLI_OK;
 }
 
 /* see the top of the file */
@@ -821,7 +779,7 @@ int cmd_bench(int argc, char **argv)
     b.out = "build/results";
     b.sample = 1;
     b.cores = cpim_cores();
-    const char *which = NULL;
+    const char *which = NULL, *replot_dir = NULL;
     cli_args a;
     cli_args_init(&a, argc, argv);
     const char *opt, *operand;
@@ -839,6 +797,9 @@ int cmd_bench(int argc, char **argv)
         } else if (!strcmp(opt, "--out") || !strcmp(opt, "-o")) {
             if (!(b.out = cli_value(&a, opt)))
                 return CLI_USAGE;
+        } else if (!strcmp(opt, "--replot")) {
+            if (!(replot_dir = cli_value(&a, opt)))
+                return CLI_USAGE;
         } else if (!strcmp(opt, "--quick")) {
             b.quick = 1;
         } else if (!strcmp(opt, "--no-sample")) {
@@ -848,6 +809,8 @@ int cmd_bench(int argc, char **argv)
             return CLI_USAGE;
         }
     }
+    if (replot_dir && !which)
+        which = "all";
     if (!which) {
         cli_error("bench: --experiment NAME|all is required (see --help)");
         return CLI_USAGE;
@@ -861,6 +824,8 @@ int cmd_bench(int argc, char **argv)
                   which);
         return CLI_USAGE;
     }
+    if (replot_dir)
+        return replot(replot_dir, which);
     if (mkdir(b.out, 0777) != 0 && errno != EEXIST) {
         cli_error("bench: cannot create %s: %s", b.out, strerror(errno));
         return CLI_FAIL;

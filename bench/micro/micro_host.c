@@ -3,6 +3,7 @@
  * (virtual) UPMEM, compared with the published numbers.
  *
  *   build/bench/micro [--out DIR] [--dpu-dir DIR] [--xfer-kib N] [--quick]
+ *   build/bench/micro --replot DIR    redraw the PNGs from DIR's CSVs only
  *
  * Writes into DIR (default docs/results):
  *   micro_arith.csv   INT32/INT64 ADD/MUL throughput vs tasklets (DPU cycles)
@@ -664,63 +665,130 @@ static int write_validation(void)
 
 /* ---- plots --------------------------------------------------------------------------- */
 
-static void plot(const char *script)
+/* The clock of a CSV's numbers: its last column (`clock`) in the first data
+ * row, so a replot labels what the CSV says, not what this build would do. */
+static const char *csv_clock(const char *name, char *buf, size_t n)
 {
-    FILE *g = popen("gnuplot 2>/dev/null", "w");
-    if (!g) {
-        progress("gnuplot not available: CSVs only");
-        return;
+    char path[1024], line[512];
+    snprintf(path, sizeof path, "%s/%s.csv", g_out, name);
+    snprintf(buf, n, "?");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return buf;
+    if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        const char *c = strrchr(line, ',');
+        c = c ? c + 1 : line;
+        size_t len = strlen(c) < n - 1 ? strlen(c) : n - 1;
+        memcpy(buf, c, len);
+        buf[len] = '\0';
     }
-    fprintf(g, "set datafile separator ','\nset terminal pngcairo size 900,560 noenhanced\n"
-               "set key top left\nset grid\n");
-    fprintf(g, "cd '%s'\n", g_out);
-    fputs(script, g);
-    if (pclose(g) != 0)
-        progress("gnuplot failed (is gnuplot installed?): CSVs only");
+    fclose(f);
+    return buf;
 }
 
-static void plots(void)
+/* Draws DIR/NAME.png from DIR/NAME.csv with `script`, in which the gnuplot
+ * variable `clock` is the CSV's clock.  `set datafile missing NaN`: the rows
+ * a `using` filter turns into NaN are skipped instead of breaking the line,
+ * so every series is one connected line (gnuplot >= 5.0.6).  Returns 0 or
+ * -1. */
+static int plot(const char *name, const char *script)
 {
-    plot("set output 'micro_arith.png'\n"
-         "set title 'Arithmetic throughput, 1 DPU (modeled clock)'\n"
-         "set xlabel 'tasklets'; set ylabel 'MOPS'; set logscale y\n"
-         "plot for [k in 'int32,add int64,add int32,mul int64,mul'] 'micro_arith.csv' "
-         "using (strcol(1).','.strcol(2) eq k ? $3 : NaN):7 with linespoints title k\n");
-    plot("set output 'micro_mram.png'\n"
-         "set title 'MRAM DMA, 1 tasklet (modeled clock)'\n"
-         "set xlabel 'DMA size (B)'; set logscale x 2\n"
-         "set ylabel 'latency (cycles)'; set y2label 'bandwidth (MB/s)'; set y2tics\n"
-         "plot 'micro_mram.csv' using (strcol(1) eq 'read' ? $2 : NaN):5 w lp t 'read latency', "
-         "'' using (strcol(1) eq 'write' ? $2 : NaN):5 w lp t 'write latency', "
-         "'' using (strcol(1) eq 'read' ? $2 : NaN):6 axes x1y2 w lp t 'read MB/s', "
-         "'' using (strcol(1) eq 'write' ? $2 : NaN):6 axes x1y2 w lp t 'write MB/s'\n");
-    plot("set output 'micro_stream.png'\n"
-         "set title 'STREAM in MRAM, 1 DPU (modeled clock)'\n"
-         "set xlabel 'tasklets'; set ylabel 'MB/s (read + written)'\n"
-         "plot for [k in 'copy copy-dma add'] 'micro_stream.csv' "
-         "using (strcol(1) eq k ? $2 : NaN):5 with linespoints title k\n");
-    plot("set output 'micro_xfer.png'\n"
-         "set title 'Host <-> DPU transfers in one rank (" XFER_CLOCK " clock)'\n"
-         "set xlabel 'DPUs'; set logscale x 2; set logscale y\n"
-         "set ylabel 'GB/s'\n"
-         "plot for [k in 'serial,cpu-dpu serial,dpu-cpu parallel,cpu-dpu parallel,dpu-cpu "
-         "broadcast,cpu-dpu'] 'micro_xfer.csv' "
-         "using (strcol(1).','.strcol(2) eq k ? $3 : NaN):6 with linespoints title k\n");
+    char clock[32];
+    csv_clock(name, clock, sizeof clock);
+    fflush(NULL);
+    FILE *g = popen("gnuplot", "w");
+    if (!g) {
+        progress("cannot run gnuplot: no %s.png", name);
+        return -1;
+    }
+    fprintf(g,
+            "set datafile separator ','\nset datafile missing NaN\n"
+            "set terminal pngcairo size 960,580 noenhanced font 'sans,10'\n"
+            "set grid\nset format y '%%g'\n"
+            "set key opaque box lc rgb '#c0c0c0' reverse Left samplen 3 font ',9'\n"
+            "cd '%s'\nset output '%s.png'\nf = '%s.csv'\nclock = '%s'\n",
+            g_out, name, name, clock);
+    fputs(script, g);
+    if (pclose(g) != 0) {
+        progress("gnuplot failed: no %s.png (is gnuplot installed?)", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* One plot per CSV except validation; one colour per series (and per
+ * direction / access where they pair up).  Returns how many failed. */
+static int plots(void)
+{
+    int failed = 0;
+    failed += plot("micro_arith",
+                   "set title 'Arithmetic throughput on 1 DPU ('.clock.' clock)' font ',12'\n"
+                   "set xlabel 'tasklets'\nset ylabel 'MOPS ('.clock.', log scale)'\n"
+                   "set logscale y\nset xrange [0:25]\nset xtics 2\n"
+                   "set key inside bottom right\n"
+                   "key(i) = word('int32,add int64,add int32,mul int64,mul', i)\n"
+                   "name(i) = word('INT32-ADD INT64-ADD INT32-MUL INT64-MUL', i)\n"
+                   "color(i) = word('#0072b2 #56b4e9 #d55e00 #e69f00', i)\n"
+                   "plot for [i = 1:4] f using (strcol(1).','.strcol(2) eq key(i) ? $3 : NaN):7 "
+                   "with linespoints lw 1.5 pt 7 lc rgb color(i) title name(i)\n") != 0;
+    failed += plot("micro_mram",
+                   "set title 'MRAM DMA on 1 DPU, 1 tasklet ('.clock.' clock)' font ',12'\n"
+                   "set xlabel 'DMA size (bytes, log scale)'\nset logscale x 2\n"
+                   "set ylabel 'latency (DPU cycles, '.clock.')'\n"
+                   "set y2label 'bandwidth (MB/s, '.clock.')'\nset y2tics\nset ytics nomirror\n"
+                   "set key inside top left\n"
+                   "plot f using (strcol(1) eq 'read' ? $2 : NaN):5 w lp lw 1.5 pt 7 "
+                   "lc rgb '#0072b2' t 'read latency (left axis)', "
+                   "f using (strcol(1) eq 'write' ? $2 : NaN):5 w lp lw 1.5 pt 5 "
+                   "lc rgb '#d55e00' t 'write latency (left axis)', "
+                   "f using (strcol(1) eq 'read' ? $2 : NaN):6 axes x1y2 w lp lw 1.5 dt 2 pt 6 "
+                   "lc rgb '#0072b2' t 'read bandwidth (right axis)', "
+                   "f using (strcol(1) eq 'write' ? $2 : NaN):6 axes x1y2 w lp lw 1.5 dt 2 pt 4 "
+                   "lc rgb '#d55e00' t 'write bandwidth (right axis)'\n") != 0;
+    failed += plot("micro_stream",
+                   "set title 'STREAM in MRAM on 1 DPU ('.clock.' clock)' font ',12'\n"
+                   "set xlabel 'tasklets'\nset ylabel 'MB/s read + written ('.clock.')'\n"
+                   "set xrange [0:*]\nset yrange [0:*]\nset key inside bottom right\n"
+                   "key(i) = word('copy copy-dma add', i)\n"
+                   "name(i) = word('COPY COPY-DMA ADD', i)\n"
+                   "color(i) = word('#0072b2 #009e73 #d55e00', i)\n"
+                   "plot for [i = 1:3] f using (strcol(1) eq key(i) ? $2 : NaN):5 "
+                   "with linespoints lw 1.5 pt 7 lc rgb color(i) title name(i)\n") != 0;
+    failed += plot("micro_xfer",
+                   "set title 'Host <-> DPU transfers in one rank ('.clock.' clock)' "
+                   "font ',12'\n"
+                   "set xlabel 'DPUs (log scale)'\nset logscale x 2\nset logscale y\n"
+                   "set ylabel 'GB/s ('.clock.', log scale)'\nset key inside top left\n"
+                   "mode(i) = word('serial serial parallel parallel broadcast', i)\n"
+                   "dir(i) = word('cpu-dpu dpu-cpu cpu-dpu dpu-cpu cpu-dpu', i)\n"
+                   "name(i) = mode(i).(i % 2 ? ' CPU-DPU' : ' DPU-CPU')\n"
+                   "color(i) = word('#808080 #808080 #0072b2 #0072b2 #009e73', i)\n"
+                   "plot for [i = 1:5] f using (strcol(1) eq mode(i) && strcol(2) eq dir(i) ? "
+                   "$3 : NaN):6 with linespoints lw 1.5 pt 6 + i % 2 dt 2 - i % 2 "
+                   "lc rgb color(i) title name(i)\n") != 0;
+    return failed;
 }
 
 /* ---- main ------------------------------------------------------------------------------ */
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: micro [--out DIR] [--dpu-dir DIR] [--xfer-kib N] [--quick]\n");
+    fprintf(stderr, "usage: micro [--out DIR] [--dpu-dir DIR] [--xfer-kib N] [--quick]\n"
+                    "       micro --replot DIR   (redraw the PNGs from DIR's CSVs)\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
+    int replot = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc)
             g_out = argv[++i];
+        else if (!strcmp(argv[i], "--replot") && i + 1 < argc) {
+            g_out = argv[++i];
+            replot = 1;
+        }
         else if (!strcmp(argv[i], "--dpu-dir") && i + 1 < argc)
             g_dpu_dir = argv[++i];
         else if (!strcmp(argv[i], "--xfer-kib") && i + 1 < argc) {
@@ -734,6 +802,8 @@ int main(int argc, char **argv)
         else
             return usage();
     }
+    if (replot) /* the plots of existing CSVs, nothing run */
+        return plots() ? 1 : 0;
     mkdir(g_out, 0777);
     double t0 = cpim_now();
     int rc = run_arith();
@@ -749,7 +819,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "micro: FAILED\n");
         return 1;
     }
-    plots();
+    plots(); /* without gnuplot: the CSVs are the result */
     progress("done in %.1f s (measured); results in %s", cpim_now() - t0, g_out);
     return 0;
 }
