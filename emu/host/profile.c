@@ -137,6 +137,15 @@ static bool apply_kv(profile_t *p, const char *k, const char *v)
             return false;
         return true;
     }
+    if (!strcmp(k, "dmaRules")) { /* see vdpu_dma_rules_t in vdpu.h */
+        if (!strcmp(v, "strict"))
+            vp->dma_rules = VDPU_DMA_STRICT;
+        else if (!strcmp(v, "hardware"))
+            vp->dma_rules = VDPU_DMA_HARDWARE;
+        else
+            return false;
+        return true;
+    }
     if (!strcmp(k, "fastQuantum"))
         return parse_u32(v, &vp->fast_quantum) && vp->fast_quantum >= 1;
     if (!strcmp(k, "maxInstructions"))

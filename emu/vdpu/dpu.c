@@ -44,6 +44,7 @@ void vdpu_params_default(vdpu_params_t *p)
     p->timing = vdpu_timing_defaults;
     p->fast_quantum = vdpu_fast_quantum_default;
     p->max_instructions = 0;
+    p->dma_rules = VDPU_DMA_STRICT;
 }
 
 static const char *const err_names[VDPU_ERR__COUNT] = {
@@ -101,7 +102,8 @@ static int params_ok(const vdpu_params_t *p)
     return p->clock_mhz > 0 && (p->mode == VDPU_MODE_TIMED || p->mode == VDPU_MODE_FAST) &&
            p->timing.revolver_cycles >= 1 && p->timing.mul_slots >= 1 && p->timing.mulh_slots >= 1 &&
            p->timing.div_slots >= 1 && p->timing.mram_direct_bytes >= 1 &&
-           p->timing.mram_direct_bytes <= VDPU_DMA_MAX && p->timing.dma_engine_pct >= 1;
+           p->timing.mram_direct_bytes <= VDPU_DMA_MAX && p->timing.dma_engine_pct >= 1 &&
+           (p->dma_rules == VDPU_DMA_STRICT || p->dma_rules == VDPU_DMA_HARDWARE);
 }
 
 vdpu_err_t vdpu_create(const vdpu_params_t *params, vdpu_t **out)

@@ -218,6 +218,13 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
         int wr = nr == VDPU_SYS_MRAM_WRITE;
         uint32_t ma = wr ? a1 : a0, wa = wr ? a0 : a1, n = a2;
         const char *fn = wr ? "mram_write" : "mram_read";
+        if (d->params.dma_rules == VDPU_DMA_HARDWARE) {
+            /* ldma/sdma ignore the 3 low address bits and encode n/8 - 1 in 8 bits
+             * (see vdpu.h); the checks below then pass, except the range check */
+            n = ((((n >> 3) - 1u) & 0xffu) + 1u) << 3;
+            wa &= ~7u;
+            ma &= ~7u;
+        }
         if (n < VDPU_DMA_MIN || n > VDPU_DMA_MAX || (n & 7)) {
             vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_SIZE,
                        "%s: DMA size %u bytes: must be 8..2048 and a multiple of 8", fn, n);

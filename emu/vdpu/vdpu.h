@@ -106,12 +106,26 @@ typedef enum {
     VDPU_MODE_FAST  = 1        /* untimed: round robin with a large quantum          */
 } vdpu_mode_t;
 
+/* What an mram_read/mram_write that breaks the DMA rules (size 8..2048 and a
+ * multiple of 8, both addresses 8-aligned) does. */
+typedef enum {
+    VDPU_DMA_STRICT   = 0,     /* fault naming the rule (default)                    */
+    VDPU_DMA_HARDWARE = 1      /* what ldma/sdma do on the DPU: the 3 low bits of the
+                                  WRAM and MRAM addresses are cleared and the size is
+                                  encoded as (n/8 - 1) in 8 bits, so it becomes
+                                  ((((n >> 3) - 1) & 0xff) + 1) * 8 bytes (0 -> 2048,
+                                  12 -> 8, 2056 -> 8); opt-in, for programs that rely
+                                  on it (PrIM TRNS, GEMV/MLP with an odd row length).
+                                  A transfer past the end of WRAM/MRAM still faults. */
+} vdpu_dma_rules_t;
+
 typedef struct {
     double        clock_mhz;        /* P1: 350                                         */
     vdpu_mode_t   mode;
     vdpu_timing_t timing;
     uint32_t      fast_quantum;     /* FAST mode: instructions per tasklet turn (>=1)  */
     uint64_t      max_instructions; /* watchdog (real instructions per run), 0 = none  */
+    vdpu_dma_rules_t dma_rules;     /* default VDPU_DMA_STRICT                         */
 } vdpu_params_t;
 
 void vdpu_timing_default(vdpu_timing_t *t);

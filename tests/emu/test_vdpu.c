@@ -276,6 +276,66 @@ static void test_faults(void)
     }
 }
 
+/* ------------------------------------------------ DMA rules: hardware */
+/* params.dma_rules = VDPU_DMA_HARDWARE: rule-breaking DMAs behave like ldma/sdma
+ * (addresses aligned down, size (n/8 - 1) & 0xff); strict (default) faults. */
+static void test_dma_rules(void)
+{
+    char path[256];
+    if (build("dma_rules", "../host/dpu/dma_rules.c", "-DNR_TASKLETS=2", path, sizeof path)) {
+        fail("dma_rules_hardware", "build failed: %.300s", last_log);
+        return;
+    }
+    const uint64_t pat = 0xa5a5a5a5a5a5a5a5ull, sentinel = 0x5e5e5e5e5e5e5e5eull;
+    uint64_t src[8];
+    for (int i = 0; i < 8; i++)
+        src[i] = 0x1111111111111111ull * (uint64_t)(i + 1);
+    for (int mode = 0; mode < 2; mode++) {
+        for (int hw = 0; hw < 2; hw++) {
+            char nm[96];
+            snprintf(nm, sizeof nm, "dma_rules_%s_%s", hw ? "hardware" : "strict", mode ? "fast" : "timed");
+            ctx_t c;
+            if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
+                continue;
+            vdpu_params_t prm = *vdpu_get_params(c.d);
+            prm.dma_rules = hw ? VDPU_DMA_HARDWARE : VDPU_DMA_STRICT;
+            vdpu_set_params(c.d, &prm);
+            wr(&c, "msrc", src, sizeof src);
+            sym_rw(&c, "mdst", 256 * 8, (void *)&sentinel, 8, 1);
+            vdpu_result_t r;
+            vdpu_run(c.d, &r);
+            if (!hw) {
+                if (r.status != VDPU_STATUS_FAULT || r.fault_code != VDPU_FAULT_DMA_ALIGN ||
+                    !strstr(r.fault_msg, "MRAM address"))
+                    fail(nm, "expected the MRAM alignment fault, got status %d: %s", r.status, r.fault_msg);
+                else
+                    pass(nm);
+                close_prog(&c);
+                continue;
+            }
+            uint64_t res[8], got[257];
+            rd(&c, "res", res, sizeof res);
+            sym_rw(&c, "mdst", 0, got, sizeof got, 0);
+            int ok256 = got[256] == sentinel;
+            for (uint64_t i = 0; i < 256; i++)
+                ok256 = ok256 && got[i] == i;
+            if (r.status != VDPU_STATUS_DONE)
+                fail(nm, "fault: %s", r.fault_msg);
+            else if (res[0] != src[0] || res[1] != src[1])
+                fail(nm, "MRAM address 4 mod 8 not aligned down");
+            else if (res[2] != src[0] || res[3] != src[1] || res[4] != 0)
+                fail(nm, "WRAM address 4 mod 8 not aligned down");
+            else if (res[5] != src[0] || res[6] != pat || res[7] != pat)
+                fail(nm, "12- or 2056-byte DMA did not move 8 bytes");
+            else if (!ok256)
+                fail(nm, "0-byte DMA did not move 2048 bytes");
+            else
+                pass(nm);
+            close_prog(&c);
+        }
+    }
+}
+
 /* ---------------------------------------------------- link/loader limits */
 static void test_limits(void)
 {
@@ -659,6 +719,7 @@ int main(void)
     test_isa("");
     test_isa(" -O0");
     test_faults();
+    test_dma_rules();
     test_limits();
     test_persist();
     test_perf();

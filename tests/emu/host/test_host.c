@@ -422,6 +422,43 @@ static void t_kernel_roundtrip(void)
     OK(dpu_free(set));
 }
 
+/* Profile key dmaRules: strict (default) faults on a DMA that breaks the rules,
+ * hardware does what ldma/sdma do (see vdpu_dma_rules_t); other values refused. */
+static void t_dma_rules(void)
+{
+    struct dpu_set_t set, dpu;
+    const uint64_t pat = 0xa5a5a5a5a5a5a5a5ull, sentinel = 0x5e5e5e5e5e5e5e5eull;
+    uint64_t src[8], res[8], got[257];
+    for (int i = 0; i < 8; i++)
+        src[i] = 0x1111111111111111ull * (uint64_t)(i + 1);
+    CHECK_ERR(dpu_alloc(1, "dmaRules=loose", &set), DPU_ERR_INVALID_PROFILE);
+
+    OK(dpu_alloc(1, "dmaRules=strict", &set));
+    OK(dpu_load(set, "dma_rules.dpu", NULL));
+    fprintf(stderr, "(one DPU fault report expected below)\n");
+    CHECK_ERR(dpu_launch(set, DPU_SYNCHRONOUS), DPU_ERR_DPU_FAULT);
+    OK(dpu_free(set));
+
+    OK(dpu_alloc(1, "dmaRules=hardware", &set));
+    OK(dpu_load(set, "dma_rules.dpu", NULL));
+    OK(dpu_copy_to(set, "msrc", 0, src, sizeof src));
+    OK(dpu_copy_to(set, "mdst", 256 * 8, &sentinel, 8));
+    OK(dpu_launch(set, DPU_SYNCHRONOUS));
+    DPU_FOREACH (set, dpu) {
+        OK(dpu_copy_from(dpu, "res", 0, res, sizeof res));
+        OK(dpu_copy_from(dpu, "mdst", 0, got, sizeof got));
+    }
+    CHECK(res[0] == src[0] && res[1] == src[1], "MRAM address 4 mod 8 not aligned down");
+    CHECK(res[2] == src[0] && res[3] == src[1] && res[4] == 0, "WRAM address 4 mod 8 not aligned down");
+    CHECK(res[5] == src[0] && res[6] == pat, "12-byte DMA did not move 8 bytes");
+    CHECK(res[7] == pat, "2056-byte DMA did not move 8 bytes");
+    int ok = got[256] == sentinel;
+    for (uint64_t i = 0; i < 256; i++)
+        ok = ok && got[i] == i;
+    CHECK(ok, "0-byte DMA did not move 2048 bytes");
+    OK(dpu_free(set));
+}
+
 static void t_fault(void)
 {
     struct dpu_set_t set, dpu;
@@ -964,6 +1001,7 @@ int main(void)
     run("emu_host_push_xfer_table", t_push_xfer);
     run("emu_host_kernel_roundtrip", t_kernel_roundtrip);
     run("emu_host_fault", t_fault);
+    run("emu_host_dma_rules", t_dma_rules);
     run("emu_host_async_order", t_async_order);
     run("emu_host_ranks_independent", t_ranks_independent);
     run("emu_host_callbacks_sticky", t_callbacks_sticky);
