@@ -227,16 +227,27 @@ dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
     /* sticky asynchronous errors: returned by every call; a synchronous
      * call reports it once and clears it */
     dpu_error_t sticky = DPU_OK;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n && sticky == DPU_OK; i++) {
         struct dpu_rank_t *r = ranks[i];
         pthread_mutex_lock(&r->mu);
-        if (r->sticky != DPU_OK) {
+        sticky = r->sticky;
+        pthread_mutex_unlock(&r->mu);
+    }
+    if (sticky != DPU_OK && !async) {
+        /* A synchronous call is ordered after the set's queued work: let the
+         * other ranks finish (their jobs may fail too) before reporting and
+         * clearing, or a rank failing later would leave its error sticky
+         * after this call reported the set's error. */
+        ranks_quiesce(ranks, n);
+        sticky = DPU_OK;
+        for (uint32_t i = 0; i < n; i++) {
+            struct dpu_rank_t *r = ranks[i];
+            pthread_mutex_lock(&r->mu);
             if (sticky == DPU_OK)
                 sticky = r->sticky;
-            if (!async)
-                r->sticky = DPU_OK;
+            r->sticky = DPU_OK;
+            pthread_mutex_unlock(&r->mu);
         }
-        pthread_mutex_unlock(&r->mu);
     }
     if (sticky != DPU_OK)
         return sticky;
