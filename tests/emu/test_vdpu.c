@@ -293,7 +293,8 @@ static void test_dma_rules(void)
     for (int mode = 0; mode < 2; mode++) {
         for (int hw = 0; hw < 2; hw++) {
             char nm[96];
-            snprintf(nm, sizeof nm, "dma_rules_%s_%s", hw ? "hardware" : "strict", mode ? "fast" : "timed");
+            snprintf(nm, sizeof nm, "dma_rules_%s_%s", hw ? "hardware" : "strict",
+                     mode ? "fast" : "timed");
             ctx_t c;
             if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
                 continue;
@@ -307,7 +308,8 @@ static void test_dma_rules(void)
             if (!hw) {
                 if (r.status != VDPU_STATUS_FAULT || r.fault_code != VDPU_FAULT_DMA_ALIGN ||
                     !strstr(r.fault_msg, "MRAM address"))
-                    fail(nm, "expected the MRAM alignment fault, got status %d: %s", r.status, r.fault_msg);
+                    fail(nm, "expected the MRAM alignment fault, got status %d: %s", r.status,
+                         r.fault_msg);
                 else
                     pass(nm);
                 close_prog(&c);

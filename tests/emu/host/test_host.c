@@ -449,7 +449,8 @@ static void t_dma_rules(void)
         OK(dpu_copy_from(dpu, "mdst", 0, got, sizeof got));
     }
     CHECK(res[0] == src[0] && res[1] == src[1], "MRAM address 4 mod 8 not aligned down");
-    CHECK(res[2] == src[0] && res[3] == src[1] && res[4] == 0, "WRAM address 4 mod 8 not aligned down");
+    CHECK(res[2] == src[0] && res[3] == src[1] && res[4] == 0,
+          "WRAM address 4 mod 8 not aligned down");
     CHECK(res[5] == src[0] && res[6] == pat, "12-byte DMA did not move 8 bytes");
     CHECK(res[7] == pat, "2056-byte DMA did not move 8 bytes");
     int ok = got[256] == sentinel;
