@@ -147,6 +147,10 @@ int cmd_study(int argc, char **argv)
                 o.ranks = ranks;
                 o.tasklets = 16;
                 o.mode = (cpim_pim_mode)m;
+                /* Host work between UPMEM calls is modeled from this
+                 * thread's CPU time, so the simulator's own threads on this
+                 * machine's cores do not inflate it (docs/MODEL.md). */
+                o.profile = "hostClock=thread";
                 cpim_ctx *p = cli_open("pim", &o);
                 if (!p) {
                     all_ok = 0;
