@@ -590,7 +590,9 @@ static cpim_err pim_ctr(void *state, uint8_t counter[16], const uint8_t *in, uin
 /* ---- SHA-256 ---------------------------------------------------------------------- */
 
 /* A rank's staged copies are split over host threads from this size on
- * (thread start-up is ~0.1 ms). */
+ * (thread start-up is ~0.1 ms).  On the virtual UPMEM with hostClock=thread
+ * only the calling thread's share is counted as host work (it blocks while
+ * the others finish): right when the threads really run in parallel. */
 #define PAR_COPY_MIN_BYTES (4u << 20)
 
 struct seg {
