@@ -10,13 +10,24 @@ static int32_t sext(uint32_t v, int bits)
 static int is_imm_alu(int op) { return op >= OP_FIRST_IMM && op <= OP_LAST_IMM; }
 static int is_reg_alu(int op) { return op >= OP_FIRST_REG && op <= OP_LAST_REG; }
 
+/* 1 for ops after which execution does not simply go on at the next index
+ * (control transfers, and ops that always fault) */
+static int ends_run(int op)
+{
+    return (op >= OP_BEQ && op <= OP_BGEU) || op == OP_JAL || op == OP_JALR || op == OP_BADJUMP ||
+           op == OP_ILLEGAL || op == OP_EBREAK;
+}
+
+/* the caller (program.c) rejects more than VDPU_IRAM_MAX_INSNS instructions */
+_Static_assert(VDPU_IRAM_MAX_INSNS + 1 <= UINT16_MAX, "vinsn_t.run must hold a whole .text");
+
 /* Returns 0 on success (always: undecodable words become OP_ILLEGAL, which
  * faults only if executed). */
 int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
 {
     for (uint32_t i = 0; i < n; i++) {
         uint32_t w = words[i];
-        vinsn_t I = { OP_ILLEGAL, 0, 0, 0, (int32_t)w };
+        vinsn_t I = { OP_ILLEGAL, 0, 0, 0, (int32_t)w, 0 };
         uint32_t opc = w & 0x7f, rd = (w >> 7) & 31, f3 = (w >> 12) & 7;
         uint32_t rs1 = (w >> 15) & 31, rs2 = (w >> 20) & 31, f7 = w >> 25;
         int32_t immi = sext(w >> 20, 12);
@@ -148,6 +159,14 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
         out[i] = I;
     }
     /* sentinel: falling off the end of .text */
-    out[n] = (vinsn_t){ OP_BADJUMP, 32, 0, 0, (int32_t)n };
+    out[n] = (vinsn_t){ OP_BADJUMP, 32, 0, 0, (int32_t)n, 1 };
+    /* straight-line run lengths, from the back: an instruction after which
+     * execution may not continue at the next index ends its run. A jump into
+     * the middle of a run still runs straight to its end, so run lengths need
+     * no knowledge of branch targets. ecall is not an end: when it does not
+     * stop the tasklet it continues at the next index (the interpreter
+     * refunds the rest of the run when it stops). n <= 4096 fits uint16_t. */
+    for (uint32_t i = n; i-- > 0;)
+        out[i].run = (uint16_t)(ends_run(out[i].op) ? 1 : out[i + 1].run + 1);
     return 0;
 }

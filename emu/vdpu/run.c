@@ -445,10 +445,37 @@ static __attribute__((noinline)) void div_fault(vdpu_t *d, vtask_t *t)
     vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_DIV_ZERO, "division by zero (integer div/rem by 0)");
 }
 
+/* Dispatch: with GCC/clang, "threaded" dispatch through a table of label
+ * addresses (computed goto): every handler ends with its own indirect jump,
+ * which the host's branch predictor learns per handler instead of through
+ * one shared switch jump, and no bounds check on the op. Other compilers get
+ * the same handlers as the cases of a switch. */
+#if defined(__GNUC__) && !defined(VDPU_NO_THREADED)
+#define VDPU_THREADED 1
+#else
+#define VDPU_THREADED 0
+#endif
+/* GCC may clone or inline a function only if it has no label table;
+ * clang does not know (nor need) noclone */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VDPU_ONE_COPY __attribute__((noinline, noclone))
+#else
+#define VDPU_ONE_COPY __attribute__((noinline))
+#endif
+
 /* Execute up to `budget` (>= 1) instructions of tasklet t. Returns the
  * number of instructions executed; *stopped = 1 if the tasklet stopped
- * (blocked, exited, faulted) rather than exhausting the budget. */
-static inline __attribute__((always_inline)) uint32_t
+ * (blocked, exited, faulted) rather than exhausting the budget.
+ *
+ * Budget: instead of a check per instruction, the budget is charged once per
+ * straight-line run (vinsn_t.run, computed at decode time) when the run is
+ * entered, i.e. at the start and after every branch or jump. A run that does
+ * not fit in what is left is executed in "stepping" mode, one charge and one
+ * check per instruction, so exactly `budget` instructions execute (budget 1 =
+ * one instruction, as the timed scheduler needs). When a tasklet stops inside
+ * a run, the charged but not executed rest of the run is refunded.
+ * noinline (and noclone): the label table must belong to one copy. */
+static VDPU_ONE_COPY uint32_t
 exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *stopped)
 {
     const vinsn_t *code = d->prog->code;
@@ -456,133 +483,188 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
     uint32_t *R = t->r;
     uint8_t *W = d->wram;
     uint32_t pc = t->pc;
-    uint32_t left = budget;
+    uint32_t left = budget; /* not yet charged */
     uint32_t extra = 0;
     const uint32_t mul_x = d->params.timing.mul_slots - 1;
     const uint32_t mulh_x = d->params.timing.mulh_slots - 1;
     const uint32_t div_x = d->params.timing.div_slots - 1;
     int stop = 0;
+    const vinsn_t *I;
 
-#define NEXT do { pc++; goto next; } while (0)
-#define RRI(op) case op: R[I->rd] = alu(op, R[I->rs1], (uint32_t)I->imm); NEXT
-#define RRR(op) case op: R[I->rd] = alu(op, R[I->rs1], R[I->rs2]); NEXT
-#define STOP do { t->pc = pc; stop = 1; goto out; } while (0)
+#if VDPU_THREADED
+#define VDPU_HANDLER_ADDR(name) &&L_OP_##name,
+#define VDPU_STEP_ADDR(name) &&step,
+    static const void *const handlers[OP__COUNT] = { VDPU_OPS(VDPU_HANDLER_ADDR) };
+    static const void *const step_tbl[OP__COUNT] = { VDPU_OPS(VDPU_STEP_ADDR) };
+#undef VDPU_HANDLER_ADDR
+#undef VDPU_STEP_ADDR
+    const void *const *disp = handlers; /* step_tbl while stepping */
+#define CASE(op) L_##op:
+#define DISPATCH() do { I = &code[pc]; goto *disp[I->op]; } while (0)
+#define SET_STEPPING(s) (disp = (s) ? step_tbl : handlers)
+#define STEPPING (disp == step_tbl)
+#else
+    int stepping = 0;
+#define CASE(op) case op:
+#define DISPATCH() goto dispatch
+#define SET_STEPPING(s) (stepping = (s))
+#define STEPPING stepping
+#endif
+/* enter the run starting at pc: charge it whole, or step through it */
+#define ENTER() do { \
+        uint32_t run_ = code[pc].run; \
+        if (LIKELY(run_ <= left)) { left -= run_; SET_STEPPING(0); } \
+        else SET_STEPPING(1); \
+        DISPATCH(); } while (0)
+#define NEXT do { pc++; DISPATCH(); } while (0)
+#define BRANCH(cond) do { pc = (cond) ? (uint32_t)I->imm : pc + 1; ENTER(); } while (0)
+#define RRI(op) CASE(op) R[I->rd] = alu(op, R[I->rs1], (uint32_t)I->imm); NEXT;
+#define RRR(op) CASE(op) R[I->rd] = alu(op, R[I->rs1], R[I->rs2]); NEXT;
+/* the instruction at pc did not execute: refund it and the rest of its run */
+#define STOP do { left += STEPPING ? 1u : code[pc].run; t->pc = pc; stop = 1; goto out; } while (0)
 #define LOAD(op, size, mask, T, CONV) \
-    case op: { \
+    CASE(op) { \
         uint32_t a = R[I->rs1] + (uint32_t)I->imm; \
         if (LIKELY((a & (mask)) == 0)) { T v; memcpy(&v, W + a, size); R[I->rd] = CONV; } \
         else { uint32_t raw = 0; t->pc = pc; if (!slow_access(d, t, a, size, 0, &raw)) STOP; \
                T v = (T)raw; R[I->rd] = CONV; } \
         NEXT; }
 #define STORE(op, size, mask, T) \
-    case op: { \
+    CASE(op) { \
         uint32_t a = R[I->rs1] + (uint32_t)I->imm; \
         if (LIKELY((a & (mask)) == 0)) { T v = (T)R[I->rs2]; memcpy(W + a, &v, size); } \
         else { uint32_t v = R[I->rs2]; t->pc = pc; if (!slow_access(d, t, a, size, 1, &v)) STOP; } \
         NEXT; }
 
-    for (;;) {
-        const vinsn_t *I = &code[pc];
-        switch (I->op) {
-        RRI(OP_LI);
-        RRI(OP_ADDI); RRI(OP_SLTI); RRI(OP_SLTIU); RRI(OP_XORI); RRI(OP_ORI); RRI(OP_ANDI);
-        RRI(OP_SLLI); RRI(OP_SRLI); RRI(OP_SRAI); RRI(OP_RORI);
-        RRI(OP_CLZ); RRI(OP_CTZ); RRI(OP_CPOP); RRI(OP_SEXTB); RRI(OP_SEXTH); RRI(OP_ZEXTH);
-        RRI(OP_ORCB); RRI(OP_REV8);
-        RRR(OP_ADD); RRR(OP_SUB); RRR(OP_SLL); RRR(OP_SLT); RRR(OP_SLTU); RRR(OP_XOR);
-        RRR(OP_SRL); RRR(OP_SRA); RRR(OP_OR); RRR(OP_AND);
-        RRR(OP_ANDN); RRR(OP_ORN); RRR(OP_XNOR); RRR(OP_MAX); RRR(OP_MAXU); RRR(OP_MIN);
-        RRR(OP_MINU); RRR(OP_ROL); RRR(OP_ROR); RRR(OP_SH1ADD); RRR(OP_SH2ADD); RRR(OP_SH3ADD);
-        case OP_MUL: R[I->rd] = R[I->rs1] * R[I->rs2]; extra += mul_x; NEXT;
-        case OP_MULH: R[I->rd] = alu(OP_MULH, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
-        case OP_MULHSU: R[I->rd] = alu(OP_MULHSU, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
-        case OP_MULHU: R[I->rd] = alu(OP_MULHU, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
-        case OP_DIV: case OP_REM: {
-            int32_t a = (int32_t)R[I->rs1], b = (int32_t)R[I->rs2];
-            if (UNLIKELY(b == 0)) { t->pc = pc; div_fault(d, t); STOP; }
-            int32_t q, r;
-            if (UNLIKELY(a == INT32_MIN && b == -1)) { q = INT32_MIN; r = 0; }
-            else { q = a / b; r = a % b; }
-            R[I->rd] = (uint32_t)(I->op == OP_DIV ? q : r);
-            extra += div_x;
-            NEXT;
-        }
-        case OP_DIVU: case OP_REMU: {
-            uint32_t a = R[I->rs1], b = R[I->rs2];
-            if (UNLIKELY(b == 0)) { t->pc = pc; div_fault(d, t); STOP; }
-            R[I->rd] = I->op == OP_DIVU ? a / b : a % b;
-            extra += div_x;
-            NEXT;
-        }
-        case OP_ADDI_SP: {
-            uint32_t v = R[I->rs1] + (uint32_t)I->imm;
-            if (UNLIKELY(v - t->stack_lo > t->stack_hi - t->stack_lo)) { t->pc = pc; stack_fault(d, t, v); STOP; }
-            R[2] = v;
-            NEXT;
-        }
-        case OP_SPCHK_I: case OP_SPCHK_R: {
-            uint32_t v = I->op == OP_SPCHK_I ? alu(I->rs2, R[I->rs1], (uint32_t)I->imm)
-                                             : alu(I->imm, R[I->rs1], R[I->rs2]);
-            if (I->op == OP_SPCHK_R && (I->imm == OP_DIV || I->imm == OP_DIVU || I->imm == OP_REM || I->imm == OP_REMU)) {
-                t->pc = pc; insn_fault(d, t, I); STOP;
-            }
-            if (UNLIKELY(v - t->stack_lo > t->stack_hi - t->stack_lo)) { t->pc = pc; stack_fault(d, t, v); STOP; }
-            R[2] = v;
-            NEXT;
-        }
-        LOAD(OP_LW, 4, 0xffff0003u, uint32_t, v)
-        LOAD(OP_LBU, 1, 0xffff0000u, uint8_t, (uint32_t)v)
-        LOAD(OP_LB, 1, 0xffff0000u, int8_t, (uint32_t)(int32_t)v)
-        LOAD(OP_LHU, 2, 0xffff0001u, uint16_t, (uint32_t)v)
-        LOAD(OP_LH, 2, 0xffff0001u, int16_t, (uint32_t)(int32_t)v)
-        STORE(OP_SW, 4, 0xffff0003u, uint32_t)
-        STORE(OP_SH, 2, 0xffff0001u, uint16_t)
-        STORE(OP_SB, 1, 0xffff0000u, uint8_t)
-        case OP_BEQ: pc = R[I->rs1] == R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
-        case OP_BNE: pc = R[I->rs1] != R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
-        case OP_BLT: pc = (int32_t)R[I->rs1] < (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
-        case OP_BGE: pc = (int32_t)R[I->rs1] >= (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
-        case OP_BLTU: pc = R[I->rs1] < R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
-        case OP_BGEU: pc = R[I->rs1] >= R[I->rs2] ? (uint32_t)I->imm : pc + 1; goto next;
-        case OP_JAL: R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1); pc = (uint32_t)I->imm; goto next;
-        case OP_JALR: {
-            uint32_t tgt = (R[I->rs1] + (uint32_t)I->imm) & ~1u;
-            uint32_t idx = (tgt - VDPU_IRAM_BASE) >> 2;
-            if (UNLIKELY((tgt & 3) || tgt < VDPU_IRAM_BASE || idx >= n_insns)) {
-                t->pc = pc; bad_jalr(d, t, tgt); STOP;
-            }
-            R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1);
-            pc = idx;
-            goto next;
-        }
-        case OP_NOP: NEXT;
-        case OP_HARTID: R[I->rd] = (uint32_t)tid(d, t); NEXT;
-        case OP_ECALL: {
-            t->pc = pc;
-            uint32_t done = budget - left + 1;
-            if (d->params.mode != VDPU_MODE_TIMED)
-                d->now = d->total_slots + done + extra;
-            int s = do_ecall(d, t, d->total_slots + done + extra);
-            pc = t->pc;
-            if (s) { left--; stop = 1; goto out; }
-            goto next;
-        }
-        default:
-            t->pc = pc;
-            insn_fault(d, t, I);
-            STOP;
-        }
-    next:
-        if (--left == 0)
-            break;
+    ENTER();
+
+#if VDPU_THREADED
+step: /* stepping mode: charge and check per instruction */
+    if (left == 0)
+        goto budget_out;
+    left--;
+    goto *handlers[I->op];
+#else
+dispatch:
+    I = &code[pc];
+    if (stepping) {
+        if (left == 0)
+            goto budget_out;
+        left--;
     }
+    switch (I->op) {
+#endif
+    RRI(OP_LI)
+    RRI(OP_ADDI) RRI(OP_SLTI) RRI(OP_SLTIU) RRI(OP_XORI) RRI(OP_ORI) RRI(OP_ANDI)
+    RRI(OP_SLLI) RRI(OP_SRLI) RRI(OP_SRAI) RRI(OP_RORI)
+    RRI(OP_CLZ) RRI(OP_CTZ) RRI(OP_CPOP) RRI(OP_SEXTB) RRI(OP_SEXTH) RRI(OP_ZEXTH)
+    RRI(OP_ORCB) RRI(OP_REV8)
+    RRR(OP_ADD) RRR(OP_SUB) RRR(OP_SLL) RRR(OP_SLT) RRR(OP_SLTU) RRR(OP_XOR)
+    RRR(OP_SRL) RRR(OP_SRA) RRR(OP_OR) RRR(OP_AND)
+    RRR(OP_ANDN) RRR(OP_ORN) RRR(OP_XNOR) RRR(OP_MAX) RRR(OP_MAXU) RRR(OP_MIN)
+    RRR(OP_MINU) RRR(OP_ROL) RRR(OP_ROR) RRR(OP_SH1ADD) RRR(OP_SH2ADD) RRR(OP_SH3ADD)
+    CASE(OP_MUL) R[I->rd] = R[I->rs1] * R[I->rs2]; extra += mul_x; NEXT;
+    CASE(OP_MULH) R[I->rd] = alu(OP_MULH, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
+    CASE(OP_MULHSU) R[I->rd] = alu(OP_MULHSU, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
+    CASE(OP_MULHU) R[I->rd] = alu(OP_MULHU, R[I->rs1], R[I->rs2]); extra += mulh_x; NEXT;
+    CASE(OP_DIV) CASE(OP_REM) {
+        int32_t a = (int32_t)R[I->rs1], b = (int32_t)R[I->rs2];
+        if (UNLIKELY(b == 0)) { t->pc = pc; div_fault(d, t); STOP; }
+        int32_t q, r;
+        if (UNLIKELY(a == INT32_MIN && b == -1)) { q = INT32_MIN; r = 0; }
+        else { q = a / b; r = a % b; }
+        R[I->rd] = (uint32_t)(I->op == OP_DIV ? q : r);
+        extra += div_x;
+        NEXT;
+    }
+    CASE(OP_DIVU) CASE(OP_REMU) {
+        uint32_t a = R[I->rs1], b = R[I->rs2];
+        if (UNLIKELY(b == 0)) { t->pc = pc; div_fault(d, t); STOP; }
+        R[I->rd] = I->op == OP_DIVU ? a / b : a % b;
+        extra += div_x;
+        NEXT;
+    }
+    CASE(OP_ADDI_SP) {
+        uint32_t v = R[I->rs1] + (uint32_t)I->imm;
+        if (UNLIKELY(v - t->stack_lo > t->stack_hi - t->stack_lo)) { t->pc = pc; stack_fault(d, t, v); STOP; }
+        R[2] = v;
+        NEXT;
+    }
+    CASE(OP_SPCHK_I) CASE(OP_SPCHK_R) {
+        uint32_t v = I->op == OP_SPCHK_I ? alu(I->rs2, R[I->rs1], (uint32_t)I->imm)
+                                         : alu(I->imm, R[I->rs1], R[I->rs2]);
+        if (I->op == OP_SPCHK_R && (I->imm == OP_DIV || I->imm == OP_DIVU || I->imm == OP_REM || I->imm == OP_REMU)) {
+            t->pc = pc; insn_fault(d, t, I); STOP;
+        }
+        if (UNLIKELY(v - t->stack_lo > t->stack_hi - t->stack_lo)) { t->pc = pc; stack_fault(d, t, v); STOP; }
+        R[2] = v;
+        NEXT;
+    }
+    LOAD(OP_LW, 4, 0xffff0003u, uint32_t, v)
+    LOAD(OP_LBU, 1, 0xffff0000u, uint8_t, (uint32_t)v)
+    LOAD(OP_LB, 1, 0xffff0000u, int8_t, (uint32_t)(int32_t)v)
+    LOAD(OP_LHU, 2, 0xffff0001u, uint16_t, (uint32_t)v)
+    LOAD(OP_LH, 2, 0xffff0001u, int16_t, (uint32_t)(int32_t)v)
+    STORE(OP_SW, 4, 0xffff0003u, uint32_t)
+    STORE(OP_SH, 2, 0xffff0001u, uint16_t)
+    STORE(OP_SB, 1, 0xffff0000u, uint8_t)
+    CASE(OP_BEQ) BRANCH(R[I->rs1] == R[I->rs2]);
+    CASE(OP_BNE) BRANCH(R[I->rs1] != R[I->rs2]);
+    CASE(OP_BLT) BRANCH((int32_t)R[I->rs1] < (int32_t)R[I->rs2]);
+    CASE(OP_BGE) BRANCH((int32_t)R[I->rs1] >= (int32_t)R[I->rs2]);
+    CASE(OP_BLTU) BRANCH(R[I->rs1] < R[I->rs2]);
+    CASE(OP_BGEU) BRANCH(R[I->rs1] >= R[I->rs2]);
+    CASE(OP_JAL) R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1); pc = (uint32_t)I->imm; ENTER();
+    CASE(OP_JALR) {
+        uint32_t tgt = (R[I->rs1] + (uint32_t)I->imm) & ~1u;
+        uint32_t idx = (tgt - VDPU_IRAM_BASE) >> 2;
+        if (UNLIKELY((tgt & 3) || tgt < VDPU_IRAM_BASE || idx >= n_insns)) {
+            t->pc = pc; bad_jalr(d, t, tgt); STOP;
+        }
+        R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1);
+        pc = idx;
+        ENTER();
+    }
+    CASE(OP_NOP) NEXT;
+    CASE(OP_HARTID) R[I->rd] = (uint32_t)tid(d, t); NEXT;
+    CASE(OP_ECALL) {
+        /* not an end of run: executed so far = charged minus the rest of
+         * the run after this ecall (nothing while stepping) */
+        uint32_t after = STEPPING ? 0u : code[pc].run - 1u;
+        uint32_t done = budget - left - after;
+        t->pc = pc;
+        if (d->params.mode != VDPU_MODE_TIMED)
+            d->now = d->total_slots + done + extra;
+        int s = do_ecall(d, t, d->total_slots + done + extra);
+        if (s) { left += after; stop = 1; goto out; }
+        pc = t->pc;
+        DISPATCH();
+    }
+    CASE(OP_ILLEGAL) CASE(OP_BADJUMP) CASE(OP_EBREAK)
+        t->pc = pc;
+        insn_fault(d, t, I);
+        STOP;
+#if !VDPU_THREADED
+    default: /* not produced by the decoder */
+        t->pc = pc;
+        insn_fault(d, t, I);
+        STOP;
+    }
+#endif
+budget_out:
     t->pc = pc;
 out:
     R[32] = 0;
     *extra_slots = extra;
     *stopped = stop;
     return budget - left;
+#undef CASE
+#undef DISPATCH
+#undef SET_STEPPING
+#undef STEPPING
+#undef ENTER
 #undef NEXT
+#undef BRANCH
 #undef RRI
 #undef RRR
 #undef STOP
@@ -679,12 +761,6 @@ out:
     return slots;
 }
 
-static __attribute__((noinline)) uint32_t exec_fast(vdpu_t *d, vtask_t *t, uint32_t budget,
-                                                    uint32_t *extra, int *stopped)
-{
-    return exec_core(d, t, budget, extra, stopped);
-}
-
 static void account(vdpu_t *d, vtask_t *t, uint32_t n, uint32_t extra)
 {
     t->st.instructions += n;
@@ -735,7 +811,7 @@ static void run_fast(vdpu_t *d)
             any = 1;
             uint32_t extra;
             int stopped;
-            uint32_t n = exec_fast(d, t, q, &extra, &stopped);
+            uint32_t n = exec_core(d, t, q, &extra, &stopped);
             account(d, t, n, extra);
         }
         if (d->faulted || check_watchdog(d))

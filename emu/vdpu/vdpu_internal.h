@@ -4,36 +4,44 @@
 
 #include "vdpu.h"
 
-/* predecoded operations */
-enum {
-    OP_ILLEGAL = 0, OP_BADJUMP, OP_NOP, OP_LI, OP_JAL, OP_JALR,
-    OP_BEQ, OP_BNE, OP_BLT, OP_BGE, OP_BLTU, OP_BGEU,
-    OP_LB, OP_LH, OP_LW, OP_LBU, OP_LHU, OP_SB, OP_SH, OP_SW,
-    /* register-immediate ALU (b = imm) */
-    OP_ADDI, OP_SLTI, OP_SLTIU, OP_XORI, OP_ORI, OP_ANDI, OP_SLLI, OP_SRLI, OP_SRAI, OP_RORI,
-    OP_CLZ, OP_CTZ, OP_CPOP, OP_SEXTB, OP_SEXTH, OP_ZEXTH, OP_ORCB, OP_REV8,
-    /* register-register ALU (b = rs2) */
-    OP_ADD, OP_SUB, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_SRA, OP_OR, OP_AND,
-    OP_ANDN, OP_ORN, OP_XNOR, OP_MAX, OP_MAXU, OP_MIN, OP_MINU, OP_ROL, OP_ROR,
-    OP_SH1ADD, OP_SH2ADD, OP_SH3ADD,
-    OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU, OP_DIV, OP_DIVU, OP_REM, OP_REMU,
-    /* system */
-    OP_ECALL, OP_EBREAK, OP_HARTID,
-    /* checked variants */
-    OP_ADDI_SP,   /* addi sp, rs1, imm with stack-region check */
-    OP_SPCHK_I,   /* other reg-imm ALU op (or LI) writing sp: real op in rs2 */
-    OP_SPCHK_R,   /* reg-reg ALU op writing sp: real op in imm */
-    OP__COUNT
-};
+/* predecoded operations, as an X-macro list so that the interpreter's
+ * computed-goto table (run.c) names every op: a missing handler is then a
+ * compile error rather than a NULL jump at run time. */
+#define VDPU_OPS(X) \
+    X(ILLEGAL) X(BADJUMP) X(NOP) X(LI) X(JAL) X(JALR) \
+    X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
+    X(LB) X(LH) X(LW) X(LBU) X(LHU) X(SB) X(SH) X(SW) \
+    /* register-immediate ALU (b = imm) */ \
+    X(ADDI) X(SLTI) X(SLTIU) X(XORI) X(ORI) X(ANDI) X(SLLI) X(SRLI) X(SRAI) X(RORI) \
+    X(CLZ) X(CTZ) X(CPOP) X(SEXTB) X(SEXTH) X(ZEXTH) X(ORCB) X(REV8) \
+    /* register-register ALU (b = rs2) */ \
+    X(ADD) X(SUB) X(SLL) X(SLT) X(SLTU) X(XOR) X(SRL) X(SRA) X(OR) X(AND) \
+    X(ANDN) X(ORN) X(XNOR) X(MAX) X(MAXU) X(MIN) X(MINU) X(ROL) X(ROR) \
+    X(SH1ADD) X(SH2ADD) X(SH3ADD) \
+    X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU) \
+    /* system */ \
+    X(ECALL) X(EBREAK) X(HARTID) \
+    /* checked variants */ \
+    X(ADDI_SP)  /* addi sp, rs1, imm with stack-region check */ \
+    X(SPCHK_I)  /* other reg-imm ALU op (or LI) writing sp: real op in rs2 */ \
+    X(SPCHK_R)  /* reg-reg ALU op writing sp: real op in imm */
+
+#define VDPU_OP_ENUM(name) OP_##name,
+enum { VDPU_OPS(VDPU_OP_ENUM) OP__COUNT };
+#undef VDPU_OP_ENUM
 #define OP_FIRST_IMM OP_ADDI
 #define OP_LAST_IMM  OP_REV8
 #define OP_FIRST_REG OP_ADD
 #define OP_LAST_REG  OP_REMU
 
 typedef struct {
-    uint8_t op, rd, rs1, rs2; /* rd==0 is redirected to the sink register 32 */
-    int32_t imm;              /* immediate, or target index for branches/jal,
-                                 or raw encoding for OP_ILLEGAL/OP_EBREAK     */
+    uint8_t  op, rd, rs1, rs2; /* rd==0 is redirected to the sink register 32 */
+    int32_t  imm;              /* immediate, or target index for branches/jal,
+                                  or raw encoding for OP_ILLEGAL/OP_EBREAK     */
+    uint16_t run;              /* instructions from this one to the end of its
+                                  straight-line run (the next branch, jump or
+                                  faulting op, inclusive): the interpreter
+                                  charges the budget once per run (run.c)     */
 } vinsn_t;
 
 typedef struct {
