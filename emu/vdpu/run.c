@@ -455,8 +455,8 @@ static __attribute__((noinline)) void div_fault(vdpu_t *d, vtask_t *t)
 #else
 #define VDPU_THREADED 0
 #endif
-/* GCC may clone or inline a function only if it has no label table;
- * clang does not know (nor need) noclone */
+/* GCC refuses to inline or clone a function that keeps label addresses in
+ * a static table (they would belong to one copy); clang has no noclone */
 #if defined(__GNUC__) && !defined(__clang__)
 #define VDPU_ONE_COPY __attribute__((noinline, noclone))
 #else
