@@ -69,12 +69,13 @@
  *   in Bernstein and Schwabe's AES work), and a block's first two rounds
  *   cost ~30 instructions instead of AddRoundKey + two rounds (~148).
  */
+#include "aes.h"
+
 #include <barrier.h>
 #include <defs.h>
 #include <mram.h>
 #include <stdint.h>
 
-#include "aes.h"
 #include "aes_args.h"
 
 #if NR_TASKLETS <= 16
@@ -153,7 +154,7 @@ struct rtab {
 
 static struct rtab rtab_at(const uint32_t *T)
 {
-    return (struct rtab){ T, T + 256, T + 512, T + 768 };
+    return (struct rtab){T, T + 256, T + 512, T + 768};
 }
 
 /* Table r of round tables R at the state byte s[i]. */
@@ -337,7 +338,7 @@ int main(void)
     uint32_t last = STEP * (nstep * (t + 1) / NR_TASKLETS);
     if (last > nblk)
         last = nblk;
-    uint32_t c[4] = { 0, 0, 0, 0 };
+    uint32_t c[4] = {0, 0, 0, 0};
     if (op == AES_OP_CTR) { /* counter of block b: base + b, 128-bit */
         c[0] = AES_JOB_SYM.ctr[0], c[1] = AES_JOB_SYM.ctr[1];
         c[2] = AES_JOB_SYM.ctr[2], c[3] = AES_JOB_SYM.ctr[3];

@@ -28,11 +28,12 @@
  * previous round's a^b.  Data-oblivious: the work depends only on the
  * message lengths.
  */
+#include "sha256.h"
+
 #include <defs.h>
 #include <mram.h>
 #include <stdint.h>
 
-#include "sha256.h"
 #include "sha256_args.h"
 
 #if NR_TASKLETS <= 16
@@ -60,26 +61,26 @@ static inline uint32_t ror(uint32_t x, unsigned n)
 #define SSIG1(x) (ror(x, 17) ^ ror(x, 19) ^ ((x) >> 10))
 
 /* Round i; for i >= 16 the schedule word is computed in place in the ring. */
-#define RND(a, b, c, d, e, f, g, h, i)                                                       \
-    do {                                                                                     \
-        if ((i) >= 16)                                                                       \
-            w[(i)&15] += SSIG1(w[((i)-2) & 15]) + w[((i)-7) & 15] + SSIG0(w[((i)-15) & 15]); \
-        uint32_t t1_ = h + BSIG1(e) + ((e & f) ^ (g & ~e)) + k[i] + w[(i)&15];               \
-        uint32_t ab_ = a ^ b;                                                                \
-        uint32_t t2_ = BSIG0(a) + ((ab_ & bc) ^ b);                                          \
-        bc = ab_;                                                                            \
-        d += t1_;                                                                            \
-        h = t1_ + t2_;                                                                       \
+#define RND(a, b, c, d, e, f, g, h, i)                                                             \
+    do {                                                                                           \
+        if ((i) >= 16)                                                                             \
+            w[(i)&15] += SSIG1(w[((i)-2) & 15]) + w[((i)-7) & 15] + SSIG0(w[((i)-15) & 15]);       \
+        uint32_t t1_ = h + BSIG1(e) + ((e & f) ^ (g & ~e)) + k[i] + w[(i)&15];                     \
+        uint32_t ab_ = a ^ b;                                                                      \
+        uint32_t t2_ = BSIG0(a) + ((ab_ & bc) ^ b);                                                \
+        bc = ab_;                                                                                  \
+        d += t1_;                                                                                  \
+        h = t1_ + t2_;                                                                             \
     } while (0)
 
-#define RND8(i)                                                                              \
-    RND(a, b, c, d, e, f, g, h, (i));                                                        \
-    RND(h, a, b, c, d, e, f, g, (i) + 1);                                                    \
-    RND(g, h, a, b, c, d, e, f, (i) + 2);                                                    \
-    RND(f, g, h, a, b, c, d, e, (i) + 3);                                                    \
-    RND(e, f, g, h, a, b, c, d, (i) + 4);                                                    \
-    RND(d, e, f, g, h, a, b, c, (i) + 5);                                                    \
-    RND(c, d, e, f, g, h, a, b, (i) + 6);                                                    \
+#define RND8(i)                                                                                    \
+    RND(a, b, c, d, e, f, g, h, (i));                                                              \
+    RND(h, a, b, c, d, e, f, g, (i) + 1);                                                          \
+    RND(g, h, a, b, c, d, e, f, (i) + 2);                                                          \
+    RND(f, g, h, a, b, c, d, e, (i) + 3);                                                          \
+    RND(e, f, g, h, a, b, c, d, (i) + 4);                                                          \
+    RND(d, e, f, g, h, a, b, c, (i) + 5);                                                          \
+    RND(c, d, e, f, g, h, a, b, (i) + 6);                                                          \
     RND(b, c, d, e, f, g, h, a, (i) + 7)
 
 /* n whole 64-byte blocks at p (4-byte aligned, message byte order). */
@@ -118,8 +119,8 @@ static inline uint32_t cost(const struct sha_msg *m)
     return c + 1u; /* + the per-message overhead, so empty messages spread too */
 }
 
-static void hash_one(const struct sha_msg *m, __mram_ptr uint8_t *heap,
-                     __mram_ptr uint8_t *slot, uint32_t *buf)
+static void hash_one(const struct sha_msg *m, __mram_ptr uint8_t *heap, __mram_ptr uint8_t *slot,
+                     uint32_t *buf)
 {
     __dma_aligned uint32_t st[8];
     if (m->flags & SHA_F_CONT) {

@@ -37,7 +37,7 @@ struct sha_msg {
     uint32_t length; /* bytes of this segment */
     uint32_t flags;  /* SHA_F_* */
     uint32_t pad;
-    uint64_t prior;  /* message bytes hashed before this segment (multiple of 64) */
+    uint64_t prior; /* message bytes hashed before this segment (multiple of 64) */
 };
 
 struct sha_job_args {

@@ -88,14 +88,14 @@ typedef enum cpim_pim_mode {
 } cpim_pim_mode;
 
 typedef struct cpim_options {
-    unsigned threads;      /* host threads for bulk work; 0 = all cores */
+    unsigned threads; /* host threads for bulk work; 0 = all cores */
     /* pim backend only (ignored by the others): */
-    unsigned dpus;         /* DPUs to allocate; 0 = see ranks */
-    unsigned ranks;        /* ranks to allocate when dpus == 0; 0 = 1 rank */
-    unsigned tasklets;     /* tasklets per DPU (1..24); 0 = 16 */
-    cpim_pim_mode mode;    /* host mode; default CPIM_PIM_SYNC */
-    const char *profile;   /* UPMEM profile string, NULL = default */
-    const char *dpu_dir;   /* folder of the DPU programs, NULL = built-in */
+    unsigned dpus;       /* DPUs to allocate; 0 = see ranks */
+    unsigned ranks;      /* ranks to allocate when dpus == 0; 0 = 1 rank */
+    unsigned tasklets;   /* tasklets per DPU (1..24); 0 = 16 */
+    cpim_pim_mode mode;  /* host mode; default CPIM_PIM_SYNC */
+    const char *profile; /* UPMEM profile string, NULL = default */
+    const char *dpu_dir; /* folder of the DPU programs, NULL = built-in */
 } cpim_options;
 
 /* Fills in the defaults (all zero / NULL, CPIM_PIM_SYNC). */
@@ -122,8 +122,7 @@ typedef enum cpim_dir { CPIM_ENCRYPT = 0, CPIM_DECRYPT = 1 } cpim_dir;
 cpim_err cpim_aes_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len);
 
 /* AES-ECB, no padding: len must be a multiple of 16 (0 is fine). */
-cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *out,
-                      size_t len);
+cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len);
 
 /* AES-CTR as in SP 800-38A / OpenSSL: the 16-byte counter block is a 128-bit
  * big-endian integer incremented once per block (wrapping mod 2^128).
@@ -160,13 +159,13 @@ typedef struct cpim_phases {
 } cpim_phases;
 
 typedef struct cpim_stats {
-    uint64_t bytes;      /* payload bytes processed by the last call */
+    uint64_t bytes; /* payload bytes processed by the last call */
     cpim_phases measured;
-    int has_modeled;     /* 1 when `modeled` is valid (virtual UPMEM) */
+    int has_modeled; /* 1 when `modeled` is valid (virtual UPMEM) */
     cpim_phases modeled;
     /* pim backend: what was used by the last call */
     unsigned ranks, dpus, tasklets;
-    int virtual_upmem;   /* 1 when the DPUs are the virtual UPMEM's */
+    int virtual_upmem; /* 1 when the DPUs are the virtual UPMEM's */
 } cpim_stats;
 
 /* Statistics of the last successful AES or SHA-256 call on ctx. */

@@ -39,18 +39,18 @@ char *test_read_file(const char *path, size_t *len);
 /* Hex helpers: returns decoded length, or -1 on bad hex / too long. */
 long test_unhex(const char *hex, uint8_t *out, size_t cap);
 
-#define TEST(name)                                                                           \
-    static void test_##name(void);                                                           \
-    __attribute__((constructor)) static void test_reg_##name(void)                           \
-    {                                                                                        \
-        test_register(#name, test_##name);                                                   \
-    }                                                                                        \
+#define TEST(name)                                                                                 \
+    static void test_##name(void);                                                                 \
+    __attribute__((constructor)) static void test_reg_##name(void)                                 \
+    {                                                                                              \
+        test_register(#name, test_##name);                                                         \
+    }                                                                                              \
     static void test_##name(void)
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond))                                                                         \
-            test_fail(__FILE__, __LINE__, __VA_ARGS__);                                      \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            test_fail(__FILE__, __LINE__, __VA_ARGS__);                                            \
     } while (0)
 
 #define CHECK_MEM(a, b, n, what) test_mem_eq(__FILE__, __LINE__, (a), (b), (n), (what))

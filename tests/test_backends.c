@@ -47,12 +47,10 @@ static int unsupported(cpim_err rc, const char *be, const char *what)
 /* The sizes: fixed ones around the edges, then seeded random ones. */
 static size_t pick_size(uint64_t *seed, int i, int ctr)
 {
-    static const size_t fixed[] = {0,       1,       15,      16,          17,   48,
-                                   4096,    65535,   65536,   131072 + 48, MIB, MIB - 1,
-                                   3 * 4096 * 16 + 16};
-    size_t n = i < (int)(sizeof fixed / sizeof fixed[0])
-                   ? fixed[i]
-                   : (size_t)(test_rand(seed) % (MIB + 1));
+    static const size_t fixed[] = {
+        0, 1, 15, 16, 17, 48, 4096, 65535, 65536, 131072 + 48, MIB, MIB - 1, 3 * 4096 * 16 + 16};
+    size_t n = i < (int)(sizeof fixed / sizeof fixed[0]) ? fixed[i]
+                                                         : (size_t)(test_rand(seed) % (MIB + 1));
     return ctr ? n : n & ~(size_t)15;
 }
 #define NSIZES 20
@@ -80,8 +78,8 @@ static void run_aes(const char *be, int ctr)
         uint8_t rc_ctr[16];
         memcpy(rc_ctr, c0, 16);
         cpim_dir dir = i % 2 ? CPIM_DECRYPT : CPIM_ENCRYPT;
-        cpim_err rc = ctr ? cpim_aes_ctr(ref, rc_ctr, in, want, len)
-                          : cpim_aes_ecb(ref, dir, in, want, len);
+        cpim_err rc =
+            ctr ? cpim_aes_ctr(ref, rc_ctr, in, want, len) : cpim_aes_ecb(ref, dir, in, want, len);
         CHECK(rc == CPIM_OK, "cpu reference: %s", cpim_strerror(rc));
         for (int t = 0; t < 2; t++) {
             cpim_ctx *ctx = t ? t1 : t2;
@@ -98,7 +96,10 @@ static void run_aes(const char *be, int ctr)
             if (unsupported(rc, be, ctr ? "AES-CTR" : "AES-ECB"))
                 goto out;
             snprintf(what, sizeof what, "%s threads=%u %s %zu bytes, %zu-byte key", be, thr,
-                     ctr ? "ctr" : dir ? "ecb-dec" : "ecb-enc", len, kl);
+                     ctr   ? "ctr"
+                     : dir ? "ecb-dec"
+                           : "ecb-enc",
+                     len, kl);
             CHECK(rc == CPIM_OK, "%s: %s", what, cpim_strerror(rc));
             if (!CHECK_MEM(got, want, len, what))
                 goto out;
@@ -221,22 +222,22 @@ static void run_slot(int k)
     run_one(slot_backend[k], slot_op[k]);
 }
 
-#define T1(name, idx)                                                                          \
-    static void slot_##name(void)                                                              \
-    {                                                                                          \
-        run_slot(idx);                                                                         \
+#define T1(name, idx)                                                                              \
+    static void slot_##name(void)                                                                  \
+    {                                                                                              \
+        run_slot(idx);                                                                             \
     }
-#define T8(n)                                                                                  \
-    T1(n##0, 8 * (n - 1) + 0)                                                                  \
-    T1(n##1, 8 * (n - 1) + 1)                                                                  \
-    T1(n##2, 8 * (n - 1) + 2)                                                                  \
-    T1(n##3, 8 * (n - 1) + 3)                                                                  \
-    T1(n##4, 8 * (n - 1) + 4)                                                                  \
-    T1(n##5, 8 * (n - 1) + 5)                                                                  \
-    T1(n##6, 8 * (n - 1) + 6)                                                                  \
+#define T8(n)                                                                                      \
+    T1(n##0, 8 * (n - 1) + 0)                                                                      \
+    T1(n##1, 8 * (n - 1) + 1)                                                                      \
+    T1(n##2, 8 * (n - 1) + 2)                                                                      \
+    T1(n##3, 8 * (n - 1) + 3)                                                                      \
+    T1(n##4, 8 * (n - 1) + 4)                                                                      \
+    T1(n##5, 8 * (n - 1) + 5)                                                                      \
+    T1(n##6, 8 * (n - 1) + 6)                                                                      \
     T1(n##7, 8 * (n - 1) + 7)
-#define S8(n)                                                                                  \
-    slot_##n##0, slot_##n##1, slot_##n##2, slot_##n##3, slot_##n##4, slot_##n##5, slot_##n##6, \
+#define S8(n)                                                                                      \
+    slot_##n##0, slot_##n##1, slot_##n##2, slot_##n##3, slot_##n##4, slot_##n##5, slot_##n##6,     \
         slot_##n##7
 
 /* clang-format off */

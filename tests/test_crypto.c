@@ -173,8 +173,7 @@ static void keystream(const cpc_aes_ks *ek, const uint8_t ctr0[16], uint64_t i, 
 
 static void ctr_case(const char *what, const char *ctr_hex, const char *after_hex)
 {
-    uint8_t key[16] = {1, 2, 3}, ctr0[16], ctr[16], after[16], zero[50] = {0}, out[50],
-            ks[16];
+    uint8_t key[16] = {1, 2, 3}, ctr0[16], ctr[16], after[16], zero[50] = {0}, out[50], ks[16];
     cpc_aes_ks ek;
     cpc_aes_expand_enc(&ek, key, 16);
     unhex(ctr_hex, ctr0, 16);

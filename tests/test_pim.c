@@ -26,8 +26,7 @@ static int pim_usable(void)
     return 1;
 }
 
-static cpim_ctx *open_pim(cpim_pim_mode mode, const char *profile, unsigned dpus,
-                          const char *dir)
+static cpim_ctx *open_pim(cpim_pim_mode mode, const char *profile, unsigned dpus, const char *dir)
 {
     cpim_options o;
     cpim_options_init(&o);
@@ -43,10 +42,9 @@ static cpim_ctx *open_pim(cpim_pim_mode mode, const char *profile, unsigned dpus
     return ctx;
 }
 
-static const uint8_t key32[32] = {0x60, 0x3d, 0xeb, 0x10, 0x15, 0xca, 0x71, 0xbe,
-                                  0x2b, 0x73, 0xae, 0xf0, 0x85, 0x7d, 0x77, 0x81,
-                                  0x1f, 0x35, 0x2c, 0x07, 0x3b, 0x61, 0x08, 0xd7,
-                                  0x2d, 0x98, 0x10, 0xa3, 0x09, 0x14, 0xdf, 0xf4};
+static const uint8_t key32[32] = {0x60, 0x3d, 0xeb, 0x10, 0x15, 0xca, 0x71, 0xbe, 0x2b, 0x73, 0xae,
+                                  0xf0, 0x85, 0x7d, 0x77, 0x81, 0x1f, 0x35, 0x2c, 0x07, 0x3b, 0x61,
+                                  0x08, 0xd7, 0x2d, 0x98, 0x10, 0xa3, 0x09, 0x14, 0xdf, 0xf4};
 
 /* One AES case on pim and cpu; CTR starts near a 64-bit carry. */
 static void aes_case(cpim_ctx *pim, cpim_ctx *cpu, int ctr, cpim_dir dir, size_t len,
@@ -124,7 +122,7 @@ TEST(pim_sha256_lengths)
     size_t lens[N];
     uint8_t *bufs[N];
     const uint8_t *msgs[N];
-    uint8_t (*a)[32] = malloc(N * 32), (*b)[32] = malloc(N * 32);
+    uint8_t(*a)[32] = malloc(N * 32), (*b)[32] = malloc(N * 32);
     uint64_t seed = 9;
     for (int i = 0; i < N; i++) {
         lens[i] = i < 11 ? fixed[i] : (size_t)(test_rand(&seed) % 3000);
@@ -186,8 +184,8 @@ TEST(pim_fault_reported)
         return;
     }
     for (int mode = 0; mode < 3; mode++) {
-        cpim_ctx *pim = open_pim((cpim_pim_mode)mode, "nrRanks=2,nrDpusPerRank=2", 0,
-                                 "build/dpu/fault");
+        cpim_ctx *pim =
+            open_pim((cpim_pim_mode)mode, "nrRanks=2,nrDpusPerRank=2", 0, "build/dpu/fault");
         if (!pim)
             return;
         uint8_t buf[256] = {0};

@@ -32,7 +32,7 @@ static int pim_usable(void)
 static void check_batch(const uint8_t *const *msgs, const size_t *lens, size_t n,
                         const char *const *profiles, size_t nprof, const char *what)
 {
-    uint8_t (*a)[32] = malloc(n * 32 + 1), (*b)[32] = malloc(n * 32 + 1);
+    uint8_t(*a)[32] = malloc(n * 32 + 1), (*b)[32] = malloc(n * 32 + 1);
     cpim_ctx *cpu = NULL;
     CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu");
     CHECK(cpim_sha256_batch(cpu, msgs, lens, n, b) == CPIM_OK, "cpu sha");

@@ -173,7 +173,9 @@ static void run_ecb_ctr(cpim_ctx *ctx, const char *be, const struct vfile *f, ch
                 if (bad) {
                     nfail++;
                     CHECK(0, "%s: %s:%d: ECB %s wrong (key %zu bytes)", be, f->path, r.line,
-                          bad == 1 ? "encrypt" : bad == 2 ? "decrypt" : "encrypt+decrypt",
+                          bad == 1   ? "encrypt"
+                          : bad == 2 ? "decrypt"
+                                     : "encrypt+decrypt",
                           kl);
                 }
             }
@@ -243,8 +245,8 @@ static void run_sha(cpim_ctx *ctx, const char *be, const struct vfile *f, char *
         for (int i = 0; rc == CPIM_OK && i < n; i++) {
             if (memcmp(dig[i], mds[i], 32)) {
                 nfail++;
-                CHECK(0, "%s: %s:%d: digest of the %zu-byte message wrong", be, f->path,
-                      lines[i], lens[i]);
+                CHECK(0, "%s: %s:%d: digest of the %zu-byte message wrong", be, f->path, lines[i],
+                      lens[i]);
             }
         }
         if (nfail)
@@ -368,22 +370,22 @@ static void run_slot(int k)
     run_one(slot_file[k], slot_backend[k]);
 }
 
-#define T1(name, idx)                                                                          \
-    static void slot_##name(void)                                                              \
-    {                                                                                          \
-        run_slot(idx);                                                                         \
+#define T1(name, idx)                                                                              \
+    static void slot_##name(void)                                                                  \
+    {                                                                                              \
+        run_slot(idx);                                                                             \
     }
-#define T8(n)                                                                                  \
-    T1(n##0, 8 * (n - 1) + 0)                                                                  \
-    T1(n##1, 8 * (n - 1) + 1)                                                                  \
-    T1(n##2, 8 * (n - 1) + 2)                                                                  \
-    T1(n##3, 8 * (n - 1) + 3)                                                                  \
-    T1(n##4, 8 * (n - 1) + 4)                                                                  \
-    T1(n##5, 8 * (n - 1) + 5)                                                                  \
-    T1(n##6, 8 * (n - 1) + 6)                                                                  \
+#define T8(n)                                                                                      \
+    T1(n##0, 8 * (n - 1) + 0)                                                                      \
+    T1(n##1, 8 * (n - 1) + 1)                                                                      \
+    T1(n##2, 8 * (n - 1) + 2)                                                                      \
+    T1(n##3, 8 * (n - 1) + 3)                                                                      \
+    T1(n##4, 8 * (n - 1) + 4)                                                                      \
+    T1(n##5, 8 * (n - 1) + 5)                                                                      \
+    T1(n##6, 8 * (n - 1) + 6)                                                                      \
     T1(n##7, 8 * (n - 1) + 7)
-#define S8(n)                                                                                  \
-    slot_##n##0, slot_##n##1, slot_##n##2, slot_##n##3, slot_##n##4, slot_##n##5, slot_##n##6, \
+#define S8(n)                                                                                      \
+    slot_##n##0, slot_##n##1, slot_##n##2, slot_##n##3, slot_##n##4, slot_##n##5, slot_##n##6,     \
         slot_##n##7
 
 /* clang-format off */

@@ -69,8 +69,8 @@ static const char bench_help[] =
 typedef struct {
     const char *out;
     int quick;
-    int sample;          /* use sampleDpus=1 where allowed */
-    int sample_ok;       /* the UPMEM layer accepted it (and hostClock) */
+    int sample;    /* use sampleDpus=1 where allowed */
+    int sample_ok; /* the UPMEM layer accepted it (and hostClock) */
     FILE *csv;
     const char *exp;
     int failed;
@@ -117,8 +117,8 @@ static void row(bench *b, const row_cfg *c, const char *phase, double t, double 
 {
     double gbps = t > 0 ? (double)c->bytes / t / 1e9 : 0;
     fprintf(b->csv, "%s,%s,%s,%s,%u,%u,%u,%u,%zu,%s,%.9f,%.4f,%.4f,%s\n", b->exp, c->kernel,
-            c->impl, c->mode, c->ranks, c->dpus, c->tasklets, c->threads, c->bytes, phase, t,
-            gbps, speedup, cpim_clock_name(clock));
+            c->impl, c->mode, c->ranks, c->dpus, c->tasklets, c->threads, c->bytes, phase, t, gbps,
+            speedup, cpim_clock_name(clock));
     fflush(b->csv);
 }
 
@@ -133,9 +133,9 @@ static void phase_rows(bench *b, const row_cfg *c, const cpim_phases *p, double 
 /* ---- workloads ------------------------------------------------------------------------- */
 
 typedef struct {
-    size_t aes_len;              /* AES: bytes                          */
-    size_t n_msgs, msg_len;      /* SHA-256: messages x bytes           */
-    uint8_t *in, *out, *ref;     /* AES buffers                         */
+    size_t aes_len;          /* AES: bytes                          */
+    size_t n_msgs, msg_len;  /* SHA-256: messages x bytes           */
+    uint8_t *in, *out, *ref; /* AES buffers                         */
     uint8_t *sha_data;
     const uint8_t **msgs;
     size_t *lens;
@@ -243,9 +243,9 @@ static int check_output(bench *b, work *w, enum kern k, int sampled, size_t min_
 /* ---- CPU baselines (measured clock) --------------------------------------------------- */
 
 typedef struct {
-    const char *impl;      /* row name                               */
-    const char *backend;   /* cryptopim backend, or NULL for a lib   */
-    const cmp_impl *lib;   /* comparison library (one thread)        */
+    const char *impl;    /* row name                               */
+    const char *backend; /* cryptopim backend, or NULL for a lib   */
+    const cmp_impl *lib; /* comparison library (one thread)        */
     unsigned threads;
 } cpu_impl;
 
@@ -315,8 +315,8 @@ static size_t cpu_impls(bench *b, enum kern k, int one_thread, cpu_impl *out)
     out[n++] = (cpu_impl){"cpu", "cpu", NULL, b->cores};
     if (one_thread)
         out[n++] = (cpu_impl){"cpu-1t", "cpu", NULL, 1};
-    out[n++] = (cpu_impl){k == K_AES ? "aesni" : "shani", k == K_AES ? "aesni" : "shani", NULL,
-                          b->cores};
+    out[n++] =
+        (cpu_impl){k == K_AES ? "aesni" : "shani", k == K_AES ? "aesni" : "shani", NULL, b->cores};
     for (size_t i = 0; i < cmp_count(); i++) {
         const cmp_impl *l = cmp_at(i);
         if (!strcmp(l->name, "ipsec-mb") && k == K_SHA)
@@ -325,8 +325,7 @@ static size_t cpu_impls(bench *b, enum kern k, int one_thread, cpu_impl *out)
     return n;
 }
 
-static void cpu_rows(bench *b, work *w, enum kern k, unsigned ranks, unsigned dpus,
-                     int one_thread)
+static void cpu_rows(bench *b, work *w, enum kern k, unsigned ranks, unsigned dpus, int one_thread)
 {
     cpu_impl ci[6];
     size_t n = cpu_impls(b, k, one_thread, ci);
@@ -336,8 +335,8 @@ static void cpu_rows(bench *b, work *w, enum kern k, unsigned ranks, unsigned dp
             b->failed = 1;
         if (t < 0)
             continue;
-        row_cfg c = {kern_name[k], ci[i].impl, "-", ranks, dpus, 0, ci[i].threads,
-                     work_bytes(w, k)};
+        row_cfg c = {kern_name[k], ci[i].impl, "-",           ranks,
+                     dpus,         0,          ci[i].threads, work_bytes(w, k)};
         row(b, &c, "total", t, 0, CPIM_CLOCK_MEASURED);
     }
 }
@@ -352,8 +351,9 @@ typedef struct {
 
 static const char *mode_name(cpim_pim_mode m)
 {
-    return m == CPIM_PIM_ASYNC_XFER ? "async-xfer" : m == CPIM_PIM_ASYNC_EXEC ? "async-exec"
-                                                                              : "sync";
+    return m == CPIM_PIM_ASYNC_XFER   ? "async-xfer"
+           : m == CPIM_PIM_ASYNC_EXEC ? "async-exec"
+                                      : "sync";
 }
 
 /* One run; fills *st.  Returns 0, or -1 (error reported, b->failed set). */
@@ -368,8 +368,9 @@ static int pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats
     /* virtual UPMEM only: host work on the caller's CPU clock, so the
      * simulator's threads (which share this machine's cores) do not inflate
      * it; and the DPU sampling (see the top of the file) */
-    o.profile = !b->sample_ok ? NULL : pc->sampled ? "hostClock=thread,sampleDpus=1"
-                                                    : "hostClock=thread";
+    o.profile = !b->sample_ok ? NULL
+                : pc->sampled ? "hostClock=thread,sampleDpus=1"
+                              : "hostClock=thread";
     cpim_ctx *ctx = NULL;
     cpim_err rc = cpim_open(&ctx, "pim", &o);
     if (rc == CPIM_OK)
@@ -385,8 +386,8 @@ static int pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats
         rc = cpim_last_stats(ctx, st);
     cpim_close(ctx);
     if (rc != CPIM_OK) {
-        cli_error("bench: pim %s (%u ranks, %u DPUs, %u tasklets, %s): %s", kern_name[k],
-                  pc->ranks, pc->dpus, pc->tasklets, mode_name(pc->mode), cpim_strerror(rc));
+        cli_error("bench: pim %s (%u ranks, %u DPUs, %u tasklets, %s): %s", kern_name[k], pc->ranks,
+                  pc->dpus, pc->tasklets, mode_name(pc->mode), cpim_strerror(rc));
         b->failed = 1;
         return -1;
     }
@@ -448,8 +449,8 @@ static void alu_range(void *arg, size_t begin, size_t end)
 {
     alu_arg *a = arg;
     for (size_t t = begin; t < end; t++) {
-        uint32_t x0 = (uint32_t)t, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4,
-                 x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;
+        uint32_t x0 = (uint32_t)t, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5,
+                 x6 = x0 + 6, x7 = x0 + 7;
         for (uint64_t i = 0; i < a->iters; i++) {
             x0 = (x0 + 0x9e3779b9u) ^ (x0 >> 7);
             x1 = (x1 + 0x9e3779b9u) ^ (x1 >> 7);
@@ -546,11 +547,12 @@ static int exp_roofline(bench *b)
         /* DRAM traffic per payload byte: AES reads and writes it (2 B),
          * SHA-256 only reads it (1 B). */
         double dram = k == K_AES ? 2.0 : 1.0;
-        fprintf(b->csv, "%s (DRAM bytes),%.3f,%.3f,%.3f,%.2f,%u,measured,"
-                        "ops/B from the virtual DPU (modeled); throughput measured\n",
+        fprintf(b->csv,
+                "%s (DRAM bytes),%.3f,%.3f,%.3f,%.2f,%u,measured,"
+                "ops/B from the virtual DPU (modeled); throughput measured\n",
                 kern_name[k], opb / dram, gbs * opb, gbs, opb, b->cores);
-        progress("roofline: %s %.1f ops/B, intensity %.1f ops/DRAM-B, %.2f GB/s here",
-                 kern_name[k], opb, opb / dram, gbs);
+        progress("roofline: %s %.1f ops/B, intensity %.1f ops/DRAM-B, %.2f GB/s here", kern_name[k],
+                 opb, opb / dram, gbs);
         work_free(&w);
     }
     return 0;
@@ -568,8 +570,8 @@ static int exp_tasklets(bench *b)
         work w;
         size_t aes = b->quick ? 64 * 1024 : 8u << 20;
         size_t nm = b->quick ? 24 : 96;
-        if (work_init(&w, k == K_AES ? aes : 0, k == K_SHA ? nm : 0,
-                      b->quick ? 4096 : 32 * 1024) != 0)
+        if (work_init(&w, k == K_AES ? aes : 0, k == K_SHA ? nm : 0, b->quick ? 4096 : 32 * 1024) !=
+            0)
             return -1;
         double base = 0;
         for (unsigned t = 1; t <= 24; t++) {
@@ -678,8 +680,8 @@ static int exp_ranks(bench *b)
             progress("ranks: %s, %u ranks, %zu MiB, CPU baselines", kern_name[k], r, total >> 20);
             cpu_rows(b, &w, (enum kern)k, r, r * 64, 0);
             for (int m = CPIM_PIM_ASYNC_XFER; m <= CPIM_PIM_ASYNC_EXEC && pim_available(); m++) {
-                progress("ranks: %s, %u ranks, %s%s", kern_name[k], r,
-                         mode_name((cpim_pim_mode)m), sampled ? " (sampled)" : "");
+                progress("ranks: %s, %u ranks, %s%s", kern_name[k], r, mode_name((cpim_pim_mode)m),
+                         sampled ? " (sampled)" : "");
                 pim_cfg pc = {0, r, 16, (cpim_pim_mode)m, sampled};
                 cpim_stats st;
                 if (pim_run(b, &pc, &w, (enum kern)k, &st) != 0)

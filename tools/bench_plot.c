@@ -15,13 +15,14 @@
  * lines for the modeled clock (PIM), dashed for the measured clock (CPU);
  * every legend entry ends with the clock written in the CSV's clock column.
  */
+#include "bench_plot.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_plot.h"
 #include "cli.h"
 
 /* ---- CSV ------------------------------------------------------------------------ */

@@ -1,11 +1,11 @@
 /* see cli.h -- option scanning, shared options, errors, hex. */
+#include "cli.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "cli.h"
 
 static const char *pending_value; /* "v" of "--x=v" / "-Kv", until consumed */
 

@@ -1,8 +1,8 @@
 /* see compare.h -- OpenSSL EVP and intel-ipsec-mb on the speed workloads. */
+#include "compare.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "compare.h"
 
 /* ---- OpenSSL (EVP) --------------------------------------------------------- */
 #ifdef HAVE_OPENSSL

@@ -525,7 +525,8 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "study") == 0)
         rc = cmd_study(argc - 2, argv + 2);
     else {
-        cli_error("unknown command '%s' (enc, dec, sha256sum, list, speed, bench; see --help)", cmd);
+        cli_error("unknown command '%s' (enc, dec, sha256sum, list, speed, bench; see --help)",
+                  cmd);
         return CLI_USAGE;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

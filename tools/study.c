@@ -24,8 +24,8 @@ static const uint8_t study_key[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 
                                       0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
 
 struct work {
-    uint8_t *in, *out, *ref;      /* AES */
-    const uint8_t **msgs;         /* SHA */
+    uint8_t *in, *out, *ref; /* AES */
+    const uint8_t **msgs;    /* SHA */
     size_t *lens;
     uint8_t (*dig)[32], (*dref)[32];
 };
@@ -38,9 +38,9 @@ static void row(const char *alg, const char *backend, const char *mode, const cp
     double gbs = ph->total_s > 0 ? (double)st->bytes / ph->total_s / 1e9 : 0;
     const char *clk = cpim_clock_name(ph->clock);
     if (csv) {
-        printf("%s,%s,%s,%u,%u,%u,%.6f,%.6f,%.6f,%.6f,%.3f,%s,%s\n", alg, backend, mode,
-               st->ranks, st->dpus, st->tasklets, ph->cpu_dpu_s, ph->kernel_s, ph->dpu_cpu_s,
-               ph->total_s, gbs, clk, ok ? "ok" : "MISMATCH");
+        printf("%s,%s,%s,%u,%u,%u,%.6f,%.6f,%.6f,%.6f,%.3f,%s,%s\n", alg, backend, mode, st->ranks,
+               st->dpus, st->tasklets, ph->cpu_dpu_s, ph->kernel_s, ph->dpu_cpu_s, ph->total_s, gbs,
+               clk, ok ? "ok" : "MISMATCH");
         return;
     }
     char r[16] = "-", d[16] = "-", t[16] = "-";
@@ -49,8 +49,8 @@ static void row(const char *alg, const char *backend, const char *mode, const cp
         snprintf(d, sizeof d, "%u", st->dpus);
         snprintf(t, sizeof t, "%u", st->tasklets);
     }
-    printf("%-7s %-7s %-10s %5s %5s %3s %10.3f %10.3f %10.3f %10.3f %7.3f %-8s %s\n", alg,
-           backend, mode, r, d, t, ph->cpu_dpu_s * 1e3, ph->kernel_s * 1e3, ph->dpu_cpu_s * 1e3,
+    printf("%-7s %-7s %-10s %5s %5s %3s %10.3f %10.3f %10.3f %10.3f %7.3f %-8s %s\n", alg, backend,
+           mode, r, d, t, ph->cpu_dpu_s * 1e3, ph->kernel_s * 1e3, ph->dpu_cpu_s * 1e3,
            ph->total_s * 1e3, gbs, clk, ok ? "ok" : "MISMATCH");
 }
 
@@ -121,9 +121,9 @@ int cmd_study(int argc, char **argv)
         printf("algorithm,backend,mode,ranks,dpus,tasklets,cpu_dpu_s,kernel_s,dpu_cpu_s,"
                "total_s,GB_per_s,clock,check\n");
     else
-        printf("%-7s %-7s %-10s %5s %5s %3s %10s %10s %10s %10s %7s %-8s %s\n", "alg",
-               "backend", "mode", "ranks", "DPUs", "T", "CPU-DPU/ms", "kernel/ms",
-               "DPU-CPU/ms", "total/ms", "GB/s", "clock", "check");
+        printf("%-7s %-7s %-10s %5s %5s %3s %10s %10s %10s %10s %7s %-8s %s\n", "alg", "backend",
+               "mode", "ranks", "DPUs", "T", "CPU-DPU/ms", "kernel/ms", "DPU-CPU/ms", "total/ms",
+               "GB/s", "clock", "check");
     static const char *const modes[] = {"sync", "async-xfer", "async-exec"};
     for (int sha = 0; sha < 2; sha++) {
         const char *alg = sha ? "SHA-256" : "AES-128";

@@ -9,11 +9,12 @@
  * Input at DPU_MRAM_HEAP_POINTER [0, bytes), output at [bytes, 2*bytes):
  * out[i] = in[i] OP (bytes / sizeof(T)).
  */
-#include <stdint.h>
+#include <barrier.h>
 #include <defs.h>
 #include <mram.h>
-#include <barrier.h>
 #include <perfcounter.h>
+#include <stdint.h>
+
 #include "micro_args.h"
 
 #ifndef MICRO_T

@@ -13,18 +13,18 @@
 
 /* What the perfcounter counts during the timed windows. */
 #define MICRO_COUNT_CYCLES 0u
-#define MICRO_COUNT_INSNS  1u
+#define MICRO_COUNT_INSNS 1u
 
 /* stream kernels */
-#define MICRO_STREAM_COPY     0u
+#define MICRO_STREAM_COPY 0u
 #define MICRO_STREAM_COPY_DMA 1u
-#define MICRO_STREAM_ADD      2u
+#define MICRO_STREAM_ADD 2u
 
 typedef struct {
-    uint32_t bytes;   /* input bytes per DPU (multiple of MICRO_BLOCK / dma_size) */
-    uint32_t count;   /* MICRO_COUNT_* */
-    uint32_t kernel;  /* stream: MICRO_STREAM_*; mram: 0 read, 1 write */
-    uint32_t dma_size;/* mram: bytes per DMA, 8..2048, multiple of 8 */
+    uint32_t bytes;    /* input bytes per DPU (multiple of MICRO_BLOCK / dma_size) */
+    uint32_t count;    /* MICRO_COUNT_* */
+    uint32_t kernel;   /* stream: MICRO_STREAM_*; mram: 0 read, 1 write */
+    uint32_t dma_size; /* mram: bytes per DMA, 8..2048, multiple of 8 */
 } micro_args_t;
 
 /* One per tasklet: counter total over the timed windows and how many there were. */

@@ -58,16 +58,16 @@ static const char *g_dpu_dir = MICRO_DPU_DIR;
 static unsigned g_xfer_kib = 4096; /* bytes per DPU in the transfer sweep */
 static int g_quick;
 
-#define TRY(call)                                                                            \
-    do {                                                                                     \
-        dpu_error_t err_ = (call);                                                           \
-        if (err_ != DPU_OK) {                                                                \
-            char *msg_ = dpu_error_to_string(err_);                                          \
-            fprintf(stderr, "micro: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,             \
-                    msg_ ? msg_ : "?");                                                      \
-            free(msg_);                                                                      \
-            return -1;                                                                       \
-        }                                                                                    \
+#define TRY(call)                                                                                  \
+    do {                                                                                           \
+        dpu_error_t err_ = (call);                                                                 \
+        if (err_ != DPU_OK) {                                                                      \
+            char *msg_ = dpu_error_to_string(err_);                                                \
+            fprintf(stderr, "micro: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,                   \
+                    msg_ ? msg_ : "?");                                                            \
+            free(msg_);                                                                            \
+            return -1;                                                                             \
+        }                                                                                          \
     } while (0)
 
 static FILE *open_out(const char *name)
@@ -121,7 +121,7 @@ static int one_open(one_dpu *o, const char *binary)
     snprintf(path, sizeof path, "%s/%s", g_dpu_dir, binary);
     TRY(dpu_alloc(1, NULL, &o->set));
     TRY(dpu_load(o->set, path, NULL));
-    DPU_FOREACH(o->set, o->dpu) {
+    DPU_FOREACH (o->set, o->dpu) {
         break;
     }
     /* the DPU clock, if the runtime exposes it to the host; else the
@@ -161,7 +161,7 @@ static uint64_t max_counted(const micro_result_t *res, unsigned tasklets)
 enum { ARITH_I32_ADD, ARITH_I64_ADD, ARITH_I32_MUL, ARITH_I64_MUL, ARITH_N };
 static const char *const arith_type[ARITH_N] = {"int32", "int64", "int32", "int64"};
 static const char *const arith_op[ARITH_N] = {"add", "add", "mul", "mul"};
-static double arith_mops[ARITH_N][25];     /* [variant][tasklets] */
+static double arith_mops[ARITH_N][25]; /* [variant][tasklets] */
 static double arith_insn_per_op[ARITH_N];
 
 static const unsigned mram_sizes[] = {8, 16, 32, 64, 128, 256, 512, 1024, 2048};
@@ -177,10 +177,8 @@ static double stream_bw[3][N_STREAM_T];
 static const unsigned xfer_dpus[] = {1, 2, 4, 8, 16, 32, 64};
 #define N_XFER (sizeof xfer_dpus / sizeof xfer_dpus[0])
 enum { X_SERIAL_TO, X_SERIAL_FROM, X_PAR_TO, X_PAR_FROM, X_BCAST, X_N };
-static const char *const xfer_mode[X_N] = {"serial", "serial", "parallel", "parallel",
-                                           "broadcast"};
-static const char *const xfer_dir[X_N] = {"cpu-dpu", "dpu-cpu", "cpu-dpu", "dpu-cpu",
-                                          "cpu-dpu"};
+static const char *const xfer_mode[X_N] = {"serial", "serial", "parallel", "parallel", "broadcast"};
+static const char *const xfer_dir[X_N] = {"cpu-dpu", "dpu-cpu", "cpu-dpu", "dpu-cpu", "cpu-dpu"};
 static double xfer_gbps[X_N][N_XFER];
 
 /* ---- arithmetic throughput --------------------------------------------------- */
@@ -250,8 +248,7 @@ static int run_arith(void)
             dpu_error_t e = dpu_copy_to(o.dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, in, bytes);
             if (e != DPU_OK)
                 fprintf(stderr, "micro: cannot copy the input to the DPU (%d)\n", (int)e);
-            if (e != DPU_OK || one_run(&o, &a, res, t) != 0 ||
-                arith_check(&o, v, bytes, in) != 0) {
+            if (e != DPU_OK || one_run(&o, &a, res, t) != 0 || arith_check(&o, v, bytes, in) != 0) {
                 rc = -1;
             } else {
                 uint64_t cyc = max_counted(res, t);
@@ -265,9 +262,8 @@ static int run_arith(void)
                     ipo = (double)res[0].counted / ops;
                     arith_insn_per_op[v] = ipo;
                 }
-                fprintf(f, "%s,%s,%u,%.0f,%" PRIu64 ",%.3f,%.3f,%s\n", arith_type[v],
-                        arith_op[v], t, ops, cyc, t == 1 ? ipo : arith_insn_per_op[v], mops,
-                        DPU_CLOCK);
+                fprintf(f, "%s,%s,%u,%.0f,%" PRIu64 ",%.3f,%.3f,%s\n", arith_type[v], arith_op[v],
+                        t, ops, cyc, t == 1 ? ipo : arith_insn_per_op[v], mops, DPU_CLOCK);
             }
             one_close(&o);
         }
@@ -311,8 +307,8 @@ static int run_mram(void)
              * equal to the input */
             if (dpu_copy_from(o.dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, back, bytes) != DPU_OK ||
                 (dir == 0 && memcmp(in, back, bytes) != 0) || res[0].windows == 0) {
-                fprintf(stderr, "micro: mram %s %u: bad state after run\n",
-                        dir ? "write" : "read", mram_sizes[k]);
+                fprintf(stderr, "micro: mram %s %u: bad state after run\n", dir ? "write" : "read",
+                        mram_sizes[k]);
                 rc = -1;
                 break;
             }
@@ -385,8 +381,8 @@ static int run_stream(void)
             double moved = (double)n * (k == MICRO_STREAM_ADD ? 3 : 2);
             double bw = moved * o.clock_hz / (double)res[0].counted / 1e6;
             stream_bw[k][ti] = bw;
-            fprintf(f, "%s,%u,%.0f,%" PRIu64 ",%.1f,%s\n", stream_name[k], t, moved,
-                    res[0].counted, bw, DPU_CLOCK);
+            fprintf(f, "%s,%u,%.0f,%" PRIu64 ",%.1f,%s\n", stream_name[k], t, moved, res[0].counted,
+                    bw, DPU_CLOCK);
         }
         one_close(&o);
     }
@@ -417,18 +413,18 @@ static int xfer_one(struct dpu_set_t set, unsigned ndpus, int m, uint8_t *buf, s
     double t0 = xfer_now();
     switch (m) {
     case X_SERIAL_TO:
-        DPU_FOREACH(set, dpu, i) {
+        DPU_FOREACH (set, dpu, i) {
             TRY(dpu_copy_to(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, buf + i * per, per));
         }
         break;
     case X_SERIAL_FROM:
-        DPU_FOREACH(set, dpu, i) {
+        DPU_FOREACH (set, dpu, i) {
             TRY(dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, buf + i * per, per));
         }
         break;
     case X_PAR_TO:
     case X_PAR_FROM:
-        DPU_FOREACH(set, dpu, i) {
+        DPU_FOREACH (set, dpu, i) {
             TRY(dpu_prepare_xfer(dpu, buf + i * per));
         }
         TRY(dpu_push_xfer(set, m == X_PAR_TO ? DPU_XFER_TO_DPU : DPU_XFER_FROM_DPU,
@@ -493,7 +489,7 @@ static int run_xfer(void)
         if (rc == 0) {
             /* after the broadcast every DPU holds the first slice */
             struct dpu_set_t dpu;
-            DPU_FOREACH(set, dpu) {
+            DPU_FOREACH (set, dpu) {
                 if (dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, chk, per) != DPU_OK ||
                     memcmp(chk, buf, per) != 0) {
                     fprintf(stderr, "micro: broadcast delivered wrong data\n");
@@ -567,8 +563,8 @@ static int write_validation(void)
     const double prim_ops = 1048576.0, f = 350e6;
 #define PRIM_MOPS(cycles) (prim_ops * f / (cycles) / 1e6)
     const vrow rows[] = {
-        {"INT32 ADD, 1 tasklet", PRIM_MOPS(6.92941e7), "MOPS",
-         "[V] PrIM profile ADD_INT32_tl1.txt", arith_mops[ARITH_I32_ADD][1], "independent"},
+        {"INT32 ADD, 1 tasklet", PRIM_MOPS(6.92941e7), "MOPS", "[V] PrIM profile ADD_INT32_tl1.txt",
+         arith_mops[ARITH_I32_ADD][1], "independent"},
         {"INT32 ADD, 4 tasklets", PRIM_MOPS(1.73262e7), "MOPS",
          "[V] PrIM profile ADD_INT32_tl4.txt", arith_mops[ARITH_I32_ADD][4], "independent"},
         {"INT32 ADD, 11 tasklets", PRIM_MOPS(6.31261e6), "MOPS",
@@ -576,50 +572,47 @@ static int write_validation(void)
         {"INT32 ADD, 16 tasklets", PRIM_MOPS(6.28186e6), "MOPS",
          "[V] PrIM profile ADD_INT32_tl16.txt; [R] 58.56", arith_mops[ARITH_I32_ADD][16],
          "independent"},
-        {"INT64 ADD, 1 tasklet", PRIM_MOPS(8.07993e7), "MOPS",
-         "[V] PrIM profile ADD_INT64_tl1.txt", arith_mops[ARITH_I64_ADD][1], "independent"},
+        {"INT64 ADD, 1 tasklet", PRIM_MOPS(8.07993e7), "MOPS", "[V] PrIM profile ADD_INT64_tl1.txt",
+         arith_mops[ARITH_I64_ADD][1], "independent"},
         {"INT64 ADD, 16 tasklets", PRIM_MOPS(7.31051e6), "MOPS",
          "[V] PrIM profile ADD_INT64_tl16.txt; [R] 50.16", arith_mops[ARITH_I64_ADD][16],
          "independent"},
-        {"INT32 MUL, 16 tasklets", 10.27, "MOPS", "[R] PrIM Fig. 4",
-         arith_mops[ARITH_I32_MUL][16], "consistency"},
-        {"INT64 MUL, 16 tasklets", 2.56, "MOPS", "[R] PrIM Fig. 4",
-         arith_mops[ARITH_I64_MUL][16], "consistency"},
+        {"INT32 MUL, 16 tasklets", 10.27, "MOPS", "[R] PrIM Fig. 4", arith_mops[ARITH_I32_MUL][16],
+         "consistency"},
+        {"INT64 MUL, 16 tasklets", 2.56, "MOPS", "[R] PrIM Fig. 4", arith_mops[ARITH_I64_MUL][16],
+         "consistency"},
         {"INT32 ADD instructions per op", 6.0, "instr", "[S] Course-note loop length",
          arith_insn_per_op[ARITH_I32_ADD], "independent"},
         {"INT64 ADD instructions per op", 7.0, "instr", "[S] Course-note loop length",
          arith_insn_per_op[ARITH_I64_ADD], "independent"},
-        {"MRAM read latency, 8 B", 81, "cycles", "[S] PrIM-note 77+0.5*S",
-         mram_at(0, 8), "consistency"},
-        {"MRAM read latency, 2048 B", 1101, "cycles", "[S] PrIM-note 77+0.5*S",
-         mram_at(0, 2048), "consistency"},
-        {"MRAM write latency, 8 B", 65, "cycles", "[S] PrIM-note 61+0.5*S",
-         mram_at(1, 8), "consistency"},
-        {"MRAM write latency, 2048 B", 1085, "cycles", "[S] PrIM-note 61+0.5*S",
-         mram_at(1, 2048), "consistency"},
+        {"MRAM read latency, 8 B", 81, "cycles", "[S] PrIM-note 77+0.5*S", mram_at(0, 8),
+         "consistency"},
+        {"MRAM read latency, 2048 B", 1101, "cycles", "[S] PrIM-note 77+0.5*S", mram_at(0, 2048),
+         "consistency"},
+        {"MRAM write latency, 8 B", 65, "cycles", "[S] PrIM-note 61+0.5*S", mram_at(1, 8),
+         "consistency"},
+        {"MRAM write latency, 2048 B", 1085, "cycles", "[S] PrIM-note 61+0.5*S", mram_at(1, 2048),
+         "consistency"},
         {"MRAM read, 256 B, 1 tasklet (266 MHz part)", 272, "cycles",
-         "[V] UBC-AES initial-results.md (incl. call overhead)", mram_at(0, 256),
-         "independent"},
+         "[V] UBC-AES initial-results.md (incl. call overhead)", mram_at(0, 256), "independent"},
         {"MRAM read, 2048 B, 1 tasklet (266 MHz part)", 1200, "cycles",
-         "[V] UBC-AES initial-results.md (incl. call overhead)", mram_at(0, 2048),
-         "independent"},
+         "[V] UBC-AES initial-results.md (incl. call overhead)", mram_at(0, 2048), "independent"},
         {"MRAM read bandwidth, 2048 B", 628.23, "MB/s", "[R] PrIM; [V] uPIM ~600",
          mram_bw[0][N_MRAM_SIZES - 1], "consistency"},
-        {"MRAM write bandwidth, 2048 B", 633.22, "MB/s", "[R] PrIM",
-         mram_bw[1][N_MRAM_SIZES - 1], "consistency"},
+        {"MRAM write bandwidth, 2048 B", 633.22, "MB/s", "[R] PrIM", mram_bw[1][N_MRAM_SIZES - 1],
+         "consistency"},
         {"STREAM COPY-DMA sustained", 624, "MB/s", "[R] PrIM", stream_max(MICRO_STREAM_COPY_DMA),
          "independent"},
         {"STREAM COPY-DMA saturation", 2, "tasklets", "[S] Course-note",
          stream_sat(MICRO_STREAM_COPY_DMA), "independent"},
-        {"STREAM COPY saturation", 6, "tasklets", "[S] Course-note",
-         stream_sat(MICRO_STREAM_COPY), "independent"},
+        {"STREAM COPY saturation", 6, "tasklets", "[S] Course-note", stream_sat(MICRO_STREAM_COPY),
+         "independent"},
         {"STREAM ADD saturation", 6, "tasklets", "[S] Course-note", stream_sat(MICRO_STREAM_ADD),
          "independent"},
         {"CPU-DPU serial, 1 DPU", 0.33, "GB/s", "[S]+[R] PrIM (P16)", xfer_at(X_SERIAL_TO, 1),
          "consistency"},
         {"CPU-DPU serial, 1 DPU, 4 MiB, host timer", 4194304.0 / 23.263e-3 / 1e9, "GB/s",
-         "[V] PrIM profile ADD_INT32_tl16.txt (23.263 ms)", xfer_at(X_SERIAL_TO, 1),
-         "independent"},
+         "[V] PrIM profile ADD_INT32_tl16.txt (23.263 ms)", xfer_at(X_SERIAL_TO, 1), "independent"},
         {"DPU-CPU serial, 1 DPU", 0.12, "GB/s", "[R] PrIM (P17)", xfer_at(X_SERIAL_FROM, 1),
          "consistency"},
         {"DPU-CPU serial, 1 DPU, 4 MiB, host timer", 4194304.0 / 39.591e-3 / 1e9, "GB/s",
@@ -654,9 +647,8 @@ static int write_validation(void)
         int ok = ratio > 0.85 && ratio < 1.15;
         fprintf(c, "\"%s\",%.4g,%s,\"%s\",%.4g,%.3f,%s,%s\n", r->quantity, r->published, r->unit,
                 r->source, r->modeled, ratio, r->kind, ok ? "yes" : "no");
-        fprintf(m, "| %s | %.4g %s | %s | %.4g %s | %.2f | %s | %s |\n", r->quantity,
-                r->published, r->unit, r->source, r->modeled, r->unit, ratio, r->kind,
-                ok ? "yes" : "**no**");
+        fprintf(m, "| %s | %.4g %s | %s | %.4g %s | %.2f | %s | %s |\n", r->quantity, r->published,
+                r->unit, r->source, r->modeled, r->unit, ratio, r->kind, ok ? "yes" : "**no**");
     }
     fclose(c);
     fclose(m);
@@ -746,15 +738,15 @@ static int plots(void)
                    "lc rgb '#0072b2' t 'read bandwidth (right axis)', "
                    "f using (strcol(1) eq 'write' ? $2 : NaN):6 axes x1y2 w lp lw 1.5 dt 2 pt 4 "
                    "lc rgb '#d55e00' t 'write bandwidth (right axis)'\n") != 0;
-    failed += plot("micro_stream",
-                   "set title 'STREAM in MRAM on 1 DPU ('.clock.' clock)' font ',12'\n"
-                   "set xlabel 'tasklets'\nset ylabel 'MB/s read + written ('.clock.')'\n"
-                   "set xrange [0:*]\nset yrange [0:*]\nset key inside bottom right\n"
-                   "key(i) = word('copy copy-dma add', i)\n"
-                   "name(i) = word('COPY COPY-DMA ADD', i)\n"
-                   "color(i) = word('#0072b2 #009e73 #d55e00', i)\n"
-                   "plot for [i = 1:3] f using (strcol(1) eq key(i) ? $2 : NaN):5 "
-                   "with linespoints lw 1.5 pt 7 lc rgb color(i) title name(i)\n") != 0;
+    failed +=
+        plot("micro_stream", "set title 'STREAM in MRAM on 1 DPU ('.clock.' clock)' font ',12'\n"
+                             "set xlabel 'tasklets'\nset ylabel 'MB/s read + written ('.clock.')'\n"
+                             "set xrange [0:*]\nset yrange [0:*]\nset key inside bottom right\n"
+                             "key(i) = word('copy copy-dma add', i)\n"
+                             "name(i) = word('COPY COPY-DMA ADD', i)\n"
+                             "color(i) = word('#0072b2 #009e73 #d55e00', i)\n"
+                             "plot for [i = 1:3] f using (strcol(1) eq key(i) ? $2 : NaN):5 "
+                             "with linespoints lw 1.5 pt 7 lc rgb color(i) title name(i)\n") != 0;
     failed += plot("micro_xfer",
                    "set title 'Host <-> DPU transfers in one rank ('.clock.' clock)' "
                    "font ',12'\n"
@@ -788,8 +780,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--replot") && i + 1 < argc) {
             g_out = argv[++i];
             replot = 1;
-        }
-        else if (!strcmp(argv[i], "--dpu-dir") && i + 1 < argc)
+        } else if (!strcmp(argv[i], "--dpu-dir") && i + 1 < argc)
             g_dpu_dir = argv[++i];
         else if (!strcmp(argv[i], "--xfer-kib") && i + 1 < argc) {
             char *end;

@@ -5,11 +5,12 @@
  * and times every single DMA with the perfcounter.  With one tasklet the
  * per-DMA average is the latency; with more, the DMA engine is shared.
  */
-#include <stdint.h>
+#include <barrier.h>
 #include <defs.h>
 #include <mram.h>
-#include <barrier.h>
 #include <perfcounter.h>
+#include <stdint.h>
+
 #include "micro_args.h"
 
 /* One MRAM variable so the linker places DPU_MRAM_HEAP_POINTER in MRAM (the

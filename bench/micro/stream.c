@@ -8,11 +8,12 @@
  * turns it into MRAM bandwidth (bytes read + bytes written per second).
  * MRAM layout from DPU_MRAM_HEAP_POINTER: a [0,n), b [n,2n), c [2n,3n).
  */
-#include <stdint.h>
+#include <barrier.h>
 #include <defs.h>
 #include <mram.h>
-#include <barrier.h>
 #include <perfcounter.h>
+#include <stdint.h>
+
 #include "micro_args.h"
 
 /* One MRAM variable so the linker places DPU_MRAM_HEAP_POINTER in MRAM (the

@@ -6,9 +6,11 @@
 #else
 #define __VDPU_ASTR_(x) #x
 #define __VDPU_ASTR(x) __VDPU_ASTR_(x)
-#define assert(e) ((e) ? (void)0 : \
-    (void)vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_ASSERT, \
-        (uint32_t)("assertion failed: " #e " (" __FILE__ ":" __VDPU_ASTR(__LINE__) ")")))
+#define assert(e)                                                                                  \
+    ((e) ? (void)0                                                                                 \
+         : (void)vdpu_ecall2(                                                                      \
+               VDPU_SYS_FAULT, VDPU_FAULT_ASSERT,                                                  \
+               (uint32_t)("assertion failed: " #e " (" __FILE__ ":" __VDPU_ASTR(__LINE__) ")")))
 #endif
 #ifndef static_assert
 #define static_assert _Static_assert

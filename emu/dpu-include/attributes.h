@@ -16,7 +16,8 @@
 /* Host-visible WRAM variable: placed in .data.__sys_host.<n> (one section per
  * variable so const and non-const __host variables can share a file); the
  * linker script gathers them between __sys_host_begin and __sys_host_end. */
-#define __host __attribute__((section(".data.__sys_host." __VDPU_STR(__COUNTER__)), aligned(8), used))
+#define __host                                                                                     \
+    __attribute__((section(".data.__sys_host." __VDPU_STR(__COUNTER__)), aligned(8), used))
 /* Atomic bits are modelled as WRAM bytes whose address names a lock. */
 #define __atomic_bit __attribute__((section(".data.__sys_atomic"), used))
 #define __lower_data(name) __attribute__((used))

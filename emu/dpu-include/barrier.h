@@ -11,9 +11,10 @@
 #ifndef _DPU_BARRIER_H_
 #define _DPU_BARRIER_H_
 
-#include <stdint.h>
-#include <attributes.h>
 #include <atomic_bit.h>
+#include <attributes.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 typedef struct barrier_t {
@@ -23,10 +24,9 @@ typedef struct barrier_t {
     uint8_t lock;
 } barrier_t;
 
-#define BARRIER_INIT(_name, _counter)                                                        \
-    _Static_assert((_counter) > 0 && (_counter) < 128,                                       \
-                   "barrier counter must be in 1..127");                                     \
-    barrier_t _name = { 0xFF, (uint8_t)(_counter), (uint8_t)(_counter), 0 }
+#define BARRIER_INIT(_name, _counter)                                                              \
+    _Static_assert((_counter) > 0 && (_counter) < 128, "barrier counter must be in 1..127");       \
+    barrier_t _name = {0xFF, (uint8_t)(_counter), (uint8_t)(_counter), 0}
 
 static inline __attribute__((always_inline, unused)) void barrier_wait(barrier_t *barrier)
 {

@@ -2,10 +2,11 @@
 #ifndef _DPU_DEFS_H_
 #define _DPU_DEFS_H_
 
-#include <stdint.h>
-#include <stddef.h>
-#include <stdbool.h>
 #include <attributes.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 #ifndef NR_TASKLETS
@@ -23,7 +24,7 @@ static inline __attribute__((always_inline, unused)) sysname_t me(void)
 /* Stop the DPU with a fault (halt/trap). */
 static inline __attribute__((always_inline, noreturn, unused)) void halt(void)
 {
-    vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_HALT, (uint32_t)"halt() called");
+    vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_HALT, (uint32_t) "halt() called");
     __builtin_unreachable();
 }
 

@@ -7,6 +7,7 @@
 
 #include <defs.h>
 #include <errno.h>
+
 #include "../vdpu/abi.h"
 
 static inline __attribute__((always_inline, unused)) void handshake_notify(void)

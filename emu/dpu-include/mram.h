@@ -6,21 +6,22 @@
 #ifndef _DPU_MRAM_H_
 #define _DPU_MRAM_H_
 
-#include <stdint.h>
 #include <attributes.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 #define __mram_ptr __attribute__((address_space(255)))
-#define __mram            __mram_ptr __attribute__((section(".mram"), aligned(8), used))
-#define __mram_noinit     __mram_ptr __attribute__((section(".mram_noinit"), aligned(8), used))
-#define __mram_keep       __mram
+#define __mram __mram_ptr __attribute__((section(".mram"), aligned(8), used))
+#define __mram_noinit __mram_ptr __attribute__((section(".mram_noinit"), aligned(8), used))
+#define __mram_keep __mram
 #define __mram_noinit_keep __mram_noinit
 
 /* First free 8-aligned MRAM byte after all MRAM variables. */
 extern __mram_ptr uint8_t __sys_used_mram_end[];
 #define DPU_MRAM_HEAP_POINTER ((__mram_ptr void *)(__sys_used_mram_end))
 
-#define __VDPU_DMA_BAD(n) ((n) < 8 || (n) > 2048 || ((n) & 7) != 0)
+#define __VDPU_DMA_BAD(n) ((n) < 8 || (n) > 2048 || ((n)&7) != 0)
 
 /* MRAM -> WRAM. nb_of_bytes: 8..2048, multiple of 8; addresses 8-aligned. */
 static inline __attribute__((always_inline, unused)) void

@@ -17,8 +17,8 @@
 #ifndef _DPU_MRAM_UNALIGNED_H_
 #define _DPU_MRAM_UNALIGNED_H_
 
-#include <stdint.h>
 #include <mram.h>
+#include <stdint.h>
 
 void *mram_read_unaligned(const __mram_ptr void *from, void *buffer, unsigned int nb_of_bytes);
 void mram_write_unaligned(const void *from, __mram_ptr void *dest, unsigned int nb_of_bytes);
@@ -26,15 +26,17 @@ void mram_write_unaligned(const void *from, __mram_ptr void *dest, unsigned int 
 void __mram_update_atomic(uint32_t dest, uint32_t width, uint32_t value,
                           void (*update_func)(void *, void *), void *args);
 
-#define mram_write_int_atomic(dest, val) \
-    __mram_update_atomic((uint32_t)(dest), 4u, (uint32_t)(val), (void (*)(void *, void *))0, (void *)0)
-#define mram_update_int_atomic(dest, update_func, args)                                      \
-    __mram_update_atomic((uint32_t)(dest), 4u, 0u, (void (*)(void *, void *))(update_func),  \
+#define mram_write_int_atomic(dest, val)                                                           \
+    __mram_update_atomic((uint32_t)(dest), 4u, (uint32_t)(val), (void (*)(void *, void *))0,       \
+                         (void *)0)
+#define mram_update_int_atomic(dest, update_func, args)                                            \
+    __mram_update_atomic((uint32_t)(dest), 4u, 0u, (void (*)(void *, void *))(update_func),        \
                          (void *)(uintptr_t)(args))
-#define mram_write_byte_atomic(dest, val) \
-    __mram_update_atomic((uint32_t)(dest), 1u, (uint32_t)(val), (void (*)(void *, void *))0, (void *)0)
-#define mram_update_byte_atomic(dest, update_func, args)                                     \
-    __mram_update_atomic((uint32_t)(dest), 1u, 0u, (void (*)(void *, void *))(update_func),  \
+#define mram_write_byte_atomic(dest, val)                                                          \
+    __mram_update_atomic((uint32_t)(dest), 1u, (uint32_t)(val), (void (*)(void *, void *))0,       \
+                         (void *)0)
+#define mram_update_byte_atomic(dest, update_func, args)                                           \
+    __mram_update_atomic((uint32_t)(dest), 1u, 0u, (void (*)(void *, void *))(update_func),        \
                          (void *)(uintptr_t)(args))
 
 #endif

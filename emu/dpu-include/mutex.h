@@ -7,16 +7,17 @@
 #ifndef _DPU_MUTEX_H_
 #define _DPU_MUTEX_H_
 
-#include <stdint.h>
-#include <stdbool.h>
 #include <atomic_bit.h>
+#include <stdbool.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 typedef uint8_t *mutex_id_t;
 
 #define MUTEX_GET(_name) _name
-#define MUTEX_INIT(_name)                          \
-    ATOMIC_BIT_INIT(__CONCAT(mutex_, _name));      \
+#define MUTEX_INIT(_name)                                                                          \
+    ATOMIC_BIT_INIT(__CONCAT(mutex_, _name));                                                      \
     const mutex_id_t MUTEX_GET(_name) = &ATOMIC_BIT_GET(__CONCAT(mutex_, _name))
 
 /* Block until the mutex is free, then take it. */

@@ -3,8 +3,9 @@
 #ifndef _DPU_PERFCOUNTER_H_
 #define _DPU_PERFCOUNTER_H_
 
-#include <stdint.h>
 #include <stdbool.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 typedef uint64_t perfcounter_t;

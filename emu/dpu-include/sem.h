@@ -9,23 +9,24 @@
 #ifndef _DPU_SEM_H_
 #define _DPU_SEM_H_
 
-#include <stdint.h>
-#include <attributes.h>
 #include <atomic_bit.h>
+#include <attributes.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 typedef struct sem_t {
     uint8_t wait_queue;
-    uint8_t count;          /* initial value (the SDK's live counter byte)   */
+    uint8_t count; /* initial value (the SDK's live counter byte)   */
     uint8_t initial_count;
     uint8_t lock;
-    int32_t value;          /* live counter, updated by the interpreter      */
+    int32_t value; /* live counter, updated by the interpreter      */
 } sem_t;
 
-#define SEMAPHORE_INIT(_name, _counter)                                                      \
-    _Static_assert((_counter) < 128 && (_counter) >= -127,                                   \
-                   "semaphore counter must be encoded on a byte");                           \
-    sem_t _name = { 0xFF, (uint8_t)(_counter), (uint8_t)(_counter), 0, (_counter) }
+#define SEMAPHORE_INIT(_name, _counter)                                                            \
+    _Static_assert((_counter) < 128 && (_counter) >= -127,                                         \
+                   "semaphore counter must be encoded on a byte");                                 \
+    sem_t _name = {0xFF, (uint8_t)(_counter), (uint8_t)(_counter), 0, (_counter)}
 
 static inline __attribute__((always_inline, unused)) void sem_take(sem_t *sem)
 {

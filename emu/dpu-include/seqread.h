@@ -12,8 +12,8 @@
 #ifndef _DPU_SEQREAD_H_
 #define _DPU_SEQREAD_H_
 
-#include <stdint.h>
 #include <mram.h>
+#include <stdint.h>
 
 #ifndef SEQREAD_CACHE_SIZE
 #define SEQREAD_CACHE_SIZE 256
@@ -46,8 +46,8 @@ seqread_init(seqreader_buffer_t cache, __mram_ptr void *mram_addr, seqreader_t *
     return __seqread_seek(mram_addr, reader, SEQREAD_CACHE_SIZE);
 }
 
-static inline __attribute__((always_inline, unused)) void *
-seqread_get(void *ptr, uint32_t inc, seqreader_t *reader)
+static inline __attribute__((always_inline, unused)) void *seqread_get(void *ptr, uint32_t inc,
+                                                                       seqreader_t *reader)
 {
     uintptr_t p = (uintptr_t)ptr + inc;
     if (__builtin_expect(p < reader->wram_cache + SEQREAD_CACHE_SIZE, 1))
@@ -55,8 +55,8 @@ seqread_get(void *ptr, uint32_t inc, seqreader_t *reader)
     return __seqread_refill(p, reader, SEQREAD_CACHE_SIZE);
 }
 
-static inline __attribute__((always_inline, unused)) void *
-seqread_seek(__mram_ptr void *mram_addr, seqreader_t *reader)
+static inline __attribute__((always_inline, unused)) void *seqread_seek(__mram_ptr void *mram_addr,
+                                                                        seqreader_t *reader)
 {
     return __seqread_seek(mram_addr, reader, SEQREAD_CACHE_SIZE);
 }

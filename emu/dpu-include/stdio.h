@@ -23,15 +23,15 @@
 #ifndef _DPU_STDIO_H_
 #define _DPU_STDIO_H_
 
-#include <stdint.h>
-#include <stddef.h>
-#include <stdarg.h>
 #include <mram.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#define STDOUT_BUFFER_INIT(_size)                                                            \
-    _Static_assert((_size) >= 8 && (_size) % 8 == 0,                                         \
-                   "STDOUT_BUFFER_INIT: size must be a non-zero multiple of 8");             \
-    __mram_noinit uint8_t __stdout_buffer[(_size)];                                          \
+#define STDOUT_BUFFER_INIT(_size)                                                                  \
+    _Static_assert((_size) >= 8 && (_size) % 8 == 0,                                               \
+                   "STDOUT_BUFFER_INIT: size must be a non-zero multiple of 8");                   \
+    __mram_noinit uint8_t __stdout_buffer[(_size)];                                                \
     const uint32_t __attribute__((used)) __stdout_buffer_size = (_size)
 
 int printf(const char *restrict format, ...);
@@ -42,11 +42,12 @@ int putchar(int c);
  * kinds 0 = 32-bit, 1 = 64-bit integer, 2 = double, 3 = char pointer (%s copy). */
 void __vdpu_printf(uint64_t desc, const char *format, ...);
 
-#define __VDPU_PK(x) ((uint64_t)_Generic((x),                                               \
-    float: 2u, double: 2u, long long: 1u, unsigned long long: 1u,                           \
-    char *: 3u, const char *: 3u, signed char *: 3u, const signed char *: 3u,               \
-    unsigned char *: 3u, const unsigned char *: 3u, volatile char *: 3u,                    \
-    const volatile char *: 3u, default: 0u))
+#define __VDPU_PK(x)                                                                               \
+    ((uint64_t) _Generic((x), float : 2u, double : 2u, long long : 1u, unsigned long long : 1u,    \
+                         char * : 3u, const char * : 3u, signed char * : 3u,                       \
+                         const signed char * : 3u, unsigned char * : 3u,                           \
+                         const unsigned char * : 3u, volatile char * : 3u,                         \
+                         const volatile char * : 3u, default : 0u))
 #define __VDPU_PF1(s, a) | (__VDPU_PK(a) << (s))
 #define __VDPU_PF2(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF1((s) + 2, __VA_ARGS__)
 #define __VDPU_PF3(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF2((s) + 2, __VA_ARGS__)
@@ -97,13 +98,15 @@ void __vdpu_printf(uint64_t desc, const char *format, ...);
 #define __VDPU_PT22(f, ...) __VDPU_PF22(6, __VA_ARGS__)
 #define __VDPU_PT23(f, ...) __VDPU_PF23(6, __VA_ARGS__)
 #define __VDPU_PT24(f, ...) __VDPU_PF24(6, __VA_ARGS__)
-#define __VDPU_NARG_(f, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16,  \
-                     a17, a18, a19, a20, a21, a22, a23, a24, n, ...) n
-#define __VDPU_NARG(...) __VDPU_NARG_(__VA_ARGS__, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14,  \
-                                      13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, _)
+#define __VDPU_NARG_(f, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16,     \
+                     a17, a18, a19, a20, a21, a22, a23, a24, n, ...)                               \
+    n
+#define __VDPU_NARG(...)                                                                           \
+    __VDPU_NARG_(__VA_ARGS__, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, \
+                 6, 5, 4, 3, 2, 1, 0, _)
 #define __VDPU_CAT_(a, b) a##b
 #define __VDPU_CAT(a, b) __VDPU_CAT_(a, b)
-#define __VDPU_PDESC_(n, ...) ((uint64_t)(n) __VDPU_CAT(__VDPU_PT, n)(__VA_ARGS__))
+#define __VDPU_PDESC_(n, ...) ((uint64_t)(n)__VDPU_CAT(__VDPU_PT, n)(__VA_ARGS__))
 #define __VDPU_PDESC(...) __VDPU_PDESC_(__VDPU_NARG(__VA_ARGS__), __VA_ARGS__)
 
 #define printf(...) __vdpu_printf(__VDPU_PDESC(__VA_ARGS__), __VA_ARGS__)

@@ -3,16 +3,38 @@
 #define _DPU_STDLIB_H_
 #include <stddef.h>
 #include <stdint.h>
+
 #include "../vdpu/abi.h"
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1
-typedef struct { int quot, rem; } div_t;
-typedef struct { long quot, rem; } ldiv_t;
-static inline __attribute__((unused)) int abs(int x) { return x < 0 ? -x : x; }
-static inline __attribute__((unused)) long labs(long x) { return x < 0 ? -x : x; }
-static inline __attribute__((unused)) long long llabs(long long x) { return x < 0 ? -x : x; }
-static inline __attribute__((unused)) div_t div(int a, int b) { div_t r = { a / b, a % b }; return r; }
-static inline __attribute__((unused)) ldiv_t ldiv(long a, long b) { ldiv_t r = { a / b, a % b }; return r; }
+typedef struct {
+    int quot, rem;
+} div_t;
+typedef struct {
+    long quot, rem;
+} ldiv_t;
+static inline __attribute__((unused)) int abs(int x)
+{
+    return x < 0 ? -x : x;
+}
+static inline __attribute__((unused)) long labs(long x)
+{
+    return x < 0 ? -x : x;
+}
+static inline __attribute__((unused)) long long llabs(long long x)
+{
+    return x < 0 ? -x : x;
+}
+static inline __attribute__((unused)) div_t div(int a, int b)
+{
+    div_t r = {a / b, a % b};
+    return r;
+}
+static inline __attribute__((unused)) ldiv_t ldiv(long a, long b)
+{
+    ldiv_t r = {a / b, a % b};
+    return r;
+}
 /* exit(): stops the calling tasklet only (like returning from main). */
 static inline __attribute__((noreturn, unused)) void exit(int status)
 {
@@ -22,7 +44,7 @@ static inline __attribute__((noreturn, unused)) void exit(int status)
 }
 static inline __attribute__((noreturn, unused)) void abort(void)
 {
-    vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_HALT, (uint32_t)"abort() called");
+    vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_HALT, (uint32_t) "abort() called");
     __builtin_unreachable();
 }
 int atoi(const char *s);

@@ -20,7 +20,7 @@
 #include "../include/dpu_emu.h"
 #include "../vdpu/vdpu.h"
 
-#define HOST_MAX_RANKS 1024u   /* profile limit on nrRanks                 */
+#define HOST_MAX_RANKS 1024u /* profile limit on nrRanks                 */
 #define HOST_MAX_DPUS_PER_RANK 64u
 
 /* ---------------------------------------------------------------- model */
@@ -47,9 +47,9 @@ typedef struct {
 } model_params_t;
 
 typedef struct {
-    const char *key;    /* profile key                       */
-    size_t offset;      /* into model_params_t               */
-    double def;         /* default                           */
+    const char *key; /* profile key                       */
+    size_t offset;   /* into model_params_t               */
+    double def;      /* default                           */
     const char *unit;
     const char *source; /* perf-facts row and provenance     */
 } model_param_desc_t;
@@ -61,16 +61,16 @@ void model_params_default(model_params_t *m);
 /* -------------------------------------------------------------- profile */
 
 typedef struct {
-    uint32_t nr_ranks;              /* machine size                     */
-    uint32_t nr_dpus_per_rank;      /* 1..64                            */
-    uint64_t disabled_mask;         /* DPUs disabled in every rank      */
-    uint64_t *rank_disabled;        /* [HOST_MAX_RANKS] extra per rank  */
+    uint32_t nr_ranks;         /* machine size                     */
+    uint32_t nr_dpus_per_rank; /* 1..64                            */
+    uint64_t disabled_mask;    /* DPUs disabled in every rank      */
+    uint64_t *rank_disabled;   /* [HOST_MAX_RANKS] extra per rank  */
     bool dispatch_on_all_ranks;
     bool disable_reset_on_alloc;
-    uint32_t nr_jobs_per_rank;      /* queue capacity (>= 1)            */
-    uint32_t sample_dpus;           /* sampleDpus: DPUs run per rank and
-                                     * launch, 0 = all (see ops.c)       */
-    bool host_thread_clock;         /* hostClock=thread                  */
+    uint32_t nr_jobs_per_rank; /* queue capacity (>= 1)            */
+    uint32_t sample_dpus;      /* sampleDpus: DPUs run per rank and
+                                * launch, 0 = all (see ops.c)       */
+    bool host_thread_clock;    /* hostClock=thread                  */
     vdpu_params_t vdpu;
     model_params_t model;
 } profile_t;
@@ -84,16 +84,16 @@ void profile_release(profile_t *p);
 
 struct dpu_program_t {
     vdpu_program_t *vp;
-    uint64_t hash;       /* of the ELF bytes (program cache key)  */
+    uint64_t hash; /* of the ELF bytes (program cache key)  */
     size_t size;
-    int refs;            /* DPUs holding it + cache users (g_prog_mu) */
+    int refs; /* DPUs holding it + cache users (g_prog_mu) */
     struct dpu_program_t *next;
 };
 
 struct dpu_t {
     struct dpu_rank_t *rank;
-    uint32_t index;                /* in the rank                       */
-    bool enabled;                  /* visible to the API                */
+    uint32_t index; /* in the rank                       */
+    bool enabled;   /* visible to the API                */
     vdpu_t *v;
     struct dpu_program_t *program; /* NULL until loaded                 */
     void *xfer_buf;                /* prepared buffer (rank's table)    */
@@ -105,23 +105,23 @@ typedef struct job job_t;
 typedef struct alloc alloc_t;
 
 struct dpu_rank_t {
-    uint32_t id;               /* machine rank id                       */
-    uint32_t nr_dpus;          /* DPUs in the rank (incl. disabled)     */
+    uint32_t id;      /* machine rank id                       */
+    uint32_t nr_dpus; /* DPUs in the rank (incl. disabled)     */
     uint32_t nr_enabled;
     struct dpu_t *dpus;
     alloc_t *owner;
     const profile_t *prof;
 
-    pthread_mutex_t mu;        /* queue, busy, sticky, xfer table       */
+    pthread_mutex_t mu; /* queue, busy, sticky, xfer table       */
     pthread_cond_t cv;
     job_t *head, *tail;
     uint32_t qlen;
-    bool busy;                 /* a job of this rank is executing       */
+    bool busy; /* a job of this rank is executing       */
     bool worker_on, stop;
     pthread_t worker;
-    dpu_error_t sticky;        /* async error, DPU_OK if none           */
+    dpu_error_t sticky; /* async error, DPU_OK if none           */
 
-    double t_end;              /* modeled end of its last job (g_model) */
+    double t_end; /* modeled end of its last job (g_model) */
 };
 
 struct alloc {
@@ -140,7 +140,7 @@ static inline bool dpu_in_scope(const struct dpu_t *d, const struct dpu_t *singl
 /* ------------------------------------------------------------------ ops */
 
 typedef enum {
-    OP_LAUNCH = 0,    /* SDK job type numbers (DPU_ERR_ASYNC_JOBS)     */
+    OP_LAUNCH = 0, /* SDK job type numbers (DPU_ERR_ASYNC_JOBS)     */
     OP_SYNC = 2,
     OP_XFER_TO = 5,
     OP_XFER_FROM = 8,
@@ -152,27 +152,27 @@ typedef enum { XK_SERIAL, XK_PARALLEL, XK_BROADCAST } xfer_kind_t;
 
 typedef struct op {
     op_type_t type;
-    int refs;                       /* jobs + submitter (op_mu)          */
-    struct dpu_t *single;           /* DPU set, else NULL                */
-    uint32_t call_ranks;            /* ranks taking part in the call     */
-    struct dpu_set_t set;           /* the call's set (callbacks)        */
+    int refs;             /* jobs + submitter (op_mu)          */
+    struct dpu_t *single; /* DPU set, else NULL                */
+    uint32_t call_ranks;  /* ranks taking part in the call     */
+    struct dpu_set_t set; /* the call's set (callbacks)        */
     /* transfers */
     xfer_kind_t kind;
     vdpu_mem_t mem;
-    uint32_t offset;                /* inside the memory                 */
+    uint32_t offset; /* inside the memory                 */
     size_t len;
-    const void *src;                /* broadcast / copy source           */
-    void *dst;                      /* copy_from destination             */
-    void ***bufs;                   /* [rank in call][dpu] push snapshot */
+    const void *src; /* broadcast / copy source           */
+    void *dst;       /* copy_from destination             */
+    void ***bufs;    /* [rank in call][dpu] push snapshot */
     uint32_t nbufs;
-    struct dpu_rank_t **ranks;      /* the call's ranks (bufs index)     */
+    struct dpu_rank_t **ranks; /* the call's ranks (bufs index)     */
     /* load */
     struct dpu_program_t *program;
     /* callback */
     dpu_error_t (*cb)(struct dpu_set_t, uint32_t, void *);
     void *cb_args;
     bool cb_single;
-    uint32_t cb_arrived;            /* SINGLE_CALL across rank workers   */
+    uint32_t cb_arrived; /* SINGLE_CALL across rank workers   */
     bool cb_done;
     dpu_error_t cb_err;
     /* completion (synchronous calls) */
@@ -180,16 +180,16 @@ typedef struct op {
     pthread_cond_t cv;
     uint32_t pending;
     dpu_error_t err;
-    double t_done;                  /* max modeled end of its jobs      */
+    double t_done; /* max modeled end of its jobs      */
 } op_t;
 
 struct job {
     job_t *next;
     op_t *op;
     struct dpu_rank_t *rank;
-    uint32_t rank_pos;              /* index of rank in op->ranks        */
-    double submit_t;                /* modeled host time at submission   */
-    bool sync;                      /* a waiter counts on it             */
+    uint32_t rank_pos; /* index of rank in op->ranks        */
+    double submit_t;   /* modeled host time at submission   */
+    bool sync;         /* a waiter counts on it             */
 };
 
 op_t *op_new(op_type_t type, struct dpu_set_t set);

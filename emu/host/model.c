@@ -67,8 +67,7 @@ const unsigned model_param_count = sizeof model_param_table / sizeof model_param
 void model_params_default(model_params_t *m)
 {
     for (unsigned i = 0; i < model_param_count; i++)
-        memcpy((char *)m + model_param_table[i].offset, &model_param_table[i].def,
-               sizeof(double));
+        memcpy((char *)m + model_param_table[i].offset, &model_param_table[i].def, sizeof(double));
 }
 
 /* see host.h */
@@ -204,13 +203,15 @@ static dpu_error_t trace_write_locked(void)
         if (g_ev[i].tid > max_tid)
             max_tid = g_ev[i].tid;
     for (uint32_t t = 1; t <= max_tid; t++)
-        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
-                   "\"args\":{\"name\":\"rank %u\"}}",
+        fprintf(f,
+                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
+                "\"args\":{\"name\":\"rank %u\"}}",
                 t, t - 1);
     for (size_t i = 0; i < g_nev; i++) {
         const event_t *e = &g_ev[i];
-        fprintf(f, ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%u,\"ts\":%.3f,"
-                   "\"dur\":%.3f,\"args\":{\"bytes\":%llu}}",
+        fprintf(f,
+                ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%u,\"ts\":%.3f,"
+                "\"dur\":%.3f,\"args\":{\"bytes\":%llu}}",
                 e->name, e->tid, e->ts * 1e6, e->dur * 1e6, (unsigned long long)e->bytes);
     }
     fprintf(f, "\n]}\n");
@@ -421,7 +422,8 @@ double model_xfer_cost(struct dpu_rank_t *r, const op_t *op, uint32_t k, double 
     bool to = op->type == OP_XFER_TO;
     double len = (double)op->len;
     if (op->kind == XK_SERIAL)
-        return m->serial_dpu_us * 1e-6 + len / ((to ? m->serial_to_gbps : m->serial_from_gbps) * 1e9);
+        return m->serial_dpu_us * 1e-6 +
+               len / ((to ? m->serial_to_gbps : m->serial_from_gbps) * 1e9);
 
     double ref = m->rank_ref_dpus > 1.0 ? m->rank_ref_dpus : 1.0;
     double par = to ? m->par_to_gbps : m->par_from_gbps;
@@ -432,7 +434,8 @@ double model_xfer_cost(struct dpu_rank_t *r, const op_t *op, uint32_t k, double 
     if (op->kind == XK_BROADCAST) {
         bw_rank = m->bcast_gbps * 1e9 * scale;
         /* broadcast is P20/P18 times more efficient than a push on the shared path too */
-        cap = m->cap_to_gibps * 1073741824.0 * (m->par_to_gbps > 0 ? m->bcast_gbps / m->par_to_gbps : 1);
+        cap = m->cap_to_gibps * 1073741824.0 *
+              (m->par_to_gbps > 0 ? m->bcast_gbps / m->par_to_gbps : 1);
     } else {
         bw_rank = par * 1e9 * scale;
         cap = (to ? m->cap_to_gibps : m->cap_from_gibps) * 1073741824.0;

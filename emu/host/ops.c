@@ -119,8 +119,8 @@ static void load_one(void *arg, uint32_t i)
         d->fault = true; /* reported by the caller */
 }
 
-static dpu_error_t load_set(struct dpu_set_t set, const uint8_t *elf, size_t len,
-                            const char *what, struct dpu_program_t **program)
+static dpu_error_t load_set(struct dpu_set_t set, const uint8_t *elf, size_t len, const char *what,
+                            struct dpu_program_t **program)
 {
     dpu_error_t err = set_check(set);
     if (err != DPU_OK)
@@ -147,8 +147,8 @@ dpu_error_t dpu_load_from_memory(struct dpu_set_t set, uint8_t *buffer, size_t s
                                  struct dpu_program_t **program)
 {
     api_enter();
-    dpu_error_t err = buffer == NULL ? DPU_ERR_ELF_INVALID_FILE
-                                     : load_set(set, buffer, size, NULL, program);
+    dpu_error_t err =
+        buffer == NULL ? DPU_ERR_ELF_INVALID_FILE : load_set(set, buffer, size, NULL, program);
     api_exit();
     return err;
 }
@@ -158,9 +158,9 @@ dpu_error_t dpu_load_from_incbin(struct dpu_set_t set, struct dpu_incbin_t *incb
                                  struct dpu_program_t **program)
 {
     api_enter();
-    dpu_error_t err = incbin == NULL ? DPU_ERR_ELF_INVALID_FILE
-                                     : load_set(set, incbin->buffer, incbin->size, incbin->path,
-                                                program);
+    dpu_error_t err = incbin == NULL
+                          ? DPU_ERR_ELF_INVALID_FILE
+                          : load_set(set, incbin->buffer, incbin->size, incbin->path, program);
     api_exit();
     return err;
 }
@@ -210,8 +210,8 @@ dpu_error_t dpu_get_symbol(struct dpu_program_t *program, const char *name,
     if (program == NULL)
         return DPU_ERR_NO_PROGRAM_LOADED;
     vdpu_symbol_t s;
-    if (name == NULL || symbol == NULL ||
-        vdpu_program_symbol(program->vp, name, &s) != VDPU_OK || !s.host_visible)
+    if (name == NULL || symbol == NULL || vdpu_program_symbol(program->vp, name, &s) != VDPU_OK ||
+        !s.host_visible)
         return DPU_ERR_UNKNOWN_SYMBOL;
     symbol->address = s.addr;
     symbol->size = s.size;
@@ -427,8 +427,8 @@ static dpu_error_t copy_to(struct dpu_set_t set, const target_t *t, uint32_t off
 {
     if (len == 0)
         return DPU_OK;
-    return xfer_submit(set, OP_XFER_TO, set.kind == DPU_SET_DPU ? XK_SERIAL : XK_BROADCAST, t,
-                       off, src, NULL, len, DPU_XFER_DEFAULT);
+    return xfer_submit(set, OP_XFER_TO, set.kind == DPU_SET_DPU ? XK_SERIAL : XK_BROADCAST, t, off,
+                       src, NULL, len, DPU_XFER_DEFAULT);
 }
 
 static dpu_error_t copy_from(struct dpu_set_t set, const target_t *t, uint32_t off, void *dst,
@@ -439,13 +439,13 @@ static dpu_error_t copy_from(struct dpu_set_t set, const target_t *t, uint32_t o
     return xfer_submit(set, OP_XFER_FROM, XK_SERIAL, t, off, NULL, dst, len, DPU_XFER_DEFAULT);
 }
 
-static dpu_error_t broadcast(struct dpu_set_t set, const target_t *t, uint32_t off,
-                             const void *src, size_t len, dpu_xfer_flags_t flags)
+static dpu_error_t broadcast(struct dpu_set_t set, const target_t *t, uint32_t off, const void *src,
+                             size_t len, dpu_xfer_flags_t flags)
 {
     if (len == 0)
         return DPU_OK;
-    return xfer_submit(set, OP_XFER_TO, set.kind == DPU_SET_DPU ? XK_SERIAL : XK_BROADCAST, t,
-                       off, src, NULL, len, flags);
+    return xfer_submit(set, OP_XFER_TO, set.kind == DPU_SET_DPU ? XK_SERIAL : XK_BROADCAST, t, off,
+                       src, NULL, len, flags);
 }
 
 static dpu_error_t push(struct dpu_set_t set, dpu_xfer_t dir, const target_t *t, uint32_t off,
@@ -455,33 +455,33 @@ static dpu_error_t push(struct dpu_set_t set, dpu_xfer_t dir, const target_t *t,
         return DPU_ERR_INVALID_MEMORY_TRANSFER;
     if (len == 0)
         return DPU_OK;
-    return xfer_submit(set, dir == DPU_XFER_TO_DPU ? OP_XFER_TO : OP_XFER_FROM, XK_PARALLEL, t,
-                       off, NULL, NULL, len, flags);
+    return xfer_submit(set, dir == DPU_XFER_TO_DPU ? OP_XFER_TO : OP_XFER_FROM, XK_PARALLEL, t, off,
+                       NULL, NULL, len, flags);
 }
 
-#define WITH_NAME(set, name, call)                                                              \
-    do {                                                                                        \
-        api_enter();                                                                            \
-        target_t t_;                                                                            \
-        dpu_error_t err_ = set_check(set);                                                      \
-        if (err_ == DPU_OK)                                                                     \
-            err_ = target_by_name(set, name, &t_);                                              \
-        if (err_ == DPU_OK)                                                                     \
-            err_ = call;                                                                        \
-        api_exit();                                                                             \
-        return err_;                                                                            \
+#define WITH_NAME(set, name, call)                                                                 \
+    do {                                                                                           \
+        api_enter();                                                                               \
+        target_t t_;                                                                               \
+        dpu_error_t err_ = set_check(set);                                                         \
+        if (err_ == DPU_OK)                                                                        \
+            err_ = target_by_name(set, name, &t_);                                                 \
+        if (err_ == DPU_OK)                                                                        \
+            err_ = call;                                                                           \
+        api_exit();                                                                                \
+        return err_;                                                                               \
     } while (0)
 
-#define WITH_SYMBOL(set, sym, call)                                                             \
-    do {                                                                                        \
-        api_enter();                                                                            \
-        target_t t_;                                                                            \
-        dpu_error_t err_ = set_check(set);                                                      \
-        target_by_symbol(sym, &t_);                                                             \
-        if (err_ == DPU_OK)                                                                     \
-            err_ = call;                                                                        \
-        api_exit();                                                                             \
-        return err_;                                                                            \
+#define WITH_SYMBOL(set, sym, call)                                                                \
+    do {                                                                                           \
+        api_enter();                                                                               \
+        target_t t_;                                                                               \
+        dpu_error_t err_ = set_check(set);                                                         \
+        target_by_symbol(sym, &t_);                                                                \
+        if (err_ == DPU_OK)                                                                        \
+            err_ = call;                                                                           \
+        api_exit();                                                                                \
+        return err_;                                                                               \
     } while (0)
 
 /* see dpu.h */
@@ -517,8 +517,8 @@ dpu_error_t dpu_copy_from_symbol(struct dpu_set_t set, struct dpu_symbol_t sym, 
 }
 
 /* see dpu.h */
-dpu_error_t dpu_broadcast_to(struct dpu_set_t set, const char *name, uint32_t off,
-                             const void *src, size_t len, dpu_xfer_flags_t flags)
+dpu_error_t dpu_broadcast_to(struct dpu_set_t set, const char *name, uint32_t off, const void *src,
+                             size_t len, dpu_xfer_flags_t flags)
 {
     WITH_NAME(set, name, broadcast(set, &t_, off, src, len, flags));
 }

@@ -14,7 +14,7 @@ typedef struct batch {
     void *arg;
     uint32_t n, next, done;
     struct batch *link;
-    pthread_cond_t cv;   /* done == n */
+    pthread_cond_t cv; /* done == n */
 } batch_t;
 
 static pthread_mutex_t g_pool_mu = PTHREAD_MUTEX_INITIALIZER;

@@ -16,12 +16,34 @@
 
 /* Keys the real SDK accepts that have no effect here. */
 static const char *const sdk_ignored_keys[] = {
-    "nrThreadsPerRank", "sgXferEnable", "sgXferMaxBlocksPerDpu", "chipId", "cycleAccurate",
-    "enableProfiling", "profilingDpuId", "profilingSymbolName", "clockDivision", "ignoreVersion",
-    "disableSafeChecks", "disableMuxSwitch", "tryRepairIram", "tryRepairWram",
-    "mramAccessByDpuOnly", "regionMode", "rankPath", "nrCis", "nrDpusPerCi", "poolThreshold",
-    "enableDbgLogs", "enableCmdsLogs", "frequencyAdjustment", "fckFrequency",
-    "clockDivisionMin", "clockDivisionMax", "dpuDrivenChannel", "dispatchOnAllRanksNrRanks",
+    "nrThreadsPerRank",
+    "sgXferEnable",
+    "sgXferMaxBlocksPerDpu",
+    "chipId",
+    "cycleAccurate",
+    "enableProfiling",
+    "profilingDpuId",
+    "profilingSymbolName",
+    "clockDivision",
+    "ignoreVersion",
+    "disableSafeChecks",
+    "disableMuxSwitch",
+    "tryRepairIram",
+    "tryRepairWram",
+    "mramAccessByDpuOnly",
+    "regionMode",
+    "rankPath",
+    "nrCis",
+    "nrDpusPerCi",
+    "poolThreshold",
+    "enableDbgLogs",
+    "enableCmdsLogs",
+    "frequencyAdjustment",
+    "fckFrequency",
+    "clockDivisionMin",
+    "clockDivisionMax",
+    "dpuDrivenChannel",
+    "dispatchOnAllRanksNrRanks",
 };
 
 static bool parse_u64(const char *v, uint64_t *out)
@@ -205,8 +227,7 @@ static bool apply_text(profile_t *p, const char *text)
         return false;
     bool ok = true;
     char *save = NULL;
-    for (char *item = strtok_r(copy, ",", &save); item && ok;
-         item = strtok_r(NULL, ",", &save)) {
+    for (char *item = strtok_r(copy, ",", &save); item && ok; item = strtok_r(NULL, ",", &save)) {
         item = trim(item);
         if (*item == '\0')
             continue;

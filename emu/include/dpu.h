@@ -74,21 +74,21 @@ void dpu_set_rank_iterator_next(struct dpu_set_rank_iterator_t *iterator);
 #define _DPU_NARGS_(a, b, c, n, ...) n
 #define _DPU_NARGS(...) _DPU_NARGS_(__VA_ARGS__, 3, 2, 1, 0)
 
-#define _DPU_FOREACH_2(set, dpu)                                                                  \
-    for (struct dpu_set_dpu_iterator_t __dpu_dpu_it = dpu_set_dpu_iterator_from(&(set));          \
-         (dpu) = __dpu_dpu_it.next, __dpu_dpu_it.has_next;                                        \
+#define _DPU_FOREACH_2(set, dpu)                                                                   \
+    for (struct dpu_set_dpu_iterator_t __dpu_dpu_it = dpu_set_dpu_iterator_from(&(set));           \
+         (dpu) = __dpu_dpu_it.next, __dpu_dpu_it.has_next;                                         \
          dpu_set_dpu_iterator_next(&__dpu_dpu_it))
-#define _DPU_FOREACH_3(set, dpu, i)                                                               \
-    for (struct dpu_set_dpu_iterator_t __dpu_dpu_it = dpu_set_dpu_iterator_from(&(set));          \
-         (dpu) = __dpu_dpu_it.next, (i) = __dpu_dpu_it.count, __dpu_dpu_it.has_next;              \
+#define _DPU_FOREACH_3(set, dpu, i)                                                                \
+    for (struct dpu_set_dpu_iterator_t __dpu_dpu_it = dpu_set_dpu_iterator_from(&(set));           \
+         (dpu) = __dpu_dpu_it.next, (i) = __dpu_dpu_it.count, __dpu_dpu_it.has_next;               \
          dpu_set_dpu_iterator_next(&__dpu_dpu_it))
-#define _DPU_RANK_FOREACH_2(set, rank)                                                            \
-    for (struct dpu_set_rank_iterator_t __dpu_rank_it = dpu_set_rank_iterator_from(&(set));       \
-         (rank) = __dpu_rank_it.next, __dpu_rank_it.has_next;                                     \
+#define _DPU_RANK_FOREACH_2(set, rank)                                                             \
+    for (struct dpu_set_rank_iterator_t __dpu_rank_it = dpu_set_rank_iterator_from(&(set));        \
+         (rank) = __dpu_rank_it.next, __dpu_rank_it.has_next;                                      \
          dpu_set_rank_iterator_next(&__dpu_rank_it))
-#define _DPU_RANK_FOREACH_3(set, rank, i)                                                         \
-    for (struct dpu_set_rank_iterator_t __dpu_rank_it = dpu_set_rank_iterator_from(&(set));       \
-         (rank) = __dpu_rank_it.next, (i) = __dpu_rank_it.count, __dpu_rank_it.has_next;          \
+#define _DPU_RANK_FOREACH_3(set, rank, i)                                                          \
+    for (struct dpu_set_rank_iterator_t __dpu_rank_it = dpu_set_rank_iterator_from(&(set));        \
+         (rank) = __dpu_rank_it.next, (i) = __dpu_rank_it.count, __dpu_rank_it.has_next;           \
          dpu_set_rank_iterator_next(&__dpu_rank_it))
 
 /* DPU_FOREACH(set, dpu) / DPU_FOREACH(set, dpu, i): every enabled DPU of the
@@ -118,20 +118,20 @@ dpu_error_t dpu_get_symbol(struct dpu_program_t *program, const char *symbol_nam
 /* DPU_INCBIN(name, "path"): embeds the file in the host binary (the path is
  * resolved by the assembler, relative to the compiler's working directory)
  * and defines `struct dpu_incbin_t name` for dpu_load_from_incbin. */
-#define DPU_INCBIN(name, file)                                                                    \
-    __asm__(".pushsection .rodata\n"                                                              \
-            ".balign 8\n" #name "_dpu_incbin_data:\n"                                             \
-            ".incbin \"" file "\"\n" #name "_dpu_incbin_end:\n"                                   \
-            ".byte 0\n" #name "_dpu_incbin_path:\n"                                               \
-            ".asciz \"" file "\"\n"                                                               \
-            ".popsection\n"                                                                       \
-            ".pushsection .data\n"                                                                \
-            ".balign 8\n"                                                                         \
-            ".globl " #name "\n" #name ":\n"                                                      \
-            ".dc.a " #name "_dpu_incbin_data\n"                                                   \
-            ".dc.a " #name "_dpu_incbin_end - " #name "_dpu_incbin_data\n"                        \
-            ".dc.a " #name "_dpu_incbin_path\n"                                                   \
-            ".popsection\n");                                                                     \
+#define DPU_INCBIN(name, file)                                                                     \
+    __asm__(".pushsection .rodata\n"                                                               \
+            ".balign 8\n" #name "_dpu_incbin_data:\n"                                              \
+            ".incbin \"" file "\"\n" #name "_dpu_incbin_end:\n"                                    \
+            ".byte 0\n" #name "_dpu_incbin_path:\n"                                                \
+            ".asciz \"" file "\"\n"                                                                \
+            ".popsection\n"                                                                        \
+            ".pushsection .data\n"                                                                 \
+            ".balign 8\n"                                                                          \
+            ".globl " #name "\n" #name ":\n"                                                       \
+            ".dc.a " #name "_dpu_incbin_data\n"                                                    \
+            ".dc.a " #name "_dpu_incbin_end - " #name "_dpu_incbin_data\n"                         \
+            ".dc.a " #name "_dpu_incbin_path\n"                                                    \
+            ".popsection\n");                                                                      \
     extern struct dpu_incbin_t name
 
 /* -------------------------------------------------------------- transfers */
@@ -140,8 +140,8 @@ dpu_error_t dpu_get_symbol(struct dpu_program_t *program, const char *symbol_nam
 dpu_error_t dpu_copy_to(struct dpu_set_t dpu_set, const char *symbol_name, uint32_t symbol_offset,
                         const void *src, size_t length);
 /* Reads from ONE DPU: a rank set (even of one DPU) is DPU_ERR_INVALID_DPU_SET. */
-dpu_error_t dpu_copy_from(struct dpu_set_t dpu_set, const char *symbol_name,
-                          uint32_t symbol_offset, void *dst, size_t length);
+dpu_error_t dpu_copy_from(struct dpu_set_t dpu_set, const char *symbol_name, uint32_t symbol_offset,
+                          void *dst, size_t length);
 dpu_error_t dpu_broadcast_to(struct dpu_set_t dpu_set, const char *symbol_name,
                              uint32_t symbol_offset, const void *src, size_t length,
                              dpu_xfer_flags_t flags);
@@ -162,8 +162,8 @@ dpu_error_t dpu_prepare_xfer(struct dpu_set_t dpu_set, void *buffer);
 dpu_error_t dpu_push_xfer(struct dpu_set_t dpu_set, dpu_xfer_t xfer, const char *symbol_name,
                           uint32_t symbol_offset, size_t length, dpu_xfer_flags_t flags);
 dpu_error_t dpu_push_xfer_symbol(struct dpu_set_t dpu_set, dpu_xfer_t xfer,
-                                 struct dpu_symbol_t symbol, uint32_t symbol_offset,
-                                 size_t length, dpu_xfer_flags_t flags);
+                                 struct dpu_symbol_t symbol, uint32_t symbol_offset, size_t length,
+                                 dpu_xfer_flags_t flags);
 
 /* -------------------------------------------------------------- execution */
 
@@ -190,16 +190,16 @@ dpu_error_t dpu_log_read(struct dpu_set_t set, FILE *stream);
 
 /* ----------------------------------------------------------------- checks */
 
-#define DPU_CHECK(s, on_error)                                                                    \
-    do {                                                                                          \
-        dpu_error_t __dpu_check_status = (s);                                                     \
-        if (__dpu_check_status != DPU_OK) {                                                       \
-            char *__dpu_check_msg = dpu_error_to_string(__dpu_check_status);                      \
-            fprintf(stderr, "%s:%d(%s): DPU Error (%s)\n", __FILE__, __LINE__, __func__,          \
-                    __dpu_check_msg ? __dpu_check_msg : "?");                                     \
-            free(__dpu_check_msg);                                                                \
-            on_error;                                                                             \
-        }                                                                                         \
+#define DPU_CHECK(s, on_error)                                                                     \
+    do {                                                                                           \
+        dpu_error_t __dpu_check_status = (s);                                                      \
+        if (__dpu_check_status != DPU_OK) {                                                        \
+            char *__dpu_check_msg = dpu_error_to_string(__dpu_check_status);                       \
+            fprintf(stderr, "%s:%d(%s): DPU Error (%s)\n", __FILE__, __LINE__, __func__,           \
+                    __dpu_check_msg ? __dpu_check_msg : "?");                                      \
+            free(__dpu_check_msg);                                                                 \
+            on_error;                                                                              \
+        }                                                                                          \
     } while (0)
 
 #define DPU_ASSERT(s) DPU_CHECK(s, exit(EXIT_FAILURE))

@@ -26,16 +26,16 @@ extern "C" {
 
 /* Phases of the modeled timeline. */
 typedef enum {
-    DPU_EMU_PHASE_CPU_DPU,  /* host -> DPU transfers (copy, push, broadcast)   */
-    DPU_EMU_PHASE_KERNEL,   /* DPU launches incl. launch overhead              */
-    DPU_EMU_PHASE_DPU_CPU,  /* DPU -> host transfers                           */
-    DPU_EMU_PHASE_OTHER,    /* dpu_load, callbacks run on the rank's queue     */
+    DPU_EMU_PHASE_CPU_DPU, /* host -> DPU transfers (copy, push, broadcast)   */
+    DPU_EMU_PHASE_KERNEL,  /* DPU launches incl. launch overhead              */
+    DPU_EMU_PHASE_DPU_CPU, /* DPU -> host transfers                           */
+    DPU_EMU_PHASE_OTHER,   /* dpu_load, callbacks run on the rank's queue     */
     DPU_EMU_NR_PHASES
 } dpu_emu_phase_t;
 
 typedef struct {
-    double host_time;                    /* modeled host time now                    */
-    double host_work;                    /* measured host work between API calls     */
+    double host_time; /* modeled host time now                    */
+    double host_work; /* measured host work between API calls     */
     /* Length of the union of the intervals in which at least one rank was in
      * the phase (so overlapped work is not counted twice). */
     double phase[DPU_EMU_NR_PHASES];

@@ -1,9 +1,10 @@
 /* alloc.c -- WRAM heap: mem_alloc/mem_reset (alloc.h) and the fixed-size-block
  * allocator (fsb_allocator.h). */
-#include <stdint.h>
-#include <stddef.h>
 #include <alloc.h>
 #include <fsb_allocator.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 extern uint8_t __sys_heap_start[];
@@ -21,8 +22,9 @@ void *mem_alloc(size_t size)
     vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, HEAP_LOCK);
     uint32_t p = (__sys_heap_pointer + 7u) & ~7u;
     if (size > VDPU_WRAM_SIZE || p + size > VDPU_WRAM_SIZE)
-        vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_HEAP_FULL,
-                    (uint32_t)"mem_alloc: WRAM heap exhausted (heap is [__sys_heap_start, 64 KiB))");
+        vdpu_ecall2(
+            VDPU_SYS_FAULT, VDPU_FAULT_HEAP_FULL,
+            (uint32_t) "mem_alloc: WRAM heap exhausted (heap is [__sys_heap_start, 64 KiB))");
     if (size != 0)
         __sys_heap_pointer = p + size;
     else
@@ -51,7 +53,8 @@ fsb_allocator_t fsb_alloc(unsigned int block_size, unsigned int nb_of_blocks)
 {
     block_size = block_size == 0 ? 8u : (block_size + 7u) & ~7u;
     if (nb_of_blocks == 0 || block_size > VDPU_WRAM_SIZE || nb_of_blocks > VDPU_WRAM_SIZE / 8u)
-        vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_HEAP_FULL, (uint32_t)"fsb_alloc: request exceeds WRAM");
+        vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_HEAP_FULL,
+                    (uint32_t) "fsb_alloc: request exceeds WRAM");
     uint8_t *mem = mem_alloc(block_size * nb_of_blocks + 8u);
     uint8_t *b = mem;
     for (unsigned int i = 0; i + 1 < nb_of_blocks; i++, b += block_size)

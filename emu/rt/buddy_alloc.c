@@ -3,12 +3,13 @@
  * heap: 0 = not the head of a block, FREE | k = head of a free block of
  * order k, USED | k = head of an allocated block. Free blocks of order k
  * form a doubly linked list through their first two words. */
-#include <stdint.h>
-#include <stddef.h>
-#include <string.h>
-#include <errno.h>
 #include <alloc.h>
 #include <buddy_alloc.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
 #include "../vdpu/abi.h"
 
 #define MIN_SHIFT 4u
@@ -65,7 +66,7 @@ void buddy_init(size_t size_of_heap)
         k++;
     if ((16u << k) != size_of_heap || size_of_heap < 32u)
         vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_HEAP_FULL,
-                    (uint32_t)"buddy_init: heap size must be a power of two in 32..32768");
+                    (uint32_t) "buddy_init: heap size must be a power of two in 32..32768");
     LOCK();
     heap_size = (uint32_t)size_of_heap;
     top_order = k;

@@ -38,7 +38,10 @@ uint64_t __umoddi3(uint64_t n, uint64_t d);
 int64_t __divdi3(int64_t n, int64_t d);
 int64_t __moddi3(int64_t n, int64_t d);
 
-uint64_t __udivdi3(uint64_t n, uint64_t d) { return __udivmoddi4(n, d, 0); }
+uint64_t __udivdi3(uint64_t n, uint64_t d)
+{
+    return __udivmoddi4(n, d, 0);
+}
 
 uint64_t __umoddi3(uint64_t n, uint64_t d)
 {

@@ -1,7 +1,8 @@
 /* mram_unaligned.c -- runtime of mram_unaligned.h. */
-#include <stdint.h>
 #include <mram.h>
 #include <mram_unaligned.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 static void fault_unaligned(const char *msg)

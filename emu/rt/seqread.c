@@ -2,9 +2,10 @@
  * The cache holds two pages: [mram_addr, mram_addr + 2 * page). The pointer
  * handed out always lies in the first page, so an item of up to one page
  * starting there is contiguous. */
-#include <stdint.h>
 #include <alloc.h>
 #include <seqread.h>
+#include <stdint.h>
+
 #include "../vdpu/abi.h"
 
 /* see seqread.h */

@@ -12,23 +12,24 @@
  * __stdout_buffer_state.total counts the bytes written since boot; once it
  * exceeds the buffer size the ring has wrapped and the log is unreadable
  * (sticky `wrapped`). The host reads records from offset 0 up to `total`. */
-#include <stdint.h>
-#include <stddef.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
 #include "../vdpu/abi.h"
 
 #undef printf
 
-extern __mram_ptr uint8_t __stdout_buffer[];   /* stdio_buffer.c or STDOUT_BUFFER_INIT */
+extern __mram_ptr uint8_t __stdout_buffer[]; /* stdio_buffer.c or STDOUT_BUFFER_INIT */
 extern const uint32_t __stdout_buffer_size;
-extern uint8_t __sys_host_begin[];             /* end of .rodata (see dpu.lds) */
+extern uint8_t __sys_host_begin[]; /* end of .rodata (see dpu.lds) */
 
 /* Read by the host (dpulog.c): keep the layout in sync. */
 struct __stdout_state {
-    uint32_t total;    /* bytes appended since boot                        */
-    uint32_t wrapped;  /* 1 once total exceeded the buffer size            */
-    uint32_t off;      /* ring offset of the next record                   */
+    uint32_t total;   /* bytes appended since boot                        */
+    uint32_t wrapped; /* 1 once total exceeded the buffer size            */
+    uint32_t off;     /* ring offset of the next record                   */
 };
 struct __stdout_state __stdout_buffer_state;
 
@@ -58,8 +59,8 @@ __attribute__((constructor)) static void stdout_boot(void)
 static void overflow(void)
 {
     vdpu_ecall2(VDPU_SYS_FAULT, VDPU_FAULT_PRINTF_OVERFLOW,
-                (uint32_t)"printf: one record is larger than the whole stdout buffer "
-                          "(enlarge it with STDOUT_BUFFER_INIT)");
+                (uint32_t) "printf: one record is larger than the whole stdout buffer "
+                           "(enlarge it with STDOUT_BUFFER_INIT)");
 }
 
 /* Write the first n bytes of the stage (n % 8 == 0) at ring_off, wrapping. */
@@ -201,11 +202,24 @@ int printf(const char *restrict format, ...)
             break;
         uint64_t kind;
         switch (*p) {
-        case 's': kind = 3; break;
-        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
-            kind = 2; break;
-        case 'n': continue;
-        default: kind = wide; break;
+        case 's':
+            kind = 3;
+            break;
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+        case 'a':
+        case 'A':
+            kind = 2;
+            break;
+        case 'n':
+            continue;
+        default:
+            kind = wide;
+            break;
         }
         desc |= kind << (6 + 2 * n);
         n++;

@@ -2,8 +2,8 @@
  * member so that a program defining its own with STDOUT_BUFFER_INIT(size)
  * does not get this one too (the linker only pulls this file in when
  * __stdout_buffer is otherwise undefined). */
-#include <stdint.h>
 #include <mram.h>
+#include <stdint.h>
 
 #define DEFAULT_STDOUT_BUFFER_SIZE (1u << 20)
 

@@ -12,13 +12,19 @@ void *memcpy(void *restrict d, const void *restrict s, size_t n)
         while (n >= 16) {
             uint32_t a = ((const uint32_t *)sp)[0], b = ((const uint32_t *)sp)[1];
             uint32_t c = ((const uint32_t *)sp)[2], e = ((const uint32_t *)sp)[3];
-            ((uint32_t *)dp)[0] = a; ((uint32_t *)dp)[1] = b;
-            ((uint32_t *)dp)[2] = c; ((uint32_t *)dp)[3] = e;
-            dp += 16; sp += 16; n -= 16;
+            ((uint32_t *)dp)[0] = a;
+            ((uint32_t *)dp)[1] = b;
+            ((uint32_t *)dp)[2] = c;
+            ((uint32_t *)dp)[3] = e;
+            dp += 16;
+            sp += 16;
+            n -= 16;
         }
         while (n >= 4) {
             *(uint32_t *)dp = *(const uint32_t *)sp;
-            dp += 4; sp += 4; n -= 4;
+            dp += 4;
+            sp += 4;
+            n -= 4;
         }
     }
     while (n--)
@@ -46,13 +52,17 @@ void *memset(void *d, int c, size_t n)
     if (((uintptr_t)dp & 3) == 0) {
         uint32_t w = v * 0x01010101u;
         while (n >= 16) {
-            ((uint32_t *)dp)[0] = w; ((uint32_t *)dp)[1] = w;
-            ((uint32_t *)dp)[2] = w; ((uint32_t *)dp)[3] = w;
-            dp += 16; n -= 16;
+            ((uint32_t *)dp)[0] = w;
+            ((uint32_t *)dp)[1] = w;
+            ((uint32_t *)dp)[2] = w;
+            ((uint32_t *)dp)[3] = w;
+            dp += 16;
+            n -= 16;
         }
         while (n >= 4) {
             *(uint32_t *)dp = w;
-            dp += 4; n -= 4;
+            dp += 4;
+            n -= 4;
         }
     }
     while (n--)

@@ -1,8 +1,8 @@
 /* sys.c -- small runtime pieces of the virtual DPU: check_stack(),
  * CLOCKS_PER_SEC, atoi/strtol. */
-#include <stdint.h>
-#include <stddef.h>
 #include <defs.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* {lo, hi} per tasklet, generated at link time by the compiler wrapper. */
@@ -21,9 +21,12 @@ __host const volatile uint32_t CLOCKS_PER_SEC = 350000000u;
 
 static int digit_val(char c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'Z') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A' + 10;
     return 99;
 }
 
@@ -51,6 +54,15 @@ unsigned long strtoul(const char *s, char **end, int base)
     return neg ? -v : v;
 }
 
-long strtol(const char *s, char **end, int base) { return (long)strtoul(s, end, base); }
-long atol(const char *s) { return strtol(s, NULL, 10); }
-int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
+long strtol(const char *s, char **end, int base)
+{
+    return (long)strtoul(s, end, base);
+}
+long atol(const char *s)
+{
+    return strtol(s, NULL, 10);
+}
+int atoi(const char *s)
+{
+    return (int)strtol(s, NULL, 10);
+}

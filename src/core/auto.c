@@ -71,8 +71,8 @@ static cpim_err auto_ecb(void *p, cpim_dir dir, const uint8_t *in, uint8_t *out,
     return s->aes_vt->aes_ecb(s->aes_st, dir, in, out, len, st);
 }
 
-static cpim_err auto_ctr(void *p, uint8_t counter[16], const uint8_t *in, uint8_t *out,
-                         size_t len, cpim_stats *st)
+static cpim_err auto_ctr(void *p, uint8_t counter[16], const uint8_t *in, uint8_t *out, size_t len,
+                         cpim_stats *st)
 {
     struct auto_state *s = p;
     return s->aes_vt->aes_ctr(s->aes_st, counter, in, out, len, st);

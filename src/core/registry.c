@@ -4,8 +4,8 @@
 #include "backend.h"
 
 static const cpim_backend_vt *const registry[] = {
-    &cpim_backend_cpu, &cpim_backend_aesni, &cpim_backend_shani, &cpim_backend_pim,
-    &cpim_backend_auto,
+    &cpim_backend_cpu, &cpim_backend_aesni, &cpim_backend_shani,
+    &cpim_backend_pim, &cpim_backend_auto,
 };
 
 size_t cpim_backend_nr(void)

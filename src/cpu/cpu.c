@@ -75,8 +75,8 @@ struct aes_job {
     cpim_dir dir;
     const uint8_t *in;
     uint8_t *out;
-    size_t len;         /* bytes (CTR) */
-    uint8_t ctr0[16];   /* CTR: counter of block 0 */
+    size_t len;       /* bytes (CTR) */
+    uint8_t ctr0[16]; /* CTR: counter of block 0 */
 };
 
 /* Blocks [b, e) of an ECB job. */

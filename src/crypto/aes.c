@@ -8,6 +8,7 @@
  * alternate so no register is shuffled between rounds.
  */
 #include "aes.h"
+
 #include "bytes.h"
 
 static inline void load_block(uint32_t w[4], const uint8_t *p, int al)

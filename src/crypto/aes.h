@@ -6,10 +6,10 @@
  * they never clash with the public `cpim_` API.
  *
  * Portability: plain C99 with fixed-width types; depends on <stdint.h> only
- * (no libc at all, no size_t), so the same file compiles for the host, for the 32-bit DPU and for the virtual DPU
- * (clang --target=riscv32 -march=rv32im_zba_zbb -ffreestanding).  Lengths
- * are uint32_t: callers with more than 4 GiB split the work.  Every
- * structure crossing host <-> DPU uses fixed-width fields only.
+ * (no libc at all, no size_t), so the same file compiles for the host, for the 32-bit DPU and for
+ * the virtual DPU (clang --target=riscv32 -march=rv32im_zba_zbb -ffreestanding).  Lengths are
+ * uint32_t: callers with more than 4 GiB split the work.  Every structure crossing host <-> DPU
+ * uses fixed-width fields only.
  *
  * Implementation: table-driven ("T-table") AES on 32-bit big-endian column
  * words, with fully unrolled rounds.  Two table sets, same results:

@@ -7,6 +7,7 @@
  * sigma1(W[i-2]) + W[i-7] + sigma0(W[i-15]).
  */
 #include "sha256.h"
+
 #include "bytes.h"
 
 /* see sha256.h */

@@ -28,10 +28,10 @@
 extern const uint32_t cpc_sha256_k[64];
 
 typedef struct cpc_sha256_ctx {
-    uint32_t h[8];    /* chaining value */
-    uint64_t nbytes;  /* message bytes so far */
-    uint8_t buf[64];  /* partial block */
-    uint32_t nbuf;    /* bytes in buf, < 64 */
+    uint32_t h[8];   /* chaining value */
+    uint64_t nbytes; /* message bytes so far */
+    uint8_t buf[64]; /* partial block */
+    uint32_t nbuf;   /* bytes in buf, < 64 */
 } cpc_sha256_ctx;
 
 /* Streaming: init, any number of updates (any lengths, including 0; p may

@@ -47,12 +47,11 @@
  * the asynchronous modes they overlap, so only the total is a duration); on
  * the virtual UPMEM the modeled phases come from dpu_emu.h.
  */
+#include <dpu.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <dpu.h>
 #ifdef DPU_EMU
 #include <dpu_emu.h>
 #endif
@@ -126,11 +125,11 @@ static cpim_err map_err(dpu_error_t e)
     return CPIM_ERR_PIM;
 }
 
-#define TRY(call)                                                                            \
-    do {                                                                                     \
-        dpu_error_t e_ = (call);                                                             \
-        if (e_ != DPU_OK)                                                                    \
-            return map_err(e_);                                                              \
+#define TRY(call)                                                                                  \
+    do {                                                                                           \
+        dpu_error_t e_ = (call);                                                                   \
+        if (e_ != DPU_OK)                                                                          \
+            return map_err(e_);                                                                    \
     } while (0)
 
 static void prog_path(const struct pim_state *s, int prog, char *out, size_t cap)
@@ -252,8 +251,7 @@ static cpim_err pim_open(void **state, const cpim_options *opt)
         goto fail;
     struct dpu_set_t rank;
     uint32_t k, first = 0;
-    DPU_RANK_FOREACH(s->set, rank, k)
-    {
+    DPU_RANK_FOREACH (s->set, rank, k) {
         uint32_t n = 0;
         if (k >= s->nr_ranks || dpu_get_nr_dpus(rank, &n) != DPU_OK) {
             rc = CPIM_ERR_PIM;
@@ -312,8 +310,7 @@ static cpim_err push_pieces(struct dpu_set_t set, uint32_t first, dpu_xfer_t dir
     uint64_t below = UINT64_MAX; /* keys (offset:length) are handled largest first */
     for (;;) {
         uint64_t key = 0;
-        DPU_FOREACH(set, dpu, i)
-        {
+        DPU_FOREACH (set, dpu, i) {
             for (unsigned j = 0; j < per; j++) {
                 const struct piece *x = &pc[(size_t)(first + i) * per + j];
                 uint64_t k = (uint64_t)x->off << 32 | x->len;
@@ -323,8 +320,7 @@ static cpim_err push_pieces(struct dpu_set_t set, uint32_t first, dpu_xfer_t dir
         }
         if (key == 0)
             return CPIM_OK;
-        DPU_FOREACH(set, dpu, i)
-        {
+        DPU_FOREACH (set, dpu, i) {
             for (unsigned j = 0; j < per; j++) {
                 const struct piece *x = &pc[(size_t)(first + i) * per + j];
                 if (x->len && ((uint64_t)x->off << 32 | x->len) == key)
@@ -343,8 +339,7 @@ static cpim_err push_jobs(struct dpu_set_t set, uint32_t first, const char *sym,
 {
     struct dpu_set_t dpu;
     uint32_t i;
-    DPU_FOREACH(set, dpu, i)
-    {
+    DPU_FOREACH (set, dpu, i) {
         TRY(dpu_prepare_xfer(dpu, (uint8_t *)jobs + (first + i) * size));
     }
     TRY(dpu_push_xfer(set, DPU_XFER_TO_DPU, sym, 0, (uint32_t)size, flags));
@@ -411,8 +406,8 @@ static cpim_err run_round(struct pim_state *s, const struct round *r, struct tim
     for (uint32_t k = 0; k < s->nr_ranks && rc == CPIM_OK; k++) {
         if (r->prepare)
             r->prepare(r->ctx, s->rank_first[k], s->rank_n[k]);
-        rc = run_set(s, s->ranks[k], s->rank_first[k], r,
-                     xfer ? DPU_XFER_ASYNC : DPU_XFER_DEFAULT, t);
+        rc = run_set(s, s->ranks[k], s->rank_first[k], r, xfer ? DPU_XFER_ASYNC : DPU_XFER_DEFAULT,
+                     t);
         if (rc == CPIM_OK)
             rc = launch(s->ranks[k], DPU_ASYNCHRONOUS, t);
         if (rc == CPIM_OK && xfer)
@@ -501,8 +496,8 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
     ka.nr = ks->nr;
     ka.op = (uint32_t)op;
     double t0 = cpim_now();
-    dpu_error_t e = dpu_broadcast_to(s->set, AES_XSTR(AES_KEY_SYM), 0, &ka, sizeof ka,
-                                     DPU_XFER_DEFAULT);
+    dpu_error_t e =
+        dpu_broadcast_to(s->set, AES_XSTR(AES_KEY_SYM), 0, &ka, sizeof ka, DPU_XFER_DEFAULT);
     t.in += cpim_now() - t0;
     cpim_wipe(&ka, sizeof ka);
     if (e != DPU_OK)
@@ -577,8 +572,8 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
 static cpim_err pim_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
                         cpim_stats *st)
 {
-    return aes_run(state, dir == CPIM_DECRYPT ? AES_OP_ECB_DEC : AES_OP_ECB_ENC, in, out, len,
-                   NULL, st);
+    return aes_run(state, dir == CPIM_DECRYPT ? AES_OP_ECB_DEC : AES_OP_ECB_ENC, in, out, len, NULL,
+                   st);
 }
 
 static cpim_err pim_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out,
@@ -632,7 +627,7 @@ struct sha_plan {
     uint32_t max_n, slots;    /* most segments on one DPU; S */
     uint32_t base, stage_len; /* MRAM range pushed for staged DPUs */
     struct sha_job_args *jobs;
-    uint32_t (*chain)[8];     /* per message: chaining value between segments */
+    uint32_t (*chain)[8]; /* per message: chaining value between segments */
 };
 
 static inline uint32_t round8(uint32_t x)
@@ -798,8 +793,8 @@ static int grow(uint8_t **buf, size_t *cap, size_t *hi, size_t n)
     return *buf != NULL;
 }
 
-static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *lens,
-                        size_t count, uint8_t (*digests)[32], cpim_stats *st)
+static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                        uint8_t (*digests)[32], cpim_stats *st)
 {
     struct pim_state *s = state;
     cpim_err rc = load(s, PROG_SHA);
@@ -906,8 +901,7 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
             if (!p.cnt[e])
                 continue;
             if (p.run[e])
-                used += (p.cont[e] ? p.slots : 0) + ((p.run[e] & 7u) ? 8u : 0u) +
-                        24u * p.cnt[e];
+                used += (p.cont[e] ? p.slots : 0) + ((p.run[e] & 7u) ? 8u : 0u) + 24u * p.cnt[e];
             else
                 used += p.stage_len;
         }

@@ -10,8 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "vdpu.h"
+
 #include "progs/isa_ops.h"
+#include "vdpu.h"
 
 #define OUTDIR "build/tests/emu/elf"
 #define CC "sh emu/bin/dpu-upmem-dpurte-clang"
@@ -45,7 +46,8 @@ static int build(const char *out, const char *src, const char *flags, char *path
     char cmd[1024], logp[512];
     snprintf(path, plen, OUTDIR "/%s.elf", out);
     snprintf(logp, sizeof logp, OUTDIR "/%s.log", out);
-    snprintf(cmd, sizeof cmd, "%s -O2 %s -o %s tests/emu/progs/%s >%s 2>&1", CC, flags, path, src, logp);
+    snprintf(cmd, sizeof cmd, "%s -O2 %s -o %s tests/emu/progs/%s >%s 2>&1", CC, flags, path, src,
+             logp);
     int rc = system(cmd);
     last_log[0] = 0;
     FILE *f = fopen(logp, "r");
@@ -96,20 +98,31 @@ static int sym_rw(ctx_t *c, const char *sym, uint32_t off, void *buf, size_t n, 
     if (off + n > s.size)
         return -1;
     if (s.mem == VDPU_MEM_WRAM)
-        return write ? vdpu_wram_write(c->d, s.offset + off, buf, n) : vdpu_wram_read(c->d, s.offset + off, buf, n);
+        return write ? vdpu_wram_write(c->d, s.offset + off, buf, n)
+                     : vdpu_wram_read(c->d, s.offset + off, buf, n);
     if (s.mem == VDPU_MEM_MRAM)
-        return write ? vdpu_mram_write(c->d, s.offset + off, buf, n) : vdpu_mram_read(c->d, s.offset + off, buf, n);
+        return write ? vdpu_mram_write(c->d, s.offset + off, buf, n)
+                     : vdpu_mram_read(c->d, s.offset + off, buf, n);
     return -1;
 }
-static int rd(ctx_t *c, const char *sym, void *buf, size_t n) { return sym_rw(c, sym, 0, buf, n, 0); }
-static int wr(ctx_t *c, const char *sym, const void *buf, size_t n) { return sym_rw(c, sym, 0, (void *)buf, n, 1); }
+static int rd(ctx_t *c, const char *sym, void *buf, size_t n)
+{
+    return sym_rw(c, sym, 0, buf, n, 0);
+}
+static int wr(ctx_t *c, const char *sym, const void *buf, size_t n)
+{
+    return sym_rw(c, sym, 0, (void *)buf, n, 1);
+}
 static uint32_t rd32(ctx_t *c, const char *sym)
 {
     uint32_t v = 0xdeadbeef;
     rd(c, sym, &v, 4);
     return v;
 }
-static void wr32(ctx_t *c, const char *sym, uint32_t v) { wr(c, sym, &v, 4); }
+static void wr32(ctx_t *c, const char *sym, uint32_t v)
+{
+    wr(c, sym, &v, 4);
+}
 
 static int run_ok(const char *name, ctx_t *c, vdpu_result_t *r)
 {
@@ -127,16 +140,22 @@ static int run_ok(const char *name, ctx_t *c, vdpu_result_t *r)
 
 /* ------------------------------------------------------------------ ISA */
 static const uint32_t isa_inputs[ISA_NIN] = {
-    0x00000000u, 0x00000001u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x12345678u, 0xdeadbeefu, 0x0000ff80u,
-    0x00008000u, 0xfffe0001u, 0x00000007u, 0xfffffff9u, 0x55aa33ccu, 0x00010000u, 0x9e3779b9u, 0x00000003u,
+    0x00000000u, 0x00000001u, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x12345678u,
+    0xdeadbeefu, 0x0000ff80u, 0x00008000u, 0xfffe0001u, 0x00000007u, 0xfffffff9u,
+    0x55aa33ccu, 0x00010000u, 0x9e3779b9u, 0x00000003u,
 };
 
-static uint32_t ref_rotr(uint32_t x, unsigned n) { n &= 31; return (x >> n) | (x << ((32 - n) & 31)); }
+static uint32_t ref_rotr(uint32_t x, unsigned n)
+{
+    n &= 31;
+    return (x >> n) | (x << ((32 - n) & 31));
+}
 static uint32_t ref_orcb(uint32_t a)
 {
     uint32_t r = 0;
     for (int i = 0; i < 4; i++)
-        if ((a >> (8 * i)) & 0xff) r |= 0xffu << (8 * i);
+        if ((a >> (8 * i)) & 0xff)
+            r |= 0xffu << (8 * i);
     return r;
 }
 
@@ -156,7 +175,8 @@ static void test_isa(const char *opt)
     static uint32_t expect[ISA_NOUT];
     uint32_t nexp = isa_ops(in, expect);
     uint32_t a = in[0], b = in[1];
-    (void)a; (void)b;
+    (void)a;
+    (void)b;
     for (int mode = 0; mode < 2; mode++) {
         char nm[80];
         snprintf(nm, sizeof nm, "%s_%s", name, mode ? "fast" : "timed");
@@ -174,9 +194,13 @@ static void test_isa(const char *opt)
             else {
                 uint32_t bad = 0;
                 for (uint32_t i = 0; i < n; i++)
-                    if (got[i] != expect[i]) { bad = i + 1; break; }
+                    if (got[i] != expect[i]) {
+                        bad = i + 1;
+                        break;
+                    }
                 if (bad)
-                    fail(nm, "result %u differs: DPU 0x%08x host 0x%08x", bad - 1, got[bad - 1], expect[bad - 1]);
+                    fail(nm, "result %u differs: DPU 0x%08x host 0x%08x", bad - 1, got[bad - 1],
+                         expect[bad - 1]);
                 else
                     pass(nm);
             }
@@ -185,19 +209,42 @@ static void test_isa(const char *opt)
             rd(&c, "asm_out", ao, sizeof ao);
             uint32_t x = in[0], y = in[1];
             uint32_t ref[] = {
-                x & ~y, x | ~y, ~(x ^ y), (int32_t)x < (int32_t)y ? x : y, (int32_t)x > (int32_t)y ? x : y,
-                x < y ? x : y, x > y ? x : y, ref_rotr(x, 32 - (y & 31)), ref_rotr(x, y), (x << 1) + y,
-                (x << 2) + y, (x << 3) + y, x ? (uint32_t)__builtin_clz(x) : 32, x ? (uint32_t)__builtin_ctz(x) : 32,
-                (uint32_t)__builtin_popcount(x), (uint32_t)(int32_t)(int8_t)x, (uint32_t)(int32_t)(int16_t)x,
-                x & 0xffff, ref_orcb(x), __builtin_bswap32(x), ref_rotr(x, 7),
-                0x80000000u, 0u, 0u /* mulh(INT_MIN,-1) high = 0 */, 0xffffffffu /* mulhsu(-1, 0xffffffff) */,
+                x & ~y,
+                x | ~y,
+                ~(x ^ y),
+                (int32_t)x < (int32_t)y ? x : y,
+                (int32_t)x > (int32_t)y ? x : y,
+                x < y ? x : y,
+                x > y ? x : y,
+                ref_rotr(x, 32 - (y & 31)),
+                ref_rotr(x, y),
+                (x << 1) + y,
+                (x << 2) + y,
+                (x << 3) + y,
+                x ? (uint32_t)__builtin_clz(x) : 32,
+                x ? (uint32_t)__builtin_ctz(x) : 32,
+                (uint32_t)__builtin_popcount(x),
+                (uint32_t)(int32_t)(int8_t)x,
+                (uint32_t)(int32_t)(int16_t)x,
+                x & 0xffff,
+                ref_orcb(x),
+                __builtin_bswap32(x),
+                ref_rotr(x, 7),
+                0x80000000u,
+                0u,
+                0u /* mulh(INT_MIN,-1) high = 0 */,
+                0xffffffffu /* mulhsu(-1, 0xffffffff) */,
                 0xfffffffeu /* mulhu */,
             };
             char an[96];
-            snprintf(an, sizeof an, "isa_explicit_encodings%s_%s", opt[0] ? "_O0" : "", mode ? "fast" : "timed");
+            snprintf(an, sizeof an, "isa_explicit_encodings%s_%s", opt[0] ? "_O0" : "",
+                     mode ? "fast" : "timed");
             int badk = -1;
             for (unsigned k = 0; k < sizeof ref / sizeof ref[0]; k++)
-                if (ao[k] != ref[k]) { badk = (int)k; break; }
+                if (ao[k] != ref[k]) {
+                    badk = (int)k;
+                    break;
+                }
             if (badk >= 0)
                 fail(an, "case %d: DPU 0x%08x expected 0x%08x", badk, ao[badk], ref[badk]);
             else
@@ -219,24 +266,30 @@ typedef struct {
 static void test_faults(void)
 {
     static const fault_case_t cases[] = {
-        { 1, "fault_dma_size_not_multiple_of_8", "", VDPU_FAULT_DMA_SIZE, "must be 8..2048 and a multiple of 8", "main", 0 },
-        { 2, "fault_dma_size_too_big", "", VDPU_FAULT_DMA_SIZE, "DMA size 12288 bytes", "main", 0 },
-        { 3, "fault_dma_wram_unaligned", "", VDPU_FAULT_DMA_ALIGN, "WRAM address", "main", 0 },
-        { 4, "fault_dma_mram_unaligned", "", VDPU_FAULT_DMA_ALIGN, "MRAM address", "main", 0 },
-        { 5, "fault_access_outside_wram_mram", "", VDPU_FAULT_BAD_ACCESS, "outside WRAM/MRAM", "main", 0 },
-        { 6, "fault_store_into_iram", "", VDPU_FAULT_IRAM_STORE, "store into IRAM", "main", 0 },
-        { 7, "fault_stack_overflow", "-DSTACK_SIZE_DEFAULT=512", VDPU_FAULT_STACK_OVERFLOW, "stack overflow: tasklet 0", "recurse", 0 },
-        { 8, "fault_heap_full_via_runtime", "", VDPU_FAULT_HEAP_FULL, "heap full", "main", 0 },
-        { 9, "fault_barrier_deadlock", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK, "every live tasklet is blocked (0:barrier", "main", 0 },
-        { 10, "fault_illegal_instruction", "", VDPU_FAULT_ILLEGAL_INSN, "illegal instruction 0x0000000b", "main", 0 },
-        { 11, "fault_halt", "", VDPU_FAULT_HALT, "halt() called", "main", 0 },
-        { 12, "fault_assert", "", VDPU_FAULT_ASSERT, "assertion failed: vzero == 1 (", "main", 0 },
-        { 13, "fault_division_by_zero", "", VDPU_FAULT_DIV_ZERO, "division by zero", "do_div", 0 },
-        { 14, "fault_misaligned_load", "", VDPU_FAULT_MISALIGNED, "misaligned access: 4-byte load", "main", 0 },
-        { 15, "fault_dma_past_mram_end", "", VDPU_FAULT_DMA_RANGE, "run past the end", "main", 0 },
-        { 16, "fault_mutex_deadlock", "-DNR_TASKLETS=3", VDPU_FAULT_DEADLOCK, "mutex", "main", -2 },
-        { 7, "fault_stack_overflow_tasklet3", "-DNR_TASKLETS=4 -DSTACK_SIZE_TASKLET_3=256", VDPU_FAULT_STACK_OVERFLOW,
-          "stack overflow: tasklet", "recurse", -2 },
+        {1, "fault_dma_size_not_multiple_of_8", "", VDPU_FAULT_DMA_SIZE,
+         "must be 8..2048 and a multiple of 8", "main", 0},
+        {2, "fault_dma_size_too_big", "", VDPU_FAULT_DMA_SIZE, "DMA size 12288 bytes", "main", 0},
+        {3, "fault_dma_wram_unaligned", "", VDPU_FAULT_DMA_ALIGN, "WRAM address", "main", 0},
+        {4, "fault_dma_mram_unaligned", "", VDPU_FAULT_DMA_ALIGN, "MRAM address", "main", 0},
+        {5, "fault_access_outside_wram_mram", "", VDPU_FAULT_BAD_ACCESS, "outside WRAM/MRAM",
+         "main", 0},
+        {6, "fault_store_into_iram", "", VDPU_FAULT_IRAM_STORE, "store into IRAM", "main", 0},
+        {7, "fault_stack_overflow", "-DSTACK_SIZE_DEFAULT=512", VDPU_FAULT_STACK_OVERFLOW,
+         "stack overflow: tasklet 0", "recurse", 0},
+        {8, "fault_heap_full_via_runtime", "", VDPU_FAULT_HEAP_FULL, "heap full", "main", 0},
+        {9, "fault_barrier_deadlock", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK,
+         "every live tasklet is blocked (0:barrier", "main", 0},
+        {10, "fault_illegal_instruction", "", VDPU_FAULT_ILLEGAL_INSN,
+         "illegal instruction 0x0000000b", "main", 0},
+        {11, "fault_halt", "", VDPU_FAULT_HALT, "halt() called", "main", 0},
+        {12, "fault_assert", "", VDPU_FAULT_ASSERT, "assertion failed: vzero == 1 (", "main", 0},
+        {13, "fault_division_by_zero", "", VDPU_FAULT_DIV_ZERO, "division by zero", "do_div", 0},
+        {14, "fault_misaligned_load", "", VDPU_FAULT_MISALIGNED, "misaligned access: 4-byte load",
+         "main", 0},
+        {15, "fault_dma_past_mram_end", "", VDPU_FAULT_DMA_RANGE, "run past the end", "main", 0},
+        {16, "fault_mutex_deadlock", "-DNR_TASKLETS=3", VDPU_FAULT_DEADLOCK, "mutex", "main", -2},
+        {7, "fault_stack_overflow_tasklet3", "-DNR_TASKLETS=4 -DSTACK_SIZE_TASKLET_3=256",
+         VDPU_FAULT_STACK_OVERFLOW, "stack overflow: tasklet", "recurse", -2},
     };
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const fault_case_t *fc = &cases[i];
@@ -257,8 +310,8 @@ static void test_faults(void)
             if (r.status != VDPU_STATUS_FAULT)
                 fail(nm, "no fault");
             else if (r.fault_code != fc->code)
-                fail(nm, "fault code %d (%s), expected %d: %s", r.fault_code, vdpu_fault_name(r.fault_code), fc->code,
-                     r.fault_msg);
+                fail(nm, "fault code %d (%s), expected %d: %s", r.fault_code,
+                     vdpu_fault_name(r.fault_code), fc->code, r.fault_msg);
             else if (!strstr(r.fault_msg, fc->substr))
                 fail(nm, "message '%s' lacks '%s'", r.fault_msg, fc->substr);
             else if (strcmp(r.fault_func, fc->func) != 0)
@@ -266,7 +319,8 @@ static void test_faults(void)
             else if (fc->tasklet >= 0 && r.fault_tasklet != fc->tasklet)
                 fail(nm, "tasklet %d, expected %d", r.fault_tasklet, fc->tasklet);
             else if (fc->n == 7 && fc->tasklet == -2 && r.fault_tasklet != 3)
-                fail(nm, "stack overflow in tasklet %d, expected 3 (the one with a 256-byte stack)", r.fault_tasklet);
+                fail(nm, "stack overflow in tasklet %d, expected 3 (the one with a 256-byte stack)",
+                     r.fault_tasklet);
             else if (r.fault_pc < VDPU_IRAM_BASE)
                 fail(nm, "fault pc 0x%x not in IRAM", r.fault_pc);
             else
@@ -349,7 +403,8 @@ static void test_limits(void)
     else
         pass("limit_nr_tasklets_25_rejected_at_link");
 
-    if (build("lim_wram", "persist.c", "-DNR_TASKLETS=24 -DSTACK_SIZE_DEFAULT=4096", path, sizeof path) == 0)
+    if (build("lim_wram", "persist.c", "-DNR_TASKLETS=24 -DSTACK_SIZE_DEFAULT=4096", path,
+              sizeof path) == 0)
         fail("limit_wram_budget_rejected_at_link", "link succeeded");
     else if (!strstr(last_log, "WRAM"))
         fail("limit_wram_budget_rejected_at_link", "unexpected message: %.300s", last_log);
@@ -445,15 +500,17 @@ static void test_persist(void)
         if (run_ok("globals_reinitialized_by_load", &c, &r) == 0) {
             rd(&c, "mcount", &m, 8);
             if (rd32(&c, "counter") != 1 || rd32(&c, "initd") != 101 || m != 1)
-                fail("globals_reinitialized_by_load", "counter=%u initd=%u mcount=%llu", rd32(&c, "counter"),
-                     rd32(&c, "initd"), (unsigned long long)m);
+                fail("globals_reinitialized_by_load", "counter=%u initd=%u mcount=%llu",
+                     rd32(&c, "counter"), rd32(&c, "initd"), (unsigned long long)m);
             else
                 pass("globals_reinitialized_by_load");
         }
         /* host visibility: __host and MRAM vars and the heap pointer are, plain globals are not */
         vdpu_symbol_t s;
-        int hv = vdpu_program_symbol(c.p, "counter", &s) == 0 && s.host_visible && s.mem == VDPU_MEM_WRAM;
-        hv = hv && vdpu_program_symbol(c.p, "mcount", &s) == 0 && s.host_visible && s.mem == VDPU_MEM_MRAM;
+        int hv = vdpu_program_symbol(c.p, "counter", &s) == 0 && s.host_visible &&
+                 s.mem == VDPU_MEM_WRAM;
+        hv = hv && vdpu_program_symbol(c.p, "mcount", &s) == 0 && s.host_visible &&
+             s.mem == VDPU_MEM_MRAM;
         hv = hv && vdpu_program_symbol(c.p, "lock", &s) == 0 && !s.host_visible;
         hv = hv && vdpu_program_symbol(c.p, "__sys_used_mram_end", &s) == 0 && s.host_visible &&
              s.mem == VDPU_MEM_MRAM && s.offset == 8 && s.size == VDPU_MRAM_SIZE - 8;
@@ -482,8 +539,16 @@ static void test_perf(void)
         rd(&c, "samples", s, sizeof s);
         int ok = 1;
         for (int i = 0; i < 64; i++) {
-            if (s[i] & 15) { fail(nm, "sample %d = %llu not a multiple of 16", i, (unsigned long long)s[i]); ok = 0; break; }
-            if (i && s[i] <= s[i - 1]) { fail(nm, "sample %d not increasing", i); ok = 0; break; }
+            if (s[i] & 15) {
+                fail(nm, "sample %d = %llu not a multiple of 16", i, (unsigned long long)s[i]);
+                ok = 0;
+                break;
+            }
+            if (i && s[i] <= s[i - 1]) {
+                fail(nm, "sample %d not increasing", i);
+                ok = 0;
+                break;
+            }
         }
         if (ok && s[63] - s[0] < 63 * 11 * 4) {
             fail(nm, "too few cycles: %llu", (unsigned long long)(s[63] - s[0]));
@@ -525,13 +590,27 @@ static void test_sync(void)
             rd(&c, "after_barrier", ab, sizeof ab);
             int ok = 1;
             for (int i = 0; i < 8; i++)
-                if (ab[i] != 800) { fail(nm, "tasklet %d saw counter %u after barrier (expected 800)", i, ab[i]); ok = 0; break; }
-            if (ok && rd32(&c, "sem_order") != 12) { fail(nm, "semaphore order %u (expected 12)", rd32(&c, "sem_order")); ok = 0; }
-            if (ok && rd32(&c, "hs_result") != 1000) { fail(nm, "handshake result %u", rd32(&c, "hs_result")); ok = 0; }
+                if (ab[i] != 800) {
+                    fail(nm, "tasklet %d saw counter %u after barrier (expected 800)", i, ab[i]);
+                    ok = 0;
+                    break;
+                }
+            if (ok && rd32(&c, "sem_order") != 12) {
+                fail(nm, "semaphore order %u (expected 12)", rd32(&c, "sem_order"));
+                ok = 0;
+            }
+            if (ok && rd32(&c, "hs_result") != 1000) {
+                fail(nm, "handshake result %u", rd32(&c, "hs_result"));
+                ok = 0;
+            }
             if (ok && mode == 0) {
                 uint64_t blocked = 0;
-                for (int i = 0; i < 8; i++) blocked += r.tasklet[i].blocked_cycles;
-                if (!blocked) { fail(nm, "no blocked cycles counted"); ok = 0; }
+                for (int i = 0; i < 8; i++)
+                    blocked += r.tasklet[i].blocked_cycles;
+                if (!blocked) {
+                    fail(nm, "no blocked cycles counted");
+                    ok = 0;
+                }
             }
             if (ok)
                 pass(nm);
@@ -571,12 +650,16 @@ static void test_scaling(void)
             thr1 = thr;
         double sp = thr / thr1, ideal = T < 11 ? T : 11;
         double dev = fabs(sp / ideal - 1);
-        if (dev > worst) { worst = dev; worst_t = T; }
+        if (dev > worst) {
+            worst = dev;
+            worst_t = T;
+        }
         co += (size_t)snprintf(curve + co, sizeof curve - co, "%s%.2f", T > 1 ? " " : "", sp);
         close_prog(&c);
     }
     if (worst > 0.05)
-        fail(nm, "speed-up deviates %.1f%% from min(T,11) at T=%d; curve: %s", 100 * worst, worst_t, curve);
+        fail(nm, "speed-up deviates %.1f%% from min(T,11) at T=%d; curve: %s", 100 * worst, worst_t,
+             curve);
     else {
         printf("# speed-up T=1..24: %s\n", curve);
         pass(nm);
@@ -604,7 +687,9 @@ static void test_stream(void)
         else if (mbs < 600 || mbs > 700)
             fail(nm, "%.1f MB/s", mbs);
         else {
-            printf("# MRAM read stream, 16 tasklets, 2 KiB DMAs: %.1f MB/s at 350 MHz (PrIM: 628 MB/s)\n", mbs);
+            printf("# MRAM read stream, 16 tasklets, 2 KiB DMAs: %.1f MB/s at 350 MHz (PrIM: 628 "
+                   "MB/s)\n",
+                   mbs);
             pass(nm);
         }
     }
@@ -647,8 +732,9 @@ static void test_prim_add(void)
         if (fabs(mops / 58.56 - 1) > 0.20)
             fail(nm, "%.2f MOPS (%.2f instr/op)", mops, (double)r.instructions / ops);
         else {
-            printf("# PrIM INT32 ADD, 16 tasklets: %.2f MOPS at 350 MHz (PrIM 58.56), %.2f instructions/op\n", mops,
-                   (double)r.instructions / ops);
+            printf("# PrIM INT32 ADD, 16 tasklets: %.2f MOPS at 350 MHz (PrIM 58.56), %.2f "
+                   "instructions/op\n",
+                   mops, (double)r.instructions / ops);
             pass(nm);
         }
     }
@@ -664,7 +750,7 @@ static void test_modes_equal(void)
         return;
     }
     uint32_t sums[2][12];
-    uint64_t insns[2] = { 0, 0 };
+    uint64_t insns[2] = {0, 0};
     for (int m = 0; m < 2; m++) {
         ctx_t c;
         if (open_prog(nm, path, m ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
@@ -680,8 +766,8 @@ static void test_modes_equal(void)
         close_prog(&c);
     }
     if (memcmp(sums[0], sums[1], sizeof sums[0]) || insns[0] != insns[1])
-        fail(nm, "results or instruction counts differ (%llu vs %llu)", (unsigned long long)insns[0],
-             (unsigned long long)insns[1]);
+        fail(nm, "results or instruction counts differ (%llu vs %llu)",
+             (unsigned long long)insns[0], (unsigned long long)insns[1]);
     else
         pass(nm);
 }
@@ -704,7 +790,8 @@ static void test_wrapper_path(void)
     else {
         vdpu_program_t *p;
         char msg[200];
-        if (vdpu_program_load_file(OUTDIR "/via_path.elf", &p, msg, sizeof msg) || vdpu_program_nr_tasklets(p) != 3)
+        if (vdpu_program_load_file(OUTDIR "/via_path.elf", &p, msg, sizeof msg) ||
+            vdpu_program_nr_tasklets(p) != 3)
             fail(nm, "bad program: %s", msg);
         else
             pass(nm);

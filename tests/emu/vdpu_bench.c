@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
 #include "vdpu.h"
 
 static double now_s(void)
@@ -21,9 +22,11 @@ int main(int argc, char **argv)
     const char *elf = "build/emu/bench_loop.elf";
     if (argc > 1) {
         elf = argv[1];
-    } else if (system("mkdir -p build/emu && sh emu/bin/dpu-upmem-dpurte-clang -O2 -DNR_TASKLETS=16 "
-                      "-o build/emu/bench_loop.elf tests/emu/progs/bench_loop.c") != 0) {
-        fprintf(stderr, "vdpu-bench: cannot build the benchmark program (run from the repo root)\n");
+    } else if (system(
+                   "mkdir -p build/emu && sh emu/bin/dpu-upmem-dpurte-clang -O2 -DNR_TASKLETS=16 "
+                   "-o build/emu/bench_loop.elf tests/emu/progs/bench_loop.c") != 0) {
+        fprintf(stderr,
+                "vdpu-bench: cannot build the benchmark program (run from the repo root)\n");
         return 1;
     }
     char msg[256];
@@ -63,12 +66,13 @@ int main(int argc, char **argv)
                 continue;
             }
             best = (double)r.instructions / dt;
-            printf("  %-6s mode: %llu instructions in %.3f s = %.1f M simulated instructions/s (measured)",
+            printf("  %-6s mode: %llu instructions in %.3f s = %.1f M simulated instructions/s "
+                   "(measured)",
                    m == 0 ? "timed" : "fast", (unsigned long long)r.instructions, dt, best / 1e6);
             if (m == 0)
                 printf("; modeled %llu DPU cycles = %.3f ms at %.0f MHz, IPC %.3f",
-                       (unsigned long long)r.cycles, (double)r.cycles / prm.clock_mhz / 1e3, prm.clock_mhz,
-                       (double)r.slots / (double)r.cycles);
+                       (unsigned long long)r.cycles, (double)r.cycles / prm.clock_mhz / 1e3,
+                       prm.clock_mhz, (double)r.slots / (double)r.cycles);
             printf("\n");
             break;
         }

@@ -3,7 +3,8 @@
 #define VECADD_COMMON_H
 #include <stdint.h>
 
-#define BLOCK_BYTES 256 /* bytes per DMA (multiple of 8, <= 2048); two buffers fit the 1 KiB stack */
+#define BLOCK_BYTES                                                                                \
+    256 /* bytes per DMA (multiple of 8, <= 2048); two buffers fit the 1 KiB stack */
 #define BLOCK_ELEMS (BLOCK_BYTES / sizeof(int32_t))
 
 /* MRAM heap layout per DPU: A[n] B[n] C[n], each padded to BLOCK_BYTES. */

@@ -154,7 +154,8 @@ static void t_alloc_counts(void)
     /* a second allocation takes other ranks; all 40 are then too many */
     struct dpu_set_t other;
     OK(dpu_alloc_ranks(38, NULL, &other));
-    CHECK_ERR(dpu_alloc_ranks(1, NULL, &set.list.ranks == NULL ? &other : &dpu), DPU_ERR_ALLOCATION);
+    CHECK_ERR(dpu_alloc_ranks(1, NULL, &set.list.ranks == NULL ? &other : &dpu),
+              DPU_ERR_ALLOCATION);
     OK(dpu_free(other));
     OK(dpu_free(set));
 }
@@ -264,8 +265,7 @@ static void t_symbols(void)
     CHECK_ERR(dpu_copy_to(set, "hidden", 0, &w, sizeof w), DPU_ERR_UNKNOWN_SYMBOL);
     CHECK_ERR(dpu_copy_to(set, "nope", 0, &w, sizeof w), DPU_ERR_UNKNOWN_SYMBOL);
     OK(dpu_get_symbol(prog, "n_elems", &sym));
-    CHECK(sym.size == 4 && sym.address < 0x10000, "n_elems at 0x%x size %u", sym.address,
-          sym.size);
+    CHECK(sym.size == 4 && sym.address < 0x10000, "n_elems at 0x%x size %u", sym.address, sym.size);
     OK(dpu_get_symbol(prog, "mram_var", &sym));
     CHECK(sym.size == 128 && sym.address >= 0x08000000, "mram_var at 0x%x size %u", sym.address,
           sym.size);
@@ -599,8 +599,7 @@ static void t_callbacks_sticky(void)
     atomic_store(&g_calls, 0);
     atomic_store(&g_index_mask, 0);
     OK(dpu_callback(set, cb_count, NULL, DPU_CALLBACK_DEFAULT));
-    CHECK(g_calls == 3 && g_index_mask == 7, "DEFAULT: %d calls, mask %x", g_calls,
-          g_index_mask);
+    CHECK(g_calls == 3 && g_index_mask == 7, "DEFAULT: %d calls, mask %x", g_calls, g_index_mask);
     atomic_store(&g_calls, 0);
     OK(dpu_callback(set, cb_count, NULL, DPU_CALLBACK_SINGLE_CALL));
     CHECK(g_calls == 1, "SINGLE_CALL: %d calls", g_calls);
@@ -613,9 +612,9 @@ static void t_callbacks_sticky(void)
               DPU_ERR_NONBLOCKING_SYNC_CALLBACK);
 
     /* sticky: an async job fails; later calls on that rank return it */
-    dpu_error_t want = (dpu_error_t)((uint32_t)DPU_ERR_ASYNC_JOBS |
-                                     (12u << DPU_ERROR_ASYNC_JOB_TYPE_SHIFT) |
-                                     DPU_ERR_INVALID_BUFFER_SIZE);
+    dpu_error_t want =
+        (dpu_error_t)((uint32_t)DPU_ERR_ASYNC_JOBS | (12u << DPU_ERROR_ASYNC_JOB_TYPE_SHIFT) |
+                      DPU_ERR_INVALID_BUFFER_SIZE);
     OK(dpu_callback(set, cb_fail, NULL, DPU_CALLBACK_ASYNC));
     atomic_store(&g_calls, 0);
     /* queued behind the failing job: dropped, or refused if it already failed */
@@ -665,8 +664,8 @@ static void t_log(void)
     DPU_FOREACH (set, dpu)
         OK(dpu_log_read(dpu, f));
     fclose(f);
-    CHECK(text && strstr(text, "=== DPU#0x") && strstr(text, "hello 42 from the DPU"),
-          "log: %s", text ? text : "(null)");
+    CHECK(text && strstr(text, "=== DPU#0x") && strstr(text, "hello 42 from the DPU"), "log: %s",
+          text ? text : "(null)");
     free(text);
     OK(dpu_load(set, "basic.dpu", NULL));
     OK(dpu_launch(set, DPU_SYNCHRONOUS));
@@ -751,8 +750,8 @@ static void sample_run(const char *profile, int launch_one, uint64_t *cycles, do
                      DPU_XFER_DEFAULT));
     DPU_FOREACH (set, dpu, i)
         OK(dpu_prepare_xfer(dpu, out[i]));
-    OK(dpu_push_xfer(set, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, sizeof in[0],
-                     sizeof out[0], DPU_XFER_DEFAULT));
+    OK(dpu_push_xfer(set, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, sizeof in[0], sizeof out[0],
+                     DPU_XFER_DEFAULT));
     dpu_emu_reset();
     if (launch_one) {
         DPU_FOREACH (set, dpu, i)
@@ -792,8 +791,7 @@ static void t_sample_dpus(void)
     int ok_full[4], ok_one[4], ok_smp[4], un_full[4], un_one[4], un_smp[4];
     sample_run(base, 0, &c_full, &k_full, l_full, ok_full, un_full);
     sample_run(base, 1, &c_one, &k_one, l_one, ok_one, un_one);
-    sample_run("nrRanks=1,nrDpusPerRank=4,sampleDpus=1", 0, &c_smp, &k_smp, l_smp, ok_smp,
-               un_smp);
+    sample_run("nrRanks=1,nrDpusPerRank=4,sampleDpus=1", 0, &c_smp, &k_smp, l_smp, ok_smp, un_smp);
     for (int i = 0; i < 4; i++)
         CHECK(ok_full[i] && l_full[i] == 1, "full run: DPU %d wrong (launches %u)", i, l_full[i]);
     CHECK(ok_smp[0] && l_smp[0] == 1, "sampled run: DPU 0 did not run correctly");
@@ -878,8 +876,7 @@ static void t_clock_push_price(void)
         break;
     }
     near(priced(DPU_EMU_PHASE_CPU_DPU, set),
-         param("serialDpuUs") * 1e-6 + len / (param("serialToGBps") * 1e9),
-         "serial copy of 1 MiB");
+         param("serialDpuUs") * 1e-6 + len / (param("serialToGBps") * 1e9), "serial copy of 1 MiB");
     /* the system-wide cap: 40 ranks pushing together share P21 */
     free(buf);
     OK(dpu_free(set));

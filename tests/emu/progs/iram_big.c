@@ -5,4 +5,7 @@ volatile uint32_t v;
 #define B A A A A A A A A A A
 #define C B B B B B B B B B B
 #define D C C C C C C C C C C
-int main(void) { D D return 0; }
+int main(void)
+{
+    D D return 0;
+}

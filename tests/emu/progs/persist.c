@@ -2,9 +2,10 @@
  * state (locks) is reset at each boot. */
 #include <defs.h>
 #include <mram.h>
+
 #include "../../../emu/vdpu/abi.h"
-__host uint32_t counter;          /* .bss  */
-__host uint32_t initd = 100;      /* .data */
+__host uint32_t counter;     /* .bss  */
+__host uint32_t initd = 100; /* .data */
 __mram uint64_t mcount;
 static uint8_t lock;
 int main(void)
@@ -13,6 +14,6 @@ int main(void)
     vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, (uint32_t)&lock);
     counter++;
     initd++;
-    mcount = mcount + 1;           /* direct MRAM access */
+    mcount = mcount + 1; /* direct MRAM access */
     return 0;
 }

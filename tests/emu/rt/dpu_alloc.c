@@ -1,15 +1,15 @@
 /* dpu_alloc.c -- mem_alloc/mem_reset/fsb (NR_TASKLETS=4).
  * mode 0: reset, allocate, record; mode 1: allocate without reset (heap
  * pointer persists); mode 2: exhaust the heap (must fault HEAP_FULL). */
-#include <stdint.h>
-#include <defs.h>
 #include <alloc.h>
-#include <fsb_allocator.h>
 #include <barrier.h>
+#include <defs.h>
+#include <fsb_allocator.h>
+#include <stdint.h>
 
 __host uint32_t mode;
-__host uint32_t heap_start;     /* mem_reset() result                 */
-__host uint32_t top_after;      /* mem_alloc(0) at the end            */
+__host uint32_t heap_start; /* mem_reset() result                 */
+__host uint32_t top_after;  /* mem_alloc(0) at the end            */
 __host uint32_t ptrs[NR_TASKLETS][3];
 __host uint32_t fsb_ok;
 

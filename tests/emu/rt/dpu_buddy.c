@@ -1,11 +1,11 @@
 /* dpu_buddy.c -- buddy allocator (NR_TASKLETS=4): every tasklet allocates,
  * fills, checks and frees blocks of several sizes; then one tasklet checks
  * that the whole heap coalesced back into one block. */
-#include <stdint.h>
-#include <defs.h>
 #include <alloc.h>
 #include <barrier.h>
 #include <buddy_alloc.h>
+#include <defs.h>
+#include <stdint.h>
 
 __host uint32_t errors;
 __host uint32_t whole_ok;
@@ -23,7 +23,7 @@ int main(void)
     barrier_wait(&bar);
     for (uint32_t round = 0; round < 20; round++) {
         uint8_t *p[3];
-        uint32_t sz[3] = { 1 + round, 40 + 3 * id, 200 };
+        uint32_t sz[3] = {1 + round, 40 + 3 * id, 200};
         for (int k = 0; k < 3; k++) {
             p[k] = buddy_alloc(sz[k]);
             if (p[k] == 0 || ((uint32_t)p[k] & 7) != 0) {

@@ -1,11 +1,12 @@
 /* dpu_printf.c -- printf records (NR_TASKLETS=4). Tasklet 0 prints the
  * PRINTF_CASES list and the special cases below; then every tasklet prints
  * LINES lines "tasklet T line L" concurrently. */
-#include <stdint.h>
-#include <string.h>
-#include <defs.h>
 #include <barrier.h>
+#include <defs.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
 #include "printf_cases.h"
 
 #define LINES 10

@@ -1,8 +1,8 @@
 /* dpu_printf_small.c -- a 64-byte printf buffer (NR_TASKLETS=1).
  * mode 0: two short records (fit); mode 1: many records (the ring wraps);
  * mode 2: one record longer than the buffer (fault PRINTF_OVERFLOW). */
-#include <stdint.h>
 #include <defs.h>
+#include <stdint.h>
 #include <stdio.h>
 
 STDOUT_BUFFER_INIT(64);

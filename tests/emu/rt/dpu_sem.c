@@ -1,14 +1,14 @@
 /* dpu_sem.c -- semaphores (producer/consumer through a bounded queue) and
  * handshakes (a prefix sum passed along the tasklets, as PrIM SEL does).
  * Built with NR_TASKLETS=16: tasklets 0..7 produce, 8..15 consume. */
-#include <stdint.h>
-#include <defs.h>
 #include <barrier.h>
+#include <defs.h>
+#include <handshake.h>
 #include <mutex.h>
 #include <sem.h>
-#include <handshake.h>
+#include <stdint.h>
 
-#define ITEMS 50   /* per producer */
+#define ITEMS 50 /* per producer */
 #define QLEN 4
 
 __host uint64_t consumed_sum;

@@ -1,18 +1,18 @@
 /* dpu_seqread.c -- sequential reader over an MRAM byte array written by the
  * host (NR_TASKLETS=4). Tasklet t reads from offset start[t] with step
  * step[t] bytes, summing the 32-bit little-endian words it lands on. */
-#include <stdint.h>
-#include <defs.h>
-#include <mram.h>
 #include <alloc.h>
 #include <barrier.h>
+#include <defs.h>
+#include <mram.h>
 #include <seqread.h>
+#include <stdint.h>
 
 #define N 6000
 
 __mram_noinit uint8_t data[N + 64];
-__host uint32_t start[NR_TASKLETS] = { 0, 3, 17, 255 };
-__host uint32_t step[NR_TASKLETS] = { 4, 1, 12, 200 };
+__host uint32_t start[NR_TASKLETS] = {0, 3, 17, 255};
+__host uint32_t step[NR_TASKLETS] = {4, 1, 12, 200};
 __host uint32_t sum[NR_TASKLETS];
 __host uint32_t count[NR_TASKLETS];
 __host uint32_t tell_ok[NR_TASKLETS];

@@ -1,13 +1,13 @@
 /* dpu_sync.c -- barriers in loops, mutex contention, trylock, mutex pools,
  * virtual mutexes, run-time initialised barriers (PrIM HST-L style).
  * Built with NR_TASKLETS=16. Results in __host variables (see rt_run.c). */
-#include <stdint.h>
-#include <defs.h>
+#include <atomic_bit.h>
 #include <barrier.h>
+#include <defs.h>
 #include <mutex.h>
 #include <mutex_pool.h>
+#include <stdint.h>
 #include <vmutex.h>
-#include <atomic_bit.h>
 
 #define ROUNDS 40
 #define INCS 300

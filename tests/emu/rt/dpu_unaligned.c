@@ -3,16 +3,16 @@
  * increments ints[id % 4] (ints share 8-byte words) INCS times with
  * mram_update_int_atomic, and writes bytes[id] with mram_write_byte_atomic.
  * mode 1: mram_write_unaligned with different misalignments (must fault). */
-#include <stdint.h>
+#include <barrier.h>
 #include <defs.h>
 #include <mram.h>
-#include <barrier.h>
 #include <mram_unaligned.h>
+#include <stdint.h>
 
 #define INCS 50
 
-__mram_noinit uint8_t src[4096];      /* host pattern: src[i] = i * 7 + 3 */
-__mram_noinit uint8_t dst[4096];      /* host zeroes it                   */
+__mram_noinit uint8_t src[4096]; /* host pattern: src[i] = i * 7 + 3 */
+__mram_noinit uint8_t dst[4096]; /* host zeroes it                   */
 __mram uint32_t ints[4];
 __mram uint8_t bytes[16];
 __host uint32_t mode;
@@ -36,8 +36,8 @@ int main(void)
             return 0;
         }
         uint32_t ok = 1;
-        static const uint32_t offs[] = { 1, 7, 8, 13, 1000 };
-        static const uint32_t lens[] = { 1, 5, 16, 2048, 77 };
+        static const uint32_t offs[] = {1, 7, 8, 13, 1000};
+        static const uint32_t lens[] = {1, 5, 16, 2048, 77};
         for (int k = 0; k < 5; k++) {
             uint8_t *p = mram_read_unaligned(&src[offs[k]], buf, lens[k]);
             for (uint32_t i = 0; i < lens[k]; i++)

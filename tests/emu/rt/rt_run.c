@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vdpu.h"
 #include "dpulog.h"
+#include "vdpu.h"
 
 static const char *dir;
 static int failures;
@@ -67,7 +67,8 @@ static int run(const char *name, prog_t *p, int want_fault)
              p->res.fault_func, p->res.fault_msg);
         return -1;
     }
-    if (want_fault != 0 && (p->res.status != VDPU_STATUS_FAULT || p->res.fault_code != want_fault)) {
+    if (want_fault != 0 &&
+        (p->res.status != VDPU_STATUS_FAULT || p->res.fault_code != want_fault)) {
         fail(name, "expected fault %s, got %s", vdpu_fault_name(want_fault),
              p->res.status == VDPU_STATUS_DONE ? "normal end" : vdpu_fault_name(p->res.fault_code));
         return -1;
@@ -212,15 +213,15 @@ static void test_alloc(void)
         fail(n, "mem_reset returned 0x%x, not __sys_heap_start", start);
         goto out;
     }
-    static const uint32_t sizes[3] = { 1, 13, 3 };
+    static const uint32_t sizes[3] = {1, 13, 3};
     for (uint32_t t = 0; t < 4; t++)
         for (uint32_t k = 0; k < 3; k++) {
             uint32_t a = rd_u32(&p, "ptrs", t * 3 + k);
             uint32_t sz = k == 0 ? 1 + t : k == 1 ? 13 : 8 * t + 3;
             (void)sizes;
             if (a % 8 != 0 || a < start || a + sz > top0) {
-                fail(n, "allocation %u of tasklet %u at 0x%x (8-aligned inside the heap expected)", k,
-                     t, a);
+                fail(n, "allocation %u of tasklet %u at 0x%x (8-aligned inside the heap expected)",
+                     k, t, a);
                 goto out;
             }
             if (k == 1)
@@ -282,8 +283,10 @@ static void test_printf(void)
             size_t i = 0;
             while (log[i] && log[i] == want[i])
                 i++;
-            fail(n, "boot %d: text differs from the host's printf at byte %zu: got \"%.40s\" "
-                    "want \"%.40s\"", boot, i, log + i, want + i);
+            fail(n,
+                 "boot %d: text differs from the host's printf at byte %zu: got \"%.40s\" "
+                 "want \"%.40s\"",
+                 boot, i, log + i, want + i);
             free(log);
             goto out;
         }
@@ -377,7 +380,7 @@ static void test_seqread(void)
     sym_rw(&p, "data", 0, data, sizeof data, 1);
     if (run(n, &p, 0))
         goto out;
-    static const uint32_t start[4] = { 0, 3, 17, 255 }, step[4] = { 4, 1, 12, 200 };
+    static const uint32_t start[4] = {0, 3, 17, 255}, step[4] = {4, 1, 12, 200};
     for (uint32_t t = 0; t < 4; t++) {
         uint32_t s = 0, c = 0, ss = 0;
         for (uint32_t off = start[t]; off + 4 <= N; off += step[t], c++)

@@ -3,9 +3,10 @@
  * Built once per group (-DSF_GROUP=1..3, see sf_ops.h); the operations of
  * other groups do nothing. The host sets op and count, fills in_a/in_b (float/int32 operands in the
  * low 32 bits) and reads out. One tasklet. */
-#include "sf_ops.h"
 #include <defs.h>
 #include <stdint.h>
+
+#include "sf_ops.h"
 
 __host uint32_t op;
 __host uint32_t count;

@@ -22,12 +22,12 @@
     X(nop, 0, M, M, M, a ^ b)                                                                      \
     X(addsf3, 1, F, F, F, a + b)                                                                   \
     X(subsf3, 1, F, F, F, a - b)                                                                   \
-    X(mulsf3, 1, F, F, F, a * b)                                                                   \
+    X(mulsf3, 1, F, F, F, a *b)                                                                    \
     X(divsf3, 1, F, F, F, a / b)                                                                   \
     X(negsf2, 1, F, N, F, NEG_F(negsf2, a))                                                        \
     X(adddf3, 2, D, D, D, a + b)                                                                   \
     X(subdf3, 2, D, D, D, a - b)                                                                   \
-    X(muldf3, 2, D, D, D, a * b)                                                                   \
+    X(muldf3, 2, D, D, D, a *b)                                                                    \
     X(divdf3, 2, D, D, D, a / b)                                                                   \
     X(negdf2, 2, D, N, D, NEG_D(negdf2, a))                                                        \
     X(lt_f, 1, F, F, I, a < b)                                                                     \
@@ -85,7 +85,7 @@ enum {
 #define SF_ENUM(name, group, ta, tb, tr, expr) SF_OP_##name,
     SF_OPS(SF_ENUM)
 #undef SF_ENUM
-    SF_OP__COUNT
+        SF_OP__COUNT
 };
 
 /* C types of the kinds (N: unused operand, carried as a uint64_t) */

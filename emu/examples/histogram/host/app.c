@@ -38,11 +38,11 @@ int main(void)
     DPU_ASSERT(dpu_push_xfer(set, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, 0, PER_DPU,
                              DPU_XFER_DEFAULT));
     DPU_ASSERT(dpu_launch(set, DPU_SYNCHRONOUS));
-    uint32_t (*parts)[NR_BINS] = calloc(nr_dpus, sizeof *parts);
+    uint32_t(*parts)[NR_BINS] = calloc(nr_dpus, sizeof *parts);
     DPU_FOREACH (set, dpu, i)
         DPU_ASSERT(dpu_prepare_xfer(dpu, parts[i]));
-    DPU_ASSERT(dpu_push_xfer(set, DPU_XFER_FROM_DPU, "histo", 0, sizeof parts[0],
-                             DPU_XFER_DEFAULT));
+    DPU_ASSERT(
+        dpu_push_xfer(set, DPU_XFER_FROM_DPU, "histo", 0, sizeof parts[0], DPU_XFER_DEFAULT));
     uint32_t got[NR_BINS] = {0};
     for (uint32_t d = 0; d < nr_dpus; d++)
         for (uint32_t b = 0; b < NR_BINS; b++)

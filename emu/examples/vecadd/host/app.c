@@ -28,7 +28,8 @@ int main(void)
     uint32_t per = (n + nr_dpus - 1) / nr_dpus;
     uint32_t span = (per * 4 + BLOCK_BYTES - 1) / BLOCK_BYTES * BLOCK_BYTES;
     uint32_t span_elems = span / 4;
-    int32_t *A = calloc((size_t)nr_dpus * span_elems, 4), *B = calloc((size_t)nr_dpus * span_elems, 4);
+    int32_t *A = calloc((size_t)nr_dpus * span_elems, 4),
+            *B = calloc((size_t)nr_dpus * span_elems, 4);
     int32_t *C = calloc((size_t)nr_dpus * span_elems, 4);
     for (uint32_t k = 0; k < n; k++) {
         A[(k / per) * span_elems + k % per] = (int32_t)(k * 7u);
@@ -42,8 +43,8 @@ int main(void)
     }
     DPU_FOREACH (set, dpu, i)
         DPU_ASSERT(dpu_prepare_xfer(dpu, A + (size_t)i * span_elems));
-    DPU_ASSERT(dpu_push_xfer(set, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, 0, span,
-                             DPU_XFER_DEFAULT));
+    DPU_ASSERT(
+        dpu_push_xfer(set, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, 0, span, DPU_XFER_DEFAULT));
     DPU_FOREACH (set, dpu, i)
         DPU_ASSERT(dpu_prepare_xfer(dpu, B + (size_t)i * span_elems));
     DPU_ASSERT(dpu_push_xfer(set, DPU_XFER_TO_DPU, DPU_MRAM_HEAP_POINTER_NAME, span, span,
