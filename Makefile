@@ -42,7 +42,7 @@ DPU_HOST_LIBS := $(BUILD)/libdpu.a
 DPU_HOST_DEPS := $(BUILD)/libdpu.a
 endif
 
-.PHONY: all lib cli run test check-sanitize san-build bench clean format dpu emu
+.PHONY: all lib cli run test check-sanitize san-build bench clean format format-check dpu emu
 all: lib cli dpu
 
 # ---- library -----------------------------------------------------------------
@@ -138,5 +138,11 @@ clean:
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
+
+# Lists the files that differ from .clang-format (exit 1 if any).
+format-check:
+	@bad=$$(for f in $$(git ls-files '*.c' '*.h'); do \
+	    clang-format --dry-run "$$f" 2>&1 | grep -q warning && echo "$$f"; done); \
+	if [ -n "$$bad" ]; then echo "not clang-formatted:"; echo "$$bad"; exit 1; fi
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

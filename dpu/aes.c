@@ -85,9 +85,9 @@
 #endif
 #define CHUNK_BLOCKS (CHUNK / 16u)
 /* CTR: data in the lower half of the buffer, keystream in the upper half. */
-#define CTR_BLOCKS (CHUNK_BLOCKS / 2u)
+#define CTR_BLOCKS   (CHUNK_BLOCKS / 2u)
 #define CTR_KS_WORDS (CHUNK / 8u) /* offset of the keystream half, in words */
-#define STEP 8u                   /* blocks per unrolled loop step of a sweep */
+#define STEP         8u           /* blocks per unrolled loop step of a sweep */
 _Static_assert(CTR_BLOCKS % STEP == 0, "the buffer halves hold whole steps");
 _Static_assert(256 % CTR_BLOCKS == 0,
                "a CTR chunk never crosses a wrap of the counter's last byte");

@@ -17,10 +17,10 @@
 
 #include <stdint.h>
 
-#define AES_KEY_SYM aes_key_args
-#define AES_JOB_SYM aes_job_args
+#define AES_KEY_SYM  aes_key_args
+#define AES_JOB_SYM  aes_job_args
 #define AES_XSTR_(x) #x
-#define AES_XSTR(x) AES_XSTR_(x)
+#define AES_XSTR(x)  AES_XSTR_(x)
 
 enum { AES_OP_ECB_ENC = 0, AES_OP_ECB_DEC = 1, AES_OP_CTR = 2 };
 

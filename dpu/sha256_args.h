@@ -23,12 +23,12 @@
 
 #include <stdint.h>
 
-#define SHA_JOB_SYM sha_job_args
+#define SHA_JOB_SYM  sha_job_args
 #define SHA_XSTR_(x) #x
-#define SHA_XSTR(x) SHA_XSTR_(x)
+#define SHA_XSTR(x)  SHA_XSTR_(x)
 
 #define SHA_F_FINAL 1u /* pad and write the digest */
-#define SHA_F_CONT 2u  /* start from the chaining value in the state slot */
+#define SHA_F_CONT  2u /* start from the chaining value in the state slot */
 
 #define SHA_MRAM_MAX (63u << 20)
 

@@ -211,7 +211,7 @@ static void run_one(size_t bi, int op)
 /* ---- registration: one test per (backend, operation) ------------------------------- */
 
 #define MAX_BACKENDS 8
-#define NSLOTS (NOPS * MAX_BACKENDS)
+#define NSLOTS       (NOPS * MAX_BACKENDS)
 
 static char names[NSLOTS][64];
 static size_t slot_backend[NSLOTS];

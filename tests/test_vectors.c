@@ -360,7 +360,7 @@ static void run_one(size_t fi, size_t bi)
 /* ---- registration: one test per (file, backend) ----------------------------------- */
 
 #define MAX_BACKENDS 8
-#define NSLOTS (16 * MAX_BACKENDS)
+#define NSLOTS       (16 * MAX_BACKENDS)
 
 static char names[NSLOTS][64];
 static size_t slot_file[NSLOTS], slot_backend[NSLOTS];

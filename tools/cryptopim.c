@@ -21,7 +21,7 @@
 #include "cli.h"
 
 #define CHUNK_DEFAULT (8u << 20)
-#define KEY_FILE_MAX 4096 /* a key file is a few dozen hex digits */
+#define KEY_FILE_MAX  4096 /* a key file is a few dozen hex digits */
 
 /* ---- help ------------------------------------------------------------------ */
 

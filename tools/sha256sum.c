@@ -24,7 +24,7 @@
 #include "cli.h"
 
 #define BATCH_BYTES_DEFAULT (256u << 20)
-#define BATCH_FILES_MAX 4096
+#define BATCH_FILES_MAX     4096
 
 static const char sha_help[] =
     "usage: cryptopim sha256sum [--backend NAME] [-b | -t | --tag] [FILE...]\n"

@@ -17,8 +17,8 @@
 #include "cryptopim.h"
 
 #define AES_BYTES (8u << 20)
-#define SHA_MSGS 1024u
-#define SHA_LEN (32u << 10)
+#define SHA_MSGS  1024u
+#define SHA_LEN   (32u << 10)
 
 static const uint8_t study_key[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
                                       0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};

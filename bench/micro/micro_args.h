@@ -13,12 +13,12 @@
 
 /* What the perfcounter counts during the timed windows. */
 #define MICRO_COUNT_CYCLES 0u
-#define MICRO_COUNT_INSNS 1u
+#define MICRO_COUNT_INSNS  1u
 
 /* stream kernels */
-#define MICRO_STREAM_COPY 0u
+#define MICRO_STREAM_COPY     0u
 #define MICRO_STREAM_COPY_DMA 1u
-#define MICRO_STREAM_ADD 2u
+#define MICRO_STREAM_ADD      2u
 
 typedef struct {
     uint32_t bytes;    /* input bytes per DPU (multiple of MICRO_BLOCK / dma_size) */

@@ -5,7 +5,7 @@
 #define assert(e) ((void)0)
 #else
 #define __VDPU_ASTR_(x) #x
-#define __VDPU_ASTR(x) __VDPU_ASTR_(x)
+#define __VDPU_ASTR(x)  __VDPU_ASTR_(x)
 #define assert(e)                                                                                  \
     ((e) ? (void)0                                                                                 \
          : (void)vdpu_ecall2(                                                                      \

@@ -12,8 +12,8 @@
 
 #include "../vdpu/abi.h"
 
-#define ATOMIC_BIT_GET(_name) __CONCAT(__atomic_bit_, _name)
-#define ATOMIC_BIT_INIT(_name) uint8_t __atomic_bit ATOMIC_BIT_GET(_name)
+#define ATOMIC_BIT_GET(_name)    __CONCAT(__atomic_bit_, _name)
+#define ATOMIC_BIT_INIT(_name)   uint8_t __atomic_bit ATOMIC_BIT_GET(_name)
 #define ATOMIC_BIT_EXTERN(_name) extern uint8_t ATOMIC_BIT_GET(_name)
 
 #define ATOMIC_BIT_ACQUIRE(_name)                                                                  \

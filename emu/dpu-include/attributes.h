@@ -3,13 +3,13 @@
 #define _DPU_ATTRIBUTES_H_
 
 #define __VDPU_STR_(x) #x
-#define __VDPU_STR(x) __VDPU_STR_(x)
+#define __VDPU_STR(x)  __VDPU_STR_(x)
 
 /* 8-byte alignment required for DMA buffers. */
 #define __dma_aligned __attribute__((aligned(8)))
-#define __keep __attribute__((used))
-#define __used __attribute__((used))
-#define __noinline __attribute__((noinline))
+#define __keep        __attribute__((used))
+#define __used        __attribute__((used))
+#define __noinline    __attribute__((noinline))
 #ifndef __section
 #define __section(s) __attribute__((section(s)))
 #endif
@@ -19,7 +19,7 @@
 #define __host                                                                                     \
     __attribute__((section(".data.__sys_host." __VDPU_STR(__COUNTER__)), aligned(8), used))
 /* Atomic bits are modelled as WRAM bytes whose address names a lock. */
-#define __atomic_bit __attribute__((section(".data.__sys_atomic"), used))
+#define __atomic_bit       __attribute__((section(".data.__sys_atomic"), used))
 #define __lower_data(name) __attribute__((used))
 
 #endif

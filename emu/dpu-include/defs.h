@@ -31,7 +31,7 @@ static inline __attribute__((always_inline, noreturn, unused)) void halt(void)
 /* Free 32-bit words left on the calling tasklet's stack (negative: overflow). */
 int check_stack(void);
 
-#define likely(x) __builtin_expect(!!(x), 1)
+#define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 #endif

@@ -48,15 +48,15 @@ void __vdpu_printf(uint64_t desc, const char *format, ...);
                          const signed char * : 3u, unsigned char * : 3u,                           \
                          const unsigned char * : 3u, volatile char * : 3u,                         \
                          const volatile char * : 3u, default : 0u))
-#define __VDPU_PF1(s, a) | (__VDPU_PK(a) << (s))
-#define __VDPU_PF2(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF1((s) + 2, __VA_ARGS__)
-#define __VDPU_PF3(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF2((s) + 2, __VA_ARGS__)
-#define __VDPU_PF4(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF3((s) + 2, __VA_ARGS__)
-#define __VDPU_PF5(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF4((s) + 2, __VA_ARGS__)
-#define __VDPU_PF6(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF5((s) + 2, __VA_ARGS__)
-#define __VDPU_PF7(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF6((s) + 2, __VA_ARGS__)
-#define __VDPU_PF8(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF7((s) + 2, __VA_ARGS__)
-#define __VDPU_PF9(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF8((s) + 2, __VA_ARGS__)
+#define __VDPU_PF1(s, a)       | (__VDPU_PK(a) << (s))
+#define __VDPU_PF2(s, a, ...)  __VDPU_PF1(s, a) __VDPU_PF1((s) + 2, __VA_ARGS__)
+#define __VDPU_PF3(s, a, ...)  __VDPU_PF1(s, a) __VDPU_PF2((s) + 2, __VA_ARGS__)
+#define __VDPU_PF4(s, a, ...)  __VDPU_PF1(s, a) __VDPU_PF3((s) + 2, __VA_ARGS__)
+#define __VDPU_PF5(s, a, ...)  __VDPU_PF1(s, a) __VDPU_PF4((s) + 2, __VA_ARGS__)
+#define __VDPU_PF6(s, a, ...)  __VDPU_PF1(s, a) __VDPU_PF5((s) + 2, __VA_ARGS__)
+#define __VDPU_PF7(s, a, ...)  __VDPU_PF1(s, a) __VDPU_PF6((s) + 2, __VA_ARGS__)
+#define __VDPU_PF8(s, a, ...)  __VDPU_PF1(s, a) __VDPU_PF7((s) + 2, __VA_ARGS__)
+#define __VDPU_PF9(s, a, ...)  __VDPU_PF1(s, a) __VDPU_PF8((s) + 2, __VA_ARGS__)
 #define __VDPU_PF10(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF9((s) + 2, __VA_ARGS__)
 #define __VDPU_PF11(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF10((s) + 2, __VA_ARGS__)
 #define __VDPU_PF12(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF11((s) + 2, __VA_ARGS__)
@@ -74,15 +74,15 @@ void __vdpu_printf(uint64_t desc, const char *format, ...);
 #define __VDPU_PF24(s, a, ...) __VDPU_PF1(s, a) __VDPU_PF23((s) + 2, __VA_ARGS__)
 /* top level: drop the format, n = number of arguments after it */
 #define __VDPU_PT0(f)
-#define __VDPU_PT1(f, ...) __VDPU_PF1(6, __VA_ARGS__)
-#define __VDPU_PT2(f, ...) __VDPU_PF2(6, __VA_ARGS__)
-#define __VDPU_PT3(f, ...) __VDPU_PF3(6, __VA_ARGS__)
-#define __VDPU_PT4(f, ...) __VDPU_PF4(6, __VA_ARGS__)
-#define __VDPU_PT5(f, ...) __VDPU_PF5(6, __VA_ARGS__)
-#define __VDPU_PT6(f, ...) __VDPU_PF6(6, __VA_ARGS__)
-#define __VDPU_PT7(f, ...) __VDPU_PF7(6, __VA_ARGS__)
-#define __VDPU_PT8(f, ...) __VDPU_PF8(6, __VA_ARGS__)
-#define __VDPU_PT9(f, ...) __VDPU_PF9(6, __VA_ARGS__)
+#define __VDPU_PT1(f, ...)  __VDPU_PF1(6, __VA_ARGS__)
+#define __VDPU_PT2(f, ...)  __VDPU_PF2(6, __VA_ARGS__)
+#define __VDPU_PT3(f, ...)  __VDPU_PF3(6, __VA_ARGS__)
+#define __VDPU_PT4(f, ...)  __VDPU_PF4(6, __VA_ARGS__)
+#define __VDPU_PT5(f, ...)  __VDPU_PF5(6, __VA_ARGS__)
+#define __VDPU_PT6(f, ...)  __VDPU_PF6(6, __VA_ARGS__)
+#define __VDPU_PT7(f, ...)  __VDPU_PF7(6, __VA_ARGS__)
+#define __VDPU_PT8(f, ...)  __VDPU_PF8(6, __VA_ARGS__)
+#define __VDPU_PT9(f, ...)  __VDPU_PF9(6, __VA_ARGS__)
 #define __VDPU_PT10(f, ...) __VDPU_PF10(6, __VA_ARGS__)
 #define __VDPU_PT11(f, ...) __VDPU_PF11(6, __VA_ARGS__)
 #define __VDPU_PT12(f, ...) __VDPU_PF12(6, __VA_ARGS__)
@@ -104,10 +104,10 @@ void __vdpu_printf(uint64_t desc, const char *format, ...);
 #define __VDPU_NARG(...)                                                                           \
     __VDPU_NARG_(__VA_ARGS__, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, \
                  6, 5, 4, 3, 2, 1, 0, _)
-#define __VDPU_CAT_(a, b) a##b
-#define __VDPU_CAT(a, b) __VDPU_CAT_(a, b)
+#define __VDPU_CAT_(a, b)     a##b
+#define __VDPU_CAT(a, b)      __VDPU_CAT_(a, b)
 #define __VDPU_PDESC_(n, ...) ((uint64_t)(n)__VDPU_CAT(__VDPU_PT, n)(__VA_ARGS__))
-#define __VDPU_PDESC(...) __VDPU_PDESC_(__VDPU_NARG(__VA_ARGS__), __VA_ARGS__)
+#define __VDPU_PDESC(...)     __VDPU_PDESC_(__VDPU_NARG(__VA_ARGS__), __VA_ARGS__)
 
 #define printf(...) __vdpu_printf(__VDPU_PDESC(__VA_ARGS__), __VA_ARGS__)
 

@@ -20,7 +20,7 @@
 #include "../include/dpu_emu.h"
 #include "../vdpu/vdpu.h"
 
-#define HOST_MAX_RANKS 1024u /* profile limit on nrRanks                 */
+#define HOST_MAX_RANKS         1024u /* profile limit on nrRanks                 */
 #define HOST_MAX_DPUS_PER_RANK 64u
 
 /* ---------------------------------------------------------------- model */

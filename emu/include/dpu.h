@@ -69,10 +69,10 @@ void dpu_set_dpu_iterator_next(struct dpu_set_dpu_iterator_t *iterator);
 struct dpu_set_rank_iterator_t dpu_set_rank_iterator_from(struct dpu_set_t *set);
 void dpu_set_rank_iterator_next(struct dpu_set_rank_iterator_t *iterator);
 
-#define _DPU_CAT_(a, b) a##b
-#define _DPU_CAT(a, b) _DPU_CAT_(a, b)
+#define _DPU_CAT_(a, b)              a##b
+#define _DPU_CAT(a, b)               _DPU_CAT_(a, b)
 #define _DPU_NARGS_(a, b, c, n, ...) n
-#define _DPU_NARGS(...) _DPU_NARGS_(__VA_ARGS__, 3, 2, 1, 0)
+#define _DPU_NARGS(...)              _DPU_NARGS_(__VA_ARGS__, 3, 2, 1, 0)
 
 #define _DPU_FOREACH_2(set, dpu)                                                                   \
     for (struct dpu_set_dpu_iterator_t __dpu_dpu_it = dpu_set_dpu_iterator_from(&(set));           \

@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 /* A rank is 8 control interfaces (one per chip) x 8 DPUs. */
-#define DPU_MAX_NR_CIS (8)
+#define DPU_MAX_NR_CIS         (8)
 #define DPU_MAX_NR_DPUS_PER_CI (8)
-#define DPU_BOOT_THREAD (0)
+#define DPU_BOOT_THREAD        (0)
 
 /* Request every free rank from dpu_alloc / dpu_alloc_ranks. */
 #define DPU_ALLOCATE_ALL (UINT_MAX)

@@ -12,10 +12,10 @@
 
 #include "../vdpu/abi.h"
 
-#define MIN_SHIFT 4u
+#define MIN_SHIFT  4u
 #define MAX_ORDERS 12u /* 16 << 11 = 32 KiB */
-#define FREE 0x40u
-#define USED 0x80u
+#define FREE       0x40u
+#define USED       0x80u
 
 typedef struct blk {
     struct blk *next, *prev;
@@ -26,7 +26,7 @@ static uint8_t *meta;
 static uint32_t heap_size, top_order;
 static blk_t *free_list[MAX_ORDERS];
 static uint8_t lock_obj;
-#define LOCK() vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, (uint32_t)&lock_obj)
+#define LOCK()   vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, (uint32_t)&lock_obj)
 #define UNLOCK() vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, (uint32_t)&lock_obj)
 
 static void push(blk_t *b, uint32_t k)

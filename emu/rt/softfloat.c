@@ -62,18 +62,18 @@ static inline double u2d(uint64_t u)
     return b.f;
 }
 
-#define F32_SIGN 0x80000000u
-#define F32_ABS 0x7fffffffu
-#define F32_INF 0x7f800000u
-#define F32_QNAN 0x7fc00000u
-#define F32_FRAC 0x007fffffu
+#define F32_SIGN   0x80000000u
+#define F32_ABS    0x7fffffffu
+#define F32_INF    0x7f800000u
+#define F32_QNAN   0x7fc00000u
+#define F32_FRAC   0x007fffffu
 #define F32_HIDDEN 0x00800000u
 
-#define F64_SIGN 0x8000000000000000ull
-#define F64_ABS 0x7fffffffffffffffull
-#define F64_INF 0x7ff0000000000000ull
-#define F64_QNAN 0x7ff8000000000000ull
-#define F64_FRAC 0x000fffffffffffffull
+#define F64_SIGN   0x8000000000000000ull
+#define F64_ABS    0x7fffffffffffffffull
+#define F64_INF    0x7ff0000000000000ull
+#define F64_QNAN   0x7ff8000000000000ull
+#define F64_FRAC   0x000fffffffffffffull
 #define F64_HIDDEN 0x0010000000000000ull
 
 static inline int f32_isnan(uint32_t a)

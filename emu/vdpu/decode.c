@@ -7,8 +7,14 @@ static int32_t sext(uint32_t v, int bits)
     return (int32_t)((v ^ m) - m);
 }
 
-static int is_imm_alu(int op) { return op >= OP_FIRST_IMM && op <= OP_LAST_IMM; }
-static int is_reg_alu(int op) { return op >= OP_FIRST_REG && op <= OP_LAST_REG; }
+static int is_imm_alu(int op)
+{
+    return op >= OP_FIRST_IMM && op <= OP_LAST_IMM;
+}
+static int is_reg_alu(int op)
+{
+    return op >= OP_FIRST_REG && op <= OP_LAST_REG;
+}
 
 /* 1 for ops after which execution does not simply go on at the next index
  * (control transfers, and ops that always fault) */
@@ -27,52 +33,69 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
 {
     for (uint32_t i = 0; i < n; i++) {
         uint32_t w = words[i];
-        vinsn_t I = { OP_ILLEGAL, 0, 0, 0, (int32_t)w, 0 };
+        vinsn_t I = {OP_ILLEGAL, 0, 0, 0, (int32_t)w, 0};
         uint32_t opc = w & 0x7f, rd = (w >> 7) & 31, f3 = (w >> 12) & 7;
         uint32_t rs1 = (w >> 15) & 31, rs2 = (w >> 20) & 31, f7 = w >> 25;
         int32_t immi = sext(w >> 20, 12);
         int32_t imms = sext(((w >> 25) << 5) | ((w >> 7) & 31), 12);
-        int32_t immb = sext(((w >> 31) << 12) | (((w >> 7) & 1) << 11) |
-                            (((w >> 25) & 63) << 5) | (((w >> 8) & 15) << 1), 13);
+        int32_t immb = sext(((w >> 31) << 12) | (((w >> 7) & 1) << 11) | (((w >> 25) & 63) << 5) |
+                                (((w >> 8) & 15) << 1),
+                            13);
         int32_t immj = sext(((w >> 31) << 20) | (((w >> 12) & 255) << 12) |
-                            (((w >> 20) & 1) << 11) | (((w >> 21) & 1023) << 1), 21);
+                                (((w >> 20) & 1) << 11) | (((w >> 21) & 1023) << 1),
+                            21);
         uint32_t pcaddr = VDPU_IRAM_BASE + 4u * i;
         int op = OP_ILLEGAL;
         I.rs1 = (uint8_t)rs1;
         I.rs2 = (uint8_t)rs2;
         switch (opc) {
-        case 0x37: op = OP_LI; I.imm = (int32_t)(w & 0xfffff000u); break;           /* lui */
-        case 0x17: op = OP_LI; I.imm = (int32_t)(pcaddr + (w & 0xfffff000u)); break; /* auipc */
-        case 0x6f: {                                                                /* jal */
+        case 0x37:
+            op = OP_LI;
+            I.imm = (int32_t)(w & 0xfffff000u);
+            break; /* lui */
+        case 0x17:
+            op = OP_LI;
+            I.imm = (int32_t)(pcaddr + (w & 0xfffff000u));
+            break;   /* auipc */
+        case 0x6f: { /* jal */
             int64_t tgt = (int64_t)i + immj / 4;
             op = (tgt >= 0 && tgt < (int64_t)n && (immj & 3) == 0) ? OP_JAL : OP_BADJUMP;
             I.imm = (int32_t)tgt;
             break;
         }
-        case 0x67: if (f3 == 0) { op = OP_JALR; I.imm = immi; } break;
+        case 0x67:
+            if (f3 == 0) {
+                op = OP_JALR;
+                I.imm = immi;
+            }
+            break;
         case 0x63: {
-            static const int bops[8] = { OP_BEQ, OP_BNE, OP_ILLEGAL, OP_ILLEGAL,
-                                         OP_BLT, OP_BGE, OP_BLTU, OP_BGEU };
+            static const int bops[8] = {OP_BEQ, OP_BNE, OP_ILLEGAL, OP_ILLEGAL,
+                                        OP_BLT, OP_BGE, OP_BLTU,    OP_BGEU};
             int64_t tgt = (int64_t)i + immb / 4;
             op = bops[f3];
             if (op != OP_ILLEGAL) {
-                if (!(tgt >= 0 && tgt < (int64_t)n && (immb & 3) == 0)) { op = OP_BADJUMP; tgt = immb; }
+                if (!(tgt >= 0 && tgt < (int64_t)n && (immb & 3) == 0)) {
+                    op = OP_BADJUMP;
+                    tgt = immb;
+                }
                 I.imm = (int32_t)tgt;
             }
             rd = 0;
             break;
         }
         case 0x03: {
-            static const int lops[8] = { OP_LB, OP_LH, OP_LW, OP_ILLEGAL,
-                                         OP_LBU, OP_LHU, OP_ILLEGAL, OP_ILLEGAL };
+            static const int lops[8] = {OP_LB,  OP_LH,  OP_LW,      OP_ILLEGAL,
+                                        OP_LBU, OP_LHU, OP_ILLEGAL, OP_ILLEGAL};
             op = lops[f3];
             I.imm = immi;
-            if (op != OP_ILLEGAL && rd == 2) op = OP_ILLEGAL; /* load into sp: unsupported */
+            if (op != OP_ILLEGAL && rd == 2)
+                op = OP_ILLEGAL; /* load into sp: unsupported */
             break;
         }
         case 0x23: {
-            static const int sops[8] = { OP_SB, OP_SH, OP_SW, OP_ILLEGAL,
-                                         OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL };
+            static const int sops[8] = {OP_SB,      OP_SH,      OP_SW,      OP_ILLEGAL,
+                                        OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL};
             op = sops[f3];
             I.imm = imms;
             rd = 0;
@@ -82,26 +105,53 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
             uint32_t sh = rs2, top = w >> 20;
             I.imm = immi;
             switch (f3) {
-            case 0: op = OP_ADDI; break;
-            case 2: op = OP_SLTI; break;
-            case 3: op = OP_SLTIU; break;
-            case 4: op = OP_XORI; break;
-            case 6: op = OP_ORI; break;
-            case 7: op = OP_ANDI; break;
+            case 0:
+                op = OP_ADDI;
+                break;
+            case 2:
+                op = OP_SLTI;
+                break;
+            case 3:
+                op = OP_SLTIU;
+                break;
+            case 4:
+                op = OP_XORI;
+                break;
+            case 6:
+                op = OP_ORI;
+                break;
+            case 7:
+                op = OP_ANDI;
+                break;
             case 1:
-                if (f7 == 0) { op = OP_SLLI; I.imm = (int32_t)sh; }
-                else if (top == 0x600) op = OP_CLZ;
-                else if (top == 0x601) op = OP_CTZ;
-                else if (top == 0x602) op = OP_CPOP;
-                else if (top == 0x604) op = OP_SEXTB;
-                else if (top == 0x605) op = OP_SEXTH;
+                if (f7 == 0) {
+                    op = OP_SLLI;
+                    I.imm = (int32_t)sh;
+                } else if (top == 0x600)
+                    op = OP_CLZ;
+                else if (top == 0x601)
+                    op = OP_CTZ;
+                else if (top == 0x602)
+                    op = OP_CPOP;
+                else if (top == 0x604)
+                    op = OP_SEXTB;
+                else if (top == 0x605)
+                    op = OP_SEXTH;
                 break;
             case 5:
-                if (f7 == 0) { op = OP_SRLI; I.imm = (int32_t)sh; }
-                else if (f7 == 0x20) { op = OP_SRAI; I.imm = (int32_t)sh; }
-                else if (f7 == 0x30) { op = OP_RORI; I.imm = (int32_t)sh; }
-                else if (top == 0x287) op = OP_ORCB;
-                else if (top == 0x698) op = OP_REV8;
+                if (f7 == 0) {
+                    op = OP_SRLI;
+                    I.imm = (int32_t)sh;
+                } else if (f7 == 0x20) {
+                    op = OP_SRAI;
+                    I.imm = (int32_t)sh;
+                } else if (f7 == 0x30) {
+                    op = OP_RORI;
+                    I.imm = (int32_t)sh;
+                } else if (top == 0x287)
+                    op = OP_ORCB;
+                else if (top == 0x698)
+                    op = OP_REV8;
                 break;
             }
             break;
@@ -109,39 +159,58 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
         case 0x33:
             I.imm = 0;
             if (f7 == 0) {
-                static const int r0[8] = { OP_ADD, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_OR, OP_AND };
+                static const int r0[8] = {OP_ADD, OP_SLL, OP_SLT, OP_SLTU,
+                                          OP_XOR, OP_SRL, OP_OR,  OP_AND};
                 op = r0[f3];
             } else if (f7 == 0x20) {
-                static const int r1[8] = { OP_SUB, OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL,
-                                           OP_XNOR, OP_SRA, OP_ORN, OP_ANDN };
+                static const int r1[8] = {OP_SUB,  OP_ILLEGAL, OP_ILLEGAL, OP_ILLEGAL,
+                                          OP_XNOR, OP_SRA,     OP_ORN,     OP_ANDN};
                 op = r1[f3];
             } else if (f7 == 1) {
-                static const int rm[8] = { OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU,
-                                           OP_DIV, OP_DIVU, OP_REM, OP_REMU };
+                static const int rm[8] = {OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU,
+                                          OP_DIV, OP_DIVU, OP_REM,    OP_REMU};
                 op = rm[f3];
             } else if (f7 == 0x10) {
-                if (f3 == 2) op = OP_SH1ADD;
-                else if (f3 == 4) op = OP_SH2ADD;
-                else if (f3 == 6) op = OP_SH3ADD;
+                if (f3 == 2)
+                    op = OP_SH1ADD;
+                else if (f3 == 4)
+                    op = OP_SH2ADD;
+                else if (f3 == 6)
+                    op = OP_SH3ADD;
             } else if (f7 == 0x05) {
-                if (f3 == 4) op = OP_MIN;
-                else if (f3 == 5) op = OP_MINU;
-                else if (f3 == 6) op = OP_MAX;
-                else if (f3 == 7) op = OP_MAXU;
+                if (f3 == 4)
+                    op = OP_MIN;
+                else if (f3 == 5)
+                    op = OP_MINU;
+                else if (f3 == 6)
+                    op = OP_MAX;
+                else if (f3 == 7)
+                    op = OP_MAXU;
             } else if (f7 == 0x30) {
-                if (f3 == 1) op = OP_ROL;
-                else if (f3 == 5) op = OP_ROR;
+                if (f3 == 1)
+                    op = OP_ROL;
+                else if (f3 == 5)
+                    op = OP_ROR;
             } else if (f7 == 0x04 && f3 == 4 && rs2 == 0) {
                 op = OP_ZEXTH;
             }
             break;
-        case 0x0f: op = OP_NOP; rd = 0; break; /* fence */
+        case 0x0f:
+            op = OP_NOP;
+            rd = 0;
+            break; /* fence */
         case 0x73:
-            if (w == 0x00000073u) { op = OP_ECALL; rd = 0; }
-            else if (w == 0x00100073u) { op = OP_EBREAK; rd = 0; }
-            else if (f3 == 2 && rs1 == 0 && (w >> 20) == 0xf14) op = OP_HARTID; /* csrr rd, mhartid */
+            if (w == 0x00000073u) {
+                op = OP_ECALL;
+                rd = 0;
+            } else if (w == 0x00100073u) {
+                op = OP_EBREAK;
+                rd = 0;
+            } else if (f3 == 2 && rs1 == 0 && (w >> 20) == 0xf14)
+                op = OP_HARTID; /* csrr rd, mhartid */
             break;
-        default: break;
+        default:
+            break;
         }
         if (op == OP_ILLEGAL) {
             I.imm = (int32_t)w;
@@ -149,9 +218,15 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
         }
         /* writes to sp are checked against the tasklet's stack region */
         if (rd == 2) {
-            if (op == OP_ADDI) op = OP_ADDI_SP;
-            else if (is_imm_alu(op) || op == OP_LI) { I.rs2 = (uint8_t)op; op = OP_SPCHK_I; }
-            else if (is_reg_alu(op)) { I.imm = op; op = OP_SPCHK_R; }
+            if (op == OP_ADDI)
+                op = OP_ADDI_SP;
+            else if (is_imm_alu(op) || op == OP_LI) {
+                I.rs2 = (uint8_t)op;
+                op = OP_SPCHK_I;
+            } else if (is_reg_alu(op)) {
+                I.imm = op;
+                op = OP_SPCHK_R;
+            }
             /* JAL/JALR/HARTID into sp: leave as is (never emitted by clang) */
         }
         I.op = (uint8_t)op;
@@ -159,7 +234,7 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
         out[i] = I;
     }
     /* sentinel: falling off the end of .text */
-    out[n] = (vinsn_t){ OP_BADJUMP, 32, 0, 0, (int32_t)n, 1 };
+    out[n] = (vinsn_t){OP_BADJUMP, 32, 0, 0, (int32_t)n, 1};
     /* straight-line run lengths, from the back: an instruction after which
      * execution may not continue at the next index ends its run. A jump into
      * the middle of a run still runs straight to its end, so run lengths need

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
 #include "vdpu_internal.h"
 
 /* ------------------------------------------------------------------------
@@ -12,20 +13,20 @@
  * upmem-perf-facts.md §6 (P-numbers) and §1-§2.
  * ------------------------------------------------------------------------ */
 static const vdpu_timing_t vdpu_timing_defaults = {
-    .revolver_cycles   = 11,  /* P3: tasklet issues >= 11 cycles apart (HC31, uPIMulator)   */
-    .mul_slots         = 28,  /* P8: 32x32 mul in software, ~34 instr/op incl. ld/st loop
-                                     (PrIM INT32 MUL 10.27 MOPS) => ~28 for the op alone     */
-    .mulh_slots        = 56,  /* P9-derived: high half needs the full 64-bit product (~2x)  */
-    .div_slots         = 25,  /* P8: ~31 instr/op incl. loop (PrIM INT32 DIV 11.27 MOPS)
-                                     => ~25 for the op alone                                */
-    .dma_read_alpha    = 77,  /* P12: mram_read latency 77 + 0.5*S cycles (PrIM)            */
-    .dma_write_alpha   = 61,  /* P13: mram_write latency 61 + 0.5*S cycles (PrIM)           */
-    .dma_beta_x2       = 1,   /* P12/P13/P14: beta = 0.5 cycle/B = 2 B/cycle engine         */
-    .mram_direct_bytes = 8,   /* api §2.3: direct __mram_ptr access = 8-byte DMA            */
-    .dma_engine_pct    = 111, /* P14: sustained engine BW ~0.9 of 2 B/cycle (PrIM 628/633
-                                     MB/s, uPIMulator ~600 MB/s); P15: one engine per DPU   */
+    .revolver_cycles = 11,  /* P3: tasklet issues >= 11 cycles apart (HC31, uPIMulator)   */
+    .mul_slots = 28,        /* P8: 32x32 mul in software, ~34 instr/op incl. ld/st loop
+                                   (PrIM INT32 MUL 10.27 MOPS) => ~28 for the op alone     */
+    .mulh_slots = 56,       /* P9-derived: high half needs the full 64-bit product (~2x)  */
+    .div_slots = 25,        /* P8: ~31 instr/op incl. loop (PrIM INT32 DIV 11.27 MOPS)
+                                   => ~25 for the op alone                                */
+    .dma_read_alpha = 77,   /* P12: mram_read latency 77 + 0.5*S cycles (PrIM)            */
+    .dma_write_alpha = 61,  /* P13: mram_write latency 61 + 0.5*S cycles (PrIM)           */
+    .dma_beta_x2 = 1,       /* P12/P13/P14: beta = 0.5 cycle/B = 2 B/cycle engine         */
+    .mram_direct_bytes = 8, /* api §2.3: direct __mram_ptr access = 8-byte DMA            */
+    .dma_engine_pct = 111,  /* P14: sustained engine BW ~0.9 of 2 B/cycle (PrIM 628/633
+                                   MB/s, uPIMulator ~600 MB/s); P15: one engine per DPU   */
 };
-static const double vdpu_clock_default_mhz = 350.0; /* P1: v1A, PrIM 2,556-DPU system */
+static const double vdpu_clock_default_mhz = 350.0;     /* P1: v1A, PrIM 2,556-DPU system */
 static const uint32_t vdpu_fast_quantum_default = 4096; /* FAST mode: insns per turn */
 
 void vdpu_timing_default(vdpu_timing_t *t)
@@ -74,35 +75,56 @@ const char *vdpu_strerror(vdpu_err_t e)
 const char *vdpu_fault_name(int c)
 {
     switch (c) {
-    case VDPU_FAULT_HEAP_FULL: return "heap full";
-    case VDPU_FAULT_DIV_ZERO: return "division by zero";
-    case VDPU_FAULT_ASSERT: return "assertion failed";
-    case VDPU_FAULT_HALT: return "halt";
-    case VDPU_FAULT_PRINTF_OVERFLOW: return "printf overflow";
-    case VDPU_FAULT_UNALIGNED_MRAM: return "unaligned MRAM access";
-    case VDPU_FAULT_PERFCOUNTER: return "perfcounter configuration";
-    case VDPU_FAULT_DMA_SIZE: return "DMA size";
-    case VDPU_FAULT_DMA_ALIGN: return "DMA alignment";
-    case VDPU_FAULT_DMA_RANGE: return "DMA range";
-    case VDPU_FAULT_BAD_ACCESS: return "access outside WRAM/MRAM";
-    case VDPU_FAULT_IRAM_STORE: return "store into IRAM";
-    case VDPU_FAULT_MISALIGNED: return "misaligned access";
-    case VDPU_FAULT_STACK_OVERFLOW: return "stack overflow";
-    case VDPU_FAULT_DEADLOCK: return "deadlock";
-    case VDPU_FAULT_ILLEGAL_INSN: return "illegal instruction";
-    case VDPU_FAULT_BAD_PC: return "jump outside .text";
-    case VDPU_FAULT_BAD_ECALL: return "bad runtime service call";
-    case VDPU_FAULT_INSN_LIMIT: return "instruction limit";
-    default: return "fault";
+    case VDPU_FAULT_HEAP_FULL:
+        return "heap full";
+    case VDPU_FAULT_DIV_ZERO:
+        return "division by zero";
+    case VDPU_FAULT_ASSERT:
+        return "assertion failed";
+    case VDPU_FAULT_HALT:
+        return "halt";
+    case VDPU_FAULT_PRINTF_OVERFLOW:
+        return "printf overflow";
+    case VDPU_FAULT_UNALIGNED_MRAM:
+        return "unaligned MRAM access";
+    case VDPU_FAULT_PERFCOUNTER:
+        return "perfcounter configuration";
+    case VDPU_FAULT_DMA_SIZE:
+        return "DMA size";
+    case VDPU_FAULT_DMA_ALIGN:
+        return "DMA alignment";
+    case VDPU_FAULT_DMA_RANGE:
+        return "DMA range";
+    case VDPU_FAULT_BAD_ACCESS:
+        return "access outside WRAM/MRAM";
+    case VDPU_FAULT_IRAM_STORE:
+        return "store into IRAM";
+    case VDPU_FAULT_MISALIGNED:
+        return "misaligned access";
+    case VDPU_FAULT_STACK_OVERFLOW:
+        return "stack overflow";
+    case VDPU_FAULT_DEADLOCK:
+        return "deadlock";
+    case VDPU_FAULT_ILLEGAL_INSN:
+        return "illegal instruction";
+    case VDPU_FAULT_BAD_PC:
+        return "jump outside .text";
+    case VDPU_FAULT_BAD_ECALL:
+        return "bad runtime service call";
+    case VDPU_FAULT_INSN_LIMIT:
+        return "instruction limit";
+    default:
+        return "fault";
     }
 }
 
 static int params_ok(const vdpu_params_t *p)
 {
     return p->clock_mhz > 0 && (p->mode == VDPU_MODE_TIMED || p->mode == VDPU_MODE_FAST) &&
-           p->timing.revolver_cycles >= 1 && p->timing.mul_slots >= 1 && p->timing.mulh_slots >= 1 &&
-           p->timing.div_slots >= 1 && p->timing.mram_direct_bytes >= 1 &&
-           p->timing.mram_direct_bytes <= VDPU_DMA_MAX && p->timing.dma_engine_pct >= 1 &&
+           p->timing.revolver_cycles >= 1 && p->timing.mul_slots >= 1 &&
+           p->timing.mulh_slots >= 1 && p->timing.div_slots >= 1 &&
+           p->timing.mram_direct_bytes >= 1 && p->timing.mram_direct_bytes <= VDPU_DMA_MAX &&
+           p->timing.dma_engine_pct >= 1 &&
            (p->dma_rules == VDPU_DMA_STRICT || p->dma_rules == VDPU_DMA_HARDWARE);
 }
 
@@ -166,7 +188,10 @@ vdpu_err_t vdpu_set_params(vdpu_t *d, const vdpu_params_t *params)
     return VDPU_OK;
 }
 
-const vdpu_params_t *vdpu_get_params(const vdpu_t *d) { return d ? &d->params : NULL; }
+const vdpu_params_t *vdpu_get_params(const vdpu_t *d)
+{
+    return d ? &d->params : NULL;
+}
 
 vdpu_err_t vdpu_load(vdpu_t *d, const vdpu_program_t *p)
 {
@@ -187,7 +212,10 @@ vdpu_err_t vdpu_load(vdpu_t *d, const vdpu_program_t *p)
     return VDPU_OK;
 }
 
-const vdpu_program_t *vdpu_loaded_program(const vdpu_t *d) { return d ? d->prog : NULL; }
+const vdpu_program_t *vdpu_loaded_program(const vdpu_t *d)
+{
+    return d ? d->prog : NULL;
+}
 
 static vdpu_err_t chk(const void *d, const void *buf, uint64_t off, uint64_t n, uint64_t size)
 {
@@ -230,8 +258,14 @@ vdpu_err_t vdpu_mram_write(vdpu_t *d, uint32_t off, const void *src, size_t n)
     return e;
 }
 
-uint8_t *vdpu_wram_ptr(vdpu_t *d) { return d ? d->wram : NULL; }
-uint8_t *vdpu_mram_ptr(vdpu_t *d) { return d ? d->mram : NULL; }
+uint8_t *vdpu_wram_ptr(vdpu_t *d)
+{
+    return d ? d->wram : NULL;
+}
+uint8_t *vdpu_mram_ptr(vdpu_t *d)
+{
+    return d ? d->mram : NULL;
+}
 
 void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)
 {

@@ -8,12 +8,12 @@
 
 /* Layout of the DPU-side state (emu/rt/stdio.c, struct __stdout_state). */
 enum { ST_TOTAL = 0, ST_WRAPPED = 4, ST_SIZE = 12 };
-#define MAX_ARGS 24u
+#define MAX_ARGS  24u
 #define MAX_FIELD 9999 /* largest width/precision honoured */
-#define KIND_U32 0u
-#define KIND_U64 1u
-#define KIND_DBL 2u
-#define KIND_STR 3u
+#define KIND_U32  0u
+#define KIND_U64  1u
+#define KIND_DBL  2u
+#define KIND_STR  3u
 
 /* see dpulog.h */
 const char *dpulog_strerror(dpulog_err_t err)
@@ -22,8 +22,9 @@ const char *dpulog_strerror(dpulog_err_t err)
         /* DPULOG_OK */ "ok",
         /* DPULOG_ERR_ARG */ "bad argument or no program loaded",
         /* DPULOG_ERR_NO_CONTEXT */ "the DPU program has no printf buffer (printf not linked)",
-        /* DPULOG_ERR_WRAPPED */ ("the DPU printf buffer wrapped since boot (records lost; "
-                                  "enlarge it with STDOUT_BUFFER_INIT)"),
+        /* DPULOG_ERR_WRAPPED */
+        ("the DPU printf buffer wrapped since boot (records lost; "
+         "enlarge it with STDOUT_BUFFER_INIT)"),
         /* DPULOG_ERR_CORRUPT */ "malformed printf record in the DPU log buffer",
         /* DPULOG_ERR_NOMEM */ "out of host memory",
         /* DPULOG_ERR_IO */ "cannot write the DPU log to the stream",
@@ -35,14 +36,14 @@ const char *dpulog_strerror(dpulog_err_t err)
 
 typedef struct {
     unsigned kind;
-    uint64_t v;         /* value bits (u32 zero-extended) or string pointer */
-    const char *s;      /* KIND_STR: bytes inside the log copy               */
+    uint64_t v;    /* value bits (u32 zero-extended) or string pointer */
+    const char *s; /* KIND_STR: bytes inside the log copy               */
 } arg_t;
 
 typedef struct {
     const vdpu_t *dpu;
     FILE *out;
-    char *wstr;         /* scratch for strings read from WRAM                */
+    char *wstr; /* scratch for strings read from WRAM                */
     int io_error;
 } ctx_t;
 
@@ -91,10 +92,14 @@ static uint64_t int_value(const arg_t *a, unsigned bits, int is_signed)
             v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
     }
     switch (bits) {
-    case 8: return is_signed ? (uint64_t)(int64_t)(int8_t)(uint8_t)v : (uint8_t)v;
-    case 16: return is_signed ? (uint64_t)(int64_t)(int16_t)(uint16_t)v : (uint16_t)v;
-    case 32: return is_signed ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : (uint32_t)v;
-    default: return v;
+    case 8:
+        return is_signed ? (uint64_t)(int64_t)(int8_t)(uint8_t)v : (uint8_t)v;
+    case 16:
+        return is_signed ? (uint64_t)(int64_t)(int16_t)(uint16_t)v : (uint16_t)v;
+    case 32:
+        return is_signed ? (uint64_t)(int64_t)(int32_t)(uint32_t)v : (uint32_t)v;
+    default:
+        return v;
     }
 }
 
@@ -160,11 +165,16 @@ static void format_record(ctx_t *c, const char *fmt, const arg_t *args, unsigned
         unsigned bits = 32;
         int nl = 0;
         for (;; q++) {
-            if (*q == 'l') nl++;
-            else if (*q == 'h') bits = bits == 16 ? 8 : 16;
-            else if (*q == 'L' || *q == 'j' || *q == 'q') nl = 2;
-            else if (*q == 'z' || *q == 't') bits = 32;
-            else break;
+            if (*q == 'l')
+                nl++;
+            else if (*q == 'h')
+                bits = bits == 16 ? 8 : 16;
+            else if (*q == 'L' || *q == 'j' || *q == 'q')
+                nl = 2;
+            else if (*q == 'z' || *q == 't')
+                bits = 32;
+            else
+                break;
         }
         if (nl > 0)
             bits = 64; /* DPU: long and long long are 64-bit */
@@ -182,11 +192,15 @@ static void format_record(ctx_t *c, const char *fmt, const arg_t *args, unsigned
         }
         const arg_t *a = &args[next++];
         switch (conv) {
-        case 'd': case 'i':
+        case 'd':
+        case 'i':
             memcpy(spec + sl, "lld", 4);
             emit(c, spec, (long long)(int64_t)int_value(a, bits, 1));
             break;
-        case 'o': case 'u': case 'x': case 'X':
+        case 'o':
+        case 'u':
+        case 'x':
+        case 'X':
             spec[sl] = 'l';
             spec[sl + 1] = 'l';
             spec[sl + 2] = conv;
@@ -242,7 +256,8 @@ dpulog_err_t dpulog_read(const vdpu_t *dpu, FILE *stream)
         return DPULOG_ERR_NO_CONTEXT;
     uint32_t size = buf.size;
     vdpu_symbol_t sz;
-    if (vdpu_program_symbol(prog, "__stdout_buffer_size", &sz) == VDPU_OK && sz.mem == VDPU_MEM_WRAM)
+    if (vdpu_program_symbol(prog, "__stdout_buffer_size", &sz) == VDPU_OK &&
+        sz.mem == VDPU_MEM_WRAM)
         vdpu_wram_read(dpu, sz.offset, &size, sizeof size);
     uint8_t state[ST_SIZE];
     if (vdpu_wram_read(dpu, st.offset, state, sizeof state) != VDPU_OK)
@@ -256,7 +271,7 @@ dpulog_err_t dpulog_read(const vdpu_t *dpu, FILE *stream)
         return DPULOG_ERR_CORRUPT;
 
     uint8_t *log = malloc((size_t)total + 1);
-    ctx_t c = { dpu, stream, malloc(VDPU_WRAM_SIZE + 1), 0 };
+    ctx_t c = {dpu, stream, malloc(VDPU_WRAM_SIZE + 1), 0};
     dpulog_err_t err = DPULOG_OK;
     if (log == NULL || c.wstr == NULL) {
         err = DPULOG_ERR_NOMEM;

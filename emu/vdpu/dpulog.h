@@ -11,6 +11,7 @@
 #define VDPU_DPULOG_H
 
 #include <stdio.h>
+
 #include "vdpu.h"
 
 typedef enum {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include "vdpu_internal.h"
 
 static vdpu_err_t fail(char *msg, size_t msglen, vdpu_err_t e, const char *fmt, ...)
@@ -57,8 +58,8 @@ static int in_range(uint64_t a, uint64_t n, uint64_t base, uint64_t size)
     return a >= base && a + n <= base + size;
 }
 
-vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **out,
-                                 char *msg, size_t msglen)
+vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **out, char *msg,
+                                 size_t msglen)
 {
     if (msg && msglen)
         msg[0] = 0;
@@ -75,9 +76,11 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
         return fail(msg, msglen, VDPU_ERR_ELF,
                     "not a 32-bit little-endian RISC-V ELF (build it with dpu-upmem-dpurte-clang)");
     if (eh.e_flags & 0x1 /* EF_RISCV_RVC */)
-        return fail(msg, msglen, VDPU_ERR_ELF, "ELF uses compressed (RVC) instructions; not supported");
+        return fail(msg, msglen, VDPU_ERR_ELF,
+                    "ELF uses compressed (RVC) instructions; not supported");
     if (eh.e_shentsize != sizeof(Elf32_Shdr) || eh.e_shoff == 0 ||
-        (uint64_t)eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf32_Shdr) > len || eh.e_shstrndx >= eh.e_shnum)
+        (uint64_t)eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf32_Shdr) > len ||
+        eh.e_shstrndx >= eh.e_shnum)
         return fail(msg, msglen, VDPU_ERR_ELF, "bad section header table");
 
     Elf32_Shdr *sh = calloc(eh.e_shnum ? eh.e_shnum : 1, sizeof *sh);
@@ -89,7 +92,11 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
     }
     memcpy(sh, b + eh.e_shoff, (size_t)eh.e_shnum * sizeof *sh);
     vdpu_err_t err = VDPU_OK;
-#define FAIL(e, ...) do { err = fail(msg, msglen, e, __VA_ARGS__); goto out_err; } while (0)
+#define FAIL(e, ...)                                                                               \
+    do {                                                                                           \
+        err = fail(msg, msglen, e, __VA_ARGS__);                                                   \
+        goto out_err;                                                                              \
+    } while (0)
     for (unsigned i = 0; i < eh.e_shnum; i++)
         if (sh[i].sh_type != SHT_NOBITS && (uint64_t)sh[i].sh_offset + sh[i].sh_size > len)
             FAIL(VDPU_ERR_ELF, "section %u extends past end of file", i);
@@ -119,20 +126,27 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
         } else if (in_range(a, n, VDPU_MRAM_BASE, 0x10000000ull)) {
             uint64_t hi = a + n - VDPU_MRAM_BASE;
             if (hi > VDPU_MRAM_SIZE)
-                FAIL(VDPU_ERR_MRAM_BUDGET, "MRAM budget exceeded: section %s ends at MRAM offset %llu > 64 MiB",
-                     nm, (unsigned long long)hi);
-            if (hi > mram_hi) mram_hi = (uint32_t)hi;
-            if (s->sh_type != SHT_NOBITS && hi > mram_init_hi) mram_init_hi = (uint32_t)hi;
+                FAIL(VDPU_ERR_MRAM_BUDGET,
+                     "MRAM budget exceeded: section %s ends at MRAM offset %llu > 64 MiB", nm,
+                     (unsigned long long)hi);
+            if (hi > mram_hi)
+                mram_hi = (uint32_t)hi;
+            if (s->sh_type != SHT_NOBITS && hi > mram_init_hi)
+                mram_init_hi = (uint32_t)hi;
         } else if (in_range(a, n, VDPU_WRAM_BASE, 0x08000000ull)) {
             if (a + n > VDPU_WRAM_SIZE)
-                FAIL(VDPU_ERR_WRAM_BUDGET, "WRAM budget exceeded: section %s ends at 0x%llx > 64 KiB",
-                     nm, (unsigned long long)(a + n));
-            if (a < p->wram_lo) p->wram_lo = (uint32_t)a;
-            if (a + n > p->wram_hi) p->wram_hi = (uint32_t)(a + n);
+                FAIL(VDPU_ERR_WRAM_BUDGET,
+                     "WRAM budget exceeded: section %s ends at 0x%llx > 64 KiB", nm,
+                     (unsigned long long)(a + n));
+            if (a < p->wram_lo)
+                p->wram_lo = (uint32_t)a;
+            if (a + n > p->wram_hi)
+                p->wram_hi = (uint32_t)(a + n);
             if (s->sh_type != SHT_NOBITS)
                 memcpy(p->wram_img + a, b + s->sh_offset, n);
         } else {
-            FAIL(VDPU_ERR_LAYOUT, "section %s at 0x%08x is outside WRAM/MRAM/IRAM", nm, (unsigned)a);
+            FAIL(VDPU_ERR_LAYOUT, "section %s at 0x%08x is outside WRAM/MRAM/IRAM", nm,
+                 (unsigned)a);
         }
     }
     if (!text)
@@ -141,7 +155,8 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
         FAIL(VDPU_ERR_LAYOUT, "code section must start at 0x80000000 and hold 4-byte instructions");
     p->n_insns = text->sh_size / 4;
     if (p->n_insns > VDPU_IRAM_MAX_INSNS)
-        FAIL(VDPU_ERR_IRAM_BUDGET, "IRAM budget exceeded: %u instructions > 4096", (unsigned)p->n_insns);
+        FAIL(VDPU_ERR_IRAM_BUDGET, "IRAM budget exceeded: %u instructions > 4096",
+             (unsigned)p->n_insns);
     {
         uint32_t *words = malloc((size_t)p->n_insns * 4 + 4);
         p->code = malloc(((size_t)p->n_insns + 1) * sizeof(vinsn_t));
@@ -231,9 +246,11 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
     {
         const vsym_t *nt = find_sym(p, VDPU_SYM_NR_TASKLETS);
         if (!nt)
-            FAIL(VDPU_ERR_LAYOUT, "symbol __sys_nr_tasklets missing (link with dpu-upmem-dpurte-clang)");
+            FAIL(VDPU_ERR_LAYOUT,
+                 "symbol __sys_nr_tasklets missing (link with dpu-upmem-dpurte-clang)");
         if (nt->value == 0 || nt->value > VDPU_MAX_TASKLETS)
-            FAIL(VDPU_ERR_TASKLETS, "NR_TASKLETS = %u: must be 1..24 (the DPU has 24 hardware threads)",
+            FAIL(VDPU_ERR_TASKLETS,
+                 "NR_TASKLETS = %u: must be 1..24 (the DPU has 24 hardware threads)",
                  (unsigned)nt->value);
         p->nr_tasklets = nt->value;
         uint32_t top = p->wram_hi;
@@ -245,16 +262,19 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
             if (!lo || !hi || hi->value <= lo->value)
                 FAIL(VDPU_ERR_LAYOUT, "stack symbols of tasklet %u missing or empty", k);
             if (hi->value > VDPU_WRAM_SIZE)
-                FAIL(VDPU_ERR_WRAM_BUDGET, "WRAM budget exceeded: stack of tasklet %u ends at 0x%x > 64 KiB",
-                     k, (unsigned)hi->value);
+                FAIL(VDPU_ERR_WRAM_BUDGET,
+                     "WRAM budget exceeded: stack of tasklet %u ends at 0x%x > 64 KiB", k,
+                     (unsigned)hi->value);
             if ((lo->value | hi->value) & 7)
                 FAIL(VDPU_ERR_LAYOUT, "stack of tasklet %u not 8-aligned", k);
             p->stack_lo[k] = lo->value;
             p->stack_hi[k] = hi->value;
-            if (hi->value > top) top = hi->value;
+            if (hi->value > top)
+                top = hi->value;
         }
         const vsym_t *we = find_sym(p, VDPU_SYM_WRAM_END);
-        if (we && we->value > top) top = we->value;
+        if (we && we->value > top)
+            top = we->value;
         if (top > VDPU_WRAM_SIZE)
             FAIL(VDPU_ERR_WRAM_BUDGET, "WRAM budget exceeded: image + %u stacks = %u bytes > 65536",
                  p->nr_tasklets, (unsigned)top);
@@ -318,10 +338,22 @@ vdpu_err_t vdpu_program_load_file(const char *path, vdpu_program_t **out, char *
     return e;
 }
 
-unsigned vdpu_program_nr_tasklets(const vdpu_program_t *p) { return p ? p->nr_tasklets : 0; }
-uint32_t vdpu_program_nr_insns(const vdpu_program_t *p) { return p ? p->n_insns : 0; }
-uint32_t vdpu_program_wram_used(const vdpu_program_t *p) { return p ? p->wram_used : 0; }
-uint32_t vdpu_program_mram_used(const vdpu_program_t *p) { return p ? p->mram_used : 0; }
+unsigned vdpu_program_nr_tasklets(const vdpu_program_t *p)
+{
+    return p ? p->nr_tasklets : 0;
+}
+uint32_t vdpu_program_nr_insns(const vdpu_program_t *p)
+{
+    return p ? p->n_insns : 0;
+}
+uint32_t vdpu_program_wram_used(const vdpu_program_t *p)
+{
+    return p ? p->wram_used : 0;
+}
+uint32_t vdpu_program_mram_used(const vdpu_program_t *p)
+{
+    return p ? p->mram_used : 0;
+}
 
 static void fill_sym(const vsym_t *v, vdpu_symbol_t *o)
 {
@@ -365,7 +397,10 @@ vdpu_err_t vdpu_program_symbol(const vdpu_program_t *p, const char *name, vdpu_s
     return VDPU_OK;
 }
 
-uint32_t vdpu_program_symbol_count(const vdpu_program_t *p) { return p ? p->n_syms : 0; }
+uint32_t vdpu_program_symbol_count(const vdpu_program_t *p)
+{
+    return p ? p->n_syms : 0;
+}
 
 vdpu_err_t vdpu_program_symbol_at(const vdpu_program_t *p, uint32_t i, vdpu_symbol_t *out)
 {
@@ -384,8 +419,10 @@ const char *vdpu_program_func_name(const vdpu_program_t *p, uint32_t pc)
     uint32_t lo = 0, hi = p->n_funcs;
     while (hi - lo > 1) {
         uint32_t mid = (lo + hi) / 2;
-        if (p->funcs[mid]->value <= pc) lo = mid;
-        else hi = mid;
+        if (p->funcs[mid]->value <= pc)
+            lo = mid;
+        else
+            hi = mid;
     }
     const vsym_t *f = p->funcs[lo];
     if (f->value <= pc && (pc < f->value + f->size || f->size == 0))

@@ -2,9 +2,10 @@
  * (ecall), and the two schedulers (timed revolver model / fast untimed). */
 #include <stdio.h>
 #include <string.h>
+
 #include "vdpu_internal.h"
 
-#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 static inline uint32_t rotr(uint32_t a, uint32_t s)
@@ -22,6 +23,8 @@ static inline uint32_t orcb(uint32_t a)
     return r;
 }
 
+/* Dense one-line handlers, one per op: keep the layout. */
+/* clang-format off */
 /* ALU semantics shared by the fast switch (constant op, inlined) and the
  * checked sp path (runtime op). Division is handled separately. */
 static inline __attribute__((always_inline)) uint32_t alu(int op, uint32_t a, uint32_t b)
@@ -65,6 +68,7 @@ static inline __attribute__((always_inline)) uint32_t alu(int op, uint32_t a, ui
     default: return 0;
     }
 }
+/* clang-format on */
 
 /* ------------------------------------------------------------ DMA timing */
 static void charge_dma(vdpu_t *d, vtask_t *t, int write, uint32_t n)
@@ -89,7 +93,10 @@ static void charge_dma(vdpu_t *d, vtask_t *t, int write, uint32_t n)
     }
 }
 
-static int tid(const vdpu_t *d, const vtask_t *t) { return (int)(t - d->t); }
+static int tid(const vdpu_t *d, const vtask_t *t)
+{
+    return (int)(t - d->t);
+}
 
 /* Loads/stores that are not aligned WRAM accesses. Returns 1 if done. */
 static __attribute__((noinline)) int slow_access(vdpu_t *d, vtask_t *t, uint32_t a, unsigned size,
@@ -98,7 +105,8 @@ static __attribute__((noinline)) int slow_access(vdpu_t *d, vtask_t *t, uint32_t
     const char *what = store ? "store" : "load";
     if (a & (size - 1)) {
         vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_MISALIGNED,
-                   "misaligned access: %u-byte %s at 0x%08x (must be %u-aligned)", size, what, a, size);
+                   "misaligned access: %u-byte %s at 0x%08x (must be %u-aligned)", size, what, a,
+                   size);
         return 0;
     }
     if (a - VDPU_MRAM_BASE < VDPU_MRAM_SIZE) {
@@ -121,16 +129,18 @@ static __attribute__((noinline)) int slow_access(vdpu_t *d, vtask_t *t, uint32_t
     }
     vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_BAD_ACCESS,
                "access outside WRAM/MRAM: %u-byte %s at 0x%08x (WRAM is [0x0,0x10000), MRAM is "
-               "[0x08000000,0x0c000000))", size, what, a);
+               "[0x08000000,0x0c000000))",
+               size, what, a);
     return 0;
 }
 
 static __attribute__((noinline)) void stack_fault(vdpu_t *d, vtask_t *t, uint32_t sp)
 {
-    vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_STACK_OVERFLOW,
-               "stack overflow: tasklet %d set sp=0x%x outside its stack [0x%x,0x%x] (%u bytes; raise "
-               "STACK_SIZE_DEFAULT or STACK_SIZE_TASKLET_%d)",
-               tid(d, t), sp, t->stack_lo, t->stack_hi, t->stack_hi - t->stack_lo, tid(d, t));
+    vdpu_fault(
+        d, tid(d, t), t->pc, VDPU_FAULT_STACK_OVERFLOW,
+        "stack overflow: tasklet %d set sp=0x%x outside its stack [0x%x,0x%x] (%u bytes; raise "
+        "STACK_SIZE_DEFAULT or STACK_SIZE_TASKLET_%d)",
+        tid(d, t), sp, t->stack_lo, t->stack_hi, t->stack_hi - t->stack_lo, tid(d, t));
 }
 
 /* --------------------------------------------------------- blocking */
@@ -159,7 +169,8 @@ static vtask_t *first_waiter(vdpu_t *d, int kind, uint32_t key)
     vtask_t *best = NULL;
     for (unsigned i = 0; i < d->nr; i++) {
         vtask_t *w = &d->t[i];
-        if (w->state == TS_BLOCKED && w->bkind == kind && w->bkey == key && (!best || w->bseq < best->bseq))
+        if (w->state == TS_BLOCKED && w->bkind == kind && w->bkey == key &&
+            (!best || w->bseq < best->bseq))
             best = w;
     }
     return best;
@@ -173,7 +184,10 @@ static vlock_t *find_lock(vdpu_t *d, uint32_t key)
     return NULL;
 }
 
-static int wram_word_ok(uint32_t a) { return (a & 3) == 0 && a <= VDPU_WRAM_SIZE - 4; }
+static int wram_word_ok(uint32_t a)
+{
+    return (a & 3) == 0 && a <= VDPU_WRAM_SIZE - 4;
+}
 
 static uint64_t perf_value(vdpu_t *d, uint64_t slots_now)
 {
@@ -242,9 +256,11 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
         }
         uint32_t mo = ma & (VDPU_MRAM_SIZE - 1);
         if (wa > VDPU_WRAM_SIZE - n || mo > VDPU_MRAM_SIZE - n) {
-            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_RANGE,
-                       "%s: %u bytes at WRAM 0x%x / MRAM offset 0x%x run past the end of WRAM (64 KiB) "
-                       "or MRAM (64 MiB)", fn, n, wa, mo);
+            vdpu_fault(
+                d, me, t->pc - 1, VDPU_FAULT_DMA_RANGE,
+                "%s: %u bytes at WRAM 0x%x / MRAM offset 0x%x run past the end of WRAM (64 KiB) "
+                "or MRAM (64 MiB)",
+                fn, n, wa, mo);
             return 1;
         }
         if (wr)
@@ -258,11 +274,11 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
         vlock_t *l = find_lock(d, a0);
         if (!l) {
             if (d->n_locks >= VDPU_MAX_LOCKS) {
-                vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "more than %d locks held at once",
-                           VDPU_MAX_LOCKS);
+                vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
+                           "more than %d locks held at once", VDPU_MAX_LOCKS);
                 return 1;
             }
-            d->locks[d->n_locks++] = (vlock_t){ a0, me };
+            d->locks[d->n_locks++] = (vlock_t){a0, me};
             return 0;
         }
         block(d, t, BK_LOCK, a0);
@@ -274,7 +290,7 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
             R[10] = 0;
             return 0;
         }
-        d->locks[d->n_locks++] = (vlock_t){ a0, me };
+        d->locks[d->n_locks++] = (vlock_t){a0, me};
         R[10] = 1;
         return 0;
     }
@@ -293,7 +309,8 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
     }
     case VDPU_SYS_BARRIER_WAIT: {
         if (a1 == 0 || a1 > 127) {
-            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "barrier_wait: count %u not in 1..127", a1);
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
+                       "barrier_wait: count %u not in 1..127", a1);
             return 1;
         }
         vbarrier_t *b = NULL;
@@ -302,11 +319,12 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
                 b = &d->bars[i];
         if (!b) {
             if (d->n_bars >= VDPU_MAX_BARRIERS) {
-                vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "more than %d barriers", VDPU_MAX_BARRIERS);
+                vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "more than %d barriers",
+                           VDPU_MAX_BARRIERS);
                 return 1;
             }
             b = &d->bars[d->n_bars++];
-            *b = (vbarrier_t){ a0, a1, 0 };
+            *b = (vbarrier_t){a0, a1, 0};
         }
         if (++b->arrived >= b->count) {
             b->arrived = 0;
@@ -387,7 +405,9 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
             d->perf_mode = mode;
             d->perf_base = a1 ? 0 : v; /* frozen value */
         } else if (a1 || mode != d->perf_mode) {
-            uint64_t raw = (mode == VDPU_PERF_CYCLES && d->params.mode == VDPU_MODE_TIMED) ? d->now : slots_now;
+            uint64_t raw = (mode == VDPU_PERF_CYCLES && d->params.mode == VDPU_MODE_TIMED)
+                               ? d->now
+                               : slots_now;
             uint64_t keep = a1 ? 0 : v;
             d->perf_mode = mode;
             d->perf_base = raw - keep;
@@ -427,9 +447,10 @@ static __attribute__((noinline)) void insn_fault(vdpu_t *d, vtask_t *t, const vi
     else if (I->op == OP_EBREAK)
         vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_HALT, "halt: ebreak/trap instruction");
     else
-        vdpu_fault(d, tid(d, t), t->pc, VDPU_FAULT_ILLEGAL_INSN,
-                   "illegal instruction 0x%08x (not RV32IM+Zba+Zbb, or unsupported CSR/load into sp)",
-                   (uint32_t)I->imm);
+        vdpu_fault(
+            d, tid(d, t), t->pc, VDPU_FAULT_ILLEGAL_INSN,
+            "illegal instruction 0x%08x (not RV32IM+Zba+Zbb, or unsupported CSR/load into sp)",
+            (uint32_t)I->imm);
 }
 
 static __attribute__((noinline)) int bad_jalr(vdpu_t *d, vtask_t *t, uint32_t target)
@@ -475,6 +496,8 @@ static __attribute__((noinline)) void div_fault(vdpu_t *d, vtask_t *t)
  * one instruction, as the timed scheduler needs). When a tasklet stops inside
  * a run, the charged but not executed rest of the run is refunded.
  * noinline (and noclone): the label table must belong to one copy. */
+/* Dense one-line handlers, one per op: keep the layout. */
+/* clang-format off */
 static VDPU_ONE_COPY uint32_t
 exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *stopped)
 {
@@ -671,7 +694,7 @@ out:
 #undef LOAD
 #undef STORE
 }
-
+/* clang-format on */
 
 /* Timed mode: after a tasklet's instruction issued, execute ahead the
  * following instructions that only touch its own registers (ALU, mul/div,
@@ -680,6 +703,8 @@ out:
  * ecalls and anything that would fault stay "heads" executed at their exact
  * issue time, so the interleaving of visible effects is identical to
  * issuing every instruction separately. Returns slots; *ninsn = insns. */
+/* Dense one-line handlers, one per op: keep the layout. */
+/* clang-format off */
 static inline __attribute__((always_inline)) uint32_t
 runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
 {
@@ -760,6 +785,7 @@ out:
     *ninsn = n;
     return slots;
 }
+/* clang-format on */
 
 static void account(vdpu_t *d, vtask_t *t, uint32_t n, uint32_t extra)
 {
@@ -774,8 +800,8 @@ static void deadlock(vdpu_t *d)
     char buf[200];
     size_t o = 0;
     buf[0] = 0;
-    static const char *const kinds[] = { "-", "mutex", "barrier", "semaphore", "handshake_notify",
-                                         "handshake_wait_for" };
+    static const char *const kinds[] = {
+        "-", "mutex", "barrier", "semaphore", "handshake_notify", "handshake_wait_for"};
     for (unsigned i = 0; i < d->nr && o < sizeof buf - 40; i++) {
         vtask_t *w = &d->t[i];
         if (w->state == TS_BLOCKED)
@@ -784,7 +810,10 @@ static void deadlock(vdpu_t *d)
     }
     int first = -1;
     for (unsigned i = 0; i < d->nr; i++)
-        if (d->t[i].state == TS_BLOCKED) { first = (int)i; break; }
+        if (d->t[i].state == TS_BLOCKED) {
+            first = (int)i;
+            break;
+        }
     vdpu_fault(d, first, first >= 0 ? d->t[first].pc - 1 : 0, VDPU_FAULT_DEADLOCK,
                "deadlock: every live tasklet is blocked (%s)", buf);
 }

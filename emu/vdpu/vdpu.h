@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
 #include "abi.h"
 
 #ifdef __cplusplus
@@ -28,19 +29,19 @@ extern "C" {
 /* ------------------------------------------------------------------ errors */
 typedef enum {
     VDPU_OK = 0,
-    VDPU_ERR_ARG,          /* bad argument (NULL, bad mode, ...)                 */
-    VDPU_ERR_IO,           /* cannot open/read the file                          */
-    VDPU_ERR_NOMEM,        /* host allocation / mmap failed                      */
-    VDPU_ERR_ELF,          /* not a 32-bit little-endian RISC-V ELF / malformed  */
-    VDPU_ERR_LAYOUT,       /* section outside WRAM/MRAM/IRAM, missing symbols    */
-    VDPU_ERR_WRAM_BUDGET,  /* WRAM image + stacks > 64 KiB                       */
-    VDPU_ERR_IRAM_BUDGET,  /* .text > 4096 instructions                          */
-    VDPU_ERR_MRAM_BUDGET,  /* MRAM image > 64 MiB                                */
-    VDPU_ERR_TASKLETS,     /* NR_TASKLETS == 0 or > 24                           */
-    VDPU_ERR_DECODE,       /* (reserved) .text cannot be predecoded              */
-    VDPU_ERR_NO_SYMBOL,    /* unknown symbol                                     */
-    VDPU_ERR_RANGE,        /* access outside the memory                          */
-    VDPU_ERR_NOT_LOADED,   /* vdpu_run/ symbol access without a loaded program   */
+    VDPU_ERR_ARG,         /* bad argument (NULL, bad mode, ...)                 */
+    VDPU_ERR_IO,          /* cannot open/read the file                          */
+    VDPU_ERR_NOMEM,       /* host allocation / mmap failed                      */
+    VDPU_ERR_ELF,         /* not a 32-bit little-endian RISC-V ELF / malformed  */
+    VDPU_ERR_LAYOUT,      /* section outside WRAM/MRAM/IRAM, missing symbols    */
+    VDPU_ERR_WRAM_BUDGET, /* WRAM image + stacks > 64 KiB                       */
+    VDPU_ERR_IRAM_BUDGET, /* .text > 4096 instructions                          */
+    VDPU_ERR_MRAM_BUDGET, /* MRAM image > 64 MiB                                */
+    VDPU_ERR_TASKLETS,    /* NR_TASKLETS == 0 or > 24                           */
+    VDPU_ERR_DECODE,      /* (reserved) .text cannot be predecoded              */
+    VDPU_ERR_NO_SYMBOL,   /* unknown symbol                                     */
+    VDPU_ERR_RANGE,       /* access outside the memory                          */
+    VDPU_ERR_NOT_LOADED,  /* vdpu_run/ symbol access without a loaded program   */
     VDPU_ERR__COUNT
 } vdpu_err_t;
 
@@ -51,36 +52,38 @@ typedef struct vdpu_program vdpu_program_t;
 
 /* Parse an ELF. On error *out is NULL and, if msg != NULL, a NUL-terminated
  * human-readable explanation naming the rule is written to msg[0..msglen). */
-vdpu_err_t vdpu_program_load_file(const char *path, vdpu_program_t **out,
-                                  char *msg, size_t msglen);
-vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **out,
-                                 char *msg, size_t msglen);
+vdpu_err_t vdpu_program_load_file(const char *path, vdpu_program_t **out, char *msg, size_t msglen);
+vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **out, char *msg,
+                                 size_t msglen);
 void vdpu_program_free(vdpu_program_t *prog);
 
 unsigned vdpu_program_nr_tasklets(const vdpu_program_t *prog);
-uint32_t vdpu_program_nr_insns(const vdpu_program_t *prog);     /* IRAM use     */
-uint32_t vdpu_program_wram_used(const vdpu_program_t *prog);    /* image+stacks */
-uint32_t vdpu_program_mram_used(const vdpu_program_t *prog);    /* bytes        */
+uint32_t vdpu_program_nr_insns(const vdpu_program_t *prog);  /* IRAM use     */
+uint32_t vdpu_program_wram_used(const vdpu_program_t *prog); /* image+stacks */
+uint32_t vdpu_program_mram_used(const vdpu_program_t *prog); /* bytes        */
 
-typedef enum { VDPU_MEM_WRAM = 0, VDPU_MEM_MRAM = 1, VDPU_MEM_IRAM = 2, VDPU_MEM_ABS = 3 } vdpu_mem_t;
+typedef enum {
+    VDPU_MEM_WRAM = 0,
+    VDPU_MEM_MRAM = 1,
+    VDPU_MEM_IRAM = 2,
+    VDPU_MEM_ABS = 3
+} vdpu_mem_t;
 
 typedef struct {
-    const char *name;     /* points into the program (valid until freed)      */
-    uint32_t    addr;     /* DPU address (see abi.h memory map)               */
-    uint32_t    offset;   /* offset inside its memory (addr - base)           */
-    uint32_t    size;     /* st_size; for __sys_used_mram_end: 64 MiB - offset */
-    vdpu_mem_t  mem;
-    int         host_visible; /* MRAM variable, __host WRAM variable, or
-                                 __sys_used_mram_end                          */
+    const char *name; /* points into the program (valid until freed)      */
+    uint32_t addr;    /* DPU address (see abi.h memory map)               */
+    uint32_t offset;  /* offset inside its memory (addr - base)           */
+    uint32_t size;    /* st_size; for __sys_used_mram_end: 64 MiB - offset */
+    vdpu_mem_t mem;
+    int host_visible; /* MRAM variable, __host WRAM variable, or
+                         __sys_used_mram_end                          */
 } vdpu_symbol_t;
 
 /* Look up a symbol by name (any global/local data or function symbol). */
-vdpu_err_t vdpu_program_symbol(const vdpu_program_t *prog, const char *name,
-                               vdpu_symbol_t *out);
+vdpu_err_t vdpu_program_symbol(const vdpu_program_t *prog, const char *name, vdpu_symbol_t *out);
 /* Enumerate the symbols: index 0..count-1. */
-uint32_t   vdpu_program_symbol_count(const vdpu_program_t *prog);
-vdpu_err_t vdpu_program_symbol_at(const vdpu_program_t *prog, uint32_t index,
-                                  vdpu_symbol_t *out);
+uint32_t vdpu_program_symbol_count(const vdpu_program_t *prog);
+vdpu_err_t vdpu_program_symbol_at(const vdpu_program_t *prog, uint32_t index, vdpu_symbol_t *out);
 /* Name of the function containing a DPU address (IRAM), or "?" */
 const char *vdpu_program_func_name(const vdpu_program_t *prog, uint32_t pc);
 
@@ -88,44 +91,44 @@ const char *vdpu_program_func_name(const vdpu_program_t *prog, uint32_t pc);
 /* Timing parameters (the one table of defaults with sources is in timing.c,
  * from upmem-perf-facts.md §6). Cycle counts are DPU cycles. */
 typedef struct {
-    uint32_t revolver_cycles;  /* P3: min cycles between two issues of a tasklet (11) */
-    uint32_t mul_slots;        /* P8: 32-bit mul emulated in software (~28 slots)     */
-    uint32_t mulh_slots;       /* P9-ish: mulh/mulhsu/mulhu (64-bit product, ~56)     */
-    uint32_t div_slots;        /* P8: div/divu/rem/remu (~25..31 slots)               */
-    uint32_t dma_read_alpha;   /* P12: 77 cycles                                      */
-    uint32_t dma_write_alpha;  /* P13: 61 cycles                                      */
-    uint32_t dma_beta_x2;      /* P12/P13: 2*beta, i.e. cycles per 2 bytes (1 => 0.5/B) */
-    uint32_t mram_direct_bytes;/* direct __mram_ptr ld/st charged as a DMA of this size (8) */
-    uint32_t dma_engine_pct;   /* P14: engine occupancy per transfer, % of beta*S (111 =>
-                                  sustained 0.9 x 2 B/cycle = 630 MB/s at 350 MHz; an
-                                  isolated DMA still completes in alpha + beta*S)          */
+    uint32_t revolver_cycles;   /* P3: min cycles between two issues of a tasklet (11) */
+    uint32_t mul_slots;         /* P8: 32-bit mul emulated in software (~28 slots)     */
+    uint32_t mulh_slots;        /* P9-ish: mulh/mulhsu/mulhu (64-bit product, ~56)     */
+    uint32_t div_slots;         /* P8: div/divu/rem/remu (~25..31 slots)               */
+    uint32_t dma_read_alpha;    /* P12: 77 cycles                                      */
+    uint32_t dma_write_alpha;   /* P13: 61 cycles                                      */
+    uint32_t dma_beta_x2;       /* P12/P13: 2*beta, i.e. cycles per 2 bytes (1 => 0.5/B) */
+    uint32_t mram_direct_bytes; /* direct __mram_ptr ld/st charged as a DMA of this size (8) */
+    uint32_t dma_engine_pct;    /* P14: engine occupancy per transfer, % of beta*S (111 =>
+                                   sustained 0.9 x 2 B/cycle = 630 MB/s at 350 MHz; an
+                                   isolated DMA still completes in alpha + beta*S)          */
 } vdpu_timing_t;
 
 typedef enum {
-    VDPU_MODE_TIMED = 0,       /* exact revolver model, event driven                 */
-    VDPU_MODE_FAST  = 1        /* untimed: round robin with a large quantum          */
+    VDPU_MODE_TIMED = 0, /* exact revolver model, event driven                 */
+    VDPU_MODE_FAST = 1   /* untimed: round robin with a large quantum          */
 } vdpu_mode_t;
 
 /* What an mram_read/mram_write that breaks the DMA rules (size 8..2048 and a
  * multiple of 8, both addresses 8-aligned) does. */
 typedef enum {
-    VDPU_DMA_STRICT   = 0,     /* fault naming the rule (default)                    */
-    VDPU_DMA_HARDWARE = 1      /* what ldma/sdma do on the DPU: the 3 low bits of the
-                                  WRAM and MRAM addresses are cleared and the size is
-                                  encoded as (n/8 - 1) in 8 bits, so it becomes
-                                  ((((n >> 3) - 1) & 0xff) + 1) * 8 bytes (0 -> 2048,
-                                  12 -> 8, 2056 -> 8); opt-in, for programs that rely
-                                  on it (PrIM TRNS, GEMV/MLP with an odd row length).
-                                  A transfer past the end of WRAM/MRAM still faults. */
+    VDPU_DMA_STRICT = 0,  /* fault naming the rule (default)                    */
+    VDPU_DMA_HARDWARE = 1 /* what ldma/sdma do on the DPU: the 3 low bits of the
+                             WRAM and MRAM addresses are cleared and the size is
+                             encoded as (n/8 - 1) in 8 bits, so it becomes
+                             ((((n >> 3) - 1) & 0xff) + 1) * 8 bytes (0 -> 2048,
+                             12 -> 8, 2056 -> 8); opt-in, for programs that rely
+                             on it (PrIM TRNS, GEMV/MLP with an odd row length).
+                             A transfer past the end of WRAM/MRAM still faults. */
 } vdpu_dma_rules_t;
 
 typedef struct {
-    double        clock_mhz;        /* P1: 350                                         */
-    vdpu_mode_t   mode;
+    double clock_mhz; /* P1: 350                                         */
+    vdpu_mode_t mode;
     vdpu_timing_t timing;
-    uint32_t      fast_quantum;     /* FAST mode: instructions per tasklet turn (>=1)  */
-    uint64_t      max_instructions; /* watchdog (real instructions per run), 0 = none  */
-    vdpu_dma_rules_t dma_rules;     /* default VDPU_DMA_STRICT                         */
+    uint32_t fast_quantum;      /* FAST mode: instructions per tasklet turn (>=1)  */
+    uint64_t max_instructions;  /* watchdog (real instructions per run), 0 = none  */
+    vdpu_dma_rules_t dma_rules; /* default VDPU_DMA_STRICT                         */
 } vdpu_params_t;
 
 void vdpu_timing_default(vdpu_timing_t *t);
@@ -135,7 +138,7 @@ void vdpu_params_default(vdpu_params_t *p);
 typedef struct vdpu vdpu_t;
 
 vdpu_err_t vdpu_create(const vdpu_params_t *params /* NULL = defaults */, vdpu_t **out);
-void       vdpu_free(vdpu_t *dpu);
+void vdpu_free(vdpu_t *dpu);
 /* Change params (e.g. mode) between runs. */
 vdpu_err_t vdpu_set_params(vdpu_t *dpu, const vdpu_params_t *params);
 const vdpu_params_t *vdpu_get_params(const vdpu_t *dpu);
@@ -147,9 +150,9 @@ vdpu_err_t vdpu_load(vdpu_t *dpu, const vdpu_program_t *prog);
 const vdpu_program_t *vdpu_loaded_program(const vdpu_t *dpu);
 
 /* Host access, by offset inside the memory, bounds checked. */
-vdpu_err_t vdpu_wram_read (const vdpu_t *dpu, uint32_t offset, void *dst, size_t n);
+vdpu_err_t vdpu_wram_read(const vdpu_t *dpu, uint32_t offset, void *dst, size_t n);
 vdpu_err_t vdpu_wram_write(vdpu_t *dpu, uint32_t offset, const void *src, size_t n);
-vdpu_err_t vdpu_mram_read (const vdpu_t *dpu, uint32_t offset, void *dst, size_t n);
+vdpu_err_t vdpu_mram_read(const vdpu_t *dpu, uint32_t offset, void *dst, size_t n);
 vdpu_err_t vdpu_mram_write(vdpu_t *dpu, uint32_t offset, const void *src, size_t n);
 /* Raw pointers to the 64 KiB WRAM / 64 MiB MRAM arenas (for zero-copy users). */
 uint8_t *vdpu_wram_ptr(vdpu_t *dpu);
@@ -159,27 +162,27 @@ uint8_t *vdpu_mram_ptr(vdpu_t *dpu);
 typedef enum { VDPU_STATUS_DONE = 0, VDPU_STATUS_FAULT = 1 } vdpu_status_t;
 
 typedef struct {
-    uint64_t instructions;    /* real RV32 instructions executed                  */
-    uint64_t slots;           /* issue slots (mul/div count several)              */
-    uint64_t cycles;          /* cycle at which the tasklet stopped (timed mode)   */
-    uint64_t blocked_cycles;  /* cycles spent sleeping on locks/barriers/sem/hs    */
-    uint64_t dma_cycles;      /* cycles spent waiting for its DMAs                 */
+    uint64_t instructions;   /* real RV32 instructions executed                  */
+    uint64_t slots;          /* issue slots (mul/div count several)              */
+    uint64_t cycles;         /* cycle at which the tasklet stopped (timed mode)   */
+    uint64_t blocked_cycles; /* cycles spent sleeping on locks/barriers/sem/hs    */
+    uint64_t dma_cycles;     /* cycles spent waiting for its DMAs                 */
     uint64_t dma_count;
 } vdpu_tasklet_stats_t;
 
 typedef struct {
     vdpu_status_t status;
     /* fault info (status == VDPU_STATUS_FAULT) */
-    int      fault_code;          /* VDPU_FAULT_* (abi.h)                          */
-    char     fault_msg[256];      /* reason text naming the rule                   */
-    int      fault_tasklet;       /* -1 if not attributable to one tasklet        */
+    int fault_code;      /* VDPU_FAULT_* (abi.h)                          */
+    char fault_msg[256]; /* reason text naming the rule                   */
+    int fault_tasklet;   /* -1 if not attributable to one tasklet        */
     uint32_t fault_pc;
-    char     fault_func[64];      /* function containing fault_pc (ELF symtab)     */
+    char fault_func[64]; /* function containing fault_pc (ELF symtab)     */
     /* stats (cycles are 0 in FAST mode) */
-    uint64_t cycles;              /* total DPU cycles of this run                   */
-    uint64_t instructions;        /* real instructions, all tasklets                */
-    uint64_t slots;               /* issue slots, all tasklets                      */
-    uint64_t idle_cycles;         /* cycles in which no tasklet issued              */
+    uint64_t cycles;       /* total DPU cycles of this run                   */
+    uint64_t instructions; /* real instructions, all tasklets                */
+    uint64_t slots;        /* issue slots, all tasklets                      */
+    uint64_t idle_cycles;  /* cycles in which no tasklet issued              */
     uint64_t dma_count, dma_bytes, dma_busy_cycles; /* engine busy (transfer part) */
     unsigned nr_tasklets;
     vdpu_tasklet_stats_t tasklet[VDPU_MAX_TASKLETS];

@@ -7,6 +7,8 @@
 /* predecoded operations, as an X-macro list so that the interpreter's
  * computed-goto table (run.c) names every op: a missing handler is then a
  * compile error rather than a NULL jump at run time. */
+/* One group of related ops per line; keep the layout: */
+/* clang-format off */
 #define VDPU_OPS(X) \
     X(ILLEGAL) X(BADJUMP) X(NOP) X(LI) X(JAL) X(JALR) \
     X(BEQ) X(BNE) X(BLT) X(BGE) X(BLTU) X(BGEU) \
@@ -25,6 +27,7 @@
     X(ADDI_SP)  /* addi sp, rs1, imm with stack-region check */ \
     X(SPCHK_I)  /* other reg-imm ALU op (or LI) writing sp: real op in rs2 */ \
     X(SPCHK_R)  /* reg-reg ALU op writing sp: real op in imm */
+/* clang-format on */
 
 #define VDPU_OP_ENUM(name) OP_##name,
 enum { VDPU_OPS(VDPU_OP_ENUM) OP__COUNT };
@@ -35,94 +38,100 @@ enum { VDPU_OPS(VDPU_OP_ENUM) OP__COUNT };
 #define OP_LAST_REG  OP_REMU
 
 typedef struct {
-    uint8_t  op, rd, rs1, rs2; /* rd==0 is redirected to the sink register 32 */
-    int32_t  imm;              /* immediate, or target index for branches/jal,
-                                  or raw encoding for OP_ILLEGAL/OP_EBREAK     */
-    uint16_t run;              /* instructions from this one to the end of its
-                                  straight-line run (the next branch, jump or
-                                  faulting op, inclusive): the interpreter
-                                  charges the budget once per run (run.c)     */
+    uint8_t op, rd, rs1, rs2; /* rd==0 is redirected to the sink register 32 */
+    int32_t imm;              /* immediate, or target index for branches/jal,
+                                 or raw encoding for OP_ILLEGAL/OP_EBREAK     */
+    uint16_t run;             /* instructions from this one to the end of its
+                                 straight-line run (the next branch, jump or
+                                 faulting op, inclusive): the interpreter
+                                 charges the budget once per run (run.c)     */
 } vinsn_t;
 
 typedef struct {
-    char    *name;
+    char *name;
     uint32_t value, size;
-    uint8_t  type;   /* STT_* */
-    uint8_t  host;   /* host-visible */
-    uint8_t  global; /* STB_GLOBAL/WEAK */
+    uint8_t type;   /* STT_* */
+    uint8_t host;   /* host-visible */
+    uint8_t global; /* STB_GLOBAL/WEAK */
 } vsym_t;
 
 struct vdpu_program {
-    vinsn_t  *code;       /* n_insns + 1 (last = OP_BADJUMP sentinel) */
-    uint32_t  n_insns;
-    uint32_t  entry;      /* insn index */
-    uint8_t  *wram_img;   /* VDPU_WRAM_SIZE bytes (zero where .bss) */
-    uint32_t  wram_lo, wram_hi;   /* range to copy on load (image incl. .bss) */
-    uint8_t  *mram_img;   /* mram_init_size bytes */
-    uint32_t  mram_init_size;     /* bytes from MRAM offset 0 */
-    uint32_t  mram_used;          /* incl. noinit */
-    uint32_t  wram_used;
-    unsigned  nr_tasklets;
-    uint32_t  stack_lo[VDPU_MAX_TASKLETS], stack_hi[VDPU_MAX_TASKLETS];
-    uint32_t  clocks_addr;        /* WRAM address of CLOCKS_PER_SEC or 0 */
-    vsym_t   *syms;
-    uint32_t  n_syms;
-    vsym_t  **funcs;              /* FUNC symbols sorted by address */
-    uint32_t  n_funcs;
-    char     *strtab;
+    vinsn_t *code; /* n_insns + 1 (last = OP_BADJUMP sentinel) */
+    uint32_t n_insns;
+    uint32_t entry;            /* insn index */
+    uint8_t *wram_img;         /* VDPU_WRAM_SIZE bytes (zero where .bss) */
+    uint32_t wram_lo, wram_hi; /* range to copy on load (image incl. .bss) */
+    uint8_t *mram_img;         /* mram_init_size bytes */
+    uint32_t mram_init_size;   /* bytes from MRAM offset 0 */
+    uint32_t mram_used;        /* incl. noinit */
+    uint32_t wram_used;
+    unsigned nr_tasklets;
+    uint32_t stack_lo[VDPU_MAX_TASKLETS], stack_hi[VDPU_MAX_TASKLETS];
+    uint32_t clocks_addr; /* WRAM address of CLOCKS_PER_SEC or 0 */
+    vsym_t *syms;
+    uint32_t n_syms;
+    vsym_t **funcs; /* FUNC symbols sorted by address */
+    uint32_t n_funcs;
+    char *strtab;
 };
 
 enum { TS_RUN = 0, TS_BLOCKED, TS_DONE, TS_WAITBOOT };
 enum { BK_NONE = 0, BK_LOCK, BK_BARRIER, BK_SEM, BK_NOTIFY, BK_WAITFOR };
 
 typedef struct {
-    uint32_t r[34];        /* x0..x31, 32 = sink for writes to x0 */
-    uint32_t pc;           /* instruction index */
+    uint32_t r[34]; /* x0..x31, 32 = sink for writes to x0 */
+    uint32_t pc;    /* instruction index */
     uint32_t stack_lo, stack_hi;
-    int      state;
-    int      bkind;
+    int state;
+    int bkind;
     uint32_t bkey;
-    uint64_t bseq;         /* FIFO order of blocking */
-    uint64_t bsince;       /* cycle when blocked */
-    uint64_t ready;        /* timed: earliest next issue cycle */
-    uint32_t pending;      /* timed: extra issue slots still owed */
-    uint64_t dma_done;     /* timed: completion cycle of a DMA issued by the last insn */
+    uint64_t bseq;     /* FIFO order of blocking */
+    uint64_t bsince;   /* cycle when blocked */
+    uint64_t ready;    /* timed: earliest next issue cycle */
+    uint32_t pending;  /* timed: extra issue slots still owed */
+    uint64_t dma_done; /* timed: completion cycle of a DMA issued by the last insn */
     vdpu_tasklet_stats_t st;
 } vtask_t;
 
-typedef struct { uint32_t key; int owner; } vlock_t;
-typedef struct { uint32_t key; uint32_t count, arrived; } vbarrier_t;
+typedef struct {
+    uint32_t key;
+    int owner;
+} vlock_t;
+typedef struct {
+    uint32_t key;
+    uint32_t count, arrived;
+} vbarrier_t;
 
 #define VDPU_MAX_LOCKS    256
 #define VDPU_MAX_BARRIERS 64
 
 struct vdpu {
     vdpu_params_t params;
-    uint8_t *wram;          /* VDPU_WRAM_SIZE (+ slack) */
-    uint8_t *mram;          /* VDPU_MRAM_SIZE, mmap NORESERVE */
+    uint8_t *wram; /* VDPU_WRAM_SIZE (+ slack) */
+    uint8_t *mram; /* VDPU_MRAM_SIZE, mmap NORESERVE */
     const vdpu_program_t *prog;
     /* run state */
-    vtask_t  t[VDPU_MAX_TASKLETS];
+    vtask_t t[VDPU_MAX_TASKLETS];
     unsigned nr;
-    uint64_t now;           /* timed: current cycle; fast: slots so far */
-    uint64_t engine_free;   /* DMA engine free at */
+    uint64_t now;         /* timed: current cycle; fast: slots so far */
+    uint64_t engine_free; /* DMA engine free at */
     uint64_t seq;
-    vlock_t  locks[VDPU_MAX_LOCKS];
+    vlock_t locks[VDPU_MAX_LOCKS];
     unsigned n_locks;
     vbarrier_t bars[VDPU_MAX_BARRIERS];
     unsigned n_bars;
-    int      perf_mode;
+    int perf_mode;
     uint64_t perf_base;
-    uint64_t total_slots;   /* fast-path counters are folded in here */
-    uint64_t insn_budget;   /* watchdog */
-    int      faulted;
-    vdpu_result_t *res;     /* result being filled */
-    vdpu_result_t  scratch;
+    uint64_t total_slots; /* fast-path counters are folded in here */
+    uint64_t insn_budget; /* watchdog */
+    int faulted;
+    vdpu_result_t *res; /* result being filled */
+    vdpu_result_t scratch;
 };
 
 /* shared helpers */
 void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-int  vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out);
+int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out);
 
 #endif

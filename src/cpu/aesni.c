@@ -65,10 +65,10 @@ struct aesni_state {
 
 #ifdef CPIM_HAVE_X86
 
-#define TGT_NI __attribute__((target("aes,sse4.1")))
+#define TGT_NI   __attribute__((target("aes,sse4.1")))
 #define TGT_V256 __attribute__((target("aes,sse4.1,avx2,vaes")))
 #define TGT_V512 __attribute__((target("aes,sse4.1,avx2,vaes,avx512f,avx512bw,avx512vl")))
-#define INLINE static inline __attribute__((always_inline))
+#define INLINE   static inline __attribute__((always_inline))
 
 /* ---- key schedule ---------------------------------------------------------------------- */
 

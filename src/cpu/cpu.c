@@ -24,9 +24,9 @@
 
 /* Below 2 * GRAIN_BLOCKS blocks (128 KiB) a job stays on the calling thread:
  * starting a thread costs about as much as encrypting 16 KiB. */
-#define GRAIN_BLOCKS 4096u
+#define GRAIN_BLOCKS     4096u
 #define MIN_SHA_PARALLEL (128u * 1024u)
-#define CHUNK (1u << 30) /* bytes per primitive call, a multiple of 64 */
+#define CHUNK            (1u << 30) /* bytes per primitive call, a multiple of 64 */
 
 struct cpu_state {
     unsigned threads; /* 0 = all cores */

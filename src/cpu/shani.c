@@ -46,7 +46,7 @@
 #define MIN_SHA_PARALLEL (128u * 1024u)
 /* AES: blocks per parallel_for grain, and bytes per portable-AES call. */
 #define AES_GRAIN_BLOCKS 4096u
-#define AES_CHUNK (1u << 30)
+#define AES_CHUNK        (1u << 30)
 
 struct shani_state {
     unsigned threads; /* 0 = all cores */
@@ -56,7 +56,7 @@ struct shani_state {
 #ifdef CPIM_HAVE_X86
 
 #define TGT_SHA __attribute__((target("sha,sse4.1")))
-#define INLINE static inline __attribute__((always_inline))
+#define INLINE  static inline __attribute__((always_inline))
 
 /* Compresses nb blocks for each of n (1..4) lanes: lane l hashes
  * p[l][0 .. 64 * nb) into h[l].  n is a compile-time constant at every call

@@ -382,10 +382,10 @@ const uint32_t cpc_aes_td3[256] = {
 /* ---- rounds ----------------------------------------------------------------- */
 
 #define ROR32(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-#define B3(x) ((x) >> 24)
-#define B2(x) (((x) >> 16) & 0xffu)
-#define B1(x) (((x) >> 8) & 0xffu)
-#define B0(x) ((x)&0xffu)
+#define B3(x)       ((x) >> 24)
+#define B2(x)       (((x) >> 16) & 0xffu)
+#define B1(x)       (((x) >> 8) & 0xffu)
+#define B0(x)       ((x)&0xffu)
 
 /* Table access of the 4-table and the 1-table sets. */
 #define TE0(i) cpc_aes_te0[i]

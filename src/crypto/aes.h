@@ -40,7 +40,7 @@
 
 #include <stdint.h>
 
-#define CPC_AES_BLOCK 16u
+#define CPC_AES_BLOCK      16u
 #define CPC_AES_MAX_ROUNDS 14u
 
 /* An expanded key: 4 * (nr + 1) round-key words, big-endian column words

@@ -51,8 +51,8 @@ static inline int crypto_aligned(const void *a, const void *b)
 }
 #else
 #define ALIGNED_IO 0
-#define ld32a ld32
-#define st32a st32
+#define ld32a      ld32
+#define st32a      st32
 static inline int crypto_aligned(const void *a, const void *b)
 {
     (void)a;

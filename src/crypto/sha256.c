@@ -27,10 +27,10 @@ static const uint32_t iv[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53a
                                0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
 
 #define ROR32(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-#define BSIG0(x) (ROR32(x, 2) ^ ROR32(x, 13) ^ ROR32(x, 22))
-#define BSIG1(x) (ROR32(x, 6) ^ ROR32(x, 11) ^ ROR32(x, 25))
-#define SSIG0(x) (ROR32(x, 7) ^ ROR32(x, 18) ^ ((x) >> 3))
-#define SSIG1(x) (ROR32(x, 17) ^ ROR32(x, 19) ^ ((x) >> 10))
+#define BSIG0(x)    (ROR32(x, 2) ^ ROR32(x, 13) ^ ROR32(x, 22))
+#define BSIG1(x)    (ROR32(x, 6) ^ ROR32(x, 11) ^ ROR32(x, 25))
+#define SSIG0(x)    (ROR32(x, 7) ^ ROR32(x, 18) ^ ((x) >> 3))
+#define SSIG1(x)    (ROR32(x, 17) ^ ROR32(x, 19) ^ ((x) >> 10))
 #define CH(e, f, g) ((((f) ^ (g)) & (e)) ^ (g))
 
 /* Round i (0..15 within a pass) with schedule word X.  Maj(a,b,c) is

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #define CPC_SHA256_DIGEST 32u
-#define CPC_SHA256_BLOCK 64u
+#define CPC_SHA256_BLOCK  64u
 
 /* The 64 round constants K (FIPS 180-4 4.2.2). */
 extern const uint32_t cpc_sha256_k[64];

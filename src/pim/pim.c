@@ -68,7 +68,7 @@
 #define CPIM_DPU_DIR "build/dpu"
 #endif
 
-#define DEFAULT_BUDGET (32u << 20)
+#define DEFAULT_BUDGET   (32u << 20)
 #define DEFAULT_TASKLETS 16u
 
 /* Direct pushes (see sha_plan) pay off when the DPUs sharing a push avoid

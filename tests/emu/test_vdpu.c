@@ -15,7 +15,7 @@
 #include "vdpu.h"
 
 #define OUTDIR "build/tests/emu/elf"
-#define CC "sh emu/bin/dpu-upmem-dpurte-clang"
+#define CC     "sh emu/bin/dpu-upmem-dpurte-clang"
 
 static int n_pass, n_fail;
 

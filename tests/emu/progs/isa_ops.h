@@ -5,7 +5,7 @@
 #define ISA_OPS_H
 #include <stdint.h>
 
-#define ISA_NIN 16
+#define ISA_NIN  16
 #define ISA_NOUT 1400
 
 static inline uint32_t isa_rotl(uint32_t x, unsigned n)

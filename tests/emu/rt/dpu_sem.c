@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define ITEMS 50 /* per producer */
-#define QLEN 4
+#define QLEN  4
 
 __host uint64_t consumed_sum;
 __host uint32_t consumed_count;

@@ -10,7 +10,7 @@
 #include <vmutex.h>
 
 #define ROUNDS 40
-#define INCS 300
+#define INCS   300
 
 __host uint32_t barrier_errors;
 __host uint32_t counter;

@@ -22,15 +22,15 @@ int __ledf2(double, double), __cmpdf2(double, double), __gtdf2(double, double);
 int __gedf2(double, double), __unorddf2(double, double);
 #define CMP_LE_F(fn, a, b) __##fn(a, b)
 #define CMP_GE_F(fn, a, b) __##fn(a, b)
-#define UNORD_F(fn, a, b) __##fn(a, b)
+#define UNORD_F(fn, a, b)  __##fn(a, b)
 #define CMP_LE_D(fn, a, b) __##fn(a, b)
 #define CMP_GE_D(fn, a, b) __##fn(a, b)
-#define UNORD_D(fn, a, b) __##fn(a, b)
+#define UNORD_D(fn, a, b)  __##fn(a, b)
 float __negsf2(float);
 double __negdf2(double);
 #define NEG_F(fn, a) __##fn(a)
 #define NEG_D(fn, a) __##fn(a)
-#define FIX(k, a) ((SF_T_##k)(a))
+#define FIX(k, a)    ((SF_T_##k)(a))
 
 /* kind <-> 64-bit slot */
 static inline float get_F(uint64_t v)

@@ -98,7 +98,7 @@ enum {
 #define SF_T_N uint64_t
 
 /* elements per run (three uint64_t arrays in WRAM) */
-#define SF_N 512
+#define SF_N      512
 #define SF_GROUPS 3
 
 #endif

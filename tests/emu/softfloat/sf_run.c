@@ -76,13 +76,13 @@ static uint64_t ref_fix_M(double x)
 
 #define CMP_LE_F(fn, a, b) ref_cmp(a, b, 1)
 #define CMP_GE_F(fn, a, b) ref_cmp(a, b, -1)
-#define UNORD_F(fn, a, b) (isnan(a) || isnan(b))
+#define UNORD_F(fn, a, b)  (isnan(a) || isnan(b))
 #define CMP_LE_D(fn, a, b) ref_cmp(a, b, 1)
 #define CMP_GE_D(fn, a, b) ref_cmp(a, b, -1)
-#define UNORD_D(fn, a, b) (isnan(a) || isnan(b))
-#define NEG_F(fn, a) (-(a))
-#define NEG_D(fn, a) (-(a))
-#define FIX(k, a) ref_fix_##k((double)(a))
+#define UNORD_D(fn, a, b)  (isnan(a) || isnan(b))
+#define NEG_F(fn, a)       (-(a))
+#define NEG_D(fn, a)       (-(a))
+#define FIX(k, a)          ref_fix_##k((double)(a))
 
 static float get_F(uint64_t v)
 {

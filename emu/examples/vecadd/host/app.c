@@ -14,7 +14,7 @@
 #endif
 
 #define N_ELEMS (1u << 20) /* not a multiple of the DPU count on purpose: */
-#define EXTRA 12345u       /* the remainder must not be dropped           */
+#define EXTRA   12345u     /* the remainder must not be dropped           */
 
 int main(void)
 {
