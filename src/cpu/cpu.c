@@ -1,15 +1,8 @@
 /*
  * cpu.c -- the `cpu` backend: the portable primitives of src/crypto/ (the
- * same code the DPUs run), spread over the host's cores for bulk work.
+ * same code the DPUs run), spread over the host's cores for bulk work; the
+ * multi-threaded portable path itself (portable.h) lives here too.
  *
- * Splitting:
- *  - ECB: by whole blocks (cpim_parallel_for, grain GRAIN_BLOCKS).
- *  - CTR: by whole blocks too; each range starts from counter + first block
- *    index (a 128-bit addition), so the ranges are independent.  Only the
- *    last range can end in a partial block.
- *  - SHA-256 batch: by messages, in contiguous runs of about equal bytes
- *    (a message costs its length plus one block of padding), one run per
- *    thread.
  * The primitives take uint32_t lengths (they also run on the 32-bit DPU),
  * so each range is fed to them in pieces of at most CHUNK bytes.
  */
@@ -19,6 +12,7 @@
 #include "aes.h"
 #include "backend.h"
 #include "parallel.h"
+#include "portable.h"
 #include "sha256.h"
 #include "timing.h"
 
@@ -30,7 +24,7 @@
 
 struct cpu_state {
     unsigned threads; /* 0 = all cores */
-    cpc_aes_ks ek, dk;
+    cpim_portable_aes aes;
 };
 
 static int cpu_available(const char **why)
@@ -57,21 +51,26 @@ static void cpu_close(void *state)
     free(state);
 }
 
+/* see portable.h */
+cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t key_len)
+{
+    cpim_wipe(k, sizeof *k);
+    if (!cpc_aes_expand_enc(&k->ek, key, (uint32_t)key_len))
+        return CPIM_ERR_KEY_LENGTH;
+    cpc_aes_dec_from_enc(&k->dk, &k->ek);
+    return CPIM_OK;
+}
+
 static cpim_err cpu_set_key(void *state, const uint8_t *key, size_t key_len)
 {
     struct cpu_state *s = state;
-    cpim_wipe(&s->ek, sizeof s->ek);
-    cpim_wipe(&s->dk, sizeof s->dk);
-    if (!cpc_aes_expand_enc(&s->ek, key, (uint32_t)key_len))
-        return CPIM_ERR_KEY_LENGTH;
-    cpc_aes_dec_from_enc(&s->dk, &s->ek);
-    return CPIM_OK;
+    return cpim_portable_set_key(&s->aes, key, key_len);
 }
 
 /* ---- AES -------------------------------------------------------------------- */
 
 struct aes_job {
-    const struct cpu_state *s;
+    const cpim_portable_aes *k;
     cpim_dir dir;
     const uint8_t *in;
     uint8_t *out;
@@ -88,9 +87,9 @@ static void ecb_range(void *arg, size_t b, size_t e)
     for (size_t n = e - b; n;) {
         uint32_t step = n > CHUNK / 16 ? CHUNK / 16 : (uint32_t)n;
         if (j->dir == CPIM_ENCRYPT)
-            cpc_aes_encrypt(&j->s->ek, in, out, step);
+            cpc_aes_encrypt(&j->k->ek, in, out, step);
         else
-            cpc_aes_decrypt(&j->s->dk, in, out, step);
+            cpc_aes_decrypt(&j->k->dk, in, out, step);
         in += (size_t)step * 16;
         out += (size_t)step * 16;
         n -= step;
@@ -109,11 +108,31 @@ static void ctr_range(void *arg, size_t b, size_t e)
     uint8_t *out = j->out + b * 16;
     for (size_t n = end - b * 16; n;) {
         uint32_t step = n > CHUNK ? CHUNK : (uint32_t)n;
-        cpc_aes_ctr(&j->s->ek, ctr, in, out, step);
+        cpc_aes_ctr(&j->k->ek, ctr, in, out, step);
         in += step;
         out += step;
         n -= step;
     }
+}
+
+/* see portable.h */
+void cpim_portable_ecb(const cpim_portable_aes *k, unsigned threads, cpim_dir dir,
+                       const uint8_t *in, uint8_t *out, size_t len)
+{
+    struct aes_job j = {.k = k, .dir = dir, .in = in, .out = out, .len = len};
+    /* CPIM_ERR_THREAD still means all the work was done (in the caller). */
+    (void)cpim_parallel_for(threads, len / 16, GRAIN_BLOCKS, ecb_range, &j);
+}
+
+/* see portable.h */
+void cpim_portable_ctr(const cpim_portable_aes *k, unsigned threads, uint8_t counter[16],
+                       const uint8_t *in, uint8_t *out, size_t len)
+{
+    struct aes_job j = {.k = k, .in = in, .out = out, .len = len};
+    memcpy(j.ctr0, counter, 16);
+    size_t nblocks = len / 16 + (len % 16 != 0);
+    (void)cpim_parallel_for(threads, nblocks, GRAIN_BLOCKS, ctr_range, &j);
+    cpc_aes_ctr_add(counter, (uint64_t)nblocks);
 }
 
 static cpim_err cpu_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
@@ -121,9 +140,7 @@ static cpim_err cpu_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *o
 {
     struct cpu_state *s = state;
     double t0 = cpim_now();
-    struct aes_job j = {.s = s, .dir = dir, .in = in, .out = out, .len = len};
-    /* CPIM_ERR_THREAD still means all the work was done (in the caller). */
-    (void)cpim_parallel_for(s->threads, len / 16, GRAIN_BLOCKS, ecb_range, &j);
+    cpim_portable_ecb(&s->aes, s->threads, dir, in, out, len);
     st->measured.total_s = cpim_now() - t0;
     return CPIM_OK;
 }
@@ -133,11 +150,7 @@ static cpim_err cpu_ctr(void *state, uint8_t counter[16], const uint8_t *in, uin
 {
     struct cpu_state *s = state;
     double t0 = cpim_now();
-    struct aes_job j = {.s = s, .in = in, .out = out, .len = len};
-    memcpy(j.ctr0, counter, 16);
-    size_t nblocks = len / 16 + (len % 16 != 0);
-    (void)cpim_parallel_for(s->threads, nblocks, GRAIN_BLOCKS, ctr_range, &j);
-    cpc_aes_ctr_add(counter, (uint64_t)nblocks);
+    cpim_portable_ctr(&s->aes, s->threads, counter, in, out, len);
     st->measured.total_s = cpim_now() - t0;
     return CPIM_OK;
 }
@@ -170,14 +183,21 @@ static void sha_runs(void *arg, size_t first, size_t end)
         sha_one(j->msgs[i], j->lens[i], j->digests[i]);
 }
 
+/* see portable.h */
+void cpim_portable_sha256_batch(unsigned threads, const uint8_t *const *msgs, const size_t *lens,
+                                size_t count, uint8_t (*digests)[32])
+{
+    struct sha_job j = {msgs, lens, digests};
+    /* A thread that cannot start has its share done by the caller. */
+    (void)cpim_parallel_msgs(threads, lens, count, MIN_SHA_PARALLEL, sha_runs, &j);
+}
+
 static cpim_err cpu_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
                         uint8_t (*digests)[32], cpim_stats *st)
 {
     struct cpu_state *s = state;
     double t0 = cpim_now();
-    struct sha_job j = {msgs, lens, digests};
-    /* A thread that cannot start has its share done by the caller. */
-    (void)cpim_parallel_msgs(s->threads, lens, count, MIN_SHA_PARALLEL, sha_runs, &j);
+    cpim_portable_sha256_batch(s->threads, msgs, lens, count, digests);
     st->measured.total_s = cpim_now() - t0;
     return CPIM_OK;
 }

@@ -22,16 +22,16 @@
  * (docs/CRYPTO.md has the numbers).
  *
  * Bulk work is split over threads by messages, in contiguous runs of about
- * equal bytes.  AES in this backend is the portable code (src/crypto/aes.h),
+ * equal bytes.  AES in this backend is the portable code (portable.h),
  * multi-threaded like the `cpu` backend, so that every operation works here;
  * for AES speed use `aesni`.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "aes.h"
 #include "backend.h"
 #include "parallel.h"
+#include "portable.h"
 #include "sha256.h"
 #include "x86_cpu.h"
 
@@ -44,13 +44,10 @@
 #define SHANI_LANES 4
 /* Below this many bytes (plus 64 per message) a batch stays on one thread. */
 #define MIN_SHA_PARALLEL (128u * 1024u)
-/* AES: blocks per parallel_for grain, and bytes per portable-AES call. */
-#define AES_GRAIN_BLOCKS 4096u
-#define AES_CHUNK        (1u << 30)
 
 struct shani_state {
     unsigned threads; /* 0 = all cores */
-    cpc_aes_ks ek, dk;
+    cpim_portable_aes aes;
 };
 
 #ifdef CPIM_HAVE_X86
@@ -300,62 +297,20 @@ static cpim_err shani_sha(void *state, const uint8_t *const *msgs, const size_t 
 #endif
 }
 
-/* ---- AES: the portable code --------------------------------------------------------------- */
+/* ---- AES: the portable code (portable.h) ------------------------------------------------- */
 
 static cpim_err shani_set_key(void *state, const uint8_t *key, size_t key_len)
 {
     struct shani_state *s = state;
-    cpim_wipe(&s->ek, sizeof s->ek);
-    cpim_wipe(&s->dk, sizeof s->dk);
-    if (!cpc_aes_expand_enc(&s->ek, key, (uint32_t)key_len))
-        return CPIM_ERR_KEY_LENGTH;
-    cpc_aes_dec_from_enc(&s->dk, &s->ek);
-    return CPIM_OK;
-}
-
-struct aes_job {
-    const struct shani_state *s;
-    cpim_dir dir;
-    const uint8_t *in;
-    uint8_t *out;
-    size_t len;
-    uint8_t counter[16];
-};
-
-static void ecb_range(void *arg, size_t b, size_t e)
-{
-    const struct aes_job *j = arg;
-    while (b < e) {
-        size_t n = e - b > AES_CHUNK / 16 ? AES_CHUNK / 16 : e - b;
-        if (j->dir == CPIM_DECRYPT)
-            cpc_aes_decrypt(&j->s->dk, j->in + 16 * b, j->out + 16 * b, (uint32_t)n);
-        else
-            cpc_aes_encrypt(&j->s->ek, j->in + 16 * b, j->out + 16 * b, (uint32_t)n);
-        b += n;
-    }
-}
-
-static void ctr_range(void *arg, size_t b, size_t e)
-{
-    const struct aes_job *j = arg;
-    uint8_t ctr[16];
-    memcpy(ctr, j->counter, 16);
-    cpc_aes_ctr_add(ctr, (uint64_t)b);
-    size_t at = 16 * b, end = 16 * e < j->len ? 16 * e : j->len;
-    while (at < end) {
-        size_t n = end - at > AES_CHUNK ? AES_CHUNK : end - at;
-        cpc_aes_ctr(&j->s->ek, ctr, j->in + at, j->out + at, (uint32_t)n);
-        at += n;
-    }
+    return cpim_portable_set_key(&s->aes, key, key_len);
 }
 
 static cpim_err shani_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
                           cpim_stats *st)
 {
     struct shani_state *s = state;
-    struct aes_job j = {.s = s, .dir = dir, .in = in, .out = out, .len = len};
-    (void)st;
-    (void)cpim_parallel_for(s->threads, len / 16, AES_GRAIN_BLOCKS, ecb_range, &j);
+    (void)st; /* the core records bytes and the measured time */
+    cpim_portable_ecb(&s->aes, s->threads, dir, in, out, len);
     return CPIM_OK;
 }
 
@@ -363,12 +318,8 @@ static cpim_err shani_ctr(void *state, uint8_t counter[16], const uint8_t *in, u
                           size_t len, cpim_stats *st)
 {
     struct shani_state *s = state;
-    struct aes_job j = {.s = s, .in = in, .out = out, .len = len};
-    size_t nblocks = len / 16 + (len % 16 != 0);
     (void)st;
-    memcpy(j.counter, counter, 16);
-    (void)cpim_parallel_for(s->threads, nblocks, AES_GRAIN_BLOCKS, ctr_range, &j);
-    cpc_aes_ctr_add(counter, (uint64_t)nblocks);
+    cpim_portable_ctr(&s->aes, s->threads, counter, in, out, len);
     return CPIM_OK;
 }
 

@@ -1,0 +1,38 @@
+/*
+ * portable.h -- the portable primitives of src/crypto/ spread over host
+ * threads.  The `cpu` backend is these functions; the hardware backends call
+ * them for the operation they do not accelerate (`aesni`: SHA-256, `shani`:
+ * AES), so there is one multi-threaded portable path.
+ *
+ * Splitting (threads = 0: all cores; small jobs stay on the calling thread):
+ *  - ECB and CTR: by whole blocks; a CTR range starts from counter + its first
+ *    block index (a 128-bit addition), so ranges are independent and only the
+ *    last can end in a partial block.
+ *  - SHA-256 batch: by messages, in contiguous runs of about equal bytes
+ *    (cpim_parallel_msgs).
+ * Arguments are those the core has already validated (backend.h).
+ */
+#ifndef CPIM_PORTABLE_H
+#define CPIM_PORTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aes.h"
+#include "cryptopim.h"
+
+typedef struct cpim_portable_aes {
+    cpc_aes_ks ek, dk; /* encryption and decryption round keys */
+} cpim_portable_aes;
+
+/* Expands a 16/24/32-byte key into k (the old keys are wiped first). */
+cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t key_len);
+void cpim_portable_ecb(const cpim_portable_aes *k, unsigned threads, cpim_dir dir,
+                       const uint8_t *in, uint8_t *out, size_t len);
+/* counter is advanced by ceil(len / 16) blocks. */
+void cpim_portable_ctr(const cpim_portable_aes *k, unsigned threads, uint8_t counter[16],
+                       const uint8_t *in, uint8_t *out, size_t len);
+void cpim_portable_sha256_batch(unsigned threads, const uint8_t *const *msgs, const size_t *lens,
+                                size_t count, uint8_t (*digests)[32]);
+
+#endif /* CPIM_PORTABLE_H */
