@@ -9,7 +9,9 @@
 
 static struct {
     const char *name;
-    test_fn fn;
+    test_fn fn;           /* a TEST(), or NULL for a case: */
+    test_case_fn case_fn; /* ... case_fn(a, b) */
+    size_t a, b;
 } tests[MAX_TESTS];
 static int nr_tests;
 static int cur_failed;
@@ -22,6 +24,20 @@ void test_register(const char *name, test_fn fn)
         tests[nr_tests].name = name;
         tests[nr_tests].fn = fn;
         nr_tests++;
+    }
+}
+
+void test_register_case(const char *name, test_case_fn fn, size_t a, size_t b)
+{
+    char *copy = strdup(name);
+    if (copy && nr_tests < MAX_TESTS) {
+        tests[nr_tests].name = copy;
+        tests[nr_tests].case_fn = fn;
+        tests[nr_tests].a = a;
+        tests[nr_tests].b = b;
+        nr_tests++;
+    } else {
+        free(copy);
     }
 }
 
@@ -166,7 +182,10 @@ int main(int argc, char **argv)
             continue;
         cur_failed = 0;
         cur_skip = NULL;
-        tests[i].fn();
+        if (tests[i].fn)
+            tests[i].fn();
+        else
+            tests[i].case_fn(tests[i].a, tests[i].b);
         if (cur_failed) {
             printf("FAIL %s: %s\n", tests[i].name, first_reason);
             failed++;

@@ -21,6 +21,10 @@
 
 typedef void (*test_fn)(void);
 void test_register(const char *name, test_fn fn);
+/* A parameterised case, registered at start-up (e.g. one per backend and
+ * operation): runs fn(a, b) as the test `name` (copied by the harness). */
+typedef void (*test_case_fn)(size_t a, size_t b);
+void test_register_case(const char *name, test_case_fn fn, size_t a, size_t b);
 void test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int test_mem_eq(const char *file, int line, const void *a, const void *b, size_t n,

@@ -189,7 +189,7 @@ out:
     cpim_close(ref), cpim_close(t1), cpim_close(t2);
 }
 
-static void run_one(size_t bi, int op)
+static void run_one(size_t bi, size_t op)
 {
     cpim_backend_info info;
     if (cpim_backend_info_at(bi, &info) != CPIM_OK) {
@@ -210,55 +210,15 @@ static void run_one(size_t bi, int op)
 
 /* ---- registration: one test per (backend, operation) ------------------------------- */
 
-#define MAX_BACKENDS 8
-#define NSLOTS       (NOPS * MAX_BACKENDS)
-
-static char names[NSLOTS][64];
-static size_t slot_backend[NSLOTS];
-static int slot_op[NSLOTS];
-
-static void run_slot(int k)
-{
-    run_one(slot_backend[k], slot_op[k]);
-}
-
-#define T1(name, idx)                                                                              \
-    static void slot_##name(void)                                                                  \
-    {                                                                                              \
-        run_slot(idx);                                                                             \
-    }
-#define T8(n)                                                                                      \
-    T1(n##0, 8 * (n - 1) + 0)                                                                      \
-    T1(n##1, 8 * (n - 1) + 1)                                                                      \
-    T1(n##2, 8 * (n - 1) + 2)                                                                      \
-    T1(n##3, 8 * (n - 1) + 3)                                                                      \
-    T1(n##4, 8 * (n - 1) + 4)                                                                      \
-    T1(n##5, 8 * (n - 1) + 5)                                                                      \
-    T1(n##6, 8 * (n - 1) + 6)                                                                      \
-    T1(n##7, 8 * (n - 1) + 7)
-#define S8(n)                                                                                      \
-    slot_##n##0, slot_##n##1, slot_##n##2, slot_##n##3, slot_##n##4, slot_##n##5, slot_##n##6,     \
-        slot_##n##7
-
-/* clang-format off */
-T8(1) T8(2) T8(3)
-
-static const test_fn slots[NSLOTS] = {S8(1), S8(2), S8(3)};
-/* clang-format on */
-
 __attribute__((constructor)) static void register_backend_tests(void)
 {
-    size_t nb = cpim_backend_count(), k = 0;
-    for (size_t bi = 0; bi < nb && bi < MAX_BACKENDS; bi++) {
+    for (size_t bi = 0; bi < cpim_backend_count(); bi++) {
         cpim_backend_info info;
-        const char *name = "?";
-        if (cpim_backend_info_at(bi, &info) == CPIM_OK)
-            name = info.name;
-        for (int op = 0; op < NOPS && k < NSLOTS; op++, k++) {
-            snprintf(names[k], sizeof names[k], "backends_%s_%s", name, op_name[op]);
-            slot_backend[k] = bi;
-            slot_op[k] = op;
-            test_register(names[k], slots[k]);
+        const char *name = cpim_backend_info_at(bi, &info) == CPIM_OK ? info.name : "?";
+        for (size_t op = 0; op < NOPS; op++) {
+            char test_name[64];
+            snprintf(test_name, sizeof test_name, "backends_%s_%s", name, op_name[op]);
+            test_register_case(test_name, run_one, bi, op);
         }
     }
 }

@@ -359,58 +359,15 @@ static void run_one(size_t fi, size_t bi)
 
 /* ---- registration: one test per (file, backend) ----------------------------------- */
 
-#define MAX_BACKENDS 8
-#define NSLOTS       (16 * MAX_BACKENDS)
-
-static char names[NSLOTS][64];
-static size_t slot_file[NSLOTS], slot_backend[NSLOTS];
-
-static void run_slot(int k)
-{
-    run_one(slot_file[k], slot_backend[k]);
-}
-
-#define T1(name, idx)                                                                              \
-    static void slot_##name(void)                                                                  \
-    {                                                                                              \
-        run_slot(idx);                                                                             \
-    }
-#define T8(n)                                                                                      \
-    T1(n##0, 8 * (n - 1) + 0)                                                                      \
-    T1(n##1, 8 * (n - 1) + 1)                                                                      \
-    T1(n##2, 8 * (n - 1) + 2)                                                                      \
-    T1(n##3, 8 * (n - 1) + 3)                                                                      \
-    T1(n##4, 8 * (n - 1) + 4)                                                                      \
-    T1(n##5, 8 * (n - 1) + 5)                                                                      \
-    T1(n##6, 8 * (n - 1) + 6)                                                                      \
-    T1(n##7, 8 * (n - 1) + 7)
-#define S8(n)                                                                                      \
-    slot_##n##0, slot_##n##1, slot_##n##2, slot_##n##3, slot_##n##4, slot_##n##5, slot_##n##6,     \
-        slot_##n##7
-
-/* clang-format off */
-T8(1) T8(2) T8(3) T8(4) T8(5) T8(6) T8(7) T8(8)
-T8(9) T8(10) T8(11) T8(12) T8(13) T8(14) T8(15) T8(16)
-
-static const test_fn slots[NSLOTS] = {
-    S8(1), S8(2), S8(3), S8(4), S8(5), S8(6), S8(7), S8(8),
-    S8(9), S8(10), S8(11), S8(12), S8(13), S8(14), S8(15), S8(16),
-};
-/* clang-format on */
-
 __attribute__((constructor)) static void register_vector_tests(void)
 {
-    size_t nb = cpim_backend_count(), k = 0;
     for (size_t fi = 0; fi < NFILES; fi++) {
-        for (size_t bi = 0; bi < nb && bi < MAX_BACKENDS && k < NSLOTS; bi++, k++) {
+        for (size_t bi = 0; bi < cpim_backend_count(); bi++) {
             cpim_backend_info info;
-            const char *name = "?";
-            if (cpim_backend_info_at(bi, &info) == CPIM_OK)
-                name = info.name;
-            snprintf(names[k], sizeof names[k], "vectors_%s_%s", files[fi].id, name);
-            slot_file[k] = fi;
-            slot_backend[k] = bi;
-            test_register(names[k], slots[k]);
+            const char *name = cpim_backend_info_at(bi, &info) == CPIM_OK ? info.name : "?";
+            char test_name[64];
+            snprintf(test_name, sizeof test_name, "vectors_%s_%s", files[fi].id, name);
+            test_register_case(test_name, run_one, fi, bi);
         }
     }
 }
