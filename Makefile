@@ -102,6 +102,12 @@ UNIT_SRCS := tests/main.c $(wildcard tests/test_*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT      := $(BUILD)/tests/unit
 
+# Unit tests that also drive <dpu.h> directly (the DPU programs' contracts).
+$(BUILD)/tests/test_pim_keys.o: tests/test_pim_keys.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -Idpu -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' \
+	    -c $< -o $@
+
 $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
 

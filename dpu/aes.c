@@ -106,9 +106,22 @@ static uint32_t tab[8 * 256];
 /* Which operation tab holds; persists across launches. */
 static uint32_t tab_op = 0xffffffffu;
 
-static __dma_aligned uint32_t buffers[NR_TASKLETS][CHUNK / 4];
+/* __host: readable by the host, so that tests/test_pim_keys.c can check
+ * that no keystream is left in it. */
+__host __dma_aligned uint32_t buffers[NR_TASKLETS][CHUNK / 4];
 
 BARRIER_INIT(tables_ready, NR_TASKLETS);
+BARRIER_INIT(all_done, NR_TASKLETS);
+
+/* Zeroes n words in a way the compiler keeps: the point is to leave no key
+ * material in WRAM after the kernel, which no later read of ours observes
+ * (the next program on this DPU, or a host read, would). */
+static void wipe_words(uint32_t *p, uint32_t n)
+{
+    volatile uint32_t *v = p;
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = 0;
+}
 
 static inline uint32_t rotl(uint32_t x, unsigned n)
 {
@@ -306,7 +319,7 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
     const uint32_t q3 =
         T.t0[BY(u, 3)] ^ T.t1[BY(s0, 1)] ^ T.t2[BY(s1, 2)] ^ T.t3[BY(s2, 3)] ^ rk[7];
     /* Round 2: column c minus the one byte that comes from column 0. */
-    const uint32_t P[6] = {
+    uint32_t P[6] = {
         K,
         C0,
         T.t1[BY(q1, 1)] ^ T.t2[BY(q2, 2)] ^ T.t3[BY(q3, 3)] ^ rk[8],
@@ -316,6 +329,7 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
     };
     n = (n + STEP - 1) & ~(STEP - 1);
     ctr_first_rounds(w, n, T, c[3], P);
+    wipe_words(P, 6); /* P[0] is a round-key word (of the cipher key itself for AES-128) */
     for (uint32_t r = 3; r < nr; r++)
         enc_round(w, n, T, rk + 4 * r);
     ctr_last_round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
@@ -366,5 +380,13 @@ int main(void)
         mram_write(buf, data + 16u * b, 16u * n);
         b += n;
     }
+    /* No key material left in WRAM: this tasklet's last CTR keystream, then
+     * -- once every tasklet is past its last use of them -- the round keys
+     * (the host sends them again before each launch). */
+    if (op == AES_OP_CTR)
+        wipe_words(buf + CTR_KS_WORDS, CHUNK / 8u);
+    barrier_wait(&all_done);
+    if (t == 0)
+        wipe_words((uint32_t *)&AES_KEY_SYM, sizeof AES_KEY_SYM / 4u);
     return 0;
 }

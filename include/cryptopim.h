@@ -26,7 +26,9 @@
  *  - Key material handed to the library is copied into the context and wiped
  *    when the key is replaced or the context is closed.
  *  - A context is used by one thread at a time; distinct contexts are
- *    independent.
+ *    independent.  An operation or cpim_aes_set_key that finds its context
+ *    in use by another thread returns CPIM_ERR_BUSY and touches nothing
+ *    (a cpim_close racing with a call is still undefined).
  */
 #ifndef CRYPTOPIM_H
 #define CRYPTOPIM_H
@@ -55,6 +57,8 @@ typedef enum cpim_err {
     CPIM_ERR_PIM_LOAD,        /* DPU program missing or invalid */
     CPIM_ERR_PIM_FAULT,       /* a DPU faulted while running a kernel */
     CPIM_ERR_PIM,             /* any other error of the UPMEM layer */
+    CPIM_ERR_TIMING_ONLY,     /* cpim_options.timing_only: timed, no output */
+    CPIM_ERR_BUSY,            /* the context is in use by another thread */
     CPIM_ERR_COUNT_           /* number of codes; not an error */
 } cpim_err;
 
@@ -87,15 +91,27 @@ typedef enum cpim_pim_mode {
     CPIM_PIM_ASYNC_EXEC  /* PIM #2: per rank, sync transfer + async launch */
 } cpim_pim_mode;
 
+/* cpim_options.dpus: every DPU of the machine (the SDK's DPU_ALLOCATE_ALL). */
+#define CPIM_DPUS_ALL 0xffffffffu
+
 typedef struct cpim_options {
     unsigned threads; /* host threads for bulk work; 0 = all cores */
     /* pim backend only (ignored by the others): */
-    unsigned dpus;       /* DPUs to allocate; 0 = see ranks */
+    unsigned dpus;       /* DPUs to allocate; 0 = see ranks; CPIM_DPUS_ALL = all */
     unsigned ranks;      /* ranks to allocate when dpus == 0; 0 = 1 rank */
     unsigned tasklets;   /* tasklets per DPU (1..24); 0 = 16 */
     cpim_pim_mode mode;  /* host mode; default CPIM_PIM_SYNC */
     const char *profile; /* UPMEM profile string, NULL = default */
     const char *dpu_dir; /* folder of the DPU programs, NULL = built-in */
+    /* pim backend: a timing-only run, for experiments.  Every operation does
+     * its transfers and launches and fills the statistics, but returns
+     * CPIM_ERR_TIMING_ONLY with its output zeroed (digests too; a CTR
+     * counter is not advanced) instead of a result.  On the virtual UPMEM
+     * it times one DPU per rank and launch (profile key sampleDpus=1 unless
+     * the profile sets sampleDpus itself); sampleDpus in `profile` without
+     * timing_only is refused (CPIM_ERR_INVALID_ARG), and the virtual UPMEM
+     * refuses it from the environment. */
+    int timing_only;
 } cpim_options;
 
 /* Fills in the defaults (all zero / NULL, CPIM_PIM_SYNC). */
@@ -168,7 +184,8 @@ typedef struct cpim_stats {
     int virtual_upmem; /* 1 when the DPUs are the virtual UPMEM's */
 } cpim_stats;
 
-/* Statistics of the last successful AES or SHA-256 call on ctx. */
+/* Statistics of the last successful (or CPIM_ERR_TIMING_ONLY) AES or
+ * SHA-256 call on ctx. */
 cpim_err cpim_last_stats(const cpim_ctx *ctx, cpim_stats *stats);
 
 /* ---- helpers -------------------------------------------------------------- */

@@ -73,4 +73,77 @@ elif ! grep -q -i 'fault' "$T/err"; then
 else
     echo "PASS cli_pim_fault"
 fi
+# Many faulting DPUs in one launch: one line for them (not one per DPU),
+# plus the CLI's own error line.
+if UPMEM_PROFILE=maxInstructions=1 "$B" enc -a aes-128-ecb -K 000102030405060708090a0b0c0d0e0f \
+    --backend pim --ranks 3 -i "$T/in16" -o "$T/fault.out" 2>"$T/err"; then
+    echo "FAIL cli_pim_fault_one_line: maxInstructions=1 did not fail"
+elif [ "$(wc -l <"$T/err")" -gt 2 ] || ! grep -q 'and 191 other DPUs' "$T/err"; then
+    echo "FAIL cli_pim_fault_one_line: $(wc -l <"$T/err") lines: $(head -c 300 "$T/err")"
+else
+    echo "PASS cli_pim_fault_one_line"
+fi
+
+# No environment setting may make a pim operation return data that differs
+# from the cpu backend with exit status 0: each setting below must give
+# either the right output, or a non-zero exit, a message and no output file
+# (and no wrong digest line).  Model shortcuts, timing extremes, topology,
+# unknown keys, the trace file.
+head -c 20003 "$T/in" >"$T/ein"
+K16=000102030405060708090a0b0c0d0e0f
+"$B" enc -a aes-128-ctr -K $K16 --iv $IV --backend cpu -i "$T/ein" -o "$T/eref" 2>/dev/null
+(cd "$T" && "$B" sha256sum --backend cpu m0 m55 m1000 m70000) >"$T/esref"
+i=0
+while IFS= read -r setting; do
+    i=$((i + 1))
+    why=""
+    rm -f "$T/eout"
+    if env $setting "$B" enc -a aes-128-ctr -K $K16 --iv $IV --backend pim --dpus 4 \
+        -i "$T/ein" -o "$T/eout" 2>"$T/err"; then
+        cmp -s "$T/eref" "$T/eout" || why="enc exited 0 with wrong output"
+    elif [ -e "$T/eout" ]; then
+        why="enc failed and left an output file"
+    elif [ ! -s "$T/err" ]; then
+        why="enc failed without a message"
+    fi
+    if (cd "$T" && env $setting "$B" sha256sum --backend pim --dpus 4 m0 m55 m1000 m70000) \
+        >"$T/esout" 2>"$T/err"; then
+        cmp -s "$T/esref" "$T/esout" || why="$why${why:+; }sha256sum exited 0 with wrong digests"
+    elif [ -n "$(grep -v -x -F -f "$T/esref" "$T/esout")" ]; then
+        why="$why${why:+; }sha256sum failed and printed a wrong digest"
+    fi
+    if [ -z "$why" ]; then
+        echo "PASS cli_pim_env_$i"
+    else
+        echo "FAIL cli_pim_env_$i ($setting): $why"
+    fi
+done <<EOF
+UPMEM_PROFILE=sampleDpus=1
+UPMEM_PROFILE_BASE=sampleDpus=1
+UPMEM_PROFILE=nrRanks=1,sampleDpus=4
+UPMEM_PROFILE=mode=fast
+UPMEM_PROFILE=mode=fast,fastQuantum=1
+UPMEM_PROFILE=maxInstructions=1
+UPMEM_PROFILE=dmaRules=hardware
+UPMEM_PROFILE=revolverCycles=0
+UPMEM_PROFILE=revolverCycles=4294967295
+UPMEM_PROFILE=mulSlots=0
+UPMEM_PROFILE=clockMhz=0.000001
+UPMEM_PROFILE=mramDirectBytes=8
+UPMEM_PROFILE=nrRanks=1,nrDpusPerRank=1
+UPMEM_PROFILE=disabledMask=0xe
+UPMEM_PROFILE=disabledDpus=0.0:0.1:0.2
+UPMEM_PROFILE=nrJobsPerRank=1
+UPMEM_PROFILE=hostClock=thread
+UPMEM_PROFILE=parallelFromGBps=0
+UPMEM_PROFILE=capToGiBps=0.000000001
+UPMEM_PROFILE=dispatchOnAllRanks=true,disableResetOnAlloc=true
+UPMEM_PROFILE=backend=hw,sgXferEnable=true
+UPMEM_PROFILE=mramBudget=128
+UPMEM_PROFILE=directMin=0
+UPMEM_PROFILE=no_such_key=1
+UPMEM_PROFILE=,,=,
+UPMEM_TRACE=/dev/full
+UPMEM_TRACE=/nonexistent/dir/trace.json
+EOF
 exit 0

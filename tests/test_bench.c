@@ -30,13 +30,13 @@ static int pim_usable(void)
     return cpim_backend_info_by_name("pim", &info) == CPIM_OK && info.available;
 }
 
-static cpim_ctx *open_pim(unsigned dpus, const char *profile)
+static cpim_ctx *open_pim(unsigned dpus, int timing_only)
 {
     cpim_options o;
     cpim_options_init(&o);
     o.dpus = dpus;
     o.tasklets = 16;
-    o.profile = profile;
+    o.timing_only = timing_only;
     cpim_ctx *ctx = NULL;
     if (cpim_open(&ctx, "pim", &o) != CPIM_OK)
         return NULL;
@@ -48,13 +48,21 @@ static cpim_ctx *open_pim(unsigned dpus, const char *profile)
 }
 
 /* AES on `dpus` DPUs: returns the modeled kernel seconds, output in out. */
-static double aes_kernel(cpim_ctx *ctx, const uint8_t *in, uint8_t *out, size_t len)
+/* Modeled kernel time of one ECB call; -1 if the call did not end with
+ * `want` (CPIM_OK, or CPIM_ERR_TIMING_ONLY for a timing-only context). */
+static double aes_kernel_rc(cpim_ctx *ctx, const uint8_t *in, uint8_t *out, size_t len,
+                            cpim_err want)
 {
     cpim_stats st;
-    if (cpim_aes_ecb(ctx, CPIM_ENCRYPT, in, out, len) != CPIM_OK ||
+    if (cpim_aes_ecb(ctx, CPIM_ENCRYPT, in, out, len) != want ||
         cpim_last_stats(ctx, &st) != CPIM_OK || !st.has_modeled)
         return -1;
     return st.modeled.kernel_s;
+}
+
+static double aes_kernel(cpim_ctx *ctx, const uint8_t *in, uint8_t *out, size_t len)
+{
+    return aes_kernel_rc(ctx, in, out, len, CPIM_OK);
 }
 
 static void aes_ref(const uint8_t *in, uint8_t *out, size_t len)
@@ -79,7 +87,7 @@ TEST(bench_aes_data_oblivious)
     test_fill(&s1, a, len);
     test_fill(&s2, b, len);
     memset(b, 0, len / 4); /* some very different data: zeros */
-    cpim_ctx *ctx = open_pim(2, NULL);
+    cpim_ctx *ctx = open_pim(2, 0);
     CHECK(ctx != NULL, "open pim");
     if (ctx) {
         /* The first launch of a loaded program also builds the AES tables in
@@ -121,7 +129,7 @@ TEST(bench_sha256_data_oblivious)
         mb[i] = data + (size_t)(N + i) * L;
         lens[i] = L;
     }
-    cpim_ctx *ctx = open_pim(2, NULL), *cpu = NULL;
+    cpim_ctx *ctx = open_pim(2, 0), *cpu = NULL;
     CHECK(ctx != NULL, "open pim");
     CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu backend");
     if (ctx && cpu) {
@@ -143,36 +151,39 @@ TEST(bench_sha256_data_oblivious)
     free(data);
 }
 
-/* With the virtual UPMEM's sampleDpus=1 (time one DPU per rank and launch,
- * skip the identical others), the modeled kernel time equals the fully
- * simulated one, and the simulated DPU's share of the output is right. */
+/* A timing-only run (on the virtual UPMEM: sampleDpus=1, time one DPU per
+ * rank and launch, skip the identical others) gives the fully simulated
+ * modeled kernel time, returns CPIM_ERR_TIMING_ONLY and no output at all:
+ * the buffer is zeroed, none of it is the input or a partial result. */
 TEST(bench_sampled_equals_full)
 {
     if (!pim_usable()) {
         test_skip("pim backend not available");
         return;
     }
-    cpim_ctx *sampled = open_pim(4, "sampleDpus=1");
-    if (!sampled) {
-        test_skip("the UPMEM layer has no sampleDpus profile key");
+    cpim_ctx *sampled = open_pim(4, 1);
+    CHECK(sampled != NULL, "open a timing-only pim context");
+    if (!sampled)
         return;
-    }
     const size_t len = 64 * 1024;
     uint8_t *in = malloc(len), *out = malloc(len), *ref = malloc(len);
     CHECK(in && out && ref, "malloc");
     uint64_t s = 99;
     test_fill(&s, in, len);
     aes_ref(in, ref, len);
-    cpim_ctx *full = open_pim(4, NULL);
+    cpim_ctx *full = open_pim(4, 0);
     CHECK(full != NULL, "open pim");
     if (full) {
         double tf = aes_kernel(full, in, out, len);
         CHECK_MEM(out, ref, len, "full run output");
-        memset(out, 0, len);
-        double ts = aes_kernel(sampled, in, out, len);
-        CHECK(same_cycles(tf, ts), "sampled kernel %.12g s != full %.12g s", ts, tf);
-        /* the first DPU holds the first quarter */
-        CHECK_MEM(out, ref, len / 4, "sampled DPU's share");
+        memset(out, 0xa5, len);
+        double ts = aes_kernel_rc(sampled, in, out, len, CPIM_ERR_TIMING_ONLY);
+        CHECK(ts > 0 && same_cycles(tf, ts), "sampled kernel %.12g s != full %.12g s", ts, tf);
+        uint8_t *zero = calloc(len, 1);
+        CHECK(zero != NULL, "calloc");
+        if (zero)
+            CHECK_MEM(out, zero, len, "timing-only output (must be zeroed)");
+        free(zero);
         cpim_close(full);
     }
     cpim_close(sampled);

@@ -51,6 +51,8 @@ static const char *const error_text[] = {
     [DPU_ERR_SG_LENGTH_MISMATCH] = "scatter/gather length mismatch",
     [DPU_ERR_SG_NOT_ACTIVATED] = "scatter/gather transfers not activated",
     [DPU_ERR_SG_NOT_MRAM_SYMBOL] = "scatter/gather transfer on a non-MRAM symbol",
+    [DPU_ERR_EMU_NOT_SIMULATED] = "read of a DPU that a timing-only launch (sampleDpus) did not "
+                                  "simulate: its memory holds no computed result",
 };
 
 static const char *text_of(uint32_t code)

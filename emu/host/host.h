@@ -98,6 +98,9 @@ struct dpu_t {
     struct dpu_program_t *program; /* NULL until loaded                 */
     void *xfer_buf;                /* prepared buffer (rank's table)    */
     bool fault;                    /* last launch faulted               */
+    bool not_simulated;            /* skipped by a sampled launch: its
+                                      memory is not what the program
+                                      computes, so reads of it fail      */
     vdpu_result_t *res;            /* last run (allocated on first run) */
 };
 

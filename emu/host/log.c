@@ -7,6 +7,8 @@
 
 static dpu_error_t read_log(struct dpu_t *d, FILE *stream)
 {
+    if (d->not_simulated) /* see DPU_ERR_EMU_NOT_SIMULATED */
+        return DPU_ERR_EMU_NOT_SIMULATED;
     switch (dpulog_read(d->v, stream)) {
     case DPULOG_OK:
         return DPU_OK;

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -198,6 +199,10 @@ static bool apply_kv(profile_t *p, const char *k, const char *v)
             double x;
             if (!parse_double(v, &x))
                 return false;
+            /* a rate or a count of 0 would divide by zero in the model;
+             * fixed costs (us) may be 0 */
+            if (x == 0.0 && strcmp(model_param_table[i].unit, "us") != 0)
+                return false;
             memcpy((char *)&p->model + model_param_table[i].offset, &x, sizeof x);
             return true;
         }
@@ -218,7 +223,23 @@ static char *trim(char *s)
     return s;
 }
 
-static bool apply_text(profile_t *p, const char *text)
+/* Keys that skip simulating work (model shortcuts).  They change what a
+ * program reads back from the DPUs, so only the program itself may ask for
+ * them (the string it passes to dpu_alloc), never the environment: a
+ * variable set for one experiment must not reach an unrelated program. */
+static bool timing_only_key(const char *k)
+{
+    return !strcmp(k, "sampleDpus");
+}
+
+/* One line on stderr naming the refused item (the SDK logs invalid profiles
+ * too); `source` says where it came from. */
+static void refuse(const char *source, const char *item, const char *why)
+{
+    fprintf(stderr, "virtual UPMEM: profile (%s): %s: %s\n", source, item, why);
+}
+
+static bool apply_text(profile_t *p, const char *text, const char *source, bool from_env)
 {
     if (text == NULL || *text == '\0')
         return true;
@@ -233,11 +254,21 @@ static bool apply_text(profile_t *p, const char *text)
             continue;
         char *eq = strchr(item, '=');
         if (eq == NULL) {
+            refuse(source, item, "not of the form key=value");
             ok = false;
             break;
         }
         *eq = '\0';
-        ok = apply_kv(p, trim(item), trim(eq + 1));
+        const char *k = trim(item), *v = trim(eq + 1);
+        if (from_env && timing_only_key(k)) {
+            refuse(source, k,
+                   "a timing-only key (reads of unsimulated DPUs fail); a program asks for it "
+                   "in its own dpu_alloc profile, not through the environment");
+            ok = false;
+        } else if (!apply_kv(p, k, v)) {
+            refuse(source, k, "unknown key or invalid value (docs/VIRTUAL_UPMEM_HOST.md)");
+            ok = false;
+        }
     }
     free(copy);
     return ok;
@@ -255,8 +286,12 @@ dpu_error_t profile_build(const char *text, profile_t *p)
     p->nr_jobs_per_rank = 16;
     vdpu_params_default(&p->vdpu);
     model_params_default(&p->model);
-    if (!apply_text(p, getenv("UPMEM_PROFILE_BASE")) || !apply_text(p, getenv("UPMEM_PROFILE")) ||
-        !apply_text(p, text)) {
+    const char *bad = NULL;
+    if (!apply_text(p, getenv("UPMEM_PROFILE_BASE"), "UPMEM_PROFILE_BASE", true) ||
+        !apply_text(p, getenv("UPMEM_PROFILE"), "UPMEM_PROFILE", true) ||
+        !apply_text(p, text, "dpu_alloc", false) || (bad = vdpu_params_check(&p->vdpu)) != NULL) {
+        if (bad)
+            refuse("all sources", "virtual DPU parameters", bad);
         profile_release(p);
         return DPU_ERR_INVALID_PROFILE;
     }

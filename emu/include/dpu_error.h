@@ -52,6 +52,10 @@ typedef enum _dpu_error_t {
     DPU_ERR_SG_LENGTH_MISMATCH,
     DPU_ERR_SG_NOT_ACTIVATED,
     DPU_ERR_SG_NOT_MRAM_SYMBOL,
+    /* Virtual UPMEM only (not an SDK code): the host read a DPU that a
+     * timing-only launch (profile key sampleDpus) did not simulate, so its
+     * memory holds no computed result.  No data is copied. */
+    DPU_ERR_EMU_NOT_SIMULATED = 64,
     /* Flag bit OR-ed onto the code of an error raised inside an asynchronous
      * job; the job type is stored from bit DPU_ERROR_ASYNC_JOB_TYPE_SHIFT. */
     DPU_ERR_ASYNC_JOBS = (int)(1u << 31),

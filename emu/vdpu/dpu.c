@@ -118,14 +118,29 @@ const char *vdpu_fault_name(int c)
     }
 }
 
+/* see vdpu.h */
+const char *vdpu_params_check(const vdpu_params_t *p)
+{
+    if (!(p->clock_mhz > 0))
+        return "clockMhz must be > 0";
+    if (p->mode != VDPU_MODE_TIMED && p->mode != VDPU_MODE_FAST)
+        return "mode must be timed or fast";
+    if (p->timing.revolver_cycles < 1)
+        return "revolverCycles must be >= 1";
+    if (p->timing.mul_slots < 1 || p->timing.mulh_slots < 1 || p->timing.div_slots < 1)
+        return "mulSlots, mulhSlots and divSlots must be >= 1";
+    if (p->timing.mram_direct_bytes < 1 || p->timing.mram_direct_bytes > VDPU_DMA_MAX)
+        return "mramDirectBytes must be 1..2048";
+    if (p->timing.dma_engine_pct < 1)
+        return "the DMA engine share must be >= 1%";
+    if (p->dma_rules != VDPU_DMA_STRICT && p->dma_rules != VDPU_DMA_HARDWARE)
+        return "dmaRules must be strict or hardware";
+    return NULL;
+}
+
 static int params_ok(const vdpu_params_t *p)
 {
-    return p->clock_mhz > 0 && (p->mode == VDPU_MODE_TIMED || p->mode == VDPU_MODE_FAST) &&
-           p->timing.revolver_cycles >= 1 && p->timing.mul_slots >= 1 &&
-           p->timing.mulh_slots >= 1 && p->timing.div_slots >= 1 &&
-           p->timing.mram_direct_bytes >= 1 && p->timing.mram_direct_bytes <= VDPU_DMA_MAX &&
-           p->timing.dma_engine_pct >= 1 &&
-           (p->dma_rules == VDPU_DMA_STRICT || p->dma_rules == VDPU_DMA_HARDWARE);
+    return vdpu_params_check(p) == NULL;
 }
 
 vdpu_err_t vdpu_create(const vdpu_params_t *params, vdpu_t **out)
@@ -162,12 +177,22 @@ vdpu_err_t vdpu_create(const vdpu_params_t *params, vdpu_t **out)
     return VDPU_OK;
 }
 
+/* memset through a volatile pointer, so the compiler cannot drop the
+ * stores to memory that is freed next. */
+static void *(*volatile wipe_memset)(void *, int, size_t) = memset;
+
 void vdpu_free(vdpu_t *d)
 {
     if (!d)
         return;
+    /* A program's secrets (keys in WRAM, its registers) must not outlive the
+     * DPU in this process's heap, where the next allocation would find
+     * them.  MRAM needs no wipe: munmap gives its pages back to the kernel,
+     * and a new mapping starts zeroed. */
     munmap(d->mram, VDPU_MRAM_SIZE);
+    wipe_memset(d->wram, 0, VDPU_WRAM_SIZE + 16);
     free(d->wram);
+    wipe_memset(d, 0, sizeof *d);
     free(d);
 }
 

@@ -133,6 +133,9 @@ typedef struct {
 
 void vdpu_timing_default(vdpu_timing_t *t);
 void vdpu_params_default(vdpu_params_t *p);
+/* NULL when p is usable, else a static text naming the first bad value
+ * (by its profile key). */
+const char *vdpu_params_check(const vdpu_params_t *p);
 
 /* --------------------------------------------------------------------- DPU */
 typedef struct vdpu vdpu_t;

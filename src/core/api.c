@@ -2,6 +2,7 @@
  * api.c -- the public API (see cryptopim.h): argument checks, statistics,
  * and the thin wrappers that are the only callers of backend vtables.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@ struct cpim_ctx {
     void *state;
     int has_key;
     cpim_stats last;
+    atomic_flag busy; /* set while a call runs (see CPIM_ERR_BUSY) */
 };
 
 static const char *const err_text[CPIM_ERR_COUNT_] = {
@@ -31,6 +33,8 @@ static const char *const err_text[CPIM_ERR_COUNT_] = {
     /* CPIM_ERR_PIM_LOAD */ "DPU program missing or invalid",
     /* CPIM_ERR_PIM_FAULT */ "a DPU faulted while running the kernel",
     /* CPIM_ERR_PIM */ "UPMEM error",
+    /* CPIM_ERR_TIMING_ONLY */ "timing-only run: the operation was timed, its output discarded",
+    /* CPIM_ERR_BUSY */ "context in use by another thread",
 };
 
 const char *cpim_strerror(cpim_err err)
@@ -116,6 +120,7 @@ cpim_err cpim_open(cpim_ctx **out, const char *backend, const cpim_options *opt)
     if (!ctx)
         return CPIM_ERR_NOMEM;
     ctx->vt = vt;
+    atomic_flag_clear(&ctx->busy);
     cpim_err rc = vt->open ? vt->open(&ctx->state, opt) : CPIM_OK;
     if (rc != CPIM_OK) {
         free(ctx);
@@ -148,29 +153,37 @@ cpim_err cpim_aes_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len)
         return CPIM_ERR_KEY_LENGTH;
     if (!ctx->vt->set_key)
         return CPIM_ERR_UNSUPPORTED;
+    if (atomic_flag_test_and_set(&ctx->busy))
+        return CPIM_ERR_BUSY;
     cpim_err rc = ctx->vt->set_key(ctx->state, key, key_len);
     ctx->has_key = rc == CPIM_OK;
+    atomic_flag_clear(&ctx->busy);
     return rc;
 }
 
-/* Common prologue/epilogue of every operation: fresh stats, measured total
- * if the backend did not set one. */
-static void begin(cpim_stats *st, size_t bytes)
+/* Common prologue/epilogue of every operation: the context taken (a
+ * second thread gets CPIM_ERR_BUSY instead of racing on the backend's
+ * state), fresh stats, measured total if the backend did not set one. */
+static cpim_err begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes)
 {
+    if (atomic_flag_test_and_set(&ctx->busy))
+        return CPIM_ERR_BUSY;
     memset(st, 0, sizeof *st);
     st->bytes = bytes;
     st->measured.clock = CPIM_CLOCK_MEASURED;
     st->modeled.clock = CPIM_CLOCK_MODELED;
+    return CPIM_OK;
 }
 
 static cpim_err finish(cpim_ctx *ctx, cpim_err rc, cpim_stats *st, double t0)
 {
-    if (rc != CPIM_OK)
-        return rc;
-    if (st->measured.total_s <= 0)
-        st->measured.total_s = cpim_now() - t0;
-    ctx->last = *st;
-    return CPIM_OK;
+    if (rc == CPIM_OK || rc == CPIM_ERR_TIMING_ONLY) {
+        if (st->measured.total_s <= 0)
+            st->measured.total_s = cpim_now() - t0;
+        ctx->last = *st;
+    }
+    atomic_flag_clear(&ctx->busy);
+    return rc;
 }
 
 cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len)
@@ -184,7 +197,8 @@ cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *o
     if (!ctx->vt->aes_ecb)
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
-    begin(&st, len);
+    if (begin(ctx, &st, len) != CPIM_OK)
+        return CPIM_ERR_BUSY;
     double t0 = cpim_now();
     cpim_err rc = len ? ctx->vt->aes_ecb(ctx->state, dir, in, out, len, &st) : CPIM_OK;
     return finish(ctx, rc, &st, t0);
@@ -200,7 +214,8 @@ cpim_err cpim_aes_ctr(cpim_ctx *ctx, uint8_t counter[16], const uint8_t *in, uin
     if (!ctx->vt->aes_ctr)
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
-    begin(&st, len);
+    if (begin(ctx, &st, len) != CPIM_OK)
+        return CPIM_ERR_BUSY;
     double t0 = cpim_now();
     cpim_err rc = len ? ctx->vt->aes_ctr(ctx->state, counter, in, out, len, &st) : CPIM_OK;
     return finish(ctx, rc, &st, t0);
@@ -220,7 +235,8 @@ cpim_err cpim_sha256_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size
     if (!ctx->vt->sha256_batch)
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
-    begin(&st, total);
+    if (begin(ctx, &st, total) != CPIM_OK)
+        return CPIM_ERR_BUSY;
     double t0 = cpim_now();
     cpim_err rc =
         count ? ctx->vt->sha256_batch(ctx->state, msgs, lens, count, digests, &st) : CPIM_OK;

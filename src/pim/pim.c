@@ -41,7 +41,16 @@
  * values let tests exercise many rounds cheaply) and `directMin=BYTES`
  * (SHA-256: the least bytes a group of DPUs must avoid copying to be pushed
  * straight from the caller's buffers; default 1 MiB, 0 lets tests push
- * every contiguous run directly).
+ * every contiguous run directly).  The virtual UPMEM's `sampleDpus` (time
+ * one DPU per rank, skip the others) only with cpim_options.timing_only:
+ * then the virtual UPMEM refuses reads of the skipped DPUs, the call runs
+ * to the end for its timings, and its output is zeroed and never returned.
+ *
+ * Keys on the DPUs: the round keys are broadcast before every launch and
+ * the AES kernel wipes them from WRAM when it ends (with its CTR
+ * keystream); when a call does not end with every DPU having run to
+ * completion (a fault, a timing-only run) the host overwrites them with
+ * zeros, and again at close.
  *
  * Times: measured phases are the host time spent in each phase's calls (in
  * the asynchronous modes they overlap, so only the total is a duration); on
@@ -101,6 +110,8 @@ struct pim_state {
     char dir[512];
     cpc_aes_ks ek, dk;
     int has_key;
+    int key_on_dpus;  /* round keys may be in the DPUs' WRAM (see wipe_dpu_key) */
+    int timing_only;  /* cpim_options.timing_only */
     unsigned threads; /* host threads for bulk copies (cpim_options.threads) */
     /* per round (reused): per-DPU transfer plan, PIECES pieces per DPU */
     struct piece *to, *from;
@@ -125,11 +136,25 @@ static cpim_err map_err(dpu_error_t e)
     return CPIM_ERR_PIM;
 }
 
-#define TRY(call)                                                                                  \
+/* map_err, except that in a timing-only run the virtual UPMEM's refusal to
+ * read a DPU it did not simulate is expected (those outputs are discarded):
+ * the call goes on so that every transfer is timed. */
+static cpim_err status(const struct pim_state *s, dpu_error_t e)
+{
+#ifdef DPU_EMU
+    if (s->timing_only && ((unsigned)e & 0xffffu) == DPU_ERR_EMU_NOT_SIMULATED)
+        return CPIM_OK;
+#else
+    (void)s;
+#endif
+    return map_err(e);
+}
+
+#define TRY(s, call)                                                                               \
     do {                                                                                           \
-        dpu_error_t e_ = (call);                                                                   \
-        if (e_ != DPU_OK)                                                                          \
-            return map_err(e_);                                                                    \
+        cpim_err c_ = status((s), (call));                                                         \
+        if (c_ != CPIM_OK)                                                                         \
+            return c_;                                                                             \
     } while (0)
 
 static void prog_path(const struct pim_state *s, int prog, char *out, size_t cap)
@@ -146,21 +171,36 @@ static int pim_available(const char **why)
     return 1;
 }
 
+/* The profile added for a timing-only run that sets no sampleDpus. */
+#define TIMING_ONLY_PROFILE "sampleDpus=1"
+
 /* Splits "a=b,mramBudget=N,directMin=M,c=d" into the UPMEM profile (out)
- * and this backend's keys. */
-static cpim_err parse_profile(const char *in, char **out, uint32_t *budget, uint64_t *direct_min)
+ * and this backend's keys; checks sampleDpus against timing_only (see
+ * cpim_options).  Reentrant: contexts may be opened from many threads. */
+static cpim_err parse_profile(const char *in, int timing_only, char **out, uint32_t *budget,
+                              uint64_t *direct_min)
 {
     *budget = DEFAULT_BUDGET;
     *direct_min = DIRECT_MIN_BYTES;
     size_t n = in ? strlen(in) : 0;
-    char *p = malloc(n + 1), *o = p ? malloc(n + 1) : NULL;
+    char *p = malloc(n + 1), *o = p ? malloc(n + sizeof "," TIMING_ONLY_PROFILE) : NULL;
     if (!p || !o) {
         free(p);
         return CPIM_ERR_NOMEM;
     }
     memcpy(p, in ? in : "", n + 1);
     o[0] = '\0';
-    for (char *tok = strtok(p, ","); tok; tok = strtok(NULL, ",")) {
+    int sampled = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(p, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strncmp(tok, "sampleDpus=", 11) == 0) {
+            if (!timing_only) { /* it would leave outputs uncomputed */
+                free(p);
+                free(o);
+                return CPIM_ERR_INVALID_ARG;
+            }
+            sampled = 1;
+        }
         if (strncmp(tok, "mramBudget=", 11) == 0) {
             char *end;
             unsigned long v = strtoul(tok + 11, &end, 10);
@@ -187,6 +227,10 @@ static cpim_err parse_profile(const char *in, char **out, uint32_t *budget, uint
             strcat(o, ",");
         strcat(o, tok);
     }
+#ifdef DPU_EMU
+    if (timing_only && !sampled)
+        strcat(strcat(o, o[0] ? "," : ""), TIMING_ONLY_PROFILE);
+#endif
     free(p);
     *out = o;
     return CPIM_OK;
@@ -194,11 +238,23 @@ static cpim_err parse_profile(const char *in, char **out, uint32_t *budget, uint
 
 /* ---- open / close ----------------------------------------------------------- */
 
+/* Overwrites the round keys in every DPU's WRAM with zeros (best effort:
+ * on a DPU that faulted the write may fail, and nothing more can be done). */
+static void wipe_dpu_key(struct pim_state *s)
+{
+    if (!s->key_on_dpus || s->loaded != PROG_AES)
+        return;
+    static const struct aes_key_args zero;
+    (void)dpu_broadcast_to(s->set, AES_XSTR(AES_KEY_SYM), 0, &zero, sizeof zero, DPU_XFER_DEFAULT);
+    s->key_on_dpus = 0;
+}
+
 static void pim_close(void *state)
 {
     struct pim_state *s = state;
     if (!s)
         return;
+    wipe_dpu_key(s);
     if (s->nr_dpus)
         dpu_free(s->set);
     free(s->ranks);
@@ -223,9 +279,10 @@ static cpim_err pim_open(void **state, const cpim_options *opt)
     s->tasklets = opt->tasklets ? opt->tasklets : DEFAULT_TASKLETS;
     s->mode = opt->mode;
     s->threads = opt->threads;
+    s->timing_only = opt->timing_only != 0;
     snprintf(s->dir, sizeof s->dir, "%s", opt->dpu_dir ? opt->dpu_dir : CPIM_DPU_DIR);
     char *profile = NULL;
-    cpim_err rc = parse_profile(opt->profile, &profile, &s->budget, &s->direct_min);
+    cpim_err rc = parse_profile(opt->profile, s->timing_only, &profile, &s->budget, &s->direct_min);
     if (rc != CPIM_OK) {
         free(s);
         return rc;
@@ -273,6 +330,7 @@ static cpim_err load(struct pim_state *s, int prog)
 {
     if (s->loaded == prog)
         return CPIM_OK;
+    wipe_dpu_key(s); /* a new program's WRAM image may not cover the old key */
     char path[600];
     prog_path(s, prog, path, sizeof path);
     s->loaded = PROG_NONE;
@@ -302,8 +360,9 @@ static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
  * [first, first + n) that make up `set`: one push_xfer per distinct (offset,
  * length), since push_xfer moves one length at one offset for all DPUs of a
  * call (DPUs without a prepared buffer are skipped).  O(calls x DPUs). */
-static cpim_err push_pieces(struct dpu_set_t set, uint32_t first, dpu_xfer_t dir,
-                            const struct piece *pc, unsigned per, dpu_xfer_flags_t flags)
+static cpim_err push_pieces(const struct pim_state *s, struct dpu_set_t set, uint32_t first,
+                            dpu_xfer_t dir, const struct piece *pc, unsigned per,
+                            dpu_xfer_flags_t flags)
 {
     struct dpu_set_t dpu;
     uint32_t i;
@@ -324,25 +383,25 @@ static cpim_err push_pieces(struct dpu_set_t set, uint32_t first, dpu_xfer_t dir
             for (unsigned j = 0; j < per; j++) {
                 const struct piece *x = &pc[(size_t)(first + i) * per + j];
                 if (x->len && ((uint64_t)x->off << 32 | x->len) == key)
-                    TRY(dpu_prepare_xfer(dpu, x->ptr));
+                    TRY(s, dpu_prepare_xfer(dpu, x->ptr));
             }
         }
-        TRY(dpu_push_xfer(set, dir, DPU_MRAM_HEAP_POINTER_NAME, (uint32_t)(key >> 32),
-                          (uint32_t)key, flags));
+        TRY(s, dpu_push_xfer(set, dir, DPU_MRAM_HEAP_POINTER_NAME, (uint32_t)(key >> 32),
+                             (uint32_t)key, flags));
         below = key;
     }
 }
 
 /* Per-DPU WRAM arguments of one round. */
-static cpim_err push_jobs(struct dpu_set_t set, uint32_t first, const char *sym, void *jobs,
-                          size_t size, dpu_xfer_flags_t flags)
+static cpim_err push_jobs(const struct pim_state *s, struct dpu_set_t set, uint32_t first,
+                          const char *sym, void *jobs, size_t size, dpu_xfer_flags_t flags)
 {
     struct dpu_set_t dpu;
     uint32_t i;
     DPU_FOREACH (set, dpu, i) {
-        TRY(dpu_prepare_xfer(dpu, (uint8_t *)jobs + (first + i) * size));
+        TRY(s, dpu_prepare_xfer(dpu, (uint8_t *)jobs + (first + i) * size));
     }
-    TRY(dpu_push_xfer(set, DPU_XFER_TO_DPU, sym, 0, (uint32_t)size, flags));
+    TRY(s, dpu_push_xfer(set, DPU_XFER_TO_DPU, sym, 0, (uint32_t)size, flags));
     return CPIM_OK;
 }
 
@@ -364,9 +423,9 @@ static cpim_err run_set(struct pim_state *s, struct dpu_set_t set, uint32_t firs
                         const struct round *r, dpu_xfer_flags_t xf, struct times *t)
 {
     double t0 = cpim_now();
-    cpim_err rc = push_jobs(set, first, r->job_sym, r->jobs, r->job_size, xf);
+    cpim_err rc = push_jobs(s, set, first, r->job_sym, r->jobs, r->job_size, xf);
     if (rc == CPIM_OK)
-        rc = push_pieces(set, first, DPU_XFER_TO_DPU, s->to, PIECES, xf);
+        rc = push_pieces(s, set, first, DPU_XFER_TO_DPU, s->to, PIECES, xf);
     t->in += cpim_now() - t0;
     return rc;
 }
@@ -375,7 +434,7 @@ static cpim_err gather(struct pim_state *s, struct dpu_set_t set, uint32_t first
                        dpu_xfer_flags_t xf, struct times *t)
 {
     double t0 = cpim_now();
-    cpim_err rc = push_pieces(set, first, DPU_XFER_FROM_DPU, s->from, 1, xf);
+    cpim_err rc = push_pieces(s, set, first, DPU_XFER_FROM_DPU, s->from, 1, xf);
     t->out += cpim_now() - t0;
     return rc;
 }
@@ -418,7 +477,7 @@ static cpim_err run_round(struct pim_state *s, const struct round *r, struct tim
     dpu_error_t e = dpu_sync(s->set);
     t->kernel += cpim_now() - t0;
     if (rc == CPIM_OK)
-        rc = map_err(e);
+        rc = status(s, e);
     if (rc == CPIM_OK && !xfer)
         rc = gather(s, s->set, 0, DPU_XFER_DEFAULT, t);
     return rc;
@@ -495,13 +554,6 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
         ka.rk[i] = __builtin_bswap32(ks->rk[i]); /* the DPU's little-endian columns */
     ka.nr = ks->nr;
     ka.op = (uint32_t)op;
-    double t0 = cpim_now();
-    dpu_error_t e =
-        dpu_broadcast_to(s->set, AES_XSTR(AES_KEY_SYM), 0, &ka, sizeof ka, DPU_XFER_DEFAULT);
-    t.in += cpim_now() - t0;
-    cpim_wipe(&ka, sizeof ka);
-    if (e != DPU_OK)
-        return map_err(e);
 
     uint32_t ctr0[4] = {0, 0, 0, 0};
     if (counter)
@@ -514,10 +566,20 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
     uint8_t *bounce = NULL;
     size_t bounce_size = 0;
     if (!jobs)
-        return CPIM_ERR_NOMEM;
+        rc = CPIM_ERR_NOMEM;
     const uint64_t total_blocks = (len + 15) / 16;
     const uint64_t round_blocks = (uint64_t)nd * (s->budget / 16);
     for (uint64_t done = 0; done < total_blocks && rc == CPIM_OK;) {
+        /* The kernel wipes the round keys when it ends, so every round
+         * sends them again (one broadcast per call for inputs that fit in
+         * one round, as the study does). */
+        double t0 = cpim_now();
+        s->key_on_dpus = 1;
+        rc = map_err(
+            dpu_broadcast_to(s->set, AES_XSTR(AES_KEY_SYM), 0, &ka, sizeof ka, DPU_XFER_DEFAULT));
+        t.in += cpim_now() - t0;
+        if (rc != CPIM_OK)
+            break;
         uint64_t nb = total_blocks - done < round_blocks ? total_blocks - done : round_blocks;
         uint32_t q = (uint32_t)(nb / nd), rem = (uint32_t)(nb % nd);
         uint32_t bounce_dpu = UINT32_MAX;
@@ -550,6 +612,9 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
             break;
         struct round r = {AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, NULL, NULL};
         rc = run_round(s, &r, &t);
+        /* every DPU ran the kernel to its end, which wiped the keys; in a
+         * timing-only run the skipped DPUs still hold them */
+        s->key_on_dpus = rc != CPIM_OK || s->timing_only;
         if (rc == CPIM_OK && bounce_dpu != UINT32_MAX) {
             /* the bounced DPU is the last one with blocks: its share ends at len */
             size_t off = (size_t)(total_blocks * 16) - jobs[bounce_dpu].nbytes;
@@ -557,15 +622,21 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
         }
         done += nb;
     }
-    if (rc == CPIM_OK && counter)
+    cpim_wipe(&ka, sizeof ka);
+    if (rc == CPIM_OK && s->timing_only) {
+        memset(out, 0, len); /* what the skipped DPUs returned is not ciphertext */
+        rc = CPIM_ERR_TIMING_ONLY;
+    } else if (rc == CPIM_OK && counter) {
         cpc_aes_ctr_add(counter, total_blocks);
-    if (rc != CPIM_OK)
-        s->loaded = PROG_NONE; /* after a fault, reload before the next call */
+    }
     if (bounce)
         cpim_wipe(bounce, bounce_size);
     free(bounce);
     free(jobs);
-    clocks_stop(s, &clk, &t, st);
+    clocks_stop(s, &clk, &t, st); /* the key wipe below is not part of the call's timings */
+    wipe_dpu_key(s);
+    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
+        s->loaded = PROG_NONE; /* after a fault, reload before the next call */
     return rc;
 }
 
@@ -941,7 +1012,11 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
         ntodo = w;
     }
 out:
-    if (rc != CPIM_OK)
+    if (rc == CPIM_OK && s->timing_only) {
+        memset(digests, 0, count * sizeof *digests); /* not all were computed */
+        rc = CPIM_ERR_TIMING_ONLY;
+    }
+    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
         s->loaded = PROG_NONE;
     free(pos);
     free(todo);

@@ -728,9 +728,12 @@ static double priced(dpu_emu_phase_t ph, struct dpu_set_t set)
 }
 
 /* sampleDpus=1: in each launch a rank runs only the first DPU of the launch
- * scope; the others keep their memory and are charged its cycles. */
+ * scope; the others keep their memory and are charged its cycles, and reads
+ * of them fail (DPU_ERR_EMU_NOT_SIMULATED) without copying anything.
+ * launches[i] is UINT32_MAX where that read was refused; *gather is the
+ * status of the final push from all four DPUs. */
 static void sample_run(const char *profile, int launch_one, uint64_t *cycles, double *kernel,
-                       uint32_t launches[4], int *out_ok, int *out_untouched)
+                       uint32_t launches[4], int *out_ok, int *out_untouched, dpu_error_t *gather)
 {
     enum { N = 512 };
     static uint64_t in[4][N], out[4][N];
@@ -765,11 +768,15 @@ static void sample_run(const char *profile, int launch_one, uint64_t *cycles, do
     *cycles = s.dpu_cycles_max;
     *kernel = s.phase[DPU_EMU_PHASE_KERNEL];
     DPU_FOREACH (set, dpu, i) {
-        OK(dpu_copy_from(dpu, "launches", 0, &launches[i], sizeof launches[i]));
+        dpu_error_t e = dpu_copy_from(dpu, "launches", 0, &launches[i], sizeof launches[i]);
+        if (e == DPU_ERR_EMU_NOT_SIMULATED)
+            launches[i] = UINT32_MAX;
+        else
+            OK(e);
         OK(dpu_prepare_xfer(dpu, out[i]));
     }
-    OK(dpu_push_xfer(set, DPU_XFER_FROM_DPU, DPU_MRAM_HEAP_POINTER_NAME, sizeof in[0],
-                     sizeof out[0], DPU_XFER_DEFAULT));
+    *gather = dpu_push_xfer(set, DPU_XFER_FROM_DPU, DPU_MRAM_HEAP_POINTER_NAME, sizeof in[0],
+                            sizeof out[0], DPU_XFER_DEFAULT);
     for (i = 0; i < 4; i++) {
         int right = 1, untouched = 1;
         for (uint32_t k = 0; k < N; k++) {
@@ -789,15 +796,20 @@ static void t_sample_dpus(void)
     double k_full, k_one, k_smp;
     uint32_t l_full[4], l_one[4], l_smp[4];
     int ok_full[4], ok_one[4], ok_smp[4], un_full[4], un_one[4], un_smp[4];
-    sample_run(base, 0, &c_full, &k_full, l_full, ok_full, un_full);
-    sample_run(base, 1, &c_one, &k_one, l_one, ok_one, un_one);
-    sample_run("nrRanks=1,nrDpusPerRank=4,sampleDpus=1", 0, &c_smp, &k_smp, l_smp, ok_smp, un_smp);
+    dpu_error_t g_full, g_one, g_smp;
+    sample_run(base, 0, &c_full, &k_full, l_full, ok_full, un_full, &g_full);
+    sample_run(base, 1, &c_one, &k_one, l_one, ok_one, un_one, &g_one);
+    sample_run("nrRanks=1,nrDpusPerRank=4,sampleDpus=1", 0, &c_smp, &k_smp, l_smp, ok_smp, un_smp,
+               &g_smp);
+    CHECK(g_full == DPU_OK && g_one == DPU_OK, "gathers of unsampled runs: %d %d", g_full, g_one);
     for (int i = 0; i < 4; i++)
         CHECK(ok_full[i] && l_full[i] == 1, "full run: DPU %d wrong (launches %u)", i, l_full[i]);
     CHECK(ok_smp[0] && l_smp[0] == 1, "sampled run: DPU 0 did not run correctly");
+    /* the skipped DPUs: nothing read back, every read refused */
+    CHECK(g_smp == DPU_ERR_EMU_NOT_SIMULATED, "gather of a sampled run: %d", g_smp);
     for (int i = 1; i < 4; i++)
-        CHECK(un_smp[i] && l_smp[i] == 0,
-              "sampled run: DPU %d was executed (launches %u, output untouched %d)", i, l_smp[i],
+        CHECK(un_smp[i] && l_smp[i] == UINT32_MAX,
+              "sampled run: DPU %d was read back (launches %u, output untouched %d)", i, l_smp[i],
               un_smp[i]);
     CHECK(c_smp > 0 && c_smp == c_one && c_smp == c_full,
           "cycles: sampled %llu, DPU 0 alone %llu, all four %llu", (unsigned long long)c_smp,
@@ -807,11 +819,42 @@ static void t_sample_dpus(void)
     /* a DPU set is its own scope: sampling never skips the one DPU launched */
     uint64_t c;
     double k;
-    sample_run("nrRanks=1,nrDpusPerRank=4,sampleDpus=1", 1, &c, &k, l_smp, ok_smp, un_smp);
+    sample_run("nrRanks=1,nrDpusPerRank=4,sampleDpus=1", 1, &c, &k, l_smp, ok_smp, un_smp, &g_smp);
     CHECK(ok_smp[0] && l_smp[0] == 1 && c == c_one, "sampled single-DPU launch");
     struct dpu_set_t set;
     CHECK_ERR(dpu_alloc(1, "sampleDpus=65", &set), DPU_ERR_INVALID_PROFILE);
     CHECK_ERR(dpu_alloc(1, "sampleDpus=x", &set), DPU_ERR_INVALID_PROFILE);
+}
+
+/* A timing-only key only from the program itself: the environment cannot
+ * turn it on for a program that did not ask (its reads would then fail or,
+ * before this rule, return memory no kernel computed). */
+static void t_sample_dpus_not_from_env(void)
+{
+    struct dpu_set_t set;
+    const char *vars[] = {"UPMEM_PROFILE", "UPMEM_PROFILE_BASE"};
+    for (int i = 0; i < 2; i++) {
+        setenv(vars[i], "nrRanks=1,sampleDpus=1", 1);
+        CHECK_ERR(dpu_alloc(1, NULL, &set), DPU_ERR_INVALID_PROFILE);
+        unsetenv(vars[i]);
+    }
+    setenv("UPMEM_PROFILE", "nrRanks=1", 1);
+    OK(dpu_alloc(1, "sampleDpus=1", &set)); /* the program's own string */
+    OK(dpu_free(set));
+    unsetenv("UPMEM_PROFILE");
+}
+
+/* Values that would make the model divide by zero are refused by name
+ * instead of failing later as something else. */
+static void t_profile_zero_values(void)
+{
+    struct dpu_set_t set;
+    const char *bad[] = {"revolverCycles=0", "parallelToGBps=0", "capFromGiBps=0",
+                         "rankRefDpus=0",    "mulSlots=0",       "clockMhz=0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(dpu_alloc(1, bad[i], &set) == DPU_ERR_INVALID_PROFILE, "%s accepted", bad[i]);
+    OK(dpu_alloc(1, "loadUs=0,nrRanks=1", &set)); /* a fixed cost may be 0 */
+    OK(dpu_free(set));
 }
 
 /* hostClock=thread: host work is the caller's CPU time, so a sleep (no
@@ -1009,6 +1052,8 @@ int main(void)
     run("emu_host_clock_prices", t_clock_push_price);
     run("emu_host_clock_pipeline", t_clock_pipeline);
     run("emu_host_sample_dpus", t_sample_dpus);
+    run("emu_host_sample_dpus_not_from_env", t_sample_dpus_not_from_env);
+    run("emu_host_profile_zero_values", t_profile_zero_values);
     run("emu_host_host_clock", t_host_clock);
     run("emu_host_trace", t_trace);
     run("emu_host_scale_2560", t_scale);

@@ -1,0 +1,205 @@
+/*
+ * test_pim_keys.c -- no AES key material left on the DPUs (docs/SECURITY.md).
+ *
+ *  - The AES kernel wipes the round keys and its CTR keystream from WRAM
+ *    when it ends: checked by running dpu/aes.c through <dpu.h> directly and
+ *    reading the DPU's WRAM back (the virtual UPMEM resolves the kernel's
+ *    static symbols too).
+ *  - Where a call ends without every DPU having finished the kernel (a
+ *    timing-only run, a fault), the pim backend overwrites the round keys
+ *    itself: checked in the virtual UPMEM's trace, where a broadcast of the
+ *    key symbol's size to every DPU must follow the call's last launch.
+ *
+ * Both need the virtual UPMEM; on real hardware they are skipped.
+ */
+#include <dpu.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef DPU_EMU
+#include <dpu_emu.h>
+#endif
+
+#include "aes_args.h"
+#include "cryptopim.h"
+#include "test.h"
+
+#ifdef DPU_EMU
+
+static const uint8_t key16[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
+                                  0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
+
+static int all_zero(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i])
+            return 0;
+    return 1;
+}
+
+/* One launch of the AES kernel (4 tasklets) on one DPU in `op`; afterwards
+ * the key symbol and (CTR) the keystream halves of the tasklet buffers must
+ * be zero. */
+static void kernel_case(uint32_t op)
+{
+    struct dpu_set_t set;
+    dpu_error_t e = dpu_alloc(1, "nrRanks=1,nrDpusPerRank=1", &set);
+    CHECK(e == DPU_OK, "dpu_alloc: %d", e);
+    if (e != DPU_OK)
+        return;
+    e = dpu_load(set, CPIM_DPU_DIR "/aes-t4", NULL);
+    CHECK(e == DPU_OK, "dpu_load: %d", e);
+    struct aes_key_args ka;
+    memset(&ka, 0, sizeof ka);
+    for (unsigned i = 0; i < 44; i++) /* any non-zero schedule will do */
+        ka.rk[i] = 0x01010101u * (i + 1) ^ ((uint32_t)key16[i % 16] << 8);
+    ka.nr = 10;
+    ka.op = op;
+    struct aes_job_args job = {8192, 0, {0, 0, 0, 0xf0}};
+    uint8_t *data = calloc(8192, 1);
+    CHECK(data != NULL, "calloc");
+    if (e == DPU_OK && data) {
+        e = dpu_broadcast_to(set, AES_XSTR(AES_KEY_SYM), 0, &ka, sizeof ka, DPU_XFER_DEFAULT);
+        if (e == DPU_OK)
+            e = dpu_broadcast_to(set, AES_XSTR(AES_JOB_SYM), 0, &job, sizeof job, DPU_XFER_DEFAULT);
+        if (e == DPU_OK)
+            e = dpu_broadcast_to(set, DPU_MRAM_HEAP_POINTER_NAME, 0, data, 8192, DPU_XFER_DEFAULT);
+        if (e == DPU_OK)
+            e = dpu_launch(set, DPU_SYNCHRONOUS);
+        CHECK(e == DPU_OK, "kernel run: %d", e);
+        struct dpu_set_t dpu; /* dpu_copy_from reads one DPU */
+        uint32_t i;
+        DPU_FOREACH (set, dpu, i) {
+            if (i == 0) /* the set's only DPU */
+                break;
+        }
+        struct aes_key_args after;
+        memset(&after, 0xa5, sizeof after);
+        e = dpu_copy_from(dpu, AES_XSTR(AES_KEY_SYM), 0, &after, sizeof after);
+        CHECK(e == DPU_OK && all_zero(&after, sizeof after),
+              "op %u: round keys left in WRAM after the kernel (read: %d)", op, e);
+        /* buffers[4][CHUNK / 4]: CHUNK = 2048 at <= 16 tasklets; the CTR
+         * keystream is the upper half of each */
+        static uint32_t bufs[4][512];
+        e = dpu_copy_from(dpu, "buffers", 0, bufs, sizeof bufs);
+        CHECK(e == DPU_OK, "read the kernel's buffers: %d", e);
+        if (e == DPU_OK && op == AES_OP_CTR)
+            for (int t = 0; t < 4; t++)
+                CHECK(all_zero(&bufs[t][256], 1024), "tasklet %d: CTR keystream left in WRAM", t);
+        memset(data, 0, 8192);
+        e = dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, data, 8192);
+        CHECK(e == DPU_OK && !all_zero(data, 8192), "the kernel produced no output");
+    }
+    free(data);
+    dpu_free(set);
+}
+
+TEST(pim_kernel_wipes_key_ecb)
+{
+    kernel_case(AES_OP_ECB_ENC);
+}
+
+TEST(pim_kernel_wipes_key_ctr)
+{
+    kernel_case(AES_OP_CTR);
+}
+
+/* Counts "broadcast" events of `bytes` bytes after the last "launch" in a
+ * trace file written by dpu_emu_trace_stop. */
+static int broadcasts_after_last_launch(const char *path, unsigned long long bytes)
+{
+    size_t len = 0;
+    char *text = test_read_file(path, &len);
+    if (!text)
+        return -1;
+    const char *last = NULL;
+    for (const char *p = text; (p = strstr(p, "\"name\":\"launch\"")) != NULL; p++)
+        last = p;
+    int n = 0;
+    char want[64];
+    snprintf(want, sizeof want, "\"bytes\":%llu}", bytes);
+    for (const char *p = last; p && (p = strstr(p, "\"name\":\"broadcast\"")) != NULL; p++) {
+        const char *end = strchr(p, '\n');
+        const char *b = strstr(p, want);
+        if (b && (!end || b < end))
+            n++;
+    }
+    free(text);
+    return last ? n : -1;
+}
+
+/* A call on `profile` (4 DPUs), traced: is the key overwritten after it? */
+static void host_wipe_case(int timing_only, const char *profile, cpim_err want)
+{
+    char path[] = "/tmp/cpim-keys-trace-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    close(fd);
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = 4;
+    o.tasklets = 4;
+    o.profile = profile;
+    o.timing_only = timing_only;
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "pim", &o);
+    CHECK(rc == CPIM_OK, "open: %s", cpim_strerror(rc));
+    uint8_t buf[4096] = {1, 2, 3};
+    if (rc == CPIM_OK)
+        rc = cpim_aes_set_key(ctx, key16, 16);
+    if (rc == CPIM_OK) {
+        CHECK(dpu_emu_trace_start(path) == DPU_OK, "trace start");
+        rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, buf, buf, sizeof buf);
+        CHECK(rc == want, "ecb: %s, want %s", cpim_strerror(rc), cpim_strerror(want));
+        CHECK(dpu_emu_trace_stop() == DPU_OK, "trace stop");
+        int n = broadcasts_after_last_launch(path, 4u * sizeof(struct aes_key_args));
+        CHECK(n == 1, "%d broadcasts of the key symbol's size after the last launch, want 1", n);
+    }
+    cpim_close(ctx);
+    unlink(path);
+}
+
+TEST(pim_host_wipes_key_timing_only)
+{
+    host_wipe_case(1, "nrRanks=1,nrDpusPerRank=4", CPIM_ERR_TIMING_ONLY);
+}
+
+TEST(pim_host_wipes_key_after_fault)
+{
+    host_wipe_case(0, "nrRanks=1,nrDpusPerRank=4,maxInstructions=1000", CPIM_ERR_PIM_FAULT);
+}
+
+/* A call that completes leaves the wipe to the kernel: no extra transfer on
+ * the modeled clock. */
+TEST(pim_host_no_wipe_when_kernel_finished)
+{
+    char path[] = "/tmp/cpim-keys-trace-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    close(fd);
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = 4;
+    o.tasklets = 4;
+    o.profile = "nrRanks=1,nrDpusPerRank=4";
+    cpim_ctx *ctx = NULL;
+    uint8_t buf[4096] = {1, 2, 3};
+    CHECK(cpim_open(&ctx, "pim", &o) == CPIM_OK, "open");
+    if (ctx && cpim_aes_set_key(ctx, key16, 16) == CPIM_OK) {
+        CHECK(dpu_emu_trace_start(path) == DPU_OK, "trace start");
+        CHECK(cpim_aes_ecb(ctx, CPIM_ENCRYPT, buf, buf, sizeof buf) == CPIM_OK, "ecb");
+        CHECK(dpu_emu_trace_stop() == DPU_OK, "trace stop");
+        int n = broadcasts_after_last_launch(path, 4u * sizeof(struct aes_key_args));
+        CHECK(n == 0, "%d key-sized broadcasts after the last launch, want 0", n);
+    }
+    cpim_close(ctx);
+    unlink(path);
+}
+
+#endif /* DPU_EMU */

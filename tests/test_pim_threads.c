@@ -1,0 +1,225 @@
+/*
+ * test_pim_threads.c -- contexts and threads, and the timing-only contract.
+ *
+ *  - Opening pim contexts with different profiles from several threads at
+ *    once gives each its own machine (the profile parser was not reentrant:
+ *    contexts silently got the default machine).
+ *  - One context used by two threads at once: the second call gets
+ *    CPIM_ERR_BUSY and touches nothing; the first call's result is right.
+ *  - cpim_options.timing_only: sampleDpus needs it; a timing-only call
+ *    returns CPIM_ERR_TIMING_ONLY with its output zeroed, its statistics
+ *    filled, and a CTR counter not advanced.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cryptopim.h"
+#include "test.h"
+
+static int pim_usable(void)
+{
+    cpim_backend_info info;
+    if (cpim_backend_info_by_name("pim", &info) != CPIM_OK || !info.available) {
+        test_skip("pim backend not available (make dpu)");
+        return 0;
+    }
+    return 1;
+}
+
+static const uint8_t key16[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
+                                  0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
+
+/* ---- concurrent opens ----------------------------------------------------- */
+
+struct opener {
+    const char *profile;
+    unsigned want_dpus; /* DPUs the profile's machine has */
+    unsigned got_dpus;
+    cpim_err rc;
+};
+
+static void *open_and_hash(void *arg)
+{
+    struct opener *o = arg;
+    cpim_options opt;
+    cpim_options_init(&opt);
+    opt.ranks = 1; /* one whole rank: its size says which profile was used */
+    opt.tasklets = 2;
+    opt.profile = o->profile;
+    cpim_ctx *ctx = NULL;
+    o->rc = cpim_open(&ctx, "pim", &opt);
+    if (o->rc == CPIM_OK) {
+        static const uint8_t msg[1] = {'a'};
+        const uint8_t *m = msg;
+        size_t len = 1;
+        uint8_t d[1][32];
+        cpim_stats st;
+        o->rc = cpim_sha256_batch(ctx, &m, &len, 1, d);
+        if (o->rc == CPIM_OK && cpim_last_stats(ctx, &st) == CPIM_OK)
+            o->got_dpus = st.dpus;
+    }
+    cpim_close(ctx);
+    return NULL;
+}
+
+TEST(pim_open_concurrent_profiles)
+{
+    if (!pim_usable())
+        return;
+    enum { THREADS = 4, ROUNDS = 6 };
+    /* the default machine has 40 ranks: each context takes one of them,
+     * of the size its own profile says (64 DPUs if it got the default) */
+    static const char *const profiles[THREADS] = {
+        "nrDpusPerRank=2,mramBudget=4096",
+        "directMin=0,nrDpusPerRank=3",
+        "mramBudget=8192,nrDpusPerRank=4,directMin=64",
+        "nrDpusPerRank=5",
+    };
+    static const unsigned dpus[THREADS] = {2, 3, 4, 5};
+    int wrong = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        pthread_t th[THREADS];
+        struct opener o[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            o[i] = (struct opener){profiles[i], dpus[i], 0, CPIM_OK};
+            CHECK(pthread_create(&th[i], NULL, open_and_hash, &o[i]) == 0, "pthread_create");
+        }
+        for (int i = 0; i < THREADS; i++) {
+            pthread_join(th[i], NULL);
+            if (o[i].rc != CPIM_OK || o[i].got_dpus != o[i].want_dpus) {
+                if (!wrong++)
+                    CHECK(0, "round %d, profile %s: %s, %u DPUs (want %u)", r, o[i].profile,
+                          cpim_strerror(o[i].rc), o[i].got_dpus, o[i].want_dpus);
+            }
+        }
+    }
+    CHECK(wrong == 0, "%d of %d opens got another machine or failed", wrong, THREADS * ROUNDS);
+}
+
+/* ---- one context, two threads ------------------------------------------- */
+
+struct sharer {
+    cpim_ctx *ctx;
+    const uint8_t *in;
+    uint8_t *out;
+    size_t len;
+    atomic_int *done;
+    cpim_err rc;
+    unsigned busy; /* CPIM_ERR_BUSY answers seen */
+};
+
+static void *long_call(void *arg)
+{
+    struct sharer *s = arg;
+    s->rc = cpim_aes_ecb(s->ctx, CPIM_ENCRYPT, s->in, s->out, s->len);
+    atomic_store(s->done, 1);
+    return NULL;
+}
+
+TEST(pim_shared_context_busy)
+{
+    if (!pim_usable())
+        return;
+    cpim_options opt;
+    cpim_options_init(&opt);
+    opt.dpus = 4;
+    opt.tasklets = 4;
+    opt.profile = "nrRanks=1,nrDpusPerRank=4";
+    cpim_ctx *ctx = NULL, *cpu = NULL;
+    CHECK(cpim_open(&ctx, "pim", &opt) == CPIM_OK, "open pim");
+    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "open cpu");
+    if (!ctx || !cpu) {
+        cpim_close(ctx);
+        cpim_close(cpu);
+        return;
+    }
+    const size_t len = 1u << 20;
+    uint8_t *in = malloc(len), *out = malloc(len), *ref = malloc(len), small[64];
+    uint64_t seed = 7;
+    test_fill(&seed, in, len);
+    memset(small, 0x5a, sizeof small);
+    CHECK(cpim_aes_set_key(ctx, key16, 16) == CPIM_OK, "key");
+    CHECK(cpim_aes_set_key(cpu, key16, 16) == CPIM_OK, "cpu key");
+    CHECK(cpim_aes_ecb(cpu, CPIM_ENCRYPT, in, ref, len) == CPIM_OK, "cpu ecb");
+    atomic_int done = 0;
+    struct sharer s = {ctx, in, out, len, &done, CPIM_OK, 0};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, long_call, &s) == 0, "pthread_create");
+    unsigned busy = 0, other = 0;
+    while (!atomic_load(&done)) {
+        uint8_t copy[64];
+        memcpy(copy, small, sizeof copy);
+        cpim_err rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, copy, copy, sizeof copy);
+        if (rc == CPIM_ERR_BUSY) {
+            busy++;
+            CHECK(!memcmp(copy, small, sizeof copy), "a refused call wrote its output");
+        } else {
+            other++; /* ran between the other thread's calls: fine, if rare */
+        }
+        if (cpim_aes_set_key(ctx, key16, 16) == CPIM_ERR_BUSY)
+            busy++;
+    }
+    pthread_join(th, NULL);
+    CHECK(s.rc == CPIM_OK, "the long call: %s", cpim_strerror(s.rc));
+    CHECK_MEM(out, ref, len, "the long call's output");
+    CHECK(busy > 0, "no CPIM_ERR_BUSY while another thread used the context (%u other)", other);
+    free(in);
+    free(out);
+    free(ref);
+    cpim_close(ctx);
+    cpim_close(cpu);
+}
+
+/* ---- timing-only ----------------------------------------------------------- */
+
+TEST(pim_timing_only_contract)
+{
+    if (!pim_usable())
+        return;
+    cpim_options opt;
+    cpim_options_init(&opt);
+    opt.dpus = 4;
+    opt.tasklets = 4;
+    opt.profile = "nrRanks=1,nrDpusPerRank=4,sampleDpus=1";
+    cpim_ctx *ctx = NULL;
+    CHECK(cpim_open(&ctx, "pim", &opt) == CPIM_ERR_INVALID_ARG && !ctx,
+          "sampleDpus without timing_only was accepted");
+    cpim_close(ctx);
+    ctx = NULL;
+    opt.timing_only = 1;
+    CHECK(cpim_open(&ctx, "pim", &opt) == CPIM_OK, "open timing-only");
+    if (!ctx)
+        return;
+    enum { LEN = 4096 + 5 };
+    uint8_t in[LEN], out[LEN], zero[LEN], ctr[16], ctr0[16];
+    memset(zero, 0, sizeof zero);
+    memset(in, 0x33, sizeof in);
+    memset(ctr0, 0xee, sizeof ctr0);
+    memcpy(ctr, ctr0, 16);
+    cpim_stats st;
+    CHECK(cpim_aes_set_key(ctx, key16, 16) == CPIM_OK, "key");
+    memset(out, 0xa5, sizeof out);
+    CHECK(cpim_aes_ecb(ctx, CPIM_ENCRYPT, in, out, 4096) == CPIM_ERR_TIMING_ONLY, "ecb");
+    CHECK_MEM(out, zero, 4096, "timing-only ECB output");
+    CHECK(cpim_last_stats(ctx, &st) == CPIM_OK && st.has_modeled && st.modeled.kernel_s > 0,
+          "timing-only call has no modeled kernel time");
+    memset(out, 0xa5, sizeof out);
+    CHECK(cpim_aes_ctr(ctx, ctr, in, out, LEN) == CPIM_ERR_TIMING_ONLY, "ctr");
+    CHECK_MEM(out, zero, LEN, "timing-only CTR output");
+    CHECK_MEM(ctr, ctr0, 16, "timing-only CTR counter");
+    /* in place: the input must not come back as if it were the output */
+    memcpy(out, in, LEN);
+    CHECK(cpim_aes_ctr(ctx, ctr, out, out, LEN) == CPIM_ERR_TIMING_ONLY, "ctr in place");
+    CHECK_MEM(out, zero, LEN, "timing-only in-place CTR output");
+    const uint8_t *msgs[5] = {in, in, in, in, in};
+    size_t lens[5] = {0, 1, 64, 1000, 4096};
+    uint8_t dig[5][32];
+    memset(dig, 0xa5, sizeof dig);
+    CHECK(cpim_sha256_batch(ctx, msgs, lens, 5, dig) == CPIM_ERR_TIMING_ONLY, "sha");
+    CHECK_MEM(dig, zero, sizeof dig, "timing-only digests");
+    CHECK(cpim_last_stats(ctx, &st) == CPIM_OK && st.has_modeled && st.modeled.total_s > 0,
+          "timing-only SHA call has no modeled time");
+    cpim_close(ctx);
+}
