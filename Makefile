@@ -51,9 +51,11 @@ PIM_SRCS := $(wildcard src/pim/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(PIM_SRCS:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcryptopim.a
 
+PIM_DEFS := -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
+
 $(BUILD)/src/pim/%.o: src/pim/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -Idpu -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -Idpu $(PIM_DEFS) -c $< -o $@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -102,11 +104,11 @@ UNIT_SRCS := tests/main.c $(wildcard tests/test_*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT      := $(BUILD)/tests/unit
 
-# Unit tests that also drive <dpu.h> directly (the DPU programs' contracts).
-$(BUILD)/tests/test_pim_keys.o: tests/test_pim_keys.c
+# Unit tests of the pim backend's parts (src/pim) and of the DPU programs'
+# contracts through <dpu.h>.
+$(BUILD)/tests/test_pim%.o: tests/test_pim%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -Idpu -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' \
-	    -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -Idpu -Isrc/pim $(PIM_DEFS) -c $< -o $@
 
 $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)

@@ -1,0 +1,456 @@
+/*
+ * backend.c -- the `pim` backend: AES and SHA-256 on UPMEM DPUs (see
+ * backend.h for the vtable contract, pim_internal.h for the parts of this
+ * backend, dpu/ for the DPU programs and their contracts).
+ *
+ * One call = one or more *rounds*; a round gives every DPU at most `budget`
+ * bytes of MRAM work (default 32 MiB of the 64 MiB bank), so inputs larger
+ * than the allocated MRAM stream through.  Each round is planned by plan.c
+ * and run by rounds.c in the context's host mode.
+ *
+ * Profile: cpim_options.profile is passed to dpu_alloc, minus this
+ * backend's own keys:
+ *   mramBudget=BYTES  per-DPU bytes per round (small values let tests
+ *                     exercise many rounds cheaply);
+ *   directMin=BYTES   SHA-256: the least bytes a group of DPUs must avoid
+ *                     copying to be pushed straight from the caller's
+ *                     buffers (default 1 MiB, 0: every contiguous run);
+ *   failAt=N          fault injection: the Nth checkpoint of the context (an
+ *                     allocation, a transfer, a load or a launch, counted
+ *                     from cpim_open) fails (fault.c).
+ * The virtual UPMEM's `sampleDpus` (time one DPU per rank, skip the others)
+ * only with cpim_options.timing_only: then the virtual UPMEM refuses reads
+ * of the skipped DPUs, the call runs to the end for its timings, and its
+ * output is zeroed and never returned.
+ *
+ * Keys on the DPUs: the round keys are broadcast before every launch and
+ * the AES kernel wipes them from WRAM when it ends (with its CTR
+ * keystream); when a call does not end with every DPU having run to
+ * completion (a fault, a timing-only run) the host overwrites them with
+ * zeros, and again at close.
+ */
+#include "backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aes.h"
+#include "aes_args.h"
+#include "cryptopim.h"
+#include "pim_internal.h"
+#include "sha256_args.h"
+#include "timing.h"
+
+#ifndef CPIM_DPU_DIR
+#define CPIM_DPU_DIR "build/dpu"
+#endif
+
+#define DEFAULT_BUDGET   (32u << 20)
+#define DEFAULT_TASKLETS 16u
+#define DIRECT_MIN_BYTES (1u << 20) /* default of directMin (see plan.c) */
+
+struct pim_state {
+    pim_machine *m;
+    pim_faults faults;
+    uint32_t budget;
+    uint64_t direct_min;
+    unsigned threads; /* host threads for bulk copies (cpim_options.threads) */
+    int timing_only;
+    cpc_aes_ks ek, dk;
+    /* per round (reused): per-DPU transfer plan, PIM_PIECES pieces per DPU */
+    pim_piece *to, *from;
+    uint32_t *scope_first, *scope_n; /* SHA-256 push scopes (sync: one) */
+    uint32_t nr_scopes;
+    /* SHA-256 staging (images, or headers and tails) and results: kept
+     * across rounds and calls, grown on demand */
+    uint8_t *stage, *results;
+    size_t stage_cap, results_cap;
+    size_t stage_hi; /* bytes of stage ever written (wiped before it is freed) */
+};
+
+static int pim_available(const char **why)
+{
+    if (access(CPIM_DPU_DIR "/aes-t16", R_OK) != 0 || access(CPIM_DPU_DIR "/sha256-t16", R_OK)) {
+        *why = "DPU programs not built (make dpu)";
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+/* The profile added for a timing-only run that sets no sampleDpus (the
+ * virtual UPMEM's key; the real SDK has no such shortcut). */
+#ifdef CPIM_VIRTUAL_UPMEM
+#define TIMING_ONLY_PROFILE "sampleDpus=1"
+#endif
+
+/* A decimal number in [lo, hi] after `prefix` (the whole token). */
+static int key_value(const char *tok, const char *prefix, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(tok, prefix, n) != 0)
+        return 0;
+    const char *s = tok + n;
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*end || x < lo || x > hi)
+        return -1;
+    *v = x;
+    return 1;
+}
+
+/* Splits "a=b,mramBudget=N,c=d" into the UPMEM profile (out, malloc'd)
+ * and this backend's keys; checks sampleDpus against timing_only (see
+ * cpim_options).  Reentrant: contexts may be opened from many threads. */
+static cpim_err parse_profile(struct pim_state *s, const char *in, char **out)
+{
+    s->budget = DEFAULT_BUDGET;
+    s->direct_min = DIRECT_MIN_BYTES;
+    size_t n = in ? strlen(in) : 0;
+    char *p = malloc(n + 1), *o = p ? malloc(n + sizeof ",sampleDpus=1") : NULL;
+    if (!p || !o) {
+        free(p);
+        return CPIM_ERR_NOMEM;
+    }
+    memcpy(p, in ? in : "", n + 1);
+    o[0] = '\0';
+    int sampled = 0, bad = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(p, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+        uint64_t v;
+        int r;
+        if ((r = key_value(tok, "mramBudget=", 128, AES_MRAM_MAX / 2, &v)) != 0) {
+            bad = r < 0;
+            s->budget = (uint32_t)v & ~63u;
+            continue;
+        }
+        if ((r = key_value(tok, "directMin=", 0, UINT64_MAX, &v)) != 0) {
+            bad = r < 0;
+            s->direct_min = v;
+            continue;
+        }
+        if ((r = key_value(tok, "failAt=", 0, UINT64_MAX, &v)) != 0) {
+            bad = r < 0;
+            s->faults.at = v;
+            continue;
+        }
+        if (strncmp(tok, "sampleDpus=", 11) == 0) {
+            bad = !s->timing_only; /* it would leave outputs uncomputed */
+            sampled = 1;
+        }
+        if (o[0])
+            strcat(o, ",");
+        strcat(o, tok);
+    }
+#ifdef TIMING_ONLY_PROFILE
+    if (s->timing_only && !sampled)
+        strcat(strcat(o, o[0] ? "," : ""), TIMING_ONLY_PROFILE);
+#else
+    (void)sampled;
+#endif
+    free(p);
+    if (bad) {
+        free(o);
+        return CPIM_ERR_INVALID_ARG;
+    }
+    *out = o;
+    return CPIM_OK;
+}
+
+/* ---- open / close ----------------------------------------------------------- */
+
+static void pim_close(void *state)
+{
+    struct pim_state *s = state;
+    if (!s)
+        return;
+    pim_machine_close(s->m);
+    free(s->to);
+    free(s->from);
+    free(s->scope_first);
+    free(s->scope_n);
+    if (s->stage)
+        cpim_wipe(s->stage, s->stage_hi); /* message bytes of earlier calls */
+    free(s->stage);
+    free(s->results);
+    cpim_wipe(s, sizeof *s);
+    free(s);
+}
+
+static cpim_err pim_open(void **state, const cpim_options *opt)
+{
+    *state = NULL;
+    char *profile = NULL;
+    struct pim_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return CPIM_ERR_NOMEM;
+    s->threads = opt->threads;
+    s->timing_only = opt->timing_only != 0;
+    cpim_err rc = parse_profile(s, opt->profile, &profile);
+    if (rc != CPIM_OK) {
+        free(s);
+        return rc;
+    }
+    /* the first checkpoint of the context is the state itself */
+    if (pim_fault_now(&s->faults)) {
+        free(profile);
+        free(s);
+        return CPIM_ERR_NOMEM;
+    }
+    pim_machine_cfg cfg = {
+        opt->dpus,      opt->ranks, opt->tasklets ? opt->tasklets : DEFAULT_TASKLETS,
+        opt->mode,      profile,    opt->dpu_dir ? opt->dpu_dir : CPIM_DPU_DIR,
+        s->timing_only, &s->faults};
+    rc = pim_machine_open(&s->m, &cfg);
+    free(profile);
+    if (rc != CPIM_OK) {
+        pim_close(s);
+        return rc;
+    }
+    const uint32_t nd = pim_machine_dpus(s->m);
+    s->nr_scopes = opt->mode == CPIM_PIM_SYNC ? 1 : pim_machine_ranks(s->m);
+    s->to = pim_calloc(&s->faults, (size_t)nd * PIM_PIECES, sizeof *s->to);
+    s->from = pim_calloc(&s->faults, nd, sizeof *s->from);
+    s->scope_first = pim_calloc(&s->faults, s->nr_scopes, sizeof *s->scope_first);
+    s->scope_n = pim_calloc(&s->faults, s->nr_scopes, sizeof *s->scope_n);
+    if (!s->to || !s->from || !s->scope_first || !s->scope_n) {
+        pim_close(s);
+        return CPIM_ERR_NOMEM;
+    }
+    if (opt->mode == CPIM_PIM_SYNC)
+        s->scope_n[0] = nd;
+    else
+        for (uint32_t k = 0; k < s->nr_scopes; k++)
+            pim_machine_rank(s->m, k, &s->scope_first[k], &s->scope_n[k]);
+    *state = s;
+    return CPIM_OK;
+}
+
+static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
+{
+    struct pim_state *s = state;
+    cpim_wipe(&s->ek, sizeof s->ek);
+    cpim_wipe(&s->dk, sizeof s->dk);
+    if (!cpc_aes_expand_enc(&s->ek, key, (uint32_t)key_len))
+        return CPIM_ERR_KEY_LENGTH;
+    cpc_aes_dec_from_enc(&s->dk, &s->ek);
+    return CPIM_OK;
+}
+
+/* ---- AES ------------------------------------------------------------------------ */
+
+static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t *out, size_t len,
+                        uint8_t counter[16], cpim_stats *st)
+{
+    cpim_err rc = pim_machine_load(s->m, PIM_PROG_AES);
+    if (rc != CPIM_OK)
+        return rc;
+    pim_clocks clk;
+    pim_times t = {0, 0, 0};
+    pim_clocks_start(&clk);
+
+    struct aes_key_args ka;
+    const cpc_aes_ks *ks = op == AES_OP_ECB_DEC ? &s->dk : &s->ek;
+    memset(&ka, 0, sizeof ka);
+    for (unsigned i = 0; i < 4 * (ks->nr + 1); i++)
+        ka.rk[i] = __builtin_bswap32(ks->rk[i]); /* the DPU's little-endian columns */
+    ka.nr = ks->nr;
+    ka.op = (uint32_t)op;
+
+    uint32_t ctr0[4] = {0, 0, 0, 0};
+    if (counter)
+        for (int i = 0; i < 4; i++)
+            ctr0[i] = (uint32_t)counter[4 * i] << 24 | (uint32_t)counter[4 * i + 1] << 16 |
+                      (uint32_t)counter[4 * i + 2] << 8 | counter[4 * i + 3];
+
+    const uint32_t nd = pim_machine_dpus(s->m);
+    struct aes_job_args *jobs = pim_calloc(&s->faults, nd, sizeof *jobs);
+    uint8_t *bounce = NULL;
+    size_t bounce_size = 0;
+    if (!jobs)
+        rc = CPIM_ERR_NOMEM;
+    const uint64_t total_blocks = (len + 15) / 16;
+    const uint64_t round_blocks = (uint64_t)nd * (s->budget / 16);
+    for (uint64_t done = 0; done < total_blocks && rc == CPIM_OK;) {
+        /* The kernel wipes the round keys when it ends, so every round
+         * sends them again (one broadcast per call for inputs that fit in
+         * one round, as the study does). */
+        double t0 = cpim_now();
+        rc = pim_machine_send_key(s->m, &ka, sizeof ka);
+        t.in += cpim_now() - t0;
+        if (rc != CPIM_OK)
+            break;
+        uint64_t nb = total_blocks - done < round_blocks ? total_blocks - done : round_blocks;
+        uint32_t bd = pim_aes_split(nd, done, nb, len, in, out, ctr0, jobs, s->to, s->from);
+        size_t bounce_off = 0;
+        if (bd != UINT32_MAX) {
+            /* the final partial block: the last DPU with blocks, whose share
+             * ends at len, goes through a zero-padded copy */
+            size_t share = jobs[bd].nbytes;
+            bounce_off = (size_t)((uint8_t *)s->from[bd].ptr - out);
+            if (!bounce && !(bounce = pim_calloc(&s->faults, share, 1))) {
+                rc = CPIM_ERR_NOMEM;
+                break;
+            }
+            bounce_size = share;
+            memset(bounce, 0, share);
+            memcpy(bounce, in + bounce_off, len - bounce_off);
+            s->to[(size_t)bd * PIM_PIECES].ptr = s->from[bd].ptr = bounce;
+        }
+        pim_round r = {AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, s->to, s->from, NULL, NULL};
+        rc = pim_machine_round(s->m, &r, &t);
+        /* every DPU ran the kernel to its end, which wiped the keys; in a
+         * timing-only run the skipped DPUs still hold them */
+        if (rc == CPIM_OK && !s->timing_only)
+            pim_machine_key_consumed(s->m);
+        if (rc == CPIM_OK && bd != UINT32_MAX)
+            memcpy(out + bounce_off, bounce, len - bounce_off);
+        done += nb;
+    }
+    cpim_wipe(&ka, sizeof ka);
+    if (rc == CPIM_OK && s->timing_only) {
+        memset(out, 0, len); /* what the skipped DPUs returned is not ciphertext */
+        rc = CPIM_ERR_TIMING_ONLY;
+    } else if (rc == CPIM_OK && counter) {
+        cpc_aes_ctr_add(counter, total_blocks);
+    }
+    if (bounce)
+        cpim_wipe(bounce, bounce_size);
+    free(bounce);
+    free(jobs);
+    pim_clocks_stop(s->m, &clk, &t, st); /* the key wipe below is not part of the call */
+    pim_machine_wipe_key(s->m);
+    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
+        pim_machine_reset(s->m); /* after a fault, reload before the next call */
+    return rc;
+}
+
+static cpim_err pim_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
+                        cpim_stats *st)
+{
+    return aes_run(state, dir == CPIM_DECRYPT ? AES_OP_ECB_DEC : AES_OP_ECB_ENC, in, out, len, NULL,
+                   st);
+}
+
+static cpim_err pim_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out,
+                        size_t len, cpim_stats *st)
+{
+    return aes_run(state, AES_OP_CTR, in, out, len, counter, st);
+}
+
+/* ---- SHA-256 ---------------------------------------------------------------------- */
+
+/* Grows a reused buffer to at least n bytes (contents not kept; zeroed when
+ * new, so no uninitialised byte is ever pushed).  *hi: bytes of the old
+ * buffer to wipe before it is freed (then 0), or NULL. */
+static int grow(pim_faults *f, uint8_t **buf, size_t *cap, size_t *hi, size_t n)
+{
+    if (n <= *cap && *buf)
+        return 1;
+    if (*buf && hi)
+        cpim_wipe(*buf, *hi);
+    if (hi)
+        *hi = 0;
+    free(*buf);
+    *buf = pim_calloc(f, n, 1);
+    *cap = *buf ? n : 0;
+    return *buf != NULL;
+}
+
+static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                        uint8_t (*digests)[32], cpim_stats *st)
+{
+    struct pim_state *s = state;
+    cpim_err rc = pim_machine_load(s->m, PIM_PROG_SHA);
+    if (rc != CPIM_OK)
+        return rc;
+    pim_clocks clk;
+    pim_times t = {0, 0, 0};
+    pim_clocks_start(&clk);
+
+    pim_sha_plan p;
+    memset(&p, 0, sizeof p);
+    p.msgs = msgs;
+    p.lens = lens;
+    p.nd = pim_machine_dpus(s->m);
+    p.budget = s->budget;
+    p.direct_min = s->direct_min;
+    p.threads = s->threads;
+    p.nr_scopes = s->nr_scopes;
+    p.scope_first = s->scope_first;
+    p.scope_n = s->scope_n;
+    p.to = s->to;
+    p.from = s->from;
+    uint64_t *pos = pim_calloc(&s->faults, count, sizeof *pos);  /* bytes hashed so far */
+    size_t *todo = pim_malloc(&s->faults, count * sizeof *todo); /* unfinished, in order */
+    if (!pos || !todo || pim_sha_plan_alloc(&p, &s->faults, count) != CPIM_OK) {
+        rc = CPIM_ERR_NOMEM;
+        goto out;
+    }
+    size_t ntodo = count;
+    for (size_t i = 0; i < count; i++)
+        todo[i] = i;
+
+    while (ntodo && rc == CPIM_OK) {
+        size_t used, res;
+        pim_sha_plan_round(&p, todo, ntodo, pos, &used, &res);
+        if (!grow(&s->faults, &s->stage, &s->stage_cap, &s->stage_hi, used) ||
+            !grow(&s->faults, &s->results, &s->results_cap, NULL, res)) {
+            rc = CPIM_ERR_NOMEM;
+            break;
+        }
+        if (used > s->stage_hi)
+            s->stage_hi = used;
+        p.stage = s->stage;
+        p.results = s->results;
+        pim_round r = {SHA_XSTR(SHA_JOB_SYM), p.jobs, sizeof *p.jobs, s->to, s->from,
+                       pim_sha_prepare,       &p};
+        rc = pim_machine_round(s->m, &r, &t);
+        if (rc != CPIM_OK)
+            break;
+        pim_sha_collect(&p, pos, digests);
+        /* drop the finished messages from the to-do list: O(messages) (a
+         * scan of the round's segments per message was quadratic, 1.7 G
+         * steps at 40 ranks x 1024 messages) */
+        size_t w = 0;
+        for (size_t k = 0; k < ntodo; k++)
+            if (pos[todo[k]] != UINT64_MAX)
+                todo[w++] = todo[k];
+        ntodo = w;
+    }
+out:
+    if (rc == CPIM_OK && s->timing_only) {
+        memset(digests, 0, count * sizeof *digests); /* not all were computed */
+        rc = CPIM_ERR_TIMING_ONLY;
+    }
+    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
+        pim_machine_reset(s->m);
+    free(pos);
+    free(todo);
+    pim_sha_plan_free(&p);
+    pim_clocks_stop(s->m, &clk, &t, st);
+    return rc;
+}
+
+/* see backend.h */
+const cpim_backend_vt cpim_backend_pim = {
+    .version = CPIM_BACKEND_VT_VERSION,
+    .name = "pim",
+#ifdef CPIM_VIRTUAL_UPMEM
+    .description = "UPMEM DPUs: the virtual UPMEM (no PIM hardware; modeled clock)",
+#else
+    .description = "UPMEM DPUs: real hardware (UPMEM SDK)",
+#endif
+    .available = pim_available,
+    .open = pim_open,
+    .close = pim_close,
+    .set_key = pim_set_key,
+    .aes_ecb = pim_ecb,
+    .aes_ctr = pim_ctr,
+    .sha256_batch = pim_sha,
+};
