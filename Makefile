@@ -16,7 +16,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
 comma := ,
 SANFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
-ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude -Isrc/core -Isrc/crypto -MMD -MP
+BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS ?=
 LDLIBS  := -lpthread -lm
 
@@ -45,21 +45,34 @@ endif
 .PHONY: all lib cli run test check-sanitize san-build bench clean format format-check dpu emu
 all: lib cli dpu
 
-# ---- library -----------------------------------------------------------------
-LIB_SRCS := $(wildcard src/core/*.c src/crypto/*.c src/cpu/*.c)
-PIM_SRCS := $(wildcard src/pim/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(PIM_SRCS:%.c=$(BUILD)/%.o)
-LIB      := $(BUILD)/libcryptopim.a
+# ---- layers -------------------------------------------------------------------
+# Each folder is compiled with the include paths of the layers it may use and
+# no others (docs/ARCHITECTURE.md): including another layer's header fails
+# the build ("No such file").  The virtual UPMEM (emu/) and the DPU programs
+# (dpu/) have their own flags in their .mk files.
+INC_src/crypto := -Isrc/crypto
+INC_src/core   := -Iinclude -Isrc/core
+INC_src/cpu    := -Iinclude -Isrc/core -Isrc/crypto
+INC_src/pim    := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
+INC_tools      := -Iinclude -Itools
+INC_bench      := -Iinclude -Itools -Ibench
+INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
 
 PIM_DEFS := -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
+DEFS_src/pim := $(PIM_DEFS)
+DEFS_tests   := $(PIM_DEFS)
+DEFS_bench   := $(COMPARE_DEFS)
 
-$(BUILD)/src/pim/%.o: src/pim/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -Idpu $(PIM_DEFS) -c $< -o $@
+layer = $(patsubst %/,%,$(dir $(1)))
+
+# ---- library -----------------------------------------------------------------
+LIB_SRCS := $(wildcard src/core/*.c src/crypto/*.c src/cpu/*.c src/pim/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libcryptopim.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(INC_$(call layer,$<)) $(DEFS_$(call layer,$<)) -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -67,20 +80,24 @@ $(LIB): $(LIB_OBJS)
 
 lib: $(LIB)
 
-# ---- CLI ---------------------------------------------------------------------
+# ---- CLI and the experiment suite -------------------------------------------------
 CLI_SRCS := $(wildcard tools/*.c)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 CLI      := $(BUILD)/cryptopim
-
-$(BUILD)/tools/%.o: tools/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(COMPARE_DEFS) -c $< -o $@
+# cryptopim-bench: speed, study, bench (bench/), run by `cryptopim` for them;
+# it shares the CLI's option scanner (tools/cli.c).
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tools/cli.o
+BENCH_BIN  := $(BUILD)/cryptopim-bench
 
 $(CLI): $(CLI_OBJS) $(LIB) $(DPU_HOST_DEPS)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(DPU_HOST_LIBS) \
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
+
+$(BENCH_BIN): $(BENCH_OBJS) $(LIB) $(DPU_HOST_DEPS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(LIB) $(DPU_HOST_LIBS) \
 	    $(COMPARE_LIBS) $(LDLIBS)
 
-cli: $(CLI)
+cli: $(CLI) $(BENCH_BIN)
 
 # ---- emu: virtual DPU ----
 -include emu/vdpu.mk
@@ -104,19 +121,13 @@ UNIT_SRCS := tests/main.c $(wildcard tests/test_*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT      := $(BUILD)/tests/unit
 
-# Unit tests of the pim backend's parts (src/pim) and of the DPU programs'
-# contracts through <dpu.h>.
-$(BUILD)/tests/test_pim%.o: tests/test_pim%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -Idpu -Isrc/pim $(PIM_DEFS) -c $< -o $@
-
 $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
 
 # Test commands run by tests/run.sh; sections above append to TEST_CMDS.
 TEST_CMDS += $(UNIT)
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
-TEST_DEPS += $(UNIT) $(CLI)
+TEST_DEPS += $(UNIT) $(CLI) $(BENCH_BIN)
 
 # The same tests again on an ASan + UBSan build (build-san/): the unit tests
 # (every backend, the pim backend on the virtual UPMEM), the CLI tests and
@@ -129,7 +140,8 @@ SAN_TEST_CMDS := "$(SAN_ENV) $(SAN_BUILD)/tests/unit" \
 
 san-build:
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=1 CFLAGS="-O1 -g" \
-	    $(SAN_BUILD)/tests/unit $(SAN_BUILD)/cryptopim $(SAN_BUILD)/tests/emu/test-vdpu dpu
+	    $(SAN_BUILD)/tests/unit $(SAN_BUILD)/cryptopim $(SAN_BUILD)/cryptopim-bench \
+	    $(SAN_BUILD)/tests/emu/test-vdpu dpu
 
 test: all $(TEST_DEPS) san-build
 	@sh tests/run.sh $(TEST_CMDS) $(SAN_TEST_CMDS)

@@ -6,7 +6,7 @@
 #
 # Two programs: build/bench/micro (PrIM-style microbenchmarks against the
 # published numbers, bench/micro/) and `cryptopim bench --experiment all`
-# (the CryptoPIM study's experiments, tools/bench.c).
+# (the CryptoPIM study's experiments, bench/bench.c in cryptopim-bench).
 
 BENCH_OUT ?= $(BUILD)/results
 MICRO_DIR := $(BUILD)/bench/micro
@@ -44,23 +44,23 @@ $(MICRO_DIR)/mram-t%: bench/micro/mram.c $(MICRO_DPU_DEPS)
 
 $(MICRO): bench/micro/micro_host.c bench/micro/micro_args.h $(LIB) $(DPU_HOST_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(DPU_HOST_CFLAGS) -DMICRO_DPU_DIR='"$(MICRO_DIR)"' -o $@ $< \
+	$(CC) $(BASE_CFLAGS) -Iinclude $(DPU_HOST_CFLAGS) -DMICRO_DPU_DIR='"$(MICRO_DIR)"' -o $@ $< \
 	    $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
 
 .PHONY: bench bench-micro bench-experiments bench-plot
 bench-micro: $(MICRO) $(MICRO_DPUS)
 	$(MICRO) --out $(BENCH_OUT) --dpu-dir $(MICRO_DIR)
 
-bench-experiments: all $(CLI)
+bench-experiments: all
 	$(CLI) bench --experiment all --out $(BENCH_OUT)
 
 # Plots only, from the CSVs in BENCH_OUT (nothing is re-run; needs gnuplot).
-bench-plot: $(MICRO) $(CLI)
+bench-plot: $(MICRO) $(CLI) $(BENCH_BIN)
 	$(CLI) bench --replot $(BENCH_OUT)
 	$(MICRO) --replot $(BENCH_OUT)
 
 # Wall time of the whole suite is printed (measured clock).
-bench: all $(MICRO) $(MICRO_DPUS) $(CLI)
+bench: all $(MICRO) $(MICRO_DPUS)
 	@start=$$(date +%s); \
 	$(MICRO) --out $(BENCH_OUT) --dpu-dir $(MICRO_DIR) && \
 	$(CLI) bench --experiment all --out $(BENCH_OUT) && \

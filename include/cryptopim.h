@@ -193,6 +193,14 @@ cpim_err cpim_last_stats(const cpim_ctx *ctx, cpim_stats *stats);
 /* Overwrites n bytes at p with zeros in a way the compiler keeps. */
 void cpim_wipe(void *p, size_t n);
 
+/* The project's one measured clock: seconds of CLOCK_MONOTONIC (only
+ * differences mean something).  Every measured figure of the library, the
+ * CLI and the experiments comes from it. */
+double cpim_now(void);
+
+/* Online CPU cores (>= 1): what cpim_options.threads = 0 uses. */
+unsigned cpim_cores(void);
+
 #ifdef __cplusplus
 }
 #endif

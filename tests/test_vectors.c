@@ -16,7 +16,6 @@
 
 #include "cryptopim.h"
 #include "test.h"
-#include "timing.h"
 
 /* ---- the vector files ---------------------------------------------------------- */
 

@@ -1,8 +1,8 @@
 /*
  * cli.h -- shared pieces of the `cryptopim` command-line tool (tools/).
  *
- * The CLI uses only the public API (include/cryptopim.h) plus the one timing
- * module (src/core/timing.h).  Conventions of every command:
+ * The CLI uses only the public API (include/cryptopim.h), whose cpim_now() is
+ * the one timing module.  Conventions of every command:
  *  - errors go to stderr as ONE line `cryptopim: <what went wrong>`;
  *  - exit status 0 = success, 1 = a runtime failure that the command reports
  *    per item (sha256sum: unreadable file, checksum mismatch; speed: output
@@ -83,8 +83,7 @@ long cli_unhex(const char *s, size_t n, int allow_space, uint8_t *out, size_t ca
 int cmd_encdec(int argc, char **argv, cpim_dir dir); /* cryptopim.c */
 int cmd_list(int argc, char **argv);                 /* cryptopim.c */
 int cmd_sha256sum(int argc, char **argv);            /* sha256sum.c */
-int cmd_speed(int argc, char **argv);                /* speed.c */
-int cmd_study(int argc, char **argv);                /* study.c: `make run` */
-int cmd_bench(int argc, char **argv);                /* bench.c */
+/* speed, study and bench are the experiment suite's program,
+ * cryptopim-bench (bench/), which `cryptopim` runs for them. */
 
 #endif /* CPIM_CLI_H */

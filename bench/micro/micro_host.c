@@ -34,8 +34,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cryptopim.h"
 #include "micro_args.h"
-#include "timing.h"
 
 #ifndef MICRO_DPU_DIR
 #define MICRO_DPU_DIR "build/bench/micro"

@@ -8,7 +8,6 @@
 
 #include "backend.h"
 #include "cryptopim.h"
-#include "timing.h"
 
 struct cpim_ctx {
     const cpim_backend_vt *vt;

@@ -32,7 +32,6 @@ typedef void (*cpim_msgs_fn)(void *arg, size_t first, size_t end);
 cpim_err cpim_parallel_msgs(unsigned threads, const size_t *lens, size_t count,
                             uint64_t min_parallel, cpim_msgs_fn fn, void *arg);
 
-/* Online cores (>= 1). */
-unsigned cpim_cores(void);
+/* cpim_cores() (online cores) is public: cryptopim.h. */
 
 #endif /* CPIM_PARALLEL_H */

@@ -1,8 +1,8 @@
-/* see timing.h */
+/* timing.c -- cpim_now (cryptopim.h): the one measured clock. */
 #define _POSIX_C_SOURCE 200809L
-#include "timing.h"
-
 #include <time.h>
+
+#include "cryptopim.h"
 
 double cpim_now(void)
 {

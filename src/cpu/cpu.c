@@ -14,7 +14,6 @@
 #include "parallel.h"
 #include "portable.h"
 #include "sha256.h"
-#include "timing.h"
 
 /* Below 2 * GRAIN_BLOCKS blocks (128 KiB) a job stays on the calling thread:
  * starting a thread costs about as much as encrypting 16 KiB. */

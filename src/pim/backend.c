@@ -41,7 +41,6 @@
 #include "cryptopim.h"
 #include "pim_internal.h"
 #include "sha256_args.h"
-#include "timing.h"
 
 #ifndef CPIM_DPU_DIR
 #define CPIM_DPU_DIR "build/dpu"

@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "aes_args.h"
+#include "cryptopim.h"
 #include "pim_internal.h"
-#include "timing.h"
 
 struct pim_machine {
     struct dpu_set_t set;

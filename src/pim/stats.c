@@ -10,8 +10,8 @@
 #include <dpu_emu.h>
 #endif
 
+#include "cryptopim.h"
 #include "pim_internal.h"
-#include "timing.h"
 
 void pim_clocks_start(pim_clocks *c)
 {

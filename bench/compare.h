@@ -1,6 +1,6 @@
 /*
  * compare.h -- external reference libraries for `cryptopim speed --compare`
- * (tools/compare.c): OpenSSL's EVP API (HAVE_OPENSSL) and Intel's
+ * (bench/compare.c): OpenSSL's EVP API (HAVE_OPENSSL) and Intel's
  * multi-buffer library intel-ipsec-mb (HAVE_IPSEC_MB).  Each is measured on
  * the same workloads as our backends, and its output is checked once against
  * our cpu backend, so the comparison is also a test.

@@ -7,7 +7,7 @@
  * Method: every case is first checked once against our cpu backend (a
  * mismatch is an error: exit 1), then run once as a warm-up, then repeated
  * until at least 0.5 s and 3 runs have passed; the best run is reported.
- * Times come from cpim_now() (src/core/timing.h), the project's one timing
+ * Times come from cpim_now() (cpim_now in cryptopim.h), the project's one timing
  * module; they are on the measured clock.  A backend that also reports a
  * modeled clock (pim on the virtual UPMEM) gets a second row marked
  * `modeled`: that is what the real UPMEM machine would take, not a
@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "compare.h"
-#include "timing.h"
 
 #define MAX_BACKENDS 8
 

@@ -1,0 +1,34 @@
+/*
+ * main.c -- `cryptopim-bench speed|study|bench ARGS`: the experiment suite.
+ *
+ * Users reach it through `cryptopim speed|study|bench`, which runs this
+ * program (found next to `cryptopim`, else on PATH): the experiments link
+ * OpenSSL and intel-ipsec-mb for their comparisons, the CLI does not.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : "";
+    int rc;
+    if (strcmp(cmd, "speed") == 0)
+        rc = cmd_speed(argc - 2, argv + 2);
+    else if (strcmp(cmd, "study") == 0)
+        rc = cmd_study(argc - 2, argv + 2);
+    else if (strcmp(cmd, "bench") == 0)
+        rc = cmd_bench(argc - 2, argv + 2);
+    else {
+        cli_error("cryptopim-bench: unknown command '%s' (speed, study, bench)", cmd);
+        return CLI_USAGE;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error("cannot write standard output: %s", strerror(errno));
+        return rc ? rc : CLI_USAGE;
+    }
+    return rc;
+}
