@@ -49,13 +49,15 @@ all: lib cli dpu
 # Each folder is compiled with the include paths of the layers it may use and
 # no others (docs/ARCHITECTURE.md): including another layer's header fails
 # the build ("No such file").  The virtual UPMEM (emu/) and the DPU programs
-# (dpu/) have their own flags in their .mk files.
+# (dpu/) have their own flags in their .mk files.  plot/ (the one plotting
+# module: stdio and gnuplot) is below everything that draws.
 INC_src/crypto := -Isrc/crypto
 INC_src/core   := -Iinclude -Isrc/core
 INC_src/cpu    := -Iinclude -Isrc/core -Isrc/crypto
 INC_src/pim    := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
 INC_tools      := -Iinclude -Itools
-INC_bench      := -Iinclude -Itools -Ibench
+INC_bench      := -Iinclude -Itools -Ibench -Iplot
+INC_plot       := -Iplot
 INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
 
 PIM_DEFS := -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
@@ -87,7 +89,7 @@ CLI      := $(BUILD)/cryptopim
 # cryptopim-bench: speed, study, bench (bench/), run by `cryptopim` for them;
 # it shares the CLI's option scanner (tools/cli.c).
 BENCH_SRCS := $(wildcard bench/*.c)
-BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tools/cli.o
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tools/cli.o $(BUILD)/plot/gnuplot.o
 BENCH_BIN  := $(BUILD)/cryptopim-bench
 
 $(CLI): $(CLI_OBJS) $(LIB) $(DPU_HOST_DEPS)
@@ -113,7 +115,8 @@ cli: $(CLI) $(BENCH_BIN)
 -include dpu/dpu.mk
 # ---- end DPU programs ----
 
-# ---- experiments (bench/) ----
+# ---- model validation (emu/validate/) and experiments (bench/) ----
+-include emu/validate/validate.mk
 -include bench/bench.mk
 
 # ---- tests -------------------------------------------------------------------

@@ -40,6 +40,7 @@
 #include "bench_plot.h"
 #include "cli.h"
 #include "compare.h"
+#include "gnuplot.h"
 
 static const char bench_help[] =
     "usage: cryptopim bench --experiment NAME|all [--out DIR] [--quick] [--no-sample]\n"
@@ -785,7 +786,7 @@ static int run_experiment(bench *b, const experiment *e)
     b->csv = NULL;
     progress("%s: done in %.1f s (measured)", e->name, cpim_now() - t0);
     /* no gnuplot is not an error here: the CSV is the result */
-    if (rc == 0 && bench_plot_available() && bench_plot(b->out, e->name) != 0)
+    if (rc == 0 && gp_available() && bench_plot(b->out, e->name) != 0)
         rc = -1;
     return rc;
 }

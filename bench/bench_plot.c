@@ -18,12 +18,12 @@
 #include "bench_plot.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "gnuplot.h"
 
 /* ---- CSV ------------------------------------------------------------------------ */
 
@@ -320,72 +320,31 @@ typedef struct {
 /* ---- gnuplot ----------------------------------------------------------------------- */
 
 typedef struct {
-    FILE *g;
-    int w, h; /* canvas, pixels */
+    gp_pipe pipe; /* the shared gnuplot module (plot/gnuplot.h) */
+    FILE *g;      /* = pipe.g */
+    int w, h;     /* canvas, pixels */
     int blocks;
-    struct sigaction old_pipe;
 } gp;
-
-/* see bench_plot.h */
-int bench_plot_available(void)
-{
-    return system("command -v gnuplot >/dev/null 2>&1") == 0;
-}
-
-/* A string from CSV cells or with line breaks, as a gnuplot string. */
-static void gp_str(FILE *g, const char *s)
-{
-    fputc('"', g);
-    for (; *s; s++) {
-        if (*s == '\n')
-            fputs("\\n", g);
-        else
-            fputc(*s == '"' || *s == '\\' ? '\'' : *s, g);
-    }
-    fputc('"', g);
-}
 
 static int gp_open(gp *g, const char *dir, const char *name, int w, int h)
 {
+    char err[256];
     memset(g, 0, sizeof *g);
     g->w = w;
     g->h = h;
-    if (strchr(dir, '\'')) {
-        cli_error("bench: cannot plot into a directory whose name has a quote: %s", dir);
+    if (gp_begin(&g->pipe, dir, name, w, h, err, sizeof err) != 0) {
+        cli_error("bench: %s", err);
         return -1;
     }
-    if (!bench_plot_available()) {
-        cli_error("bench: gnuplot is not installed: no %s/%s.png", dir, name);
-        return -1;
-    }
-    /* gnuplot may exit early on an error: then a write must fail, not kill us */
-    struct sigaction ign;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &ign, &g->old_pipe);
-    fflush(NULL);
-    g->g = popen("gnuplot", "w");
-    if (!g->g) {
-        sigaction(SIGPIPE, &g->old_pipe, NULL);
-        cli_error("bench: cannot run gnuplot: %s", strerror(errno));
-        return -1;
-    }
-    fprintf(g->g,
-            "set terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
-            "set output '%s/%s.png'\n"
-            "set grid\nset format x '%%g'\nset format y '%%g'\n"
-            "set key opaque box lc rgb '#c0c0c0' reverse Left samplen 3 spacing 1.1 "
-            "font ',9'\n",
-            w, h, dir, name);
+    g->g = g->pipe.g;
     return 0;
 }
 
 static int gp_close(gp *g, const char *dir, const char *name)
 {
-    int rc = pclose(g->g);
-    sigaction(SIGPIPE, &g->old_pipe, NULL);
-    if (rc != 0) {
-        cli_error("bench: gnuplot failed drawing %s/%s.png", dir, name);
+    char err[256];
+    if (gp_end(&g->pipe, dir, name, err, sizeof err) != 0) {
+        cli_error("bench: %s", err);
         return -1;
     }
     return 0;
@@ -422,7 +381,7 @@ static void gp_panel(gp *g, const panel *pn, int titles)
         fputs("EOD\n", g->g);
     }
     fputs("set title ", g->g);
-    gp_str(g->g, pn->title);
+    gp_string(g->g, pn->title);
     fputc('\n', g->g);
     if (pn->xrange[0])
         fprintf(g->g, "set xrange %s\n", pn->xrange);
@@ -439,7 +398,7 @@ static void gp_panel(gp *g, const panel *pn, int titles)
         gp_style(g, &pn->e[i]);
         if (titles) {
             fputs(" title ", g->g);
-            gp_str(g->g, pn->e[i].title);
+            gp_string(g->g, pn->e[i].title);
         } else {
             fputs(" notitle", g->g);
         }
@@ -508,7 +467,7 @@ static void gp_figure(gp *g, const char *title, const panel *pn, size_t np, int 
         lines += *t == '\n';
     int top = 20 + 20 * lines;
     fputs("set multiplot title ", g->g);
-    gp_str(g->g, title);
+    gp_string(g->g, title);
     fputs(" font ',12'\n", g->g);
     if (shared_legend)
         fputs("set key off\n", g->g);
@@ -544,7 +503,7 @@ static void gp_figure(gp *g, const char *title, const panel *pn, size_t np, int 
             fputs("2 ", g->g);
             gp_style(g, slot[i]);
             fputs(" title ", g->g);
-            gp_str(g->g, slot[i]->title);
+            gp_string(g->g, slot[i]->title);
         }
         fputc('\n', g->g);
     }

@@ -8,9 +8,6 @@
 #ifndef CPIM_BENCH_PLOT_H
 #define CPIM_BENCH_PLOT_H
 
-/* Is gnuplot on PATH? */
-int bench_plot_available(void);
-
 /*
  * Draws DIR/NAME.png from DIR/NAME.csv with gnuplot.  NAME is one of the
  * experiments: roofline, tasklets, strong, weak, ranks.  Returns 0, or -1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/test_bench.sh MICRO DPU_DIR CLI -- quick runs of the experiment suite
+# bench/test_bench.sh VALIDATE DPU_DIR CLI -- quick runs of the experiment suite
 # (tiny sizes): every DPU output and transfer is checked inside the programs;
 # here we check that they succeed and write their CSVs and (with gnuplot)
 # their plots without a gnuplot warning, and that --replot redraws every

@@ -1,6 +1,6 @@
 /*
  * micro_args.h -- host/DPU contract of the model-validation microbenchmarks
- * (the DPU programs arith.c, mram.c, stream.c and the host micro_host.c).
+ * (the DPU programs arith.c, mram.c, stream.c and the host validate.c).
  *
  * Fixed-width types only: compiled for the host and for the DPU.
  */

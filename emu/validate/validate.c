@@ -1,9 +1,9 @@
 /*
- * micro_host.c -- model validation: PrIM-style microbenchmarks run on the
+ * validate.c -- model validation: PrIM-style microbenchmarks run on the
  * (virtual) UPMEM, compared with the published numbers.
  *
- *   build/bench/micro [--out DIR] [--dpu-dir DIR] [--xfer-kib N] [--quick]
- *   build/bench/micro --replot DIR    redraw the PNGs from DIR's CSVs only
+ *   build/emu/validate/validate [--out DIR] [--dpu-dir DIR] [--xfer-kib N] [--quick]
+ *   build/emu/validate/validate --replot DIR    redraw the PNGs from DIR's CSVs only
  *
  * Writes into DIR (default docs/results):
  *   micro_arith.csv   INT32/INT64 ADD/MUL throughput vs tasklets (DPU cycles)
@@ -33,12 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
-#include "cryptopim.h"
+#include "gnuplot.h"
 #include "micro_args.h"
 
 #ifndef MICRO_DPU_DIR
-#define MICRO_DPU_DIR "build/bench/micro"
+#define MICRO_DPU_DIR "build/emu/validate/dpu"
 #endif
 
 #ifdef DPU_EMU
@@ -393,6 +394,16 @@ static int run_stream(void)
 
 /* ---- host <-> DPU transfers -------------------------------------------------------- */
 
+/* Wall time (measured clock): CLOCK_MONOTONIC, the clock of wall_now();
+ * this program belongs to the virtual UPMEM's layer and links no crypto
+ * library. */
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Time of the operation just finished: modeled timeline on the virtual UPMEM,
  * wall clock on hardware. */
 static double xfer_now(void)
@@ -400,7 +411,7 @@ static double xfer_now(void)
 #ifdef DPU_EMU
     return dpu_emu_host_time();
 #else
-    return cpim_now();
+    return wall_now();
 #endif
 }
 
@@ -686,24 +697,20 @@ static const char *csv_clock(const char *name, char *buf, size_t n)
  * -1. */
 static int plot(const char *name, const char *script)
 {
-    char clock[32];
+    char clock[32], err[256];
     csv_clock(name, clock, sizeof clock);
-    fflush(NULL);
-    FILE *g = popen("gnuplot", "w");
-    if (!g) {
-        progress("cannot run gnuplot: no %s.png", name);
+    gp_pipe p;
+    if (gp_begin(&p, g_out, name, 960, 580, err, sizeof err) != 0) {
+        progress("%s", err);
         return -1;
     }
-    fprintf(g,
+    fprintf(p.g,
             "set datafile separator ','\nset datafile missing NaN\n"
-            "set terminal pngcairo size 960,580 noenhanced font 'sans,10'\n"
-            "set grid\nset format y '%%g'\n"
-            "set key opaque box lc rgb '#c0c0c0' reverse Left samplen 3 font ',9'\n"
-            "cd '%s'\nset output '%s.png'\nf = '%s.csv'\nclock = '%s'\n",
-            g_out, name, name, clock);
-    fputs(script, g);
-    if (pclose(g) != 0) {
-        progress("gnuplot failed: no %s.png (is gnuplot installed?)", name);
+            "cd '%s'\nf = '%s.csv'\nclock = '%s'\n",
+            g_out, name, clock);
+    fputs(script, p.g);
+    if (gp_end(&p, g_out, name, err, sizeof err) != 0) {
+        progress("%s", err);
         return -1;
     }
     return 0;
@@ -796,7 +803,7 @@ int main(int argc, char **argv)
     if (replot) /* the plots of existing CSVs, nothing run */
         return plots() ? 1 : 0;
     mkdir(g_out, 0777);
-    double t0 = cpim_now();
+    double t0 = wall_now();
     int rc = run_arith();
     if (rc == 0)
         rc = run_mram();
@@ -811,6 +818,6 @@ int main(int argc, char **argv)
         return 1;
     }
     plots(); /* without gnuplot: the CSVs are the result */
-    progress("done in %.1f s (measured); results in %s", cpim_now() - t0, g_out);
+    progress("done in %.1f s (measured); results in %s", wall_now() - t0, g_out);
     return 0;
 }
