@@ -58,6 +58,17 @@ static int in_range(uint64_t a, uint64_t n, uint64_t base, uint64_t size)
     return a >= base && a + n <= base + size;
 }
 
+/* Name of section s for messages: from the section name table when the name
+ * lies inside it and is NUL-terminated there, else "?" (a crafted sh_name
+ * must not make an error message read outside the file). */
+static const char *sec_name(const uint8_t *shstr, uint32_t shstr_size, const Elf32_Shdr *s)
+{
+    if (!shstr || s->sh_name >= shstr_size ||
+        !memchr(shstr + s->sh_name, 0, shstr_size - s->sh_name))
+        return "?";
+    return (const char *)shstr + s->sh_name;
+}
+
 vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **out, char *msg,
                                  size_t msglen)
 {
@@ -97,11 +108,21 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
         err = fail(msg, msglen, e, __VA_ARGS__);                                                   \
         goto out_err;                                                                              \
     } while (0)
+    /* Every section with contents must lie inside the file; from here on the
+     * contents of a non-NOBITS section may be read without further checks.
+     * A SHT_NOBITS section has no contents: its sh_offset means nothing, so
+     * every place that reads contents first checks the type (has_bits). */
     for (unsigned i = 0; i < eh.e_shnum; i++)
         if (sh[i].sh_type != SHT_NOBITS && (uint64_t)sh[i].sh_offset + sh[i].sh_size > len)
-            FAIL(VDPU_ERR_ELF, "section %u extends past end of file", i);
+            FAIL(VDPU_ERR_ELF, "section %u extends past end of file (offset %u + size %u > %zu)", i,
+                 (unsigned)sh[i].sh_offset, (unsigned)sh[i].sh_size, len);
+#define has_bits(s) ((s)->sh_type != SHT_NOBITS)
     const Elf32_Shdr *shs = &sh[eh.e_shstrndx];
-    const char *shstr = (const char *)b + shs->sh_offset;
+    if (!has_bits(shs))
+        FAIL(VDPU_ERR_ELF, "section name table (section %u) is SHT_NOBITS: it has no contents",
+             (unsigned)eh.e_shstrndx);
+    const uint8_t *shstr = b + shs->sh_offset;
+#define NAME(s) sec_name(shstr, shs->sh_size, (s))
 
     p->wram_img = calloc(1, VDPU_WRAM_SIZE);
     if (!p->wram_img)
@@ -115,7 +136,7 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
         const Elf32_Shdr *s = &sh[i];
         if (!(s->sh_flags & SHF_ALLOC) || s->sh_size == 0)
             continue;
-        const char *nm = s->sh_name < shs->sh_size ? shstr + s->sh_name : "?";
+        const char *nm = NAME(s);
         uint64_t a = s->sh_addr, n = s->sh_size;
         if (in_range(a, n, VDPU_IRAM_BASE, 0x80000000ull)) {
             if (!(s->sh_flags & SHF_EXECINSTR))
@@ -151,6 +172,9 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
     }
     if (!text)
         FAIL(VDPU_ERR_LAYOUT, "no code section in IRAM (0x80000000)");
+    if (!has_bits(text))
+        FAIL(VDPU_ERR_ELF, "code section %s is SHT_NOBITS: it has no instructions in the file",
+             NAME(text));
     if (text->sh_addr != VDPU_IRAM_BASE || (text->sh_size & 3))
         FAIL(VDPU_ERR_LAYOUT, "code section must start at 0x80000000 and hold 4-byte instructions");
     p->n_insns = text->sh_size / 4;
@@ -197,7 +221,17 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
         FAIL(VDPU_ERR_LAYOUT, "no symbol table (do not strip DPU programs)");
     {
         const Elf32_Shdr *st = &sh[symtab->sh_link];
-        p->strtab = malloc(st->sh_size + 1);
+        if (!has_bits(st))
+            FAIL(VDPU_ERR_ELF,
+                 "string table of the symbol table (section %u, %s) is SHT_NOBITS: it has no "
+                 "contents",
+                 (unsigned)symtab->sh_link, NAME(st));
+        if (st->sh_type != SHT_STRTAB)
+            FAIL(VDPU_ERR_ELF,
+                 "string table of the symbol table (section %u, %s) is not SHT_STRTAB (type %u)",
+                 (unsigned)symtab->sh_link, NAME(st), (unsigned)st->sh_type);
+        /* size_t before the +1: sh_size is 32-bit and 0xffffffff + 1 wraps */
+        p->strtab = malloc((size_t)st->sh_size + 1);
         if (!p->strtab)
             FAIL(VDPU_ERR_NOMEM, "out of memory");
         memcpy(p->strtab, b + st->sh_offset, st->sh_size);
@@ -282,13 +316,15 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
     }
     {
         const vsym_t *c = find_sym(p, VDPU_SYM_CLOCKS);
-        if (c && c->size == 4 && c->value + 4 <= VDPU_WRAM_SIZE)
+        if (c && c->size == 4 && c->value <= VDPU_WRAM_SIZE - 4)
             p->clocks_addr = c->value;
     }
     free(sh);
     *out = p;
     return VDPU_OK;
 out_err:
+#undef NAME
+#undef has_bits
 #undef FAIL
     free(sh);
     vdpu_program_free(p);
@@ -425,7 +461,7 @@ const char *vdpu_program_func_name(const vdpu_program_t *p, uint32_t pc)
             hi = mid;
     }
     const vsym_t *f = p->funcs[lo];
-    if (f->value <= pc && (pc < f->value + f->size || f->size == 0))
+    if (f->value <= pc && (pc - f->value < f->size || f->size == 0))
         return f->name;
     return "?";
 }

@@ -470,6 +470,115 @@ static void test_limits(void)
         pass("loader_rejects_non_elf");
 }
 
+/* ------------------------------------------------ crafted ELFs (loader) */
+/* A real DPU ELF with one section header patched: each case made the loader
+ * crash (ASan: heap overflow / wild read) before it checked SHT_NOBITS
+ * sections. The patched files are written next to the base ELF so that the
+ * fuzz corpus (tests/fuzz/corpus/elf/) can be refreshed from them. */
+typedef struct {
+    const char *test, *section; /* the section whose header is patched */
+    uint32_t offset, size;      /* new sh_offset / sh_size (0 = keep)   */
+    int bad_data_addr;          /* also move .data outside the memory map, so
+                                   that the loader takes an error path that
+                                   names a section */
+    const char *expect;         /* substring of the loader's message      */
+} crafted_case_t;
+
+static int find_section(const uint8_t *buf, size_t n, const char *name, size_t *hdr_off)
+{
+    Elf32_Ehdr eh;
+    if (n < sizeof eh)
+        return -1;
+    memcpy(&eh, buf, sizeof eh);
+    if ((uint64_t)eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf32_Shdr) > n ||
+        eh.e_shstrndx >= eh.e_shnum)
+        return -1;
+    Elf32_Shdr shs;
+    memcpy(&shs, buf + eh.e_shoff + eh.e_shstrndx * sizeof shs, sizeof shs);
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        Elf32_Shdr sh;
+        memcpy(&sh, buf + eh.e_shoff + i * sizeof sh, sizeof sh);
+        if (sh.sh_name < shs.sh_size && shs.sh_offset + shs.sh_size <= n &&
+            strcmp((const char *)buf + shs.sh_offset + sh.sh_name, name) == 0) {
+            *hdr_off = eh.e_shoff + i * sizeof sh;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static void test_crafted_elf(void)
+{
+    static const crafted_case_t cases[] = {
+        {"loader_rejects_nobits_strtab_size_4g", ".strtab", 0, 0xffffffffu, 0,
+         "string table of the symbol table (section"},
+        {"loader_rejects_nobits_text", ".text", 0xfffffff0u, 0, 0,
+         "code section .text is SHT_NOBITS"},
+        {"loader_rejects_nobits_shstrtab", ".shstrtab", 0xfffffff0u, 0, 1,
+         "section name table (section"},
+    };
+    char path[256];
+    if (build("crafted_base", "persist.c", "-DNR_TASKLETS=2", path, sizeof path)) {
+        fail("loader_rejects_nobits_strtab_size_4g", "build failed: %.300s", last_log);
+        return;
+    }
+    static uint8_t orig[1 << 20], buf[1 << 20];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(orig, 1, sizeof orig, f) : 0;
+    if (f)
+        fclose(f);
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const crafted_case_t *cc = &cases[i];
+        memcpy(buf, orig, n);
+        size_t off, doff;
+        if (find_section(buf, n, cc->section, &off) < 0 ||
+            (cc->bad_data_addr && find_section(buf, n, ".data", &doff) < 0)) {
+            fail(cc->test, "%s: section %s not found", path, cc->section);
+            continue;
+        }
+        Elf32_Shdr sh;
+        memcpy(&sh, buf + off, sizeof sh);
+        sh.sh_type = SHT_NOBITS;
+        if (cc->offset)
+            sh.sh_offset = cc->offset;
+        if (cc->size)
+            sh.sh_size = cc->size;
+        memcpy(buf + off, &sh, sizeof sh);
+        if (cc->bad_data_addr) {
+            memcpy(&sh, buf + doff, sizeof sh);
+            sh.sh_addr = 0x40000000u;
+            memcpy(buf + doff, &sh, sizeof sh);
+        }
+        char out[300];
+        snprintf(out, sizeof out, OUTDIR "/%s.elf", cc->test);
+        FILE *o = fopen(out, "wb");
+        if (o) {
+            fwrite(buf, 1, n, o);
+            fclose(o);
+        }
+        vdpu_program_t *p = NULL;
+        char msg[256];
+        vdpu_err_t e = vdpu_program_load_mem(buf, n, &p, msg, sizeof msg);
+        if (e != VDPU_ERR_ELF || p)
+            fail(cc->test, "got %s (%s), expected %s", vdpu_strerror(e), msg,
+                 vdpu_strerror(VDPU_ERR_ELF));
+        else if (!strstr(msg, cc->expect) || !strstr(msg, "SHT_NOBITS"))
+            fail(cc->test, "message '%s' lacks '%s' and SHT_NOBITS", msg, cc->expect);
+        else
+            pass(cc->test);
+        vdpu_program_free(p);
+    }
+    /* the unpatched file still loads (the checks reject only the crafted ones) */
+    vdpu_program_t *p = NULL;
+    char msg[256];
+    vdpu_err_t e = vdpu_program_load_mem(orig, n, &p, msg, sizeof msg);
+    if (e)
+        fail("loader_accepts_unpatched_base", "%s (%s)", vdpu_strerror(e), msg);
+    else
+        pass("loader_accepts_unpatched_base");
+    vdpu_program_free(p);
+}
+
 /* ---------------------------------------------------- persistence, perf */
 static void test_persist(void)
 {
@@ -810,6 +919,7 @@ int main(void)
     test_faults();
     test_dma_rules();
     test_limits();
+    test_crafted_elf();
     test_persist();
     test_perf();
     test_sync();
