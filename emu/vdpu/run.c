@@ -818,10 +818,14 @@ static void deadlock(vdpu_t *d)
                "deadlock: every live tasklet is blocked (%s)", buf);
 }
 
-static int check_watchdog(vdpu_t *d)
+/* t: the tasklet that issued last. The fault names it and its pc (the next
+ * instruction it would execute), which is inside the code that ran away;
+ * naming no tasklet would report pc index 0, i.e. 0x80000000 (the entry). */
+static int check_watchdog(vdpu_t *d, const vtask_t *t)
 {
     if (d->params.max_instructions && d->res->instructions > d->params.max_instructions) {
-        vdpu_fault(d, -1, 0, VDPU_FAULT_INSN_LIMIT, "instruction limit of %llu exceeded (watchdog)",
+        vdpu_fault(d, t ? (int)(t - d->t) : -1, t ? t->pc : 0, VDPU_FAULT_INSN_LIMIT,
+                   "instruction limit of %llu exceeded (watchdog)",
                    (unsigned long long)d->params.max_instructions);
         return 1;
     }
@@ -833,6 +837,7 @@ static void run_fast(vdpu_t *d)
     const uint32_t q = d->params.fast_quantum;
     for (;;) {
         int any = 0;
+        vtask_t *last = NULL; /* the last tasklet of the round still running */
         for (unsigned i = 0; i < d->nr && !d->faulted; i++) {
             vtask_t *t = &d->t[i];
             if (t->state != TS_RUN)
@@ -842,8 +847,10 @@ static void run_fast(vdpu_t *d)
             int stopped;
             uint32_t n = exec_core(d, t, q, &extra, &stopped);
             account(d, t, n, extra);
+            if (t->state != TS_DONE)
+                last = t;
         }
-        if (d->faulted || check_watchdog(d))
+        if (d->faulted || check_watchdog(d, last))
             return;
         if (!any) {
             for (unsigned i = 0; i < d->nr; i++)
@@ -949,7 +956,7 @@ static void run_timed(vdpu_t *d)
         now++;
         if (UNLIKELY(++wd >= (1u << 12))) {
             wd = 0;
-            if (check_watchdog(d))
+            if (check_watchdog(d, pick))
                 break;
         }
     }

@@ -330,6 +330,48 @@ static void test_faults(void)
     }
 }
 
+/* The instruction watchdog (max_instructions) stops a runaway program with a
+ * fault that names the looping code (tasklet, pc, function), in both modes
+ * and with several tasklets, not the entry point 0x80000000. */
+static void test_watchdog(void)
+{
+    char path[256];
+    if (build("fault_watchdog", "faults.c", "-DFAULT=17 -DNR_TASKLETS=3", path, sizeof path)) {
+        fail("fault_watchdog_names_looping_code", "build failed: %.300s", last_log);
+        return;
+    }
+    for (int mode = 0; mode < 2; mode++) {
+        char nm[128];
+        snprintf(nm, sizeof nm, "fault_watchdog_names_looping_code_%s", mode ? "fast" : "timed");
+        ctx_t c;
+        if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
+            continue;
+        vdpu_params_t prm = *vdpu_get_params(c.d);
+        prm.max_instructions = 200000;
+        vdpu_set_params(c.d, &prm);
+        vdpu_symbol_t spin;
+        vdpu_result_t r;
+        vdpu_run(c.d, &r);
+        if (vdpu_program_symbol(c.p, "spin", &spin))
+            fail(nm, "no symbol spin");
+        else if (r.status != VDPU_STATUS_FAULT || r.fault_code != VDPU_FAULT_INSN_LIMIT)
+            fail(nm, "expected the watchdog fault, got status %d code %d (%s)", (int)r.status,
+                 r.fault_code, r.fault_msg);
+        else if (!strstr(r.fault_msg, "instruction limit of 200000"))
+            fail(nm, "message '%s' lacks the limit", r.fault_msg);
+        else if (r.fault_pc < spin.addr || r.fault_pc - spin.addr >= spin.size)
+            fail(nm, "fault pc 0x%x is not in spin() [0x%x, +%u) (function '%s')", r.fault_pc,
+                 spin.addr, spin.size, r.fault_func);
+        else if (strcmp(r.fault_func, "spin") != 0)
+            fail(nm, "function '%s', expected 'spin'", r.fault_func);
+        else if (r.fault_tasklet < 0 || r.fault_tasklet >= 3)
+            fail(nm, "tasklet %d, expected 0..2", r.fault_tasklet);
+        else
+            pass(nm);
+        close_prog(&c);
+    }
+}
+
 /* ------------------------------------------------ DMA rules: hardware */
 /* params.dma_rules = VDPU_DMA_HARDWARE: rule-breaking DMAs behave like ldma/sdma
  * (addresses aligned down, size (n/8 - 1) & 0xff); strict (default) faults. */
@@ -917,6 +959,7 @@ int main(void)
     test_isa("");
     test_isa(" -O0");
     test_faults();
+    test_watchdog();
     test_dma_rules();
     test_limits();
     test_crafted_elf();

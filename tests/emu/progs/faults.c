@@ -16,6 +16,13 @@ __attribute__((noinline)) int recurse(int n)
     return n == 0 ? big[0] : recurse(n - 1) + big[0];
 }
 
+/* never returns: the watchdog (max_instructions) must name this function */
+__attribute__((noinline)) void spin(void)
+{
+    while (vzero == 0)
+        vsize++;
+}
+
 __attribute__((noinline)) void do_div(void)
 {
     volatile int x = 7;
@@ -60,6 +67,8 @@ int main(void)
     static uint8_t lk;
     vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, (uint32_t)&lk);
     vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, (uint32_t)&lk);
+#elif FAULT == 17 /* endless loop, stopped by the instruction watchdog */
+    spin();
 #endif
     return 0;
 }
