@@ -4,6 +4,7 @@
 #   make run             the main job (see README)
 #   make test            every test; last line "N passed, N failed"
 #   make check-sanitize  the unit tests under ASan + UBSan (build-san/)
+#   make fuzz            every fuzz target for FUZZ_SECONDS (docs/FUZZING.md)
 #   make bench           the experiment suite
 #
 # Variables you may override: CC, CFLAGS, BUILD, SAN=1 (sanitizers).
@@ -42,7 +43,7 @@ DPU_HOST_LIBS := $(BUILD)/libdpu.a
 DPU_HOST_DEPS := $(BUILD)/libdpu.a
 endif
 
-.PHONY: all lib cli run test check-sanitize san-build bench clean format format-check dpu emu
+.PHONY: all lib cli run test check-sanitize san-build bench clean format format-check dpu emu fuzz
 all: lib cli dpu
 
 # ---- layers -------------------------------------------------------------------
@@ -141,10 +142,13 @@ SAN_TEST_CMDS := "$(SAN_ENV) $(SAN_BUILD)/tests/unit" \
                  "$(SAN_ENV) sh tests/cli.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu"
 
+# ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----
+-include tests/fuzz/fuzz.mk
+
 san-build:
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=1 CFLAGS="-O1 -g" \
 	    $(SAN_BUILD)/tests/unit $(SAN_BUILD)/cryptopim $(SAN_BUILD)/cryptopim-bench \
-	    $(SAN_BUILD)/tests/emu/test-vdpu dpu
+	    $(SAN_BUILD)/tests/emu/test-vdpu dpu $(SAN_FUZZ_REPLAYS)
 
 test: all $(TEST_DEPS) san-build
 	@sh tests/run.sh $(TEST_CMDS) $(SAN_TEST_CMDS)
