@@ -121,8 +121,10 @@ const char *vdpu_fault_name(int c)
 /* see vdpu.h */
 const char *vdpu_params_check(const vdpu_params_t *p)
 {
-    if (!(p->clock_mhz > 0))
-        return "clockMhz must be > 0";
+    /* the upper bound keeps CLOCKS_PER_SEC (Hz, a 32-bit word in WRAM)
+     * representable: vdpu_load converting a larger double is undefined */
+    if (!(p->clock_mhz > 0) || p->clock_mhz > VDPU_CLOCK_MAX_MHZ)
+        return "clockMhz must be > 0 and <= 4294 (CLOCKS_PER_SEC, in Hz, is a 32-bit word)";
     if (p->mode != VDPU_MODE_TIMED && p->mode != VDPU_MODE_FAST)
         return "mode must be timed or fast";
     if (p->timing.revolver_cycles < 1)

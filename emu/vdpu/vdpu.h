@@ -131,6 +131,9 @@ typedef struct {
     vdpu_dma_rules_t dma_rules; /* default VDPU_DMA_STRICT                         */
 } vdpu_params_t;
 
+/* Highest clock_mhz: CLOCKS_PER_SEC (Hz) must fit the DPU's 32-bit word. */
+#define VDPU_CLOCK_MAX_MHZ 4294.0
+
 void vdpu_timing_default(vdpu_timing_t *t);
 void vdpu_params_default(vdpu_params_t *p);
 /* NULL when p is usable, else a static text naming the first bad value

@@ -61,7 +61,7 @@ fuzz: fuzz-build
 	    $(FUZZ_DIR)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	        -artifact_prefix=$(FUZZ_DIR)/crashes/$$n/ $(FUZZ_ARGS) \
 	        $(FUZZ_DIR)/corpus/$$n >$(FUZZ_DIR)/fuzz_$$n.log 2>&1; rc=$$?; \
-	    grep -E '^#[0-9]+ +(DONE|pulse|NEW|REDUCE)' $(FUZZ_DIR)/fuzz_$$n.log | tail -n 1; \
+	    grep -E '^#[0-9]+[[:space:]]+DONE' $(FUZZ_DIR)/fuzz_$$n.log | tail -n 1; \
 	    grep -E '^stat::(number_of_executed_units|peak_rss_mb)' $(FUZZ_DIR)/fuzz_$$n.log; \
 	    if [ $$rc -ne 0 ]; then found=1; \
 	        echo "FOUND fuzz_$$n (exit $$rc):"; ls $(FUZZ_DIR)/crashes/$$n; \

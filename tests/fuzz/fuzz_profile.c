@@ -57,12 +57,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.nr_dpus_per_rank > HOST_MAX_DPUS_PER_RANK || p.nr_jobs_per_rank < 1 ||
         !(p.vdpu.clock_mhz > 0))
         abort();
-    if (dpu && vdpu_set_params(dpu, &p.vdpu) == VDPU_OK && prog) {
+    /* an accepted profile is one the virtual DPU accepts */
+    if (dpu && vdpu_set_params(dpu, &p.vdpu) != VDPU_OK)
+        abort();
+    if (dpu && prog) {
         /* a bounded run: the profile may ask for no watchdog at all */
         vdpu_params_t run = p.vdpu;
         if (run.max_instructions == 0 || run.max_instructions > 5000)
             run.max_instructions = 5000;
         if (vdpu_set_params(dpu, &run) == VDPU_OK && vdpu_load(dpu, prog) == VDPU_OK) {
+            /* the program sees the profile's clock in Hz: clockMhz=1e18 once
+             * reached an undefined double -> uint32_t conversion here */
+            vdpu_symbol_t cps;
+            uint32_t hz_seen;
+            double hz = run.clock_mhz * 1e6 + 0.5;
+            if (vdpu_program_symbol(prog, "CLOCKS_PER_SEC", &cps) == VDPU_OK &&
+                vdpu_wram_read(dpu, cps.offset, &hz_seen, 4) == VDPU_OK &&
+                (!(hz < 4294967296.0) || hz_seen != (uint32_t)hz))
+                abort();
             vdpu_result_t r;
             (void)vdpu_run(dpu, &r);
         }
