@@ -832,7 +832,7 @@ int cmd_bench(int argc, char **argv)
     const char *opt, *operand;
     while (cli_next(&a, &opt, &operand)) {
         if (!opt) {
-            cli_error("bench: unexpected operand '%s'", operand);
+            cli_error("bench: unexpected operand (argument %d)", cli_arg_number(&a));
             return CLI_USAGE;
         }
         if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
@@ -852,7 +852,7 @@ int cmd_bench(int argc, char **argv)
         } else if (!strcmp(opt, "--no-sample")) {
             b.sample = 0;
         } else {
-            cli_error("bench: unknown option '%s' (see --help)", opt);
+            cli_error("bench: unknown option %s (see --help)", cli_quote(opt));
             return CLI_USAGE;
         }
     }
@@ -866,16 +866,22 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < N_EXPERIMENTS; i++)
         found |= !strcmp(which, experiments[i].name);
     if (!found) {
-        cli_error("bench: unknown experiment '%s' (roofline, tasklets, strong, weak, ranks, "
-                  "all)",
-                  which);
+        cli_error("bench: unknown experiment %s (roofline, tasklets, strong, weak, ranks, all)",
+                  cli_quote(which));
         return CLI_USAGE;
     }
     if (replot_dir)
         return replot(replot_dir, which);
+    /* An output folder that cannot be made is a usage/IO error (2, as the
+     * README says), not an experiment that failed (1). */
     if (mkdir(b.out, 0777) != 0 && errno != EEXIST) {
-        cli_error("bench: cannot create %s: %s", b.out, strerror(errno));
-        return CLI_FAIL;
+        cli_error("bench: cannot create the output folder %s: %s", b.out, strerror(errno));
+        return CLI_USAGE;
+    }
+    struct stat out_st;
+    if (stat(b.out, &out_st) != 0 || !S_ISDIR(out_st.st_mode)) {
+        cli_error("bench: the output folder %s is not a folder", b.out);
+        return CLI_USAGE;
     }
     if (pim_available())
         b.sample_ok = probe_sample();

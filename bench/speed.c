@@ -327,7 +327,7 @@ int cmd_speed(int argc, char **argv)
     cli_args_init(&a, argc, argv);
     while (cli_next(&a, &opt, &operand)) {
         if (!opt) {
-            cli_error("speed: unexpected argument '%s'", operand);
+            cli_error("speed: unexpected operand (argument %d)", cli_arg_number(&a));
             return CLI_USAGE;
         }
         int k = cli_common_option(&c, &a, opt);
@@ -354,7 +354,7 @@ int cmd_speed(int argc, char **argv)
         } else if (strcmp(opt, "--quick") == 0) { /* undocumented: tiny sizes for tests */
             flag = &quick_flag;
         } else {
-            cli_error("speed: unknown option %s (see `cryptopim speed --help`)", opt);
+            cli_error("speed: unknown option %s (see `cryptopim speed --help`)", cli_quote(opt));
             return CLI_USAGE;
         }
         if (cli_has_inline_value(&a)) {

@@ -84,7 +84,8 @@ int cmd_study(int argc, char **argv)
         if (strcmp(argv[i], "--csv") == 0) {
             csv = 1;
         } else {
-            cli_error("study: unknown option %s (usage: cryptopim study [--csv])", argv[i]);
+            cli_error("study: unknown option %s (usage: cryptopim study [--csv])",
+                      cli_quote(argv[i]));
             return CLI_USAGE;
         }
     }

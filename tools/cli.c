@@ -1,13 +1,12 @@
 /* see cli.h -- option scanning, shared options, errors, hex. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *pending_value; /* "v" of "--x=v" / "-Kv", until consumed */
 
 void cli_error(const char *fmt, ...)
 {
@@ -26,13 +25,14 @@ void cli_args_init(cli_args *a, int argc, char **argv)
     a->argv = argv;
     a->i = 0;
     a->only_operands = 0;
-    pending_value = NULL;
+    a->pending = NULL;
+    a->name[0] = '\0';
 }
 
 int cli_next(cli_args *a, const char **opt, const char **operand)
 {
-    static char name[64];
-    pending_value = NULL;
+    char *name = a->name;
+    a->pending = NULL;
     *opt = NULL;
     *operand = NULL;
     if (a->i >= a->argc)
@@ -53,11 +53,11 @@ int cli_next(cli_args *a, const char **opt, const char **operand)
             return 1;
         }
         size_t n = (size_t)(eq - s);
-        if (n >= sizeof name)
-            n = sizeof name - 1;
+        if (n >= sizeof a->name)
+            n = sizeof a->name - 1;
         memcpy(name, s, n);
         name[n] = '\0';
-        pending_value = eq + 1;
+        a->pending = eq + 1;
         *opt = name;
         return 1;
     }
@@ -65,16 +65,16 @@ int cli_next(cli_args *a, const char **opt, const char **operand)
     name[1] = s[1];
     name[2] = '\0';
     if (s[2])
-        pending_value = s + 2;
+        a->pending = s + 2;
     *opt = name;
     return 1;
 }
 
 const char *cli_value(cli_args *a, const char *opt)
 {
-    if (pending_value) {
-        const char *v = pending_value;
-        pending_value = NULL;
+    if (a->pending) {
+        const char *v = a->pending;
+        a->pending = NULL;
         return v;
     }
     if (a->i >= a->argc) {
@@ -86,8 +86,28 @@ const char *cli_value(cli_args *a, const char *opt)
 
 int cli_has_inline_value(const cli_args *a)
 {
-    (void)a;
-    return pending_value != NULL;
+    return a->pending != NULL;
+}
+
+int cli_arg_number(const cli_args *a)
+{
+    return a->i + 1;
+}
+
+const char *cli_quote(const char *s)
+{
+    static char buf[72];
+    static const char hidden[] = "(not shown: it may be key material)";
+    size_t n = strlen(s), run = 0;
+    if (n > 64)
+        return hidden;
+    for (size_t i = 0; i < n; i++) {
+        run = isxdigit((unsigned char)s[i]) ? run + 1 : 0;
+        if (run >= 8)
+            return hidden;
+    }
+    snprintf(buf, sizeof buf, "'%s'", s);
+    return buf;
 }
 
 int cli_parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
@@ -95,12 +115,12 @@ int cli_parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, uns
     char *end;
     errno = 0;
     if (!s || *s < '0' || *s > '9') {
-        cli_error("%s: '%s' is not a number", opt, s ? s : "");
+        cli_error("%s: %s is not a number", opt, cli_quote(s ? s : ""));
         return -1;
     }
     unsigned long v = strtoul(s, &end, 10);
     if (errno || *end || v < lo || v > hi) {
-        cli_error("%s: '%s' is not a number in %u..%u", opt, s, lo, hi);
+        cli_error("%s: %s is not a number in %u..%u", opt, cli_quote(s), lo, hi);
         return -1;
     }
     *out = (unsigned)v;
@@ -160,7 +180,7 @@ int cli_common_option(cli_common *c, cli_args *a, const char *opt)
         else if (strcmp(v, "async-exec") == 0)
             c->opt.mode = CPIM_PIM_ASYNC_EXEC;
         else {
-            cli_error("--mode: '%s' is not one of sync, async-xfer, async-exec", v);
+            cli_error("--mode: %s is not one of sync, async-xfer, async-exec", cli_quote(v));
             return -1;
         }
         return 1;
@@ -173,7 +193,7 @@ cpim_ctx *cli_open(const char *backend, const cpim_options *opt)
     cpim_backend_info info;
     cpim_ctx *ctx = NULL;
     if (cpim_backend_info_by_name(backend, &info) != CPIM_OK) {
-        cli_error("unknown backend '%s' (see `cryptopim list`)", backend);
+        cli_error("unknown backend %s (see `cryptopim list`)", cli_quote(backend));
         return NULL;
     }
     if (!info.available) {

@@ -35,6 +35,10 @@ typedef struct cli_args {
     char **argv;
     int i; /* next argv index */
     int only_operands;
+    /* Per-scan state kept here, not in statics, so that a fuzz target (or
+     * any caller) can run many scans in one process. */
+    const char *pending; /* "v" of "--x=v" / "-xv", until consumed */
+    char name[64];       /* the option name returned by cli_next() */
 } cli_args;
 
 void cli_args_init(cli_args *a, int argc, char **argv);
@@ -48,6 +52,20 @@ int cli_next(cli_args *a, const char **opt, const char **operand);
 const char *cli_value(cli_args *a, const char *opt);
 /* 1 if the option just returned carried a `=value` that was not consumed. */
 int cli_has_inline_value(const cli_args *a);
+/* The position of the item cli_next() just returned, counted in words after
+ * `cryptopim` (every command gets the argv that follows `cryptopim COMMAND`,
+ * so the command itself is argument 1).  Messages about operands cite this
+ * instead of the text, which may be a misplaced key. */
+int cli_arg_number(const cli_args *a);
+
+/*
+ * `s` in single quotes, for an error message, or a placeholder if `s` might
+ * be key material: a run of 8 or more hex digits, or anything longer than 64
+ * characters, is never echoed (a mistyped `--key0011...` or a key given to
+ * the wrong option would otherwise end up on a terminal or in a log).  The
+ * result lives in a static buffer: one call per message.
+ */
+const char *cli_quote(const char *s);
 
 /* Parses a decimal unsigned in [lo, hi]; on error prints `cryptopim: OPT:
  * ...` and returns -1. */
@@ -78,6 +96,57 @@ extern const char cli_common_help[];
  * character, -2 for an odd number of digits, -3 if longer than cap.  Never
  * echoes the input. */
 long cli_unhex(const char *s, size_t n, int allow_space, uint8_t *out, size_t cap);
+
+/*
+ * enc/dec arguments, parsed and checked without any I/O (so that a fuzz
+ * target can run the parser alone: tests/fuzz/fuzz_cliargs.c).
+ * cli_encdec_parse() returns CLI_OK with *e filled, CLI_ENCDEC_HELP if
+ * --help was asked for (nothing printed), or CLI_USAGE after printing the
+ * error.  It wipes the -K text in argv once decoded (so that a later `ps`
+ * does not show it); the caller wipes e->key and e->iv when done.  With
+ * --key-file, e->key is filled by cli_encdec_load_key() (which reads the
+ * file and checks the length); with -K the length is already checked.
+ */
+enum { CLI_ENCDEC_HELP = -1 };
+typedef struct cli_encdec {
+    cpim_dir dir;
+    const char *cmd;      /* "enc" or "dec", for messages */
+    const char *alg_name; /* one of the six, e.g. "aes-128-ctr" */
+    size_t key_len;       /* the algorithm's key size in bytes */
+    int ctr;              /* CTR (else ECB) */
+    const char *key_file; /* --key-file FILE, or NULL for -K */
+    uint8_t key[32];
+    uint8_t iv[16];                 /* CTR only */
+    const char *in_path, *out_path; /* NULL = standard input / output */
+    cli_common common;
+} cli_encdec;
+
+int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir);
+/* Reads and checks the --key-file key into e->key; 0, or -1 after printing
+ * the error (never key material).  Nothing to do with -K. */
+int cli_encdec_load_key(cli_encdec *e);
+/* The help text of enc/dec (printf format: one %s, cli_common_help). */
+extern const char cli_encdec_help[];
+
+/*
+ * The output of enc/dec (tools/outfile.c; the semantics are in the README's
+ * "Output files").  cli_output_open() is called before any input is read:
+ * it refuses an OUT that cannot be written (a folder, a read-only file, a
+ * dangling symbolic link) and sets up where the output goes.  Write to
+ * o->fd; cli_output_commit() puts the result in place (buf/cap: scratch
+ * space for copying); cli_output_abort() leaves OUT as it was.  Each returns
+ * 0 or -1 after printing the error.
+ */
+typedef struct cli_output {
+    int fd;           /* where to write */
+    const char *path; /* NULL = standard output */
+    int kind;         /* see outfile.c */
+    int dest_fd;      /* an existing regular OUT, open for writing */
+} cli_output;
+
+int cli_output_open(cli_output *o, const char *path);
+int cli_output_commit(cli_output *o, void *buf, size_t cap);
+void cli_output_abort(cli_output *o);
 
 /* Commands (one file each). */
 int cmd_encdec(int argc, char **argv, cpim_dir dir); /* cryptopim.c */
