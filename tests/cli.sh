@@ -243,6 +243,182 @@ printf keep >"$T/keep"
 [ "$(cat "$T/keep")" = keep ] && [ "$(ls -A "$T" | grep -c cryptopim-tmp)" = 0 ] &&
     pass cli_bad_keeps_old_output || fail cli_bad_keeps_old_output "OUT was changed or a temp left"
 
+# ---- -o OUT: written like openssl's -out, never left half-written ------------------
+O=$T/outs
+mkdir -p "$O"
+ENC="$B enc -a aes-128-ctr -K $K128 --iv $IV"
+$ENC -i "$D/r4096" -o "$O/ref" 2>"$T/err" || fail cli_out_ref "$(cat "$T/err")"
+# inode:links:owner:mode of a file
+ident() { stat -c '%i:%h:%u:%g:%a' "$1"; }
+no_temp() { [ -z "$(find "$O" -name '.cryptopim-tmp-*')" ]; }
+
+$ENC -i "$D/r4096" -o /dev/null 2>"$T/err" && [ -c /dev/null ] && [ ! -s "$T/err" ] &&
+    pass cli_out_char_device || fail cli_out_char_device "$(cat "$T/err"; ls -l /dev/null)"
+
+# a FIFO is written to, not renamed over: its reader gets every byte
+mkfifo "$O/fifo"
+timeout 20 cat "$O/fifo" >"$O/fifo.got" &
+reader=$!
+timeout 20 $ENC -i "$D/r4096" -o "$O/fifo" 2>"$T/err"
+rc=$?
+wait $reader
+[ $rc = 0 ] && [ -p "$O/fifo" ] && cmp -s "$O/ref" "$O/fifo.got" && pass cli_out_fifo ||
+    fail cli_out_fifo "exit $rc, $(cat "$T/err"), $(ls -l "$O/fifo" "$O/fifo.got")"
+
+# /dev/stdout onto a regular file and onto a pipe
+$ENC -i "$D/r4096" -o /dev/stdout >"$O/stdout.got" 2>"$T/err" &&
+    cmp -s "$O/ref" "$O/stdout.got" && $ENC -i "$D/r4096" -o /dev/stdout 2>>"$T/err" |
+    cat >"$O/pipe.got" && cmp -s "$O/ref" "$O/pipe.got" && pass cli_out_dev_stdout ||
+    fail cli_out_dev_stdout "$(cat "$T/err")"
+
+# as another user (the reported failure: the temporary file went to /dev)
+if [ "$(id -u)" = 0 ] && have setpriv; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups sh -c \
+        "$ENC -o /dev/null && $ENC -o /dev/stdout | cat >/dev/null" <"$D/r4096" 2>"$T/err" &&
+        pass cli_out_devices_unprivileged || fail cli_out_devices_unprivileged "$(cat "$T/err")"
+else
+    skip cli_out_devices_unprivileged "needs root and setpriv to switch users"
+fi
+
+# a symbolic link is followed: the link stays, its target gets the content
+printf old >"$O/target"
+ln -s target "$O/link"
+$ENC -i "$D/r4096" -o "$O/link" 2>"$T/err"
+[ -L "$O/link" ] && [ "$(readlink "$O/link")" = target ] && cmp -s "$O/ref" "$O/target" &&
+    pass cli_out_symlink_kept || fail cli_out_symlink_kept "$(cat "$T/err"; ls -l "$O")"
+ln -s nothere "$O/dangling"
+$ENC -i "$D/r4096" -o "$O/dangling" 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && [ -L "$O/dangling" ] && [ ! -e "$O/nothere" ] && grep -q 'symbolic link' "$T/err" &&
+    pass cli_out_dangling_symlink_refused ||
+    fail cli_out_dangling_symlink_refused "exit $rc, $(cat "$T/err")"
+
+# a hard link stays one file: same inode, both names see the new content
+printf old >"$O/h1"
+ln "$O/h1" "$O/h2"
+before=$(ident "$O/h1")
+$ENC -i "$D/r4096" -o "$O/h2" 2>"$T/err"
+[ "$(ident "$O/h1")" = "$before" ] && [ "$(ident "$O/h2")" = "$before" ] &&
+    cmp -s "$O/ref" "$O/h1" && pass cli_out_hardlink_kept ||
+    fail cli_out_hardlink_kept "$before -> $(ident "$O/h1") / $(ident "$O/h2") $(cat "$T/err")"
+
+# owner, group and mode stay (as root: a file of another user; else our own)
+printf 'old content, longer than nothing' >"$O/owned"
+chmod 0640 "$O/owned"
+[ "$(id -u)" = 0 ] && chown 65534:65534 "$O/owned"
+before=$(ident "$O/owned")
+$ENC -i "$D/r4096" -o "$O/owned" 2>"$T/err"
+[ "$(ident "$O/owned")" = "$before" ] && cmp -s "$O/ref" "$O/owned" && pass cli_out_owner_mode_kept ||
+    fail cli_out_owner_mode_kept "$before -> $(ident "$O/owned") $(cat "$T/err")"
+# a shorter output shrinks the file to its length
+$ENC -i "$D/r17" -o "$O/owned" 2>"$T/err"
+$ENC -i "$D/r17" -o "$O/ref17" 2>>"$T/err"
+cmp -s "$O/ref17" "$O/owned" && [ "$(ident "$O/owned")" = "$before" ] && pass cli_out_shrinks ||
+    fail cli_out_shrinks "$(cat "$T/err")"
+
+# a read-only file is refused, even for root (which the permission bits do not stop)
+printf old >"$O/ro"
+chmod 0444 "$O/ro"
+before=$(ident "$O/ro")
+$ENC -i "$D/r4096" -o "$O/ro" 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && [ "$(cat "$O/ro")" = old ] && [ "$(ident "$O/ro")" = "$before" ] &&
+    grep -q 'read-only' "$T/err" && no_temp && pass cli_out_readonly_refused ||
+    fail cli_out_readonly_refused "exit $rc, $before -> $(ident "$O/ro"), $(cat "$T/err")"
+
+# failures after output was produced leave the old content, inode, links and no temp file
+printf old >"$O/f1"
+ln "$O/f1" "$O/f2"
+ln -s f1 "$O/flink"
+before=$(ident "$O/f1")
+why=
+for out in f1 f2 flink; do
+    head -c 33 /dev/urandom | CRYPTOPIM_CHUNK=16 "$B" enc -a aes-128-ecb -K $K128 -o "$O/$out" \
+        2>"$T/err"
+    rc=$?
+    [ $rc = 2 ] && [ "$(cat "$O/f1")" = old ] && [ "$(ident "$O/f1")" = "$before" ] && no_temp ||
+        why="$why $out: exit $rc, $(ident "$O/f1"), $(cat "$T/err");"
+done
+[ -L "$O/flink" ] || why="$why the link was replaced"
+[ -z "$why" ] && pass cli_out_failure_keeps_old || fail cli_out_failure_keeps_old "$why"
+
+# OUT is checked before any input is read: a folder fails at once, with stdin still open
+mkfifo "$O/in.fifo"
+exec 3<>"$O/in.fifo"
+timeout 10 $ENC -o "$O" <"$O/in.fifo" 2>"$T/err"
+rc=$?
+exec 3>&-
+[ $rc = 2 ] && grep -q 'Is a directory' "$T/err" && pass cli_out_dir_checked_first ||
+    fail cli_out_dir_checked_first "exit $rc (124: it waited for the input), $(cat "$T/err")"
+
+# ---- signals: an interrupted enc leaves no temporary file ----------------------------
+# sig_run SIG [WRAPPER...]: runs enc on a FIFO that stays open (so enc is blocked
+# reading, with output already in its temporary file), sends SIG, closes the input;
+# sets rc to enc's exit status and left to any temporary file left.
+sig_run() {
+    sig=$1
+    shift
+    rm -f "$O/sig.fifo" "$O/sig.out" "$O"/.cryptopim-tmp-*
+    mkfifo "$O/sig.fifo"
+    exec 3<>"$O/sig.fifo"
+    # (3>&-: enc must not hold the FIFO's write end itself, or it never sees its end)
+    (cd "$O" && CRYPTOPIM_CHUNK=4096 exec "$@" $ENC -i sig.fifo -o sig.out 2>/dev/null 3>&-) &
+    pid=$!
+    head -c 65536 /dev/urandom >&3
+    n=0
+    while no_temp && [ $n -lt 100 ]; do
+        sleep 0.05
+        n=$((n + 1))
+    done
+    sleep 0.2 # let it process what it was given and block in read()
+    kill -s $sig $pid 2>/dev/null
+    sleep 0.2
+    exec 3>&-
+    wait $pid
+    rc=$?
+    left=$(find "$O" -name '.cryptopim-tmp-*')
+}
+ulimit -c 0 2>/dev/null # SIGQUIT, SIGXCPU, SIGXFSZ dump core by default
+why=
+for sig in HUP INT QUIT TERM PIPE ALRM USR1 USR2 XCPU XFSZ VTALRM PROF; do
+    # a background job inherits SIGINT/SIGQUIT ignored from this shell: reset them
+    sig_run $sig env --default-signal=INT,QUIT
+    got=$([ $rc -gt 128 ] && kill -l $rc)
+    [ "$got" = $sig ] && [ -z "$left" ] && [ ! -e "$O/sig.out" ] ||
+        why="$why $sig: exit $rc ($got), left '$left';"
+done
+[ -z "$why" ] && pass cli_signal_cleanup || fail cli_signal_cleanup "$why"
+# an inherited ignore (nohup) is kept: SIGHUP does not end it, and it finishes
+sig_run HUP nohup
+[ $rc = 0 ] && [ -z "$left" ] && [ -s "$O/sig.out" ] && pass cli_signal_nohup_kept ||
+    fail cli_signal_nohup_kept "exit $rc, left '$left'"
+rm -f "$O"/nohup.out
+
+# ---- arguments that may be keys are never echoed ----------------------------------
+KEYLIKE=00112233445566778899aabbccddeeff
+why=
+for args in "-a aes-128-ctr $KEYLIKE" "-a aes-128-ctr --key$KEYLIKE" "-a $KEYLIKE" \
+    "-a aes-128-ctr --threads $KEYLIKE" "-a aes-128-ctr --mode $KEYLIKE" \
+    "-a aes-128-ctr -K $K128 --iv $IV --backend $KEYLIKE"; do
+    "$B" enc $args -i "$D/r17" -o "$O/x" 2>"$T/err"
+    rc=$?
+    { [ $rc = 2 ] && ! grep -qi 8899aabb "$T/err"; } || why="$why [$args]: exit $rc $(cat "$T/err");"
+done
+for cmd in list speed bench; do
+    "$B" $cmd $KEYLIKE --$KEYLIKE >/dev/null 2>"$T/err"
+    rc=$?
+    { [ $rc = 2 ] && ! grep -qi 8899aabb "$T/err"; } || why="$why [$cmd]: exit $rc $(cat "$T/err");"
+done
+"$B" enc -a aes-128-ctr -K $K128 --iv $IV stray 2>"$T/err"
+grep -q 'unexpected operand (argument 8;' "$T/err" || why="$why operand not cited: $(cat "$T/err")"
+[ -z "$why" ] && pass cli_no_key_echo || fail cli_no_key_echo "$why"
+
+# bench: an output folder that cannot be made is exit 2, before any experiment runs
+"$B" bench --experiment roofline --quick --out "$T/nodir/results" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && grep -q 'cannot create the output folder' "$T/err" && pass cli_bench_bad_out ||
+    fail cli_bench_bad_out "exit $rc, $(cat "$T/err")"
+
 # ---- sha256sum ----------------------------------------------------------------------
 S=$T/sums
 mkdir -p "$S"
