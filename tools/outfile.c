@@ -196,6 +196,10 @@ int cli_output_open(cli_output *o, const char *path)
         o->fd = STDOUT_FILENO;
         return 0;
     }
+    if (!*path) { /* else it would only fail at the final rename */
+        cli_error("cannot write '': %s", strerror(ENOENT));
+        return -1;
+    }
     /* Open what is there, following symbolic links (as openssl does), but
      * neither create nor truncate: nothing of OUT changes until the end.
      * A FIFO blocks here until it has a reader, as with openssl. */
