@@ -5,7 +5,8 @@
 #                                 LLVMFuzzerInitialize / LLVMFuzzerCustomMutator)
 #   tests/fuzz/corpus/<name>/     its seed corpus (small files, committed)
 #
-# Targets are found by wildcard. Each is linked with tools/cli.o, the library
+# Targets are found by wildcard. Each is linked with the CLI's parsers
+# (tools/cli.o, tools/encdec_args.o), the library
 # and libdpu.a (virtual UPMEM host + virtual DPU), with the include paths of
 # those layers, so a target can call into any of them.
 #
@@ -18,7 +19,7 @@
 FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_NAMES := $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
 FUZZ_INC   := -Iinclude -Isrc/core -Itools -Iemu/include -Iemu/host -Iemu/vdpu
-FUZZ_DEPS   = $(BUILD)/tools/cli.o $(LIB) $(BUILD)/libdpu.a
+FUZZ_DEPS   = $(BUILD)/tools/cli.o $(BUILD)/tools/encdec_args.o $(LIB) $(BUILD)/libdpu.a
 
 # ---- replay: the same sources with replay.c as main(), any build ----
 $(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS)
@@ -42,10 +43,12 @@ FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR)/obj CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" \
-	    $(FUZZ_DIR)/obj/tools/cli.o $(FUZZ_DIR)/obj/libcryptopim.a $(FUZZ_DIR)/obj/libdpu.a \
+	    $(FUZZ_DIR)/obj/tools/cli.o $(FUZZ_DIR)/obj/tools/encdec_args.o \
+	    $(FUZZ_DIR)/obj/libcryptopim.a $(FUZZ_DIR)/obj/libdpu.a \
 	    $(FUZZ_BINS)
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/obj/tools/cli.o $(FUZZ_DIR)/obj/libcryptopim.a \
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/obj/tools/cli.o \
+		$(FUZZ_DIR)/obj/tools/encdec_args.o $(FUZZ_DIR)/obj/libcryptopim.a \
 		$(FUZZ_DIR)/obj/libdpu.a
 	$(FUZZ_CC) $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(FUZZ_INC) -o $@ \
