@@ -131,6 +131,7 @@ $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
 # Test commands run by tests/run.sh; sections above append to TEST_CMDS.
 TEST_CMDS += $(UNIT)
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
+TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
 TEST_DEPS += $(UNIT) $(CLI) $(BENCH_BIN)
 
 # The same tests again on an ASan + UBSan build (build-san/): the unit tests
@@ -140,6 +141,7 @@ SAN_BUILD     := build-san
 SAN_ENV       := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 SAN_TEST_CMDS := "$(SAN_ENV) $(SAN_BUILD)/tests/unit" \
                  "$(SAN_ENV) sh tests/cli.sh $(SAN_BUILD)/cryptopim" \
+                 "$(SAN_ENV) sh tests/cli_keys.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu"
 
 # ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----

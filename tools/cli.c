@@ -139,7 +139,9 @@ const char cli_common_help[] =
     "  --dpus N           pim: DPUs to allocate            (not with --ranks)\n"
     "  --ranks R          pim: ranks to allocate (default 1)\n"
     "  --tasklets T       pim: tasklets per DPU, 1..24 (default 16)\n"
-    "  --mode M           pim: host mode sync | async-xfer | async-exec\n";
+    "  --mode M           pim: host mode sync | async-xfer | async-exec\n"
+    "  --pim-profile P    pim: UPMEM profile for dpu_alloc (key=value,...), with the\n"
+    "                     backend's own keys mramBudget, directMin, failAt\n";
 
 int cli_common_option(cli_common *c, cli_args *a, const char *opt)
 {
@@ -164,6 +166,12 @@ int cli_common_option(cli_common *c, cli_args *a, const char *opt)
             cli_error("--dpus and --ranks exclude each other");
             return -1;
         }
+        return 1;
+    }
+    if (strcmp(opt, "--pim-profile") == 0) {
+        if (!(v = cli_value(a, opt)))
+            return -1;
+        c->opt.profile = v;
         return 1;
     }
     if (strcmp(opt, "--tasklets") == 0) {
