@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "queue.h" /* op_type_t: the SDK job type numbers in sticky errors */
 
 static const char *const error_text[] = {
     [DPU_OK] = "success",

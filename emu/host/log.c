@@ -2,14 +2,18 @@
  * log.c -- dpu_log_read / dpulog_read_for_dpu: the DPU's printf output,
  * formatted by emu/vdpu/dpulog.c.
  */
+#include <stdio.h>
+
 #include "../vdpu/dpulog.h"
-#include "host.h"
+#include "entry.h"
+#include "queue.h"
+#include "set.h"
 
 static dpu_error_t read_log(struct dpu_t *d, FILE *stream)
 {
     if (d->not_simulated) /* see DPU_ERR_EMU_NOT_SIMULATED */
         return DPU_ERR_EMU_NOT_SIMULATED;
-    switch (dpulog_read(d->v, stream)) {
+    switch (vdpu_log_read(d->v, stream)) {
     case DPULOG_OK:
         return DPU_OK;
     case DPULOG_ERR_NO_CONTEXT:
@@ -30,7 +34,7 @@ static dpu_error_t read_log(struct dpu_t *d, FILE *stream)
 static void settle(struct dpu_t *d)
 {
     struct dpu_rank_t *r = d->rank;
-    ranks_quiesce(&r, 1);
+    emu_ranks_quiesce(&r, 1);
 }
 
 /* see dpu.h */
@@ -40,11 +44,11 @@ dpu_error_t dpu_log_read(struct dpu_set_t set, FILE *stream)
         return DPU_ERR_INVALID_DPU_SET;
     if (stream == NULL)
         return DPU_ERR_INTERNAL;
-    api_enter();
+    emu_api_enter();
     settle(set.dpu);
-    fprintf(stream, "=== DPU#0x%x ===\n", dpu_id_of(set.dpu));
+    fprintf(stream, "=== DPU#0x%x ===\n", emu_dpu_id(set.dpu));
     dpu_error_t err = read_log(set.dpu, stream);
-    api_exit();
+    emu_api_exit();
     return err;
 }
 
@@ -53,9 +57,9 @@ dpu_error_t dpulog_read_for_dpu(struct dpu_t *dpu, FILE *stream)
 {
     if (dpu == NULL || stream == NULL)
         return DPU_ERR_INVALID_DPU_SET;
-    api_enter();
+    emu_api_enter();
     settle(dpu);
     dpu_error_t err = read_log(dpu, stream);
-    api_exit();
+    emu_api_exit();
     return err;
 }

@@ -1,7 +1,8 @@
 /*
  * model.c -- the modeled clock (design.md §3.3): one timeline for the host
- * and one per rank, the host<->DPU cost model and its parameter table,
- * per-phase totals, and the Chrome trace of modeled events.
+ * and one per rank, the host<->DPU cost model, per-phase totals, and the
+ * Chrome trace of modeled events. The model's parameters and their table
+ * belong to the profile (emu_model_param_table in profile.c).
  *
  * Rules:
  *  - host work: wall time between API calls (while no application thread is
@@ -16,62 +17,18 @@
  *    to a system-wide cap; launch cost = overhead + slowest DPU's cycles /
  *    clock.
  */
+#include "model.h"
+
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "host.h"
-
-/* The one table of model parameters (upmem-perf-facts.md §6). Each row is
- * also a profile key. GB = 1e9 B, GiB = 2^30 B. */
-const model_param_desc_t model_param_table[] = {
-    {"serialToGBps", offsetof(model_params_t, serial_to_gbps), 0.33, "GB/s",
-     "P16: CPU->DPU serial (dpu_copy_to on one DPU), PrIM [S]+[R]"},
-    {"serialFromGBps", offsetof(model_params_t, serial_from_gbps), 0.12, "GB/s",
-     "P17: DPU->CPU serial (dpu_copy_from), PrIM [R], uPIM HW data 0.11-0.12"},
-    {"serialDpuUs", offsetof(model_params_t, serial_dpu_us), 17.0, "us",
-     "P24: fixed cost of one serial copy (per DPU), uPIM HW data 17-20 us"},
-    {"parallelToGBps", offsetof(model_params_t, par_to_gbps), 6.68, "GB/s",
-     "P18: CPU->DPU push_xfer, one rank of 64 DPUs, PrIM [S]+[R]"},
-    {"parallelFromGBps", offsetof(model_params_t, par_from_gbps), 4.74, "GB/s",
-     "P19: DPU->CPU push_xfer, one rank, PrIM [R] (uPIM data 1.3-1.9: uncertain ~2.5x)"},
-    {"broadcastGBps", offsetof(model_params_t, bcast_gbps), 16.88, "GB/s",
-     "P20: broadcast to one rank of 64 DPUs (bytes delivered), PrIM [R]"},
-    {"capToGiBps", offsetof(model_params_t, cap_to_gibps), 21.0, "GiB/s",
-     "P21: system-wide CPU->DPU cap (32 ranks, SDK 2024.2), LK-light [V]"},
-    {"capFromGiBps", offsetof(model_params_t, cap_from_gibps), 11.0, "GiB/s",
-     "P21: system-wide DPU->CPU cap, LK-light [V]"},
-    {"callToUs", offsetof(model_params_t, call_to_us), 100.0, "us",
-     "P23: fixed cost of a CPU->DPU push/broadcast on one rank (0.1-0.2 ms)"},
-    {"callFromUs", offsetof(model_params_t, call_from_us), 200.0, "us",
-     "P23: fixed cost of a DPU->CPU push on one rank (0.1-0.2 ms; recv ~2x send)"},
-    {"callRankToUs", offsetof(model_params_t, call_rank_to_us), 12.9, "us",
-     "P23: extra fixed cost per additional rank in the call (0.5 ms at 32 ranks) [D]"},
-    {"callRankFromUs", offsetof(model_params_t, call_rank_from_us), 25.8, "us",
-     "P23: extra per additional rank, DPU->CPU (1.0 ms at 32 ranks) [D]"},
-    {"launchUs", offsetof(model_params_t, launch_us), 100.0, "us",
-     "P25: dpu_launch overhead, one rank (placeholder, unmeasured)"},
-    {"launchRankUs", offsetof(model_params_t, launch_rank_us), 10.0, "us",
-     "P25: extra launch overhead per additional rank (~0.5 ms at 40 ranks) [D]"},
-    {"loadUs", offsetof(model_params_t, load_us), 0.0, "us",
-     "P26: dpu_load (unknown, not on the steady-state path)"},
-    {"rankRefDpus", offsetof(model_params_t, rank_ref_dpus), 64.0, "DPUs",
-     "rank size of the P18-P20 measurements; k DPUs of a rank get BW(64)*(k/64)^a, "
-     "a = ln(P18/P16)/ln 64 so that BW(1) = serial and BW(64) = P18 [D]"},
-};
-const unsigned model_param_count = sizeof model_param_table / sizeof model_param_table[0];
-
-/* see host.h */
-void model_params_default(model_params_t *m)
-{
-    for (unsigned i = 0; i < model_param_count; i++)
-        memcpy((char *)m + model_param_table[i].offset, &model_param_table[i].def, sizeof(double));
-}
-
-/* see host.h */
-double host_wall(void)
+/* see model.h */
+double emu_host_wall(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -242,11 +199,8 @@ static dpu_error_t trace_start_locked(const char *path)
 
 /* ---------------------------------------------------------- host clock */
 
-void model_api_enter(void);
-void model_api_exit(void);
-
 /* hostClock=thread: host work is the calling thread's CPU time, not wall
- * time (see model_set_host_clock in host.h). */
+ * time (see emu_model_set_host_clock in model.h). */
 static bool g_thread_clock;
 static _Thread_local double tls_exit_cpu = -1.0; /* CPU time at this thread's last exit */
 
@@ -258,18 +212,18 @@ static double thread_cpu(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* see host.h */
-void model_set_host_clock(bool thread_cpu_time)
+/* see model.h */
+void emu_model_set_host_clock(bool thread_cpu_time)
 {
     pthread_mutex_lock(&g_mu);
     g_thread_clock = thread_cpu_time;
     pthread_mutex_unlock(&g_mu);
 }
 
-/* First API call of an application thread: host work since the last exit. */
-void model_api_enter(void)
+/* see model.h */
+void emu_model_api_enter(void)
 {
-    double now = host_wall(), cpu = thread_cpu();
+    double now = emu_host_wall(), cpu = thread_cpu();
     pthread_mutex_lock(&g_mu);
     if (!g_started) {
         g_started = true;
@@ -291,9 +245,10 @@ void model_api_enter(void)
     pthread_mutex_unlock(&g_mu);
 }
 
-void model_api_exit(void)
+/* see model.h */
+void emu_model_api_exit(void)
 {
-    double now = host_wall();
+    double now = emu_host_wall();
     pthread_mutex_lock(&g_mu);
     if (--g_inside == 0)
         g_last_exit = now;
@@ -301,8 +256,8 @@ void model_api_exit(void)
     tls_exit_cpu = thread_cpu();
 }
 
-/* see host.h */
-double model_host_now(void)
+/* see model.h */
+double emu_model_host_now(void)
 {
     pthread_mutex_lock(&g_mu);
     double t = g_host_t;
@@ -310,8 +265,8 @@ double model_host_now(void)
     return t;
 }
 
-/* see host.h */
-void model_host_advance_to(double t)
+/* see model.h */
+void emu_model_host_advance_to(double t)
 {
     pthread_mutex_lock(&g_mu);
     if (t > g_host_t) {
@@ -323,44 +278,45 @@ void model_host_advance_to(double t)
 
 /* ---------------------------------------------------------- rank clocks */
 
-/* see host.h */
-double model_job_start(struct dpu_rank_t *r, double submit)
+/* see model.h */
+void emu_model_timeline_init(emu_timeline_t *tl, uint32_t rank_id)
+{
+    tl->trace_row = rank_id + 1;
+    emu_model_rank_set_end(tl, emu_model_host_now());
+}
+
+/* see model.h */
+double emu_model_job_start(emu_timeline_t *tl, double submit)
 {
     pthread_mutex_lock(&g_mu);
-    double s = r->t_end > submit ? r->t_end : submit;
+    double s = tl->t_end > submit ? tl->t_end : submit;
     pthread_mutex_unlock(&g_mu);
     return s;
 }
 
-/* see host.h */
-double model_rank_end(struct dpu_rank_t *r)
+/* see model.h */
+double emu_model_rank_end(emu_timeline_t *tl)
 {
     pthread_mutex_lock(&g_mu);
-    double t = r->t_end;
+    double t = tl->t_end;
     pthread_mutex_unlock(&g_mu);
     return t;
 }
 
-/* see host.h */
-void model_rank_set_end(struct dpu_rank_t *r, double t)
+/* see model.h */
+void emu_model_rank_set_end(emu_timeline_t *tl, double t)
 {
     pthread_mutex_lock(&g_mu);
-    r->t_end = t;
+    tl->t_end = t;
     pthread_mutex_unlock(&g_mu);
 }
 
-/* see host.h */
-void model_rank_reset(struct dpu_rank_t *r)
-{
-    model_rank_set_end(r, model_host_now());
-}
-
-/* see host.h */
-void model_job_end(struct dpu_rank_t *r, double start, double dur, dpu_emu_phase_t phase,
-                   const char *name, uint64_t bytes, int dir)
+/* see model.h */
+void emu_model_job_end(emu_timeline_t *tl, double start, double dur, dpu_emu_phase_t phase,
+                       const char *name, uint64_t bytes, int dir)
 {
     pthread_mutex_lock(&g_mu);
-    r->t_end = start + dur;
+    tl->t_end = start + dur;
     ivals_add(&g_phase[phase], start, start + dur);
     g_phase_sum[phase] += dur;
     if (phase == DPU_EMU_PHASE_CPU_DPU || phase == DPU_EMU_PHASE_DPU_CPU) {
@@ -370,17 +326,8 @@ void model_job_end(struct dpu_rank_t *r, double start, double dur, dpu_emu_phase
         else
             g_bytes_from += bytes;
     }
-    trace_add(name, r->id + 1, start, dur, bytes);
+    trace_add(name, tl->trace_row, start, dur, bytes);
     pthread_mutex_unlock(&g_mu);
-}
-
-/* see host.h */
-void op_note_done(op_t *op, double t)
-{
-    pthread_mutex_lock(&op->mu);
-    if (t > op->t_done)
-        op->t_done = t;
-    pthread_mutex_unlock(&op->mu);
 }
 
 /* ---------------------------------------------------------- cost model */
@@ -414,14 +361,12 @@ static void register_xfer_locked(const void *op, int dir, double a, double b)
     g_xf[g_nxf++] = (xfer_ival_t){a, b, op, dir};
 }
 
-/* see host.h */
-double model_xfer_cost(struct dpu_rank_t *r, const op_t *op, uint32_t k, double start,
-                       const void *op_id)
+/* see model.h */
+double emu_model_xfer_cost(const model_params_t *m, bool to, xfer_kind_t kind, size_t nbytes,
+                           uint32_t call_ranks, uint32_t k, double start, const void *op_id)
 {
-    const model_params_t *m = &r->prof->model;
-    bool to = op->type == OP_XFER_TO;
-    double len = (double)op->len;
-    if (op->kind == XK_SERIAL)
+    double len = (double)nbytes;
+    if (kind == XK_SERIAL)
         return m->serial_dpu_us * 1e-6 +
                len / ((to ? m->serial_to_gbps : m->serial_from_gbps) * 1e9);
 
@@ -431,7 +376,7 @@ double model_xfer_cost(struct dpu_rank_t *r, const op_t *op, uint32_t k, double 
     double alpha = (ref > 1.0 && ser > 0.0 && par > 0.0) ? log(par / ser) / log(ref) : 1.0;
     double scale = pow((double)k / ref, alpha);
     double bw_rank, cap;
-    if (op->kind == XK_BROADCAST) {
+    if (kind == XK_BROADCAST) {
         bw_rank = m->bcast_gbps * 1e9 * scale;
         /* broadcast is P20/P18 times more efficient than a push on the shared path too */
         cap = m->cap_to_gibps * 1073741824.0 *
@@ -441,11 +386,11 @@ double model_xfer_cost(struct dpu_rank_t *r, const op_t *op, uint32_t k, double 
         cap = (to ? m->cap_to_gibps : m->cap_from_gibps) * 1073741824.0;
     }
     double fixed = ((to ? m->call_to_us : m->call_from_us) +
-                    (to ? m->call_rank_to_us : m->call_rank_from_us) * (op->call_ranks - 1)) *
+                    (to ? m->call_rank_to_us : m->call_rank_from_us) * (call_ranks - 1)) *
                    1e-6;
     double bytes = len * k;
     int dir = to ? 0 : 1;
-    uint32_t nr = op->call_ranks ? op->call_ranks : 1;
+    uint32_t nr = call_ranks ? call_ranks : 1;
 
     pthread_mutex_lock(&g_mu);
     double bw = fmin(bw_rank, cap / nr);
@@ -458,16 +403,15 @@ double model_xfer_cost(struct dpu_rank_t *r, const op_t *op, uint32_t k, double 
     return cost;
 }
 
-/* see host.h */
-double model_launch_cost(struct dpu_rank_t *r, uint32_t call_ranks, uint64_t max_cycles)
+/* see model.h */
+double emu_model_launch_cost(const profile_t *p, uint32_t call_ranks, uint64_t max_cycles)
 {
-    const profile_t *p = r->prof;
     double over = (p->model.launch_us + p->model.launch_rank_us * (call_ranks - 1)) * 1e-6;
     return over + (double)max_cycles / (p->vdpu.clock_mhz * 1e6);
 }
 
-/* see host.h */
-void model_note_launch(uint64_t max_cycles)
+/* see model.h */
+void emu_model_note_launch(uint64_t max_cycles)
 {
     pthread_mutex_lock(&g_mu);
     g_nr_launch++;
@@ -475,12 +419,11 @@ void model_note_launch(uint64_t max_cycles)
     pthread_mutex_unlock(&g_mu);
 }
 
-/* ----------------------------------------------------------- dpu_emu.h */
+/* ------------------------------------------------- for <dpu_emu.h> */
 
-/* see dpu_emu.h */
-void dpu_emu_get_stats(dpu_emu_stats_t *s)
+/* see model.h */
+void emu_model_get_stats(dpu_emu_stats_t *s)
 {
-    api_enter();
     pthread_mutex_lock(&g_mu);
     memset(s, 0, sizeof *s);
     s->host_time = g_host_t;
@@ -495,54 +438,12 @@ void dpu_emu_get_stats(dpu_emu_stats_t *s)
     s->nr_transfers = g_nr_xfer;
     s->dpu_cycles_max = g_cycles_max;
     pthread_mutex_unlock(&g_mu);
-    api_exit();
 }
 
-/* see dpu_emu.h */
-double dpu_emu_host_time(void)
+/* see model.h */
+void emu_model_reset(void)
 {
-    api_enter();
-    double t = model_host_now();
-    api_exit();
-    return t;
-}
-
-/* see dpu_emu.h */
-double dpu_emu_rank_time(struct dpu_set_t set, uint32_t rank_index)
-{
-    if (set_check(set) != DPU_OK)
-        return 0.0;
-    struct dpu_rank_t **ranks, *one;
-    struct dpu_t *single;
-    uint32_t n = set_ranks(&set, &ranks, &one, &single);
-    if (rank_index >= n)
-        return 0.0;
-    api_enter();
-    ranks_quiesce(&ranks[rank_index], 1);
-    double t = model_rank_end(ranks[rank_index]);
-    api_exit();
-    return t;
-}
-
-void allocs_foreach_rank(void (*fn)(struct dpu_rank_t *r));
-
-static void quiesce_one(struct dpu_rank_t *r)
-{
-    ranks_quiesce(&r, 1);
-}
-
-static void zero_rank(struct dpu_rank_t *r)
-{
-    r->t_end = 0.0;
-}
-
-/* see dpu_emu.h */
-void dpu_emu_reset(void)
-{
-    api_enter();
-    allocs_foreach_rank(quiesce_one);
     pthread_mutex_lock(&g_mu);
-    allocs_foreach_rank(zero_rank);
     g_host_t = g_host_work = 0.0;
     for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
         g_phase[p].n = 0;
@@ -551,22 +452,19 @@ void dpu_emu_reset(void)
     g_bytes_to = g_bytes_from = g_nr_launch = g_nr_xfer = g_cycles_max = 0;
     g_nxf = 0;
     pthread_mutex_unlock(&g_mu);
-    api_exit();
 }
 
-/* see dpu_emu.h */
-dpu_error_t dpu_emu_trace_start(const char *path)
+/* see model.h */
+dpu_error_t emu_model_trace_start(const char *path)
 {
-    if (path == NULL)
-        return DPU_ERR_INTERNAL;
     pthread_mutex_lock(&g_mu);
     dpu_error_t err = trace_start_locked(path);
     pthread_mutex_unlock(&g_mu);
     return err;
 }
 
-/* see dpu_emu.h */
-dpu_error_t dpu_emu_trace_stop(void)
+/* see model.h */
+dpu_error_t emu_model_trace_stop(void)
 {
     pthread_mutex_lock(&g_mu);
     dpu_error_t err = trace_write_locked();
@@ -575,17 +473,4 @@ dpu_error_t dpu_emu_trace_stop(void)
     g_nev = 0;
     pthread_mutex_unlock(&g_mu);
     return err;
-}
-
-/* see dpu_emu.h */
-void dpu_emu_print_stats(FILE *stream)
-{
-    dpu_emu_stats_t s;
-    dpu_emu_get_stats(&s);
-    fprintf(stream,
-            "modeled clock: total %.3f ms = host work %.3f ms (measured) + CPU-DPU %.3f ms + "
-            "kernel %.3f ms + DPU-CPU %.3f ms + other %.3f ms (minus overlap)\n",
-            s.host_time * 1e3, s.host_work * 1e3, s.phase[DPU_EMU_PHASE_CPU_DPU] * 1e3,
-            s.phase[DPU_EMU_PHASE_KERNEL] * 1e3, s.phase[DPU_EMU_PHASE_DPU_CPU] * 1e3,
-            s.phase[DPU_EMU_PHASE_OTHER] * 1e3);
 }

@@ -1,113 +1,18 @@
 /*
  * ops.c -- the API calls that act on DPUs: load, symbols, transfers,
- * launch, sync, status, callbacks; and op_exec, which runs one call's jobs.
+ * launch, sync, status, callbacks; and, for each kind of call, the exec
+ * function that runs its jobs (the queue calls it through op->exec).
  */
-#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
-
-/* ---------------------------------------------------------- programs */
-
-static pthread_mutex_t g_prog_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct dpu_program_t *g_progs; /* live programs, for reuse */
-
-/* see host.h */
-void program_put(struct dpu_program_t *p)
-{
-    pthread_mutex_lock(&g_prog_mu);
-    bool last = --p->refs == 0;
-    if (last) {
-        for (struct dpu_program_t **pp = &g_progs; *pp; pp = &(*pp)->next) {
-            if (*pp == p) {
-                *pp = p->next;
-                break;
-            }
-        }
-    }
-    pthread_mutex_unlock(&g_prog_mu);
-    if (last) {
-        vdpu_program_free(p->vp);
-        free(p);
-    }
-}
-
-static void program_ref(struct dpu_program_t *p)
-{
-    pthread_mutex_lock(&g_prog_mu);
-    p->refs++;
-    pthread_mutex_unlock(&g_prog_mu);
-}
-
-static uint64_t fnv1a(const uint8_t *b, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
-
-static dpu_error_t map_vdpu_load_error(vdpu_err_t e)
-{
-    switch (e) {
-    case VDPU_OK:
-        return DPU_OK;
-    case VDPU_ERR_IO:
-        return DPU_ERR_ELF_NO_SUCH_FILE;
-    case VDPU_ERR_NOMEM:
-        return DPU_ERR_SYSTEM;
-    case VDPU_ERR_TASKLETS:
-        return DPU_ERR_TOO_MANY_TASKLETS;
-    case VDPU_ERR_WRAM_BUDGET:
-        return DPU_ERR_INVALID_WRAM_ACCESS;
-    case VDPU_ERR_IRAM_BUDGET:
-        return DPU_ERR_INVALID_IRAM_ACCESS;
-    case VDPU_ERR_MRAM_BUDGET:
-        return DPU_ERR_INVALID_MRAM_ACCESS;
-    default:
-        return DPU_ERR_ELF_INVALID_FILE;
-    }
-}
-
-/* A program for these ELF bytes: a live identical one is shared (so ranks
- * loaded one by one still hold "the same program"), else parsed once. */
-static dpu_error_t program_get(const uint8_t *elf, size_t len, const char *what,
-                               struct dpu_program_t **out)
-{
-    uint64_t h = fnv1a(elf, len);
-    pthread_mutex_lock(&g_prog_mu);
-    for (struct dpu_program_t *p = g_progs; p; p = p->next) {
-        if (p->hash == h && p->size == len) {
-            p->refs++;
-            pthread_mutex_unlock(&g_prog_mu);
-            *out = p;
-            return DPU_OK;
-        }
-    }
-    pthread_mutex_unlock(&g_prog_mu);
-    struct dpu_program_t *p = calloc(1, sizeof *p);
-    if (p == NULL)
-        return DPU_ERR_SYSTEM;
-    char msg[512] = "";
-    vdpu_err_t ve = vdpu_program_load_mem(elf, len, &p->vp, msg, sizeof msg);
-    if (ve != VDPU_OK) {
-        /* libdpu logs why a load failed; the rule's name helps the user */
-        fprintf(stderr, "dpu_load: %s: %s\n", what ? what : "(memory)",
-                msg[0] ? msg : vdpu_strerror(ve));
-        free(p);
-        return map_vdpu_load_error(ve);
-    }
-    p->hash = h;
-    p->size = len;
-    p->refs = 1;
-    pthread_mutex_lock(&g_prog_mu);
-    p->next = g_progs;
-    g_progs = p;
-    pthread_mutex_unlock(&g_prog_mu);
-    *out = p;
-    return DPU_OK;
-}
+#include "entry.h"
+#include "model.h"
+#include "pool.h"
+#include "prog.h"
+#include "queue.h"
+#include "set.h"
 
 static void load_one(void *arg, uint32_t i)
 {
@@ -119,26 +24,73 @@ static void load_one(void *arg, uint32_t i)
         d->fault = true; /* reported by the caller */
 }
 
+static dpu_error_t exec_load(op_t *op, job_t *jobs, uint32_t n)
+{
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += op->single ? 1 : jobs[i].rank->nr_enabled;
+    struct dpu_t **dpus = malloc((total ? total : 1) * sizeof *dpus);
+    if (dpus == NULL)
+        return DPU_ERR_SYSTEM;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = jobs[i].rank;
+        for (uint32_t j = 0; j < r->nr_dpus; j++)
+            if (dpu_in_scope(&r->dpus[j], op->single))
+                dpus[m++] = &r->dpus[j];
+    }
+    void *arg[2] = {dpus, op->program};
+    emu_pool_for(m, load_one, arg);
+    dpu_error_t err = DPU_OK;
+    for (uint32_t i = 0; i < m; i++) {
+        struct dpu_t *d = dpus[i];
+        if (d->fault) {
+            err = DPU_ERR_INTERNAL;
+            d->fault = false;
+            continue;
+        }
+        pthread_mutex_lock(&d->rank->mu);
+        d->xfer_buf = NULL;
+        pthread_mutex_unlock(&d->rank->mu);
+        if (d->program != op->program) {
+            struct dpu_program_t *old = d->program;
+            emu_program_ref(op->program);
+            d->program = op->program;
+            if (old)
+                emu_program_put(old);
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = jobs[i].rank;
+        double start = emu_model_job_start(&r->tl, jobs[i].submit_t);
+        double cost = r->prof->model.load_us * 1e-6;
+        emu_model_job_end(&r->tl, start, cost, DPU_EMU_PHASE_OTHER, "load", 0, 0);
+        emu_op_note_done(op, start + cost);
+    }
+    free(dpus);
+    return err;
+}
+
 static dpu_error_t load_set(struct dpu_set_t set, const uint8_t *elf, size_t len, const char *what,
                             struct dpu_program_t **program)
 {
-    dpu_error_t err = set_check(set);
+    dpu_error_t err = emu_set_check(set);
     if (err != DPU_OK)
         return err;
     struct dpu_program_t *p;
-    err = program_get(elf, len, what, &p);
+    err = emu_program_get(elf, len, what, &p);
     if (err != DPU_OK)
         return err;
-    op_t *op = op_new(OP_LOAD, set);
+    op_t *op = emu_op_new(OP_LOAD, set, exec_load);
     if (op == NULL) {
-        program_put(p);
+        emu_program_put(p);
         return DPU_ERR_SYSTEM;
     }
     op->program = p; /* the op's reference */
-    err = op_submit(op, set, false);
+    err = emu_op_submit(op, set, false);
     if (err == DPU_OK && program)
         *program = p;
-    op_put(op);
+    emu_op_put(op);
     return err;
 }
 
@@ -146,10 +98,10 @@ static dpu_error_t load_set(struct dpu_set_t set, const uint8_t *elf, size_t len
 dpu_error_t dpu_load_from_memory(struct dpu_set_t set, uint8_t *buffer, size_t size,
                                  struct dpu_program_t **program)
 {
-    api_enter();
+    emu_api_enter();
     dpu_error_t err =
         buffer == NULL ? DPU_ERR_ELF_INVALID_FILE : load_set(set, buffer, size, NULL, program);
-    api_exit();
+    emu_api_exit();
     return err;
 }
 
@@ -157,18 +109,18 @@ dpu_error_t dpu_load_from_memory(struct dpu_set_t set, uint8_t *buffer, size_t s
 dpu_error_t dpu_load_from_incbin(struct dpu_set_t set, struct dpu_incbin_t *incbin,
                                  struct dpu_program_t **program)
 {
-    api_enter();
+    emu_api_enter();
     dpu_error_t err = incbin == NULL
                           ? DPU_ERR_ELF_INVALID_FILE
                           : load_set(set, incbin->buffer, incbin->size, incbin->path, program);
-    api_exit();
+    emu_api_exit();
     return err;
 }
 
 /* see dpu.h */
 dpu_error_t dpu_load(struct dpu_set_t set, const char *path, struct dpu_program_t **program)
 {
-    api_enter();
+    emu_api_enter();
     dpu_error_t err = DPU_OK;
     uint8_t *buf = NULL;
     size_t len = 0;
@@ -199,7 +151,7 @@ dpu_error_t dpu_load(struct dpu_set_t set, const char *path, struct dpu_program_
     if (err == DPU_OK)
         err = load_set(set, buf, len, path, program);
     free(buf);
-    api_exit();
+    emu_api_exit();
     return err;
 }
 
@@ -363,15 +315,28 @@ static dpu_error_t exec_xfer(op_t *op, job_t *job)
     }
     if (err == DPU_OK)
         err = skipped;
-    double start = model_job_start(r, job->submit_t);
-    double cost = k ? model_xfer_cost(r, op, k, start, op) : 0.0;
+    double start = emu_model_job_start(&r->tl, job->submit_t);
+    double cost = k ? emu_model_xfer_cost(&r->prof->model, op->type == OP_XFER_TO, op->kind,
+                                          op->len, op->call_ranks, k, start, op)
+                    : 0.0;
     const char *name = op->kind == XK_SERIAL      ? "copy"
                        : op->kind == XK_BROADCAST ? "broadcast"
                                                   : "push";
-    model_job_end(r, start, cost,
-                  op->type == OP_XFER_TO ? DPU_EMU_PHASE_CPU_DPU : DPU_EMU_PHASE_DPU_CPU, name,
-                  (uint64_t)op->len * k, op->type == OP_XFER_TO ? 0 : 1);
-    op_note_done(op, start + cost);
+    emu_model_job_end(&r->tl, start, cost,
+                      op->type == OP_XFER_TO ? DPU_EMU_PHASE_CPU_DPU : DPU_EMU_PHASE_DPU_CPU, name,
+                      (uint64_t)op->len * k, op->type == OP_XFER_TO ? 0 : 1);
+    emu_op_note_done(op, start + cost);
+    return err;
+}
+
+static dpu_error_t exec_xfers(op_t *op, job_t *jobs, uint32_t n)
+{
+    dpu_error_t err = DPU_OK;
+    for (uint32_t i = 0; i < n; i++) {
+        dpu_error_t e = exec_xfer(op, &jobs[i]);
+        if (err == DPU_OK)
+            err = e;
+    }
     return err;
 }
 
@@ -383,7 +348,7 @@ static dpu_error_t xfer_submit(struct dpu_set_t set, op_type_t type, xfer_kind_t
     dpu_error_t err = target_check(t, offset, len, flags);
     if (err != DPU_OK)
         return err;
-    op_t *op = op_new(type, set);
+    op_t *op = emu_op_new(type, set, exec_xfers);
     if (op == NULL)
         return DPU_ERR_SYSTEM;
     op->kind = kind;
@@ -403,7 +368,7 @@ static dpu_error_t xfer_submit(struct dpu_set_t set, op_type_t type, xfer_kind_t
             struct dpu_rank_t *r = ranks[i];
             op->bufs[i] = calloc(r->nr_dpus, sizeof(void *));
             if (op->bufs[i] == NULL) {
-                op_put(op);
+                emu_op_put(op);
                 return DPU_ERR_SYSTEM;
             }
             pthread_mutex_lock(&r->mu);
@@ -418,12 +383,12 @@ static dpu_error_t xfer_submit(struct dpu_set_t set, op_type_t type, xfer_kind_t
             pthread_mutex_unlock(&r->mu);
         }
         if (op->bufs == NULL) {
-            op_put(op);
+            emu_op_put(op);
             return DPU_ERR_SYSTEM;
         }
     }
-    err = op_submit(op, set, (flags & DPU_XFER_ASYNC) != 0);
-    op_put(op);
+    err = emu_op_submit(op, set, (flags & DPU_XFER_ASYNC) != 0);
+    emu_op_put(op);
     return err;
 }
 
@@ -466,26 +431,26 @@ static dpu_error_t push(struct dpu_set_t set, dpu_xfer_t dir, const target_t *t,
 
 #define WITH_NAME(set, name, call)                                                                 \
     do {                                                                                           \
-        api_enter();                                                                               \
+        emu_api_enter();                                                                           \
         target_t t_;                                                                               \
-        dpu_error_t err_ = set_check(set);                                                         \
+        dpu_error_t err_ = emu_set_check(set);                                                     \
         if (err_ == DPU_OK)                                                                        \
             err_ = target_by_name(set, name, &t_);                                                 \
         if (err_ == DPU_OK)                                                                        \
             err_ = call;                                                                           \
-        api_exit();                                                                                \
+        emu_api_exit();                                                                            \
         return err_;                                                                               \
     } while (0)
 
 #define WITH_SYMBOL(set, sym, call)                                                                \
     do {                                                                                           \
-        api_enter();                                                                               \
+        emu_api_enter();                                                                           \
         target_t t_;                                                                               \
-        dpu_error_t err_ = set_check(set);                                                         \
+        dpu_error_t err_ = emu_set_check(set);                                                     \
         target_by_symbol(sym, &t_);                                                                \
         if (err_ == DPU_OK)                                                                        \
             err_ = call;                                                                           \
-        api_exit();                                                                                \
+        emu_api_exit();                                                                            \
         return err_;                                                                               \
     } while (0)
 
@@ -552,7 +517,7 @@ dpu_error_t dpu_push_xfer_symbol(struct dpu_set_t set, dpu_xfer_t xfer, struct d
 /* see dpu.h */
 dpu_error_t dpu_prepare_xfer(struct dpu_set_t set, void *buffer)
 {
-    dpu_error_t err = set_check(set);
+    dpu_error_t err = emu_set_check(set);
     if (err != DPU_OK)
         return err;
     struct dpu_rank_t **ranks, *one;
@@ -618,7 +583,7 @@ static void report_fault(const struct dpu_t *d, uint32_t others)
     flockfile(stderr);
     fprintf(stderr,
             "DPU 0x%x (rank %u, dpu %u) faulted: tasklet %d, pc 0x%08x, function %s: %s%s\n",
-            dpu_id_of(d), d->rank->id, d->index, res->fault_tasklet, res->fault_pc,
+            emu_dpu_id(d), d->rank->id, d->index, res->fault_tasklet, res->fault_pc,
             res->fault_func[0] ? res->fault_func : "?",
             res->fault_msg[0] ? res->fault_msg : vdpu_fault_name(res->fault_code), more);
     funlockfile(stderr);
@@ -650,7 +615,7 @@ static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
             if (dpu_in_scope(&r->dpus[j], op->single) && launch_runs(r, pos++))
                 dpus[m++] = &r->dpus[j];
     }
-    pool_for(m, run_one, dpus);
+    emu_pool_for(m, run_one, dpus);
     dpu_error_t err = DPU_OK;
     const struct dpu_t *first_fault = NULL;
     uint32_t faults = 0;
@@ -680,11 +645,11 @@ static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
                 err = DPU_ERR_DPU_FAULT;
             }
         }
-        double start = model_job_start(r, jobs[i].submit_t);
-        double cost = model_launch_cost(r, op->call_ranks, max);
-        model_job_end(r, start, cost, DPU_EMU_PHASE_KERNEL, "launch", 0, 0);
-        model_note_launch(max);
-        op_note_done(op, start + cost);
+        double start = emu_model_job_start(&r->tl, jobs[i].submit_t);
+        double cost = emu_model_launch_cost(r->prof, op->call_ranks, max);
+        emu_model_job_end(&r->tl, start, cost, DPU_EMU_PHASE_KERNEL, "launch", 0, 0);
+        emu_model_note_launch(max);
+        emu_op_note_done(op, start + cost);
     }
     if (first_fault)
         report_fault(first_fault, faults - 1);
@@ -695,8 +660,8 @@ static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
 /* see dpu.h */
 dpu_error_t dpu_launch(struct dpu_set_t set, dpu_launch_policy_t policy)
 {
-    api_enter();
-    dpu_error_t err = set_check(set);
+    emu_api_enter();
+    dpu_error_t err = emu_set_check(set);
     if (err == DPU_OK && policy != DPU_SYNCHRONOUS && policy != DPU_ASYNCHRONOUS)
         err = DPU_ERR_INVALID_LAUNCH_POLICY;
     if (err == DPU_OK) {
@@ -715,46 +680,53 @@ dpu_error_t dpu_launch(struct dpu_set_t set, dpu_launch_policy_t policy)
         }
     }
     if (err == DPU_OK) {
-        op_t *op = op_new(OP_LAUNCH, set);
+        op_t *op = emu_op_new(OP_LAUNCH, set, exec_launch);
         if (op == NULL) {
             err = DPU_ERR_SYSTEM;
         } else {
-            err = op_submit(op, set, policy == DPU_ASYNCHRONOUS);
-            op_put(op);
+            err = emu_op_submit(op, set, policy == DPU_ASYNCHRONOUS);
+            emu_op_put(op);
         }
     }
-    api_exit();
+    emu_api_exit();
     return err;
 }
 
 /* ------------------------------------------------------ sync, status */
 
+static dpu_error_t exec_sync(op_t *op, job_t *jobs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        emu_op_note_done(op, emu_model_job_start(&jobs[i].rank->tl, jobs[i].submit_t));
+    return DPU_OK;
+}
+
 static dpu_error_t do_sync(struct dpu_set_t set)
 {
-    dpu_error_t err = set_check(set);
+    dpu_error_t err = emu_set_check(set);
     if (err != DPU_OK)
         return err;
-    op_t *op = op_new(OP_SYNC, set);
+    op_t *op = emu_op_new(OP_SYNC, set, exec_sync);
     if (op == NULL)
         return DPU_ERR_SYSTEM;
-    err = op_submit(op, set, false);
-    op_put(op);
+    err = emu_op_submit(op, set, false);
+    emu_op_put(op);
     return err;
 }
 
 /* see dpu.h */
 dpu_error_t dpu_sync(struct dpu_set_t set)
 {
-    api_enter();
+    emu_api_enter();
     dpu_error_t err = do_sync(set);
-    api_exit();
+    emu_api_exit();
     return err;
 }
 
 /* see dpu.h */
 dpu_error_t dpu_status(struct dpu_set_t set, bool *done, bool *fault)
 {
-    api_enter();
+    emu_api_enter();
     dpu_error_t err = do_sync(set);
     if (err == DPU_OK || (err & 0xffff) == DPU_ERR_DPU_FAULT) {
         struct dpu_rank_t **ranks, *one;
@@ -771,7 +743,7 @@ dpu_error_t dpu_status(struct dpu_set_t set, bool *done, bool *fault)
             *fault = f;
         err = DPU_OK;
     }
-    api_exit();
+    emu_api_exit();
     return err;
 }
 
@@ -796,22 +768,22 @@ static dpu_error_t exec_callback(op_t *op, job_t *jobs, uint32_t n)
         }
         double start = 0.0;
         for (uint32_t i = 0; i < op->call_ranks; i++) {
-            double s = model_job_start(op->ranks[i], jobs[0].submit_t);
+            double s = emu_model_job_start(&op->ranks[i]->tl, jobs[0].submit_t);
             if (s > start)
                 start = s;
         }
         for (uint32_t i = 0; i < op->call_ranks; i++)
-            model_rank_set_end(op->ranks[i], start);
-        own_push(op->ranks, op->call_ranks);
-        api_cb_begin();
+            emu_model_rank_set_end(&op->ranks[i]->tl, start);
+        emu_own_push(op->ranks, op->call_ranks);
+        emu_api_cb_begin();
         err = op->cb(op->set, (uint32_t)-1, op->cb_args);
-        double own = api_cb_end();
-        own_pop(op->call_ranks);
+        double own = emu_api_cb_end();
+        emu_own_pop(op->call_ranks);
         for (uint32_t i = 0; i < op->call_ranks; i++) {
             struct dpu_rank_t *r = op->ranks[i];
-            double s = model_rank_end(r);
-            model_job_end(r, s, own, DPU_EMU_PHASE_OTHER, "callback", 0, 0);
-            op_note_done(op, s + own);
+            double s = emu_model_rank_end(&r->tl);
+            emu_model_job_end(&r->tl, s, own, DPU_EMU_PHASE_OTHER, "callback", 0, 0);
+            emu_op_note_done(op, s + own);
         }
         pthread_mutex_lock(&op->mu);
         op->cb_done = true;
@@ -822,8 +794,8 @@ static dpu_error_t exec_callback(op_t *op, job_t *jobs, uint32_t n)
     }
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = jobs[i].rank;
-        double start = model_job_start(r, jobs[i].submit_t);
-        model_rank_set_end(r, start);
+        double start = emu_model_job_start(&r->tl, jobs[i].submit_t);
+        emu_model_rank_set_end(&r->tl, start);
         struct dpu_set_t one;
         uint32_t idx;
         if (op->single) {
@@ -836,12 +808,12 @@ static dpu_error_t exec_callback(op_t *op, job_t *jobs, uint32_t n)
             one.list.ranks = &op->set.list.ranks[jobs[i].rank_pos];
             idx = jobs[i].rank_pos;
         }
-        api_cb_begin();
+        emu_api_cb_begin();
         dpu_error_t e = op->cb(one, idx, op->cb_args);
-        double own = api_cb_end();
-        double s = model_rank_end(r);
-        model_job_end(r, s, own, DPU_EMU_PHASE_OTHER, "callback", 0, 0);
-        op_note_done(op, s + own);
+        double own = emu_api_cb_end();
+        double s = emu_model_rank_end(&r->tl);
+        emu_model_job_end(&r->tl, s, own, DPU_EMU_PHASE_OTHER, "callback", 0, 0);
+        emu_op_note_done(op, s + own);
         if (err == DPU_OK)
             err = e;
     }
@@ -853,101 +825,24 @@ dpu_error_t dpu_callback(struct dpu_set_t set,
                          dpu_error_t (*callback)(struct dpu_set_t, uint32_t, void *), void *args,
                          dpu_callback_flags_t flags)
 {
-    api_enter();
-    dpu_error_t err = set_check(set);
+    emu_api_enter();
+    dpu_error_t err = emu_set_check(set);
     if (err == DPU_OK && callback == NULL)
         err = DPU_ERR_INTERNAL;
     if (err == DPU_OK && (flags & DPU_CALLBACK_NONBLOCKING) && !(flags & DPU_CALLBACK_ASYNC))
         err = DPU_ERR_NONBLOCKING_SYNC_CALLBACK;
     if (err == DPU_OK) {
-        op_t *op = op_new(OP_CALLBACK, set);
+        op_t *op = emu_op_new(OP_CALLBACK, set, exec_callback);
         if (op == NULL) {
             err = DPU_ERR_SYSTEM;
         } else {
             op->cb = callback;
             op->cb_args = args;
             op->cb_single = (flags & DPU_CALLBACK_SINGLE_CALL) != 0 || set.kind == DPU_SET_DPU;
-            err = op_submit(op, set, (flags & DPU_CALLBACK_ASYNC) != 0);
-            op_put(op);
+            err = emu_op_submit(op, set, (flags & DPU_CALLBACK_ASYNC) != 0);
+            emu_op_put(op);
         }
     }
-    api_exit();
+    emu_api_exit();
     return err;
-}
-
-/* ------------------------------------------------------------ op_exec */
-
-static dpu_error_t exec_load(op_t *op, job_t *jobs, uint32_t n)
-{
-    uint32_t total = 0;
-    for (uint32_t i = 0; i < n; i++)
-        total += op->single ? 1 : jobs[i].rank->nr_enabled;
-    struct dpu_t **dpus = malloc((total ? total : 1) * sizeof *dpus);
-    if (dpus == NULL)
-        return DPU_ERR_SYSTEM;
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        struct dpu_rank_t *r = jobs[i].rank;
-        for (uint32_t j = 0; j < r->nr_dpus; j++)
-            if (dpu_in_scope(&r->dpus[j], op->single))
-                dpus[m++] = &r->dpus[j];
-    }
-    void *arg[2] = {dpus, op->program};
-    pool_for(m, load_one, arg);
-    dpu_error_t err = DPU_OK;
-    for (uint32_t i = 0; i < m; i++) {
-        struct dpu_t *d = dpus[i];
-        if (d->fault) {
-            err = DPU_ERR_INTERNAL;
-            d->fault = false;
-            continue;
-        }
-        pthread_mutex_lock(&d->rank->mu);
-        d->xfer_buf = NULL;
-        pthread_mutex_unlock(&d->rank->mu);
-        if (d->program != op->program) {
-            struct dpu_program_t *old = d->program;
-            program_ref(op->program);
-            d->program = op->program;
-            if (old)
-                program_put(old);
-        }
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        struct dpu_rank_t *r = jobs[i].rank;
-        double start = model_job_start(r, jobs[i].submit_t);
-        double cost = r->prof->model.load_us * 1e-6;
-        model_job_end(r, start, cost, DPU_EMU_PHASE_OTHER, "load", 0, 0);
-        op_note_done(op, start + cost);
-    }
-    free(dpus);
-    return err;
-}
-
-/* see host.h */
-dpu_error_t op_exec(op_t *op, job_t *jobs, uint32_t n)
-{
-    switch (op->type) {
-    case OP_LOAD:
-        return exec_load(op, jobs, n);
-    case OP_LAUNCH:
-        return exec_launch(op, jobs, n);
-    case OP_CALLBACK:
-        return exec_callback(op, jobs, n);
-    case OP_XFER_TO:
-    case OP_XFER_FROM: {
-        dpu_error_t err = DPU_OK;
-        for (uint32_t i = 0; i < n; i++) {
-            dpu_error_t e = exec_xfer(op, &jobs[i]);
-            if (err == DPU_OK)
-                err = e;
-        }
-        return err;
-    }
-    case OP_SYNC:
-        for (uint32_t i = 0; i < n; i++)
-            op_note_done(op, model_job_start(jobs[i].rank, jobs[i].submit_t));
-        return DPU_OK;
-    }
-    return DPU_ERR_INTERNAL;
 }

@@ -4,10 +4,13 @@
  * a batch always progresses even when every pool thread is busy with other
  * ranks' batches.
  */
+#include "pool.h"
+
+#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "host.h"
+#include "entry.h"
 
 typedef struct batch {
     void (*fn)(void *arg, uint32_t i);
@@ -44,7 +47,7 @@ static void finish(batch_t *b)
 static void *pool_main(void *unused)
 {
     (void)unused;
-    api_mark_worker();
+    emu_api_mark_worker();
     pthread_mutex_lock(&g_pool_mu);
     for (;;) {
         uint32_t i;
@@ -78,8 +81,8 @@ static void pool_start(void)
     }
 }
 
-/* see host.h */
-void pool_for(uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg)
+/* see pool.h */
+void emu_pool_for(uint32_t n, void (*fn)(void *arg, uint32_t i), void *arg)
 {
     if (n == 0)
         return;

@@ -5,6 +5,8 @@
  * of increasing precedence: built-in defaults, $UPMEM_PROFILE_BASE,
  * $UPMEM_PROFILE, the string given to dpu_alloc / dpu_alloc_ranks.
  */
+#include "profile.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
@@ -13,7 +15,52 @@
 #include <string.h>
 #include <strings.h>
 
-#include "host.h"
+/* The one table of model parameters (upmem-perf-facts.md §6). Each row is
+ * also a profile key. GB = 1e9 B, GiB = 2^30 B. */
+const model_param_desc_t emu_model_param_table[] = {
+    {"serialToGBps", offsetof(model_params_t, serial_to_gbps), 0.33, "GB/s",
+     "P16: CPU->DPU serial (dpu_copy_to on one DPU), PrIM [S]+[R]"},
+    {"serialFromGBps", offsetof(model_params_t, serial_from_gbps), 0.12, "GB/s",
+     "P17: DPU->CPU serial (dpu_copy_from), PrIM [R], uPIM HW data 0.11-0.12"},
+    {"serialDpuUs", offsetof(model_params_t, serial_dpu_us), 17.0, "us",
+     "P24: fixed cost of one serial copy (per DPU), uPIM HW data 17-20 us"},
+    {"parallelToGBps", offsetof(model_params_t, par_to_gbps), 6.68, "GB/s",
+     "P18: CPU->DPU push_xfer, one rank of 64 DPUs, PrIM [S]+[R]"},
+    {"parallelFromGBps", offsetof(model_params_t, par_from_gbps), 4.74, "GB/s",
+     "P19: DPU->CPU push_xfer, one rank, PrIM [R] (uPIM data 1.3-1.9: uncertain ~2.5x)"},
+    {"broadcastGBps", offsetof(model_params_t, bcast_gbps), 16.88, "GB/s",
+     "P20: broadcast to one rank of 64 DPUs (bytes delivered), PrIM [R]"},
+    {"capToGiBps", offsetof(model_params_t, cap_to_gibps), 21.0, "GiB/s",
+     "P21: system-wide CPU->DPU cap (32 ranks, SDK 2024.2), LK-light [V]"},
+    {"capFromGiBps", offsetof(model_params_t, cap_from_gibps), 11.0, "GiB/s",
+     "P21: system-wide DPU->CPU cap, LK-light [V]"},
+    {"callToUs", offsetof(model_params_t, call_to_us), 100.0, "us",
+     "P23: fixed cost of a CPU->DPU push/broadcast on one rank (0.1-0.2 ms)"},
+    {"callFromUs", offsetof(model_params_t, call_from_us), 200.0, "us",
+     "P23: fixed cost of a DPU->CPU push on one rank (0.1-0.2 ms; recv ~2x send)"},
+    {"callRankToUs", offsetof(model_params_t, call_rank_to_us), 12.9, "us",
+     "P23: extra fixed cost per additional rank in the call (0.5 ms at 32 ranks) [D]"},
+    {"callRankFromUs", offsetof(model_params_t, call_rank_from_us), 25.8, "us",
+     "P23: extra per additional rank, DPU->CPU (1.0 ms at 32 ranks) [D]"},
+    {"launchUs", offsetof(model_params_t, launch_us), 100.0, "us",
+     "P25: dpu_launch overhead, one rank (placeholder, unmeasured)"},
+    {"launchRankUs", offsetof(model_params_t, launch_rank_us), 10.0, "us",
+     "P25: extra launch overhead per additional rank (~0.5 ms at 40 ranks) [D]"},
+    {"loadUs", offsetof(model_params_t, load_us), 0.0, "us",
+     "P26: dpu_load (unknown, not on the steady-state path)"},
+    {"rankRefDpus", offsetof(model_params_t, rank_ref_dpus), 64.0, "DPUs",
+     "rank size of the P18-P20 measurements; k DPUs of a rank get BW(64)*(k/64)^a, "
+     "a = ln(P18/P16)/ln 64 so that BW(1) = serial and BW(64) = P18 [D]"},
+};
+const unsigned emu_model_param_count =
+    sizeof emu_model_param_table / sizeof emu_model_param_table[0];
+
+static void model_params_default(model_params_t *m)
+{
+    for (unsigned i = 0; i < emu_model_param_count; i++)
+        memcpy((char *)m + emu_model_param_table[i].offset, &emu_model_param_table[i].def,
+               sizeof(double));
+}
 
 /* Keys the real SDK accepts that have no effect here. */
 static const char *const sdk_ignored_keys[] = {
@@ -119,10 +166,41 @@ static bool parse_disabled_list(const char *v, profile_t *p)
     return true;
 }
 
-static bool apply_kv(profile_t *p, const char *k, const char *v)
+/* One virtual DPU parameter from its row of vdpu_param_table: parsed as
+ * the row's type, stored, and checked against the row's range. */
+static bool apply_vdpu_param(vdpu_params_t *vp, const vdpu_param_desc_t *d, const char *v,
+                             const char **why)
+{
+    char *at = (char *)vp + d->offset;
+    uint32_t u32;
+    uint64_t u64;
+    double x;
+    switch (d->type) {
+    case VDPU_PARAM_U32:
+        if (!parse_u32(v, &u32))
+            return false;
+        memcpy(at, &u32, sizeof u32);
+        break;
+    case VDPU_PARAM_U64:
+        if (!parse_u64(v, &u64))
+            return false;
+        memcpy(at, &u64, sizeof u64);
+        break;
+    case VDPU_PARAM_DOUBLE:
+        if (!parse_double(v, &x))
+            return false;
+        memcpy(at, &x, sizeof x);
+        break;
+    }
+    *why = vdpu_param_check(vp, d);
+    return *why == NULL;
+}
+
+/* Applies one key; false on an unknown key or a bad value (*why says more
+ * when it can). */
+static bool apply_kv(profile_t *p, const char *k, const char *v, const char **why)
 {
     vdpu_params_t *vp = &p->vdpu;
-    uint32_t u;
     if (!strcmp(k, "backend"))
         return !strcmp(v, "hw") || !strcmp(v, "simulator") || !strcmp(v, "casim") ||
                !strcmp(v, "modelsim") || !strcmp(v, "vdpu") || !strcmp(v, "emu");
@@ -149,8 +227,6 @@ static bool apply_kv(profile_t *p, const char *k, const char *v)
         p->host_thread_clock = !strcmp(v, "thread");
         return true;
     }
-    if (!strcmp(k, "clockMhz"))
-        return parse_double(v, &vp->clock_mhz) && vp->clock_mhz > 0.0;
     if (!strcmp(k, "mode")) {
         if (!strcmp(v, "timed"))
             vp->mode = VDPU_MODE_TIMED;
@@ -169,41 +245,19 @@ static bool apply_kv(profile_t *p, const char *k, const char *v)
             return false;
         return true;
     }
-    if (!strcmp(k, "fastQuantum"))
-        return parse_u32(v, &vp->fast_quantum) && vp->fast_quantum >= 1;
-    if (!strcmp(k, "maxInstructions"))
-        return parse_u64(v, &vp->max_instructions);
-    static const struct {
-        const char *key;
-        size_t off;
-    } timing_keys[] = {
-        {"revolverCycles", offsetof(vdpu_timing_t, revolver_cycles)},
-        {"mulSlots", offsetof(vdpu_timing_t, mul_slots)},
-        {"mulhSlots", offsetof(vdpu_timing_t, mulh_slots)},
-        {"divSlots", offsetof(vdpu_timing_t, div_slots)},
-        {"dmaReadAlpha", offsetof(vdpu_timing_t, dma_read_alpha)},
-        {"dmaWriteAlpha", offsetof(vdpu_timing_t, dma_write_alpha)},
-        {"dmaBetaX2", offsetof(vdpu_timing_t, dma_beta_x2)},
-        {"mramDirectBytes", offsetof(vdpu_timing_t, mram_direct_bytes)},
-    };
-    for (size_t i = 0; i < sizeof timing_keys / sizeof timing_keys[0]; i++) {
-        if (!strcmp(k, timing_keys[i].key)) {
-            if (!parse_u32(v, &u))
-                return false;
-            memcpy((char *)&vp->timing + timing_keys[i].off, &u, sizeof u);
-            return true;
-        }
-    }
-    for (unsigned i = 0; i < model_param_count; i++) {
-        if (!strcmp(k, model_param_table[i].key)) {
+    for (unsigned i = 0; i < vdpu_param_count; i++)
+        if (!strcmp(k, vdpu_param_table[i].key))
+            return apply_vdpu_param(vp, &vdpu_param_table[i], v, why);
+    for (unsigned i = 0; i < emu_model_param_count; i++) {
+        if (!strcmp(k, emu_model_param_table[i].key)) {
             double x;
             if (!parse_double(v, &x))
                 return false;
             /* a rate or a count of 0 would divide by zero in the model;
              * fixed costs (us) may be 0 */
-            if (x == 0.0 && strcmp(model_param_table[i].unit, "us") != 0)
+            if (x == 0.0 && strcmp(emu_model_param_table[i].unit, "us") != 0)
                 return false;
-            memcpy((char *)&p->model + model_param_table[i].offset, &x, sizeof x);
+            memcpy((char *)&p->model + emu_model_param_table[i].offset, &x, sizeof x);
             return true;
         }
     }
@@ -259,14 +313,15 @@ static bool apply_text(profile_t *p, const char *text, const char *source, bool 
             break;
         }
         *eq = '\0';
-        const char *k = trim(item), *v = trim(eq + 1);
+        const char *k = trim(item), *v = trim(eq + 1), *why = NULL;
         if (from_env && timing_only_key(k)) {
             refuse(source, k,
                    "a timing-only key (reads of unsimulated DPUs fail); a program asks for it "
                    "in its own dpu_alloc profile, not through the environment");
             ok = false;
-        } else if (!apply_kv(p, k, v)) {
-            refuse(source, k, "unknown key or invalid value (docs/VIRTUAL_UPMEM_HOST.md)");
+        } else if (!apply_kv(p, k, v, &why)) {
+            refuse(source, k,
+                   why ? why : "unknown key or invalid value (docs/VIRTUAL_UPMEM_HOST.md)");
             ok = false;
         }
     }
@@ -274,8 +329,8 @@ static bool apply_text(profile_t *p, const char *text, const char *source, bool 
     return ok;
 }
 
-/* see host.h */
-dpu_error_t profile_build(const char *text, profile_t *p)
+/* see profile.h */
+dpu_error_t emu_profile_build(const char *text, profile_t *p)
 {
     memset(p, 0, sizeof *p);
     p->rank_disabled = calloc(HOST_MAX_RANKS, sizeof *p->rank_disabled);
@@ -292,14 +347,14 @@ dpu_error_t profile_build(const char *text, profile_t *p)
         !apply_text(p, text, "dpu_alloc", false) || (bad = vdpu_params_check(&p->vdpu)) != NULL) {
         if (bad)
             refuse("all sources", "virtual DPU parameters", bad);
-        profile_release(p);
+        emu_profile_release(p);
         return DPU_ERR_INVALID_PROFILE;
     }
     return DPU_OK;
 }
 
-/* see host.h */
-void profile_release(profile_t *p)
+/* see profile.h */
+void emu_profile_release(profile_t *p)
 {
     free(p->rank_disabled);
     p->rank_disabled = NULL;

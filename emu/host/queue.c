@@ -1,106 +1,23 @@
 /*
  * queue.c -- per-rank in-order job queues, their worker threads, inline
- * execution of synchronous calls, sticky asynchronous errors, and the API
- * entry/exit bookkeeping of the modeled host clock.
+ * execution of synchronous calls, sticky asynchronous errors.
  */
+#include "queue.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "entry.h"
+#include "model.h"
 
-/* ------------------------------------------------- thread-local state */
-
-#define OWN_MAX 16
-static _Thread_local struct {
-    struct dpu_rank_t *const *ranks;
-    uint32_t n;
-} tls_own[OWN_MAX];
-static _Thread_local uint32_t tls_own_depth;
-static _Thread_local int tls_depth;        /* API nesting on this thread     */
-static _Thread_local bool tls_worker;      /* library thread                 */
-static _Thread_local int tls_cb_base = -1; /* depth when a callback started  */
-static _Thread_local double tls_cb_start, tls_cb_nested, tls_cb_enter;
-
-/* see host.h */
-void own_push(struct dpu_rank_t *const *ranks, uint32_t n)
-{
-    if (tls_own_depth < OWN_MAX) {
-        tls_own[tls_own_depth].ranks = ranks;
-        tls_own[tls_own_depth].n = n;
-    }
-    tls_own_depth++;
-}
-
-/* see host.h */
-void own_pop(uint32_t n)
-{
-    (void)n;
-    tls_own_depth--;
-}
-
-/* see host.h */
-bool own_has(const struct dpu_rank_t *r)
-{
-    uint32_t depth = tls_own_depth < OWN_MAX ? tls_own_depth : OWN_MAX;
-    for (uint32_t f = 0; f < depth; f++)
-        for (uint32_t i = 0; i < tls_own[f].n; i++)
-            if (tls_own[f].ranks[i] == r)
-                return true;
-    return false;
-}
-
-void model_api_enter(void);
-void model_api_exit(void);
-
-/* see host.h */
-void api_enter(void)
-{
-    if (tls_cb_base >= 0 && tls_depth == tls_cb_base)
-        tls_cb_enter = host_wall();
-    if (tls_depth++ == 0 && !tls_worker)
-        model_api_enter();
-}
-
-/* see host.h */
-void api_exit(void)
-{
-    if (--tls_depth == 0 && !tls_worker)
-        model_api_exit();
-    if (tls_cb_base >= 0 && tls_depth == tls_cb_base)
-        tls_cb_nested += host_wall() - tls_cb_enter;
-}
-
-/* see host.h */
-void api_mark_worker(void)
-{
-    tls_worker = true;
-}
-
-/* see host.h */
-void api_cb_begin(void)
-{
-    tls_cb_base = tls_depth;
-    tls_cb_nested = 0.0;
-    tls_cb_start = host_wall();
-}
-
-/* see host.h */
-double api_cb_end(void)
-{
-    double own = host_wall() - tls_cb_start - tls_cb_nested;
-    tls_cb_base = -1;
-    return own > 0.0 ? own : 0.0;
-}
-
-/* ------------------------------------------------------------------ ops */
-
-/* see host.h */
-op_t *op_new(op_type_t type, struct dpu_set_t set)
+/* see queue.h */
+op_t *emu_op_new(op_type_t type, struct dpu_set_t set, op_exec_fn exec)
 {
     op_t *op = calloc(1, sizeof *op);
     if (op == NULL)
         return NULL;
     op->type = type;
+    op->exec = exec;
     op->refs = 1;
     op->set = set;
     op->single = set.kind == DPU_SET_DPU ? set.dpu : NULL;
@@ -109,8 +26,8 @@ op_t *op_new(op_type_t type, struct dpu_set_t set)
     return op;
 }
 
-/* see host.h */
-void op_put(op_t *op)
+/* see queue.h */
+void emu_op_put(op_t *op)
 {
     pthread_mutex_lock(&op->mu);
     int left = --op->refs;
@@ -123,11 +40,20 @@ void op_put(op_t *op)
         free(op->bufs);
     }
     if (op->program)
-        program_put(op->program);
+        emu_program_put(op->program);
     free(op->ranks);
     pthread_mutex_destroy(&op->mu);
     pthread_cond_destroy(&op->cv);
     free(op);
+}
+
+/* see queue.h */
+void emu_op_note_done(op_t *op, double t)
+{
+    pthread_mutex_lock(&op->mu);
+    if (t > op->t_done)
+        op->t_done = t;
+    pthread_mutex_unlock(&op->mu);
 }
 
 static void job_complete(job_t *job, dpu_error_t err)
@@ -142,13 +68,13 @@ static void job_complete(job_t *job, dpu_error_t err)
     }
     pthread_mutex_unlock(&op->mu);
     free(job);
-    op_put(op);
+    emu_op_put(op);
 }
 
 static void *worker_main(void *arg)
 {
     struct dpu_rank_t *r = arg;
-    api_mark_worker();
+    emu_api_mark_worker();
     pthread_mutex_lock(&r->mu);
     for (;;) {
         while (!r->stop && (r->head == NULL || r->busy))
@@ -165,9 +91,9 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&r->mu);
 
         struct dpu_rank_t *self[1] = {r};
-        own_push(self, 1);
-        dpu_error_t err = op_exec(job->op, job, 1);
-        own_pop(1);
+        emu_own_push(self, 1);
+        dpu_error_t err = job->op->exec(job->op, job, 1);
+        emu_own_pop(1);
 
         job_t *dropped = NULL;
         pthread_mutex_lock(&r->mu);
@@ -217,8 +143,8 @@ static dpu_error_t enqueue_locked(struct dpu_rank_t *r, job_t *job)
     return DPU_OK;
 }
 
-/* see host.h */
-dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
+/* see queue.h */
+dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
 {
     struct dpu_rank_t **ranks, *one;
     struct dpu_t *single;
@@ -238,7 +164,7 @@ dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
          * other ranks finish (their jobs may fail too) before reporting and
          * clearing, or a rank failing later would leave its error sticky
          * after this call reported the set's error. */
-        ranks_quiesce(ranks, n);
+        emu_ranks_quiesce(ranks, n);
         sticky = DPU_OK;
         for (uint32_t i = 0; i < n; i++) {
             struct dpu_rank_t *r = ranks[i];
@@ -261,7 +187,7 @@ dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
     memcpy(op->ranks, ranks, n * sizeof *ranks);
     if (op->call_ranks == 0)
         op->call_ranks = n;
-    double now = model_host_now();
+    double now = emu_model_host_now();
     for (uint32_t i = 0; i < n; i++) {
         jobs[i].op = op;
         jobs[i].rank = ranks[i];
@@ -273,9 +199,9 @@ dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
     /* inside a job of these ranks (a callback): run now, in this thread */
     bool owned = true;
     for (uint32_t i = 0; i < n && owned; i++)
-        owned = own_has(ranks[i]);
+        owned = emu_own_has(ranks[i]);
     if (owned) {
-        dpu_error_t err = op_exec(op, jobs, n);
+        dpu_error_t err = op->exec(op, jobs, n);
         free(jobs);
         return err;
     }
@@ -295,9 +221,9 @@ dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
         }
         dpu_error_t err = DPU_OK;
         if (claimed == n) {
-            own_push(op->ranks, n);
-            err = op_exec(op, jobs, n);
-            own_pop(n);
+            emu_own_push(op->ranks, n);
+            err = op->exec(op, jobs, n);
+            emu_own_pop(n);
         }
         for (uint32_t i = 0; i < claimed; i++) {
             struct dpu_rank_t *r = ranks[i];
@@ -308,7 +234,7 @@ dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
         }
         if (claimed == n) {
             free(jobs);
-            model_host_advance_to(op->t_done);
+            emu_model_host_advance_to(op->t_done);
             return err;
         }
     }
@@ -374,16 +300,16 @@ dpu_error_t op_submit(op_t *op, struct dpu_set_t set, bool async)
             pthread_mutex_unlock(&ranks[i]->mu);
         }
     }
-    model_host_advance_to(done);
+    emu_model_host_advance_to(done);
     return err;
 }
 
-/* see host.h */
-void ranks_quiesce(struct dpu_rank_t **ranks, uint32_t n)
+/* see queue.h */
+void emu_ranks_quiesce(struct dpu_rank_t **ranks, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = ranks[i];
-        if (own_has(r))
+        if (emu_own_has(r))
             continue;
         pthread_mutex_lock(&r->mu);
         while (r->head != NULL || r->busy)
@@ -392,8 +318,8 @@ void ranks_quiesce(struct dpu_rank_t **ranks, uint32_t n)
     }
 }
 
-/* see host.h */
-void rank_stop_worker(struct dpu_rank_t *r)
+/* see queue.h */
+void emu_rank_stop_worker(struct dpu_rank_t *r)
 {
     pthread_mutex_lock(&r->mu);
     r->stop = true;

@@ -1,25 +1,28 @@
 /*
- * set.c -- allocation, freeing, counting and iteration of DPU sets.
+ * set.c -- allocation, freeing, counting and iteration of DPU sets. The
+ * entry points dpu_alloc / dpu_free are in alloc.c: freeing must first stop
+ * the ranks' workers, which belong to the queue above this layer.
  */
+#include "set.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "pool.h"
 
 static pthread_mutex_t g_alloc_mu = PTHREAD_MUTEX_INITIALIZER;
 static bool g_rank_used[HOST_MAX_RANKS];
 static alloc_t *g_allocs;
 
-/* see host.h */
-uint32_t dpu_id_of(const struct dpu_t *d)
+/* see set.h */
+uint32_t emu_dpu_id(const struct dpu_t *d)
 {
-    /* rank << 16 | control interface (chip) << 8 | member, as libdpu prints */
     return (d->rank->id << 16) | ((d->index / DPU_MAX_NR_DPUS_PER_CI) << 8) |
            (d->index % DPU_MAX_NR_DPUS_PER_CI);
 }
 
-/* see host.h */
-dpu_error_t set_check(struct dpu_set_t set)
+/* see set.h */
+dpu_error_t emu_set_check(struct dpu_set_t set)
 {
     if (set.kind == DPU_SET_DPU)
         return set.dpu != NULL ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
@@ -35,13 +38,12 @@ static void rank_destroy(struct dpu_rank_t *r)
 {
     if (r == NULL)
         return;
-    rank_stop_worker(r);
     for (uint32_t i = 0; i < r->nr_dpus; i++) {
         struct dpu_t *d = &r->dpus[i];
         if (d->v)
             vdpu_free(d->v);
         if (d->program)
-            program_put(d->program);
+            emu_program_put(d->program);
         free(d->res);
     }
     free(r->dpus);
@@ -78,7 +80,7 @@ static struct dpu_rank_t *rank_create(alloc_t *a, uint32_t id, dpu_error_t *err)
         d->enabled = !((off >> i) & 1u);
         r->nr_enabled += d->enabled; /* the vdpu comes later (create_dpus) */
     }
-    model_rank_reset(r);
+    emu_model_timeline_init(&r->tl, id);
     return r;
 }
 
@@ -140,7 +142,7 @@ static dpu_error_t create_dpus(alloc_t *a)
     struct dpu_t **v = alloc_dpus(a, &n, true);
     if (v == NULL)
         return DPU_ERR_SYSTEM;
-    pool_for(n, create_one, v);
+    emu_pool_for(n, create_one, v);
     dpu_error_t err = DPU_OK;
     for (uint32_t i = 0; i < n; i++)
         if (v[i]->v == NULL)
@@ -154,32 +156,32 @@ static void alloc_destroy(alloc_t *a)
     uint32_t n;
     struct dpu_t **v = alloc_dpus(a, &n, false);
     if (v) {
-        pool_for(n, free_one, v); /* munmap of many MRAMs, on every core */
+        emu_pool_for(n, free_one, v); /* munmap of many MRAMs, on every core */
         free(v);
     }
     for (uint32_t i = 0; i < a->nr_ranks; i++)
         rank_destroy(a->ranks[i]);
     free(a->ranks);
-    profile_release(&a->prof);
+    emu_profile_release(&a->prof);
     free(a);
 }
 
-/* nr_dpus == 0 means "nr_ranks whole ranks". */
-static dpu_error_t do_alloc(uint32_t nr_dpus, uint32_t nr_ranks, const char *profile,
-                            struct dpu_set_t *set)
+/* see set.h */
+dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profile,
+                          struct dpu_set_t *set)
 {
     if (set == NULL)
         return DPU_ERR_INVALID_DPU_SET;
     alloc_t *a = calloc(1, sizeof *a);
     if (a == NULL)
         return DPU_ERR_SYSTEM;
-    dpu_error_t err = profile_build(profile, &a->prof);
+    dpu_error_t err = emu_profile_build(profile, &a->prof);
     if (err != DPU_OK) {
         free(a);
         return err;
     }
     const profile_t *p = &a->prof;
-    model_set_host_clock(p->host_thread_clock);
+    emu_model_set_host_clock(p->host_thread_clock);
     uint32_t ids[HOST_MAX_RANKS];
     uint32_t n = 0, have = 0;
 
@@ -261,32 +263,9 @@ static dpu_error_t do_alloc(uint32_t nr_dpus, uint32_t nr_ranks, const char *pro
     return DPU_OK;
 }
 
-/* see dpu.h */
-dpu_error_t dpu_alloc(uint32_t nr_dpus, const char *profile, struct dpu_set_t *dpu_set)
+/* see set.h */
+alloc_t *emu_alloc_take(struct dpu_set_t set)
 {
-    api_enter();
-    dpu_error_t err = nr_dpus == 0 ? DPU_ERR_ALLOCATION : do_alloc(nr_dpus, 0, profile, dpu_set);
-    api_exit();
-    return err;
-}
-
-/* see dpu.h */
-dpu_error_t dpu_alloc_ranks(uint32_t nr_ranks, const char *profile, struct dpu_set_t *dpu_set)
-{
-    api_enter();
-    dpu_error_t err;
-    if (nr_ranks == DPU_ALLOCATE_ALL)
-        err = do_alloc(DPU_ALLOCATE_ALL, 0, profile, dpu_set);
-    else
-        err = nr_ranks == 0 ? DPU_ERR_ALLOCATION : do_alloc(0, nr_ranks, profile, dpu_set);
-    api_exit();
-    return err;
-}
-
-/* see dpu.h */
-dpu_error_t dpu_free(struct dpu_set_t set)
-{
-    api_enter();
     alloc_t *a = NULL;
     pthread_mutex_lock(&g_alloc_mu);
     if (set.kind == DPU_SET_RANKS) {
@@ -299,11 +278,12 @@ dpu_error_t dpu_free(struct dpu_set_t set)
         }
     }
     pthread_mutex_unlock(&g_alloc_mu);
-    if (a == NULL) {
-        api_exit();
-        return DPU_ERR_INVALID_DPU_SET;
-    }
-    ranks_quiesce(a->ranks, a->nr_ranks);
+    return a;
+}
+
+/* see set.h */
+void emu_alloc_release(alloc_t *a)
+{
     uint32_t ids[HOST_MAX_RANKS];
     uint32_t n = a->nr_ranks;
     for (uint32_t i = 0; i < n; i++)
@@ -313,14 +293,12 @@ dpu_error_t dpu_free(struct dpu_set_t set)
     for (uint32_t i = 0; i < n; i++)
         g_rank_used[ids[i]] = false;
     pthread_mutex_unlock(&g_alloc_mu);
-    api_exit();
-    return DPU_OK;
 }
 
 /* see dpu.h */
 dpu_error_t dpu_get_nr_dpus(struct dpu_set_t set, uint32_t *nr_dpus)
 {
-    dpu_error_t err = set_check(set);
+    dpu_error_t err = emu_set_check(set);
     if (err != DPU_OK || nr_dpus == NULL)
         return err != DPU_OK ? err : DPU_ERR_INTERNAL;
     if (set.kind == DPU_SET_DPU) {
@@ -337,7 +315,7 @@ dpu_error_t dpu_get_nr_dpus(struct dpu_set_t set, uint32_t *nr_dpus)
 /* see dpu.h */
 dpu_error_t dpu_get_nr_ranks(struct dpu_set_t set, uint32_t *nr_ranks)
 {
-    dpu_error_t err = set_check(set);
+    dpu_error_t err = emu_set_check(set);
     if (err != DPU_OK || nr_ranks == NULL)
         return err != DPU_OK ? err : DPU_ERR_INTERNAL;
     *nr_ranks = set.kind == DPU_SET_DPU ? 1 : set.list.nr_ranks;
@@ -379,7 +357,7 @@ struct dpu_set_dpu_iterator_t dpu_set_dpu_iterator_from(struct dpu_set_t *set)
     struct dpu_set_dpu_iterator_t it;
     memset(&it, 0, sizeof it);
     it.set = *set;
-    if (set_check(*set) != DPU_OK) {
+    if (emu_set_check(*set) != DPU_OK) {
         it.has_next = false;
         it.next.kind = DPU_SET_DPU;
         it.next.dpu = NULL;
@@ -429,7 +407,7 @@ struct dpu_set_rank_iterator_t dpu_set_rank_iterator_from(struct dpu_set_t *set)
     struct dpu_set_rank_iterator_t it;
     memset(&it, 0, sizeof it);
     it.set = *set;
-    if (set_check(*set) != DPU_OK) {
+    if (emu_set_check(*set) != DPU_OK) {
         it.has_next = false;
         it.next.kind = DPU_SET_RANKS;
         return it;
@@ -447,10 +425,8 @@ void dpu_set_rank_iterator_next(struct dpu_set_rank_iterator_t *it)
     rank_it_settle(it);
 }
 
-void allocs_foreach_rank(void (*fn)(struct dpu_rank_t *r));
-
-/* Calls fn on every allocated rank (for dpu_emu_reset). */
-void allocs_foreach_rank(void (*fn)(struct dpu_rank_t *r))
+/* see set.h */
+void emu_alloc_foreach_rank(void (*fn)(struct dpu_rank_t *r))
 {
     pthread_mutex_lock(&g_alloc_mu);
     for (alloc_t *a = g_allocs; a; a = a->next)

@@ -1,4 +1,5 @@
-/* dpu.c -- virtual DPU objects: parameters, creation, loading, host access. */
+/* dpu.c -- virtual DPU objects: creation, loading, host access (their
+ * parameters and defaults: params.c). */
 #define _DEFAULT_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,44 +9,12 @@
 
 #include "vdpu_internal.h"
 
-/* ------------------------------------------------------------------------
- * THE timing parameter table (defaults). Sources: /work/shared/docs/
- * upmem-perf-facts.md §6 (P-numbers) and §1-§2.
- * ------------------------------------------------------------------------ */
-static const vdpu_timing_t vdpu_timing_defaults = {
-    .revolver_cycles = 11,  /* P3: tasklet issues >= 11 cycles apart (HC31, uPIMulator)   */
-    .mul_slots = 28,        /* P8: 32x32 mul in software, ~34 instr/op incl. ld/st loop
-                                   (PrIM INT32 MUL 10.27 MOPS) => ~28 for the op alone     */
-    .mulh_slots = 56,       /* P9-derived: high half needs the full 64-bit product (~2x)  */
-    .div_slots = 25,        /* P8: ~31 instr/op incl. loop (PrIM INT32 DIV 11.27 MOPS)
-                                   => ~25 for the op alone                                */
-    .dma_read_alpha = 77,   /* P12: mram_read latency 77 + 0.5*S cycles (PrIM)            */
-    .dma_write_alpha = 61,  /* P13: mram_write latency 61 + 0.5*S cycles (PrIM)           */
-    .dma_beta_x2 = 1,       /* P12/P13/P14: beta = 0.5 cycle/B = 2 B/cycle engine         */
-    .mram_direct_bytes = 8, /* api §2.3: direct __mram_ptr access = 8-byte DMA            */
-    .dma_engine_pct = 111,  /* P14: sustained engine BW ~0.9 of 2 B/cycle (PrIM 628/633
-                                   MB/s, uPIMulator ~600 MB/s); P15: one engine per DPU   */
-};
-static const double vdpu_clock_default_mhz = 350.0;     /* P1: v1A, PrIM 2,556-DPU system */
-static const uint32_t vdpu_fast_quantum_default = 4096; /* FAST mode: insns per turn */
-
-void vdpu_timing_default(vdpu_timing_t *t)
+/* FAST mode's quantum when a caller leaves it 0: the table's default. */
+static uint32_t default_fast_quantum(void)
 {
-    if (t)
-        *t = vdpu_timing_defaults;
-}
-
-void vdpu_params_default(vdpu_params_t *p)
-{
-    if (!p)
-        return;
-    memset(p, 0, sizeof *p);
-    p->clock_mhz = vdpu_clock_default_mhz;
-    p->mode = VDPU_MODE_TIMED;
-    p->timing = vdpu_timing_defaults;
-    p->fast_quantum = vdpu_fast_quantum_default;
-    p->max_instructions = 0;
-    p->dma_rules = VDPU_DMA_STRICT;
+    vdpu_params_t d;
+    vdpu_params_default(&d);
+    return d.fast_quantum;
 }
 
 static const char *const err_names[VDPU_ERR__COUNT] = {
@@ -118,28 +87,6 @@ const char *vdpu_fault_name(int c)
     }
 }
 
-/* see vdpu.h */
-const char *vdpu_params_check(const vdpu_params_t *p)
-{
-    /* the upper bound keeps CLOCKS_PER_SEC (Hz, a 32-bit word in WRAM)
-     * representable: vdpu_load converting a larger double is undefined */
-    if (!(p->clock_mhz > 0) || p->clock_mhz > VDPU_CLOCK_MAX_MHZ)
-        return "clockMhz must be > 0 and <= 4294 (CLOCKS_PER_SEC, in Hz, is a 32-bit word)";
-    if (p->mode != VDPU_MODE_TIMED && p->mode != VDPU_MODE_FAST)
-        return "mode must be timed or fast";
-    if (p->timing.revolver_cycles < 1)
-        return "revolverCycles must be >= 1";
-    if (p->timing.mul_slots < 1 || p->timing.mulh_slots < 1 || p->timing.div_slots < 1)
-        return "mulSlots, mulhSlots and divSlots must be >= 1";
-    if (p->timing.mram_direct_bytes < 1 || p->timing.mram_direct_bytes > VDPU_DMA_MAX)
-        return "mramDirectBytes must be 1..2048";
-    if (p->timing.dma_engine_pct < 1)
-        return "the DMA engine share must be >= 1%";
-    if (p->dma_rules != VDPU_DMA_STRICT && p->dma_rules != VDPU_DMA_HARDWARE)
-        return "dmaRules must be strict or hardware";
-    return NULL;
-}
-
 static int params_ok(const vdpu_params_t *p)
 {
     return vdpu_params_check(p) == NULL;
@@ -156,7 +103,7 @@ vdpu_err_t vdpu_create(const vdpu_params_t *params, vdpu_t **out)
     else
         vdpu_params_default(&p);
     if (p.fast_quantum == 0)
-        p.fast_quantum = vdpu_fast_quantum_default;
+        p.fast_quantum = default_fast_quantum();
     if (!params_ok(&p))
         return VDPU_ERR_ARG;
     vdpu_t *d = calloc(1, sizeof *d);
@@ -204,7 +151,7 @@ vdpu_err_t vdpu_set_params(vdpu_t *d, const vdpu_params_t *params)
         return VDPU_ERR_ARG;
     vdpu_params_t p = *params;
     if (p.fast_quantum == 0)
-        p.fast_quantum = vdpu_fast_quantum_default;
+        p.fast_quantum = default_fast_quantum();
     if (!params_ok(&p))
         return VDPU_ERR_ARG;
     d->params = p;
@@ -283,15 +230,6 @@ vdpu_err_t vdpu_mram_write(vdpu_t *d, uint32_t off, const void *src, size_t n)
     if (e == VDPU_OK && n)
         memcpy(d->mram + off, src, n);
     return e;
-}
-
-uint8_t *vdpu_wram_ptr(vdpu_t *d)
-{
-    return d ? d->wram : NULL;
-}
-uint8_t *vdpu_mram_ptr(vdpu_t *d)
-{
-    return d ? d->mram : NULL;
 }
 
 void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)

@@ -16,7 +16,7 @@ enum { ST_TOTAL = 0, ST_WRAPPED = 4, ST_SIZE = 12 };
 #define KIND_STR  3u
 
 /* see dpulog.h */
-const char *dpulog_strerror(dpulog_err_t err)
+const char *vdpu_log_strerror(dpulog_err_t err)
 {
     static const char *const msg[DPULOG_ERR__COUNT] = {
         /* DPULOG_OK */ "ok",
@@ -242,7 +242,7 @@ static void format_record(ctx_t *c, const char *fmt, const arg_t *args, unsigned
 }
 
 /* see dpulog.h */
-dpulog_err_t dpulog_read(const vdpu_t *dpu, FILE *stream)
+dpulog_err_t vdpu_log_read(const vdpu_t *dpu, FILE *stream)
 {
     if (dpu == NULL || stream == NULL)
         return DPULOG_ERR_ARG;

@@ -28,7 +28,7 @@ typedef enum {
     DPULOG_ERR__COUNT
 } dpulog_err_t;
 
-const char *dpulog_strerror(dpulog_err_t err);
+const char *vdpu_log_strerror(dpulog_err_t err);
 
 /* Write to `stream` every printf/puts/putchar record of `dpu` since its last
  * boot, formatted, in order. Prints no header (dpu_log_read adds
@@ -36,6 +36,6 @@ const char *dpulog_strerror(dpulog_err_t err);
  * are printed even when an error is returned, except for DPULOG_ERR_WRAPPED
  * and DPULOG_ERR_NO_CONTEXT, which print nothing. Safe to call several
  * times (reading does not consume the log). */
-dpulog_err_t dpulog_read(const vdpu_t *dpu, FILE *stream);
+dpulog_err_t vdpu_log_read(const vdpu_t *dpu, FILE *stream);
 
 #endif /* VDPU_DPULOG_H */

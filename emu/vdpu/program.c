@@ -378,18 +378,6 @@ unsigned vdpu_program_nr_tasklets(const vdpu_program_t *p)
 {
     return p ? p->nr_tasklets : 0;
 }
-uint32_t vdpu_program_nr_insns(const vdpu_program_t *p)
-{
-    return p ? p->n_insns : 0;
-}
-uint32_t vdpu_program_wram_used(const vdpu_program_t *p)
-{
-    return p ? p->wram_used : 0;
-}
-uint32_t vdpu_program_mram_used(const vdpu_program_t *p)
-{
-    return p ? p->mram_used : 0;
-}
 
 static void fill_sym(const vsym_t *v, vdpu_symbol_t *o)
 {
@@ -430,21 +418,6 @@ vdpu_err_t vdpu_program_symbol(const vdpu_program_t *p, const char *name, vdpu_s
     if (!v)
         return VDPU_ERR_NO_SYMBOL;
     fill_sym(v, out);
-    return VDPU_OK;
-}
-
-uint32_t vdpu_program_symbol_count(const vdpu_program_t *p)
-{
-    return p ? p->n_syms : 0;
-}
-
-vdpu_err_t vdpu_program_symbol_at(const vdpu_program_t *p, uint32_t i, vdpu_symbol_t *out)
-{
-    if (!p || !out)
-        return VDPU_ERR_ARG;
-    if (i >= p->n_syms)
-        return VDPU_ERR_RANGE;
-    fill_sym(&p->syms[i], out);
     return VDPU_OK;
 }
 

@@ -58,9 +58,6 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
 void vdpu_program_free(vdpu_program_t *prog);
 
 unsigned vdpu_program_nr_tasklets(const vdpu_program_t *prog);
-uint32_t vdpu_program_nr_insns(const vdpu_program_t *prog);  /* IRAM use     */
-uint32_t vdpu_program_wram_used(const vdpu_program_t *prog); /* image+stacks */
-uint32_t vdpu_program_mram_used(const vdpu_program_t *prog); /* bytes        */
 
 typedef enum {
     VDPU_MEM_WRAM = 0,
@@ -81,27 +78,24 @@ typedef struct {
 
 /* Look up a symbol by name (any global/local data or function symbol). */
 vdpu_err_t vdpu_program_symbol(const vdpu_program_t *prog, const char *name, vdpu_symbol_t *out);
-/* Enumerate the symbols: index 0..count-1. */
-uint32_t vdpu_program_symbol_count(const vdpu_program_t *prog);
-vdpu_err_t vdpu_program_symbol_at(const vdpu_program_t *prog, uint32_t index, vdpu_symbol_t *out);
 /* Name of the function containing a DPU address (IRAM), or "?" */
 const char *vdpu_program_func_name(const vdpu_program_t *prog, uint32_t pc);
 
 /* ------------------------------------------------------------------ params */
-/* Timing parameters (the one table of defaults with sources is in timing.c,
- * from upmem-perf-facts.md §6). Cycle counts are DPU cycles. */
+/* Timing parameters. Their defaults, units, valid ranges, sources
+ * (upmem-perf-facts.md §6, P-numbers) and profile keys are in ONE table,
+ * vdpu_param_table (params.c). Cycle counts are DPU cycles. */
 typedef struct {
-    uint32_t revolver_cycles;   /* P3: min cycles between two issues of a tasklet (11) */
-    uint32_t mul_slots;         /* P8: 32-bit mul emulated in software (~28 slots)     */
-    uint32_t mulh_slots;        /* P9-ish: mulh/mulhsu/mulhu (64-bit product, ~56)     */
-    uint32_t div_slots;         /* P8: div/divu/rem/remu (~25..31 slots)               */
-    uint32_t dma_read_alpha;    /* P12: 77 cycles                                      */
-    uint32_t dma_write_alpha;   /* P13: 61 cycles                                      */
-    uint32_t dma_beta_x2;       /* P12/P13: 2*beta, i.e. cycles per 2 bytes (1 => 0.5/B) */
-    uint32_t mram_direct_bytes; /* direct __mram_ptr ld/st charged as a DMA of this size (8) */
-    uint32_t dma_engine_pct;    /* P14: engine occupancy per transfer, % of beta*S (111 =>
-                                   sustained 0.9 x 2 B/cycle = 630 MB/s at 350 MHz; an
-                                   isolated DMA still completes in alpha + beta*S)          */
+    uint32_t revolver_cycles;   /* min cycles between two issues of a tasklet       */
+    uint32_t mul_slots;         /* 32-bit mul emulated in software: issue slots      */
+    uint32_t mulh_slots;        /* mulh/mulhsu/mulhu (64-bit product): issue slots   */
+    uint32_t div_slots;         /* div/divu/rem/remu: issue slots                    */
+    uint32_t dma_read_alpha;    /* mram_read latency, fixed part (cycles)            */
+    uint32_t dma_write_alpha;   /* mram_write latency, fixed part (cycles)           */
+    uint32_t dma_beta_x2;       /* 2*beta, i.e. cycles per 2 bytes (1 => 0.5/B)      */
+    uint32_t mram_direct_bytes; /* direct __mram_ptr ld/st charged as a DMA of this size */
+    uint32_t dma_engine_pct;    /* engine occupancy per transfer, % of beta*S (an
+                                   isolated DMA still completes in alpha + beta*S)   */
 } vdpu_timing_t;
 
 typedef enum {
@@ -123,7 +117,7 @@ typedef enum {
 } vdpu_dma_rules_t;
 
 typedef struct {
-    double clock_mhz; /* P1: 350                                         */
+    double clock_mhz; /* DPU clock                                       */
     vdpu_mode_t mode;
     vdpu_timing_t timing;
     uint32_t fast_quantum;      /* FAST mode: instructions per tasklet turn (>=1)  */
@@ -131,13 +125,37 @@ typedef struct {
     vdpu_dma_rules_t dma_rules; /* default VDPU_DMA_STRICT                         */
 } vdpu_params_t;
 
-/* Highest clock_mhz: CLOCKS_PER_SEC (Hz) must fit the DPU's 32-bit word. */
-#define VDPU_CLOCK_MAX_MHZ 4294.0
+/* The numeric parameters (all of vdpu_params_t but the two enums), one row
+ * each: THE place to change a default, a range or a source. The host's
+ * profile parser reads it (each key is a profile key), vdpu_params_default
+ * and vdpu_params_check use it, docs/VIRTUAL_UPMEM_HOST.md §5 lists it (a
+ * test compares the two). */
+typedef enum { VDPU_PARAM_U32, VDPU_PARAM_U64, VDPU_PARAM_DOUBLE } vdpu_param_type_t;
 
-void vdpu_timing_default(vdpu_timing_t *t);
+typedef struct {
+    const char *key; /* profile key                                      */
+    size_t offset;   /* into vdpu_params_t                               */
+    size_t size;     /* of the field: 4 for U32, 8 for U64 and DOUBLE    */
+    vdpu_param_type_t type;
+    double def;      /* default                                         */
+    double lo, hi;   /* valid range, inclusive ...                      */
+    int lo_excluded; /* ... except lo itself when set (a rate: > 0)     */
+    const char *unit;
+    const char *source; /* upmem-perf-facts.md row (P-number) and provenance */
+} vdpu_param_desc_t;
+
+extern const vdpu_param_desc_t vdpu_param_table[];
+extern const unsigned vdpu_param_count;
+
+/* The row's value in p, as a double. */
+double vdpu_param_get(const vdpu_params_t *p, const vdpu_param_desc_t *d);
+
 void vdpu_params_default(vdpu_params_t *p);
-/* NULL when p is usable, else a static text naming the first bad value
- * (by its profile key). */
+/* NULL when the row's value in p is in its range, else a text naming the
+ * key and the range (valid until the next call on this thread). */
+const char *vdpu_param_check(const vdpu_params_t *p, const vdpu_param_desc_t *d);
+/* NULL when p is usable, else a text naming the first bad value by its
+ * profile key (as vdpu_param_check). */
 const char *vdpu_params_check(const vdpu_params_t *p);
 
 /* --------------------------------------------------------------------- DPU */
@@ -160,9 +178,6 @@ vdpu_err_t vdpu_wram_read(const vdpu_t *dpu, uint32_t offset, void *dst, size_t 
 vdpu_err_t vdpu_wram_write(vdpu_t *dpu, uint32_t offset, const void *src, size_t n);
 vdpu_err_t vdpu_mram_read(const vdpu_t *dpu, uint32_t offset, void *dst, size_t n);
 vdpu_err_t vdpu_mram_write(vdpu_t *dpu, uint32_t offset, const void *src, size_t n);
-/* Raw pointers to the 64 KiB WRAM / 64 MiB MRAM arenas (for zero-copy users). */
-uint8_t *vdpu_wram_ptr(vdpu_t *dpu);
-uint8_t *vdpu_mram_ptr(vdpu_t *dpu);
 
 /* ----------------------------------------------------------------- running */
 typedef enum { VDPU_STATUS_DONE = 0, VDPU_STATUS_FAULT = 1 } vdpu_status_t;

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host.h" /* model_param_table: the prices the clock tests expect */
+#include "set.h" /* emu_model_param_table (the prices the clock tests expect), struct dpu_t */
 
 static int g_failed;
 static char g_why[512];
@@ -69,9 +69,9 @@ static double wall(void)
 
 static double param(const char *key)
 {
-    for (unsigned i = 0; i < model_param_count; i++)
-        if (!strcmp(model_param_table[i].key, key))
-            return model_param_table[i].def;
+    for (unsigned i = 0; i < emu_model_param_count; i++)
+        if (!strcmp(emu_model_param_table[i].key, key))
+            return emu_model_param_table[i].def;
     return NAN;
 }
 

@@ -116,7 +116,7 @@ static char *read_log(prog_t *p, dpulog_err_t *err)
     FILE *f = open_memstream(&text, &len);
     if (f == NULL)
         return NULL;
-    *err = dpulog_read(p->dpu, f);
+    *err = vdpu_log_read(p->dpu, f);
     fclose(f);
     return text;
 }
@@ -275,7 +275,7 @@ static void test_printf(void)
         dpulog_err_t e = DPULOG_OK;
         char *log = read_log(&p, &e);
         if (log == NULL || e != DPULOG_OK) {
-            fail(n, "dpulog_read: %s", dpulog_strerror(e));
+            fail(n, "vdpu_log_read: %s", vdpu_log_strerror(e));
             free(log);
             goto out;
         }
@@ -331,7 +331,7 @@ static void test_printf_limits(void)
         goto out;
     log = read_log(&p, &e);
     if (e != DPULOG_OK || log == NULL || strcmp(log, "a1\nb2\n") != 0) {
-        fail(n, "small buffer: got \"%s\" (%s)", log ? log : "", dpulog_strerror(e));
+        fail(n, "small buffer: got \"%s\" (%s)", log ? log : "", vdpu_log_strerror(e));
         free(log);
         goto out;
     }
@@ -342,7 +342,7 @@ static void test_printf_limits(void)
     log = read_log(&p, &e);
     free(log);
     if (e != DPULOG_ERR_WRAPPED) {
-        fail(n, "a wrapped ring must report DPULOG_ERR_WRAPPED, got %s", dpulog_strerror(e));
+        fail(n, "a wrapped ring must report DPULOG_ERR_WRAPPED, got %s", vdpu_log_strerror(e));
         goto out;
     }
     wr_u32(&p, "mode", 2);
@@ -359,7 +359,7 @@ static void test_printf_limits(void)
     free(log);
     if (e != DPULOG_ERR_NO_CONTEXT) {
         fail(n, "program without printf: expected DPULOG_ERR_NO_CONTEXT, got %s",
-             dpulog_strerror(e));
+             vdpu_log_strerror(e));
         goto out;
     }
     printf("PASS %s\n", n);

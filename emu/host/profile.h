@@ -1,0 +1,69 @@
+/*
+ * profile.h -- the profile string ("key=value,...") and the host model's
+ * parameter table. Layer: profile (see host.h); knows only the virtual DPU's
+ * parameters (vdpu.h).
+ */
+#ifndef EMU_PROFILE_H
+#define EMU_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../include/dpu.h"
+#include "../vdpu/vdpu.h"
+#include "host.h"
+
+/* Parameters of the host<->DPU cost model; the one table of defaults with
+ * sources is emu_model_param_table (profile.c). */
+typedef struct {
+    double serial_to_gbps;    /* P16 */
+    double serial_from_gbps;  /* P17 */
+    double serial_dpu_us;     /* P24 */
+    double par_to_gbps;       /* P18 */
+    double par_from_gbps;     /* P19 */
+    double bcast_gbps;        /* P20 */
+    double cap_to_gibps;      /* P21 */
+    double cap_from_gibps;    /* P21 */
+    double call_to_us;        /* P23 */
+    double call_from_us;      /* P23 */
+    double call_rank_to_us;   /* P23 */
+    double call_rank_from_us; /* P23 */
+    double launch_us;         /* P25 */
+    double launch_rank_us;    /* P25 */
+    double load_us;           /* P26 */
+    double rank_ref_dpus;     /* rank size of the P18-P20 measurements */
+} model_params_t;
+
+typedef struct {
+    const char *key; /* profile key                       */
+    size_t offset;   /* into model_params_t               */
+    double def;      /* default                           */
+    const char *unit;
+    const char *source; /* perf-facts row and provenance     */
+} model_param_desc_t;
+
+extern const model_param_desc_t emu_model_param_table[];
+extern const unsigned emu_model_param_count;
+
+typedef struct {
+    uint32_t nr_ranks;         /* machine size                     */
+    uint32_t nr_dpus_per_rank; /* 1..64                            */
+    uint64_t disabled_mask;    /* DPUs disabled in every rank      */
+    uint64_t *rank_disabled;   /* [HOST_MAX_RANKS] extra per rank  */
+    bool dispatch_on_all_ranks;
+    bool disable_reset_on_alloc;
+    uint32_t nr_jobs_per_rank; /* queue capacity (>= 1)            */
+    uint32_t sample_dpus;      /* sampleDpus: DPUs run per rank and
+                                * launch, 0 = all (see ops.c)       */
+    bool host_thread_clock;    /* hostClock=thread                  */
+    vdpu_params_t vdpu;
+    model_params_t model;
+} profile_t;
+
+/* Builds the profile: defaults < UPMEM_PROFILE_BASE < UPMEM_PROFILE < text.
+ * Returns DPU_ERR_INVALID_PROFILE on an unknown key or a bad value. */
+dpu_error_t emu_profile_build(const char *text, profile_t *out);
+void emu_profile_release(profile_t *p);
+
+#endif /* EMU_PROFILE_H */

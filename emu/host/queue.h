@@ -1,0 +1,89 @@
+/*
+ * queue.h -- operations (one API call each), their jobs (one per rank), the
+ * per-rank in-order queues and worker threads, inline execution of
+ * synchronous calls and sticky asynchronous errors. Layer: queue (see
+ * host.h), above set; it runs a job through the op's own exec function, so
+ * it never calls the layer that defines the operations (ops.c).
+ */
+#ifndef EMU_QUEUE_H
+#define EMU_QUEUE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "set.h"
+
+typedef enum {
+    OP_LAUNCH = 0, /* SDK job type numbers (DPU_ERR_ASYNC_JOBS)     */
+    OP_SYNC = 2,
+    OP_XFER_TO = 5,
+    OP_XFER_FROM = 8,
+    OP_CALLBACK = 12,
+    OP_LOAD = 13,
+} op_type_t;
+
+typedef struct emu_op op_t;
+typedef struct emu_job job_t;
+
+/* Executes op's jobs on their ranks (the caller owns them); returns the
+ * error. One job from a rank's worker, all of the call's when inline. */
+typedef dpu_error_t (*op_exec_fn)(op_t *op, job_t *jobs, uint32_t n);
+
+struct emu_op {
+    op_type_t type;
+    op_exec_fn exec;
+    int refs;             /* jobs + submitter (op_mu)          */
+    struct dpu_t *single; /* DPU set, else NULL                */
+    uint32_t call_ranks;  /* ranks taking part in the call     */
+    struct dpu_set_t set; /* the call's set (callbacks)        */
+    /* transfers */
+    xfer_kind_t kind;
+    vdpu_mem_t mem;
+    uint32_t offset; /* inside the memory                 */
+    size_t len;
+    const void *src; /* broadcast / copy source           */
+    void *dst;       /* copy_from destination             */
+    void ***bufs;    /* [rank in call][dpu] push snapshot */
+    uint32_t nbufs;
+    struct dpu_rank_t **ranks; /* the call's ranks (bufs index)     */
+    /* load */
+    struct dpu_program_t *program;
+    /* callback */
+    dpu_error_t (*cb)(struct dpu_set_t, uint32_t, void *);
+    void *cb_args;
+    bool cb_single;
+    uint32_t cb_arrived; /* SINGLE_CALL across rank workers   */
+    bool cb_done;
+    dpu_error_t cb_err;
+    /* completion (synchronous calls) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint32_t pending;
+    dpu_error_t err;
+    double t_done; /* max modeled end of its jobs      */
+};
+
+struct emu_job {
+    job_t *next;
+    op_t *op;
+    struct dpu_rank_t *rank;
+    uint32_t rank_pos; /* index of rank in op->ranks        */
+    double submit_t;   /* modeled host time at submission   */
+    bool sync;         /* a waiter counts on it             */
+};
+
+op_t *emu_op_new(op_type_t type, struct dpu_set_t set, op_exec_fn exec);
+void emu_op_put(op_t *op);
+
+/* Runs op on every rank of the set (sync: waits, returns its error; async:
+ * queues). Handles sticky errors and inline execution. */
+dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async);
+/* Records the modeled end of one of op's jobs (for the synchronous waiter). */
+void emu_op_note_done(op_t *op, double t);
+/* Waits until nothing is queued or running on the ranks. */
+void emu_ranks_quiesce(struct dpu_rank_t **ranks, uint32_t n);
+void emu_rank_stop_worker(struct dpu_rank_t *r);
+
+#endif /* EMU_QUEUE_H */
