@@ -5,6 +5,7 @@
 #                                  one archive, so `-ldpu` / DPU_HOST_LIBS is enough
 #   build/tests/emu/host/test-host tests/emu/host (PASS/FAIL lines)
 #   make test-emu-host             those tests + the examples in emu/examples/
+#   make test-emu-lib              tests/emu/lib (layers, exported names, parameter tables)
 #
 # Host C11, the project's warnings, -Werror; SAN=1 adds ASan/UBSan.
 
@@ -46,3 +47,32 @@ test-emu-host: $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a
 emu: $(BUILD)/libdpu.a
 TEST_CMDS += $(EMU_HOST_TEST_CMDS)
 TEST_DEPS += $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a
+
+# ---- tests/emu/lib: the virtual UPMEM as a whole ----
+#   layers.sh   emu/host's layers run one way (no include cycle)
+#   exports.sh  libdpu.a / libcryptopim.a export only the allowed names
+#   names       a program defining libdpu.a's former internal names links and runs
+#   params      parameter tables vs the profile parser and docs/VIRTUAL_UPMEM_HOST.md
+EMU_LIB_TDIR := $(BUILD)/tests/emu/lib
+
+$(EMU_LIB_TDIR)/names: tests/emu/lib/names.c $(BUILD)/libdpu.a
+	@mkdir -p $(dir $@)
+	$(CC) $(EMU_HOST_CFLAGS) -o $@ $< $(BUILD)/libdpu.a $(LDLIBS)
+
+$(EMU_LIB_TDIR)/params: tests/emu/lib/params.c $(BUILD)/libdpu.a
+	@mkdir -p $(dir $@)
+	$(CC) $(EMU_HOST_CFLAGS) -Iemu/host -o $@ $< $(BUILD)/libdpu.a $(LDLIBS)
+
+EMU_LIB_TEST_CMDS := "sh tests/emu/lib/layers.sh emu/host" \
+    "sh tests/emu/lib/exports.sh $(BUILD)" \
+    "$(EMU_LIB_TDIR)/names $(EMU_HOST_TDIR)/basic.dpu" \
+    "$(EMU_LIB_TDIR)/params docs/VIRTUAL_UPMEM_HOST.md"
+EMU_LIB_TEST_DEPS := $(EMU_LIB_TDIR)/names $(EMU_LIB_TDIR)/params $(EMU_HOST_TDIR)/basic.dpu \
+    $(BUILD)/libdpu.a $(LIB)
+
+.PHONY: test-emu-lib
+test-emu-lib: $(EMU_LIB_TEST_DEPS)
+	@sh tests/run.sh $(EMU_LIB_TEST_CMDS)
+
+TEST_CMDS += $(EMU_LIB_TEST_CMDS)
+TEST_DEPS += $(EMU_LIB_TEST_DEPS)
