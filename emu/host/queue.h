@@ -34,7 +34,7 @@ typedef dpu_error_t (*op_exec_fn)(op_t *op, job_t *jobs, uint32_t n);
 struct emu_op {
     op_type_t type;
     op_exec_fn exec;
-    int refs;             /* jobs + submitter (op_mu)          */
+    int refs;             /* jobs + submitter (op->mu)         */
     struct dpu_t *single; /* DPU set, else NULL                */
     uint32_t call_ranks;  /* ranks taking part in the call     */
     struct dpu_set_t set; /* the call's set (callbacks)        */
