@@ -18,7 +18,8 @@ const vdpu_param_desc_t vdpu_param_table[] = {
      * vdpu_load converting a larger double would be undefined (found by
      * fuzz_profile) */
     {"clockMhz", FIELD(clock_mhz), VDPU_PARAM_DOUBLE, 350.0, 0.0, 4294.0, 1, "MHz",
-     "P1: v1A DPU clock, PrIM's 2,556-DPU system (400 for v1B, 267 on old systems)"},
+     "P1: v1A DPU clock, PrIM's 2,556-DPU system (400 for v1B, 267 on old systems); "
+     "at most 4294 (CLOCKS_PER_SEC, in Hz, is a 32-bit word)"},
     {"revolverCycles", FIELD(timing.revolver_cycles), VDPU_PARAM_U32, 11, 1, U32_MAX, 0, "cycles",
      "P3: a tasklet issues at most once every 11 cycles (HC31, uPIMulator)"},
     {"mulSlots", FIELD(timing.mul_slots), VDPU_PARAM_U32, 28, 1, U32_MAX, 0, "slots",
