@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "profile.h"
+#include "vdpu.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -29,7 +30,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    /* profile_build also reads these: the input alone decides the result */
+    /* emu_profile_build also reads these: the input alone decides the result */
     unsetenv("UPMEM_PROFILE");
     unsetenv("UPMEM_PROFILE_BASE");
     char msg[256];
@@ -48,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = 0;
     profile_t p;
-    dpu_error_t e = profile_build(text, &p);
+    dpu_error_t e = emu_profile_build(text, &p);
     free(text);
     if (e != DPU_OK)
         return 0;
@@ -79,6 +80,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (void)vdpu_run(dpu, &r);
         }
     }
-    profile_release(&p);
+    emu_profile_release(&p);
     return 0;
 }
