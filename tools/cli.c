@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -249,4 +250,22 @@ long cli_unhex(const char *s, size_t n, int allow_space, uint8_t *out, size_t ca
     if (digits % 2)
         return -2;
     return (long)(digits / 2);
+}
+
+/* see cli.h */
+long cli_read_full(int fd, void *buf, size_t cap)
+{
+    uint8_t *b = buf;
+    size_t got = 0;
+    while (got < cap) {
+        ssize_t r = read(fd, b + got, cap - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    return (long)got;
 }

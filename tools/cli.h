@@ -95,6 +95,10 @@ extern const char cli_common_help[];
  * allow_space, else rejected.  Returns the byte count, -1 for a non-hex
  * character, -2 for an odd number of digits, -3 if longer than cap.  Never
  * echoes the input. */
+/* Reads until `cap` bytes or end of input (retrying interrupted reads);
+ * returns the count, or -1 with errno set. */
+long cli_read_full(int fd, void *buf, size_t cap);
+
 long cli_unhex(const char *s, size_t n, int allow_space, uint8_t *out, size_t cap);
 
 /*

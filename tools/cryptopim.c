@@ -79,23 +79,6 @@ int cmd_list(int argc, char **argv)
 
 /* ---- enc / dec --------------------------------------------------------------- */
 
-/* Reads until `cap` bytes or end of input; returns the count, or -1 (errno). */
-static long read_full(int fd, uint8_t *buf, size_t cap)
-{
-    size_t got = 0;
-    while (got < cap) {
-        ssize_t r = read(fd, buf + got, cap - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    return (long)got;
-}
-
 static int write_full(int fd, const uint8_t *buf, size_t n)
 {
     while (n) {
@@ -189,7 +172,7 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
     }
     unsigned long long total = 0;
     for (;;) {
-        long n = read_full(in_fd, buf, chunk);
+        long n = cli_read_full(in_fd, buf, chunk);
         if (n < 0) {
             cli_error("cannot read %s: %s", in_name, strerror(errno));
             goto free_buf;

@@ -187,23 +187,6 @@ wipe_arg:
     return rc;
 }
 
-/* Reads until `cap` bytes or end of input; returns the count, or -1 (errno). */
-static long read_full(int fd, char *buf, size_t cap)
-{
-    size_t got = 0;
-    while (got < cap) {
-        ssize_t r = read(fd, buf + got, cap - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    return (long)got;
-}
-
 /* see cli.h */
 int cli_encdec_load_key(cli_encdec *e)
 {
@@ -216,7 +199,7 @@ int cli_encdec_load_key(cli_encdec *e)
         cli_error("cannot read key file %s: %s", path, strerror(errno));
         return -1;
     }
-    long n = read_full(fd, text, sizeof text);
+    long n = cli_read_full(fd, text, sizeof text);
     int err = errno;
     close(fd);
     if (n < 0) {
