@@ -102,6 +102,10 @@ $(BENCH_BIN): $(BENCH_OBJS) $(LIB) $(DPU_HOST_DEPS)
 
 cli: $(CLI) $(BENCH_BIN)
 
+# The one test harness (tests/test.h): every C test program links it, the
+# emu ones as source (it needs only libc; they build with their own flags).
+TEST_HARNESS := tests/harness.c tests/test.h
+
 # ---- emu: virtual DPU ----
 -include emu/vdpu.mk
 -include emu/rt.mk
@@ -121,7 +125,7 @@ cli: $(CLI) $(BENCH_BIN)
 -include bench/bench.mk
 
 # ---- tests -------------------------------------------------------------------
-UNIT_SRCS := tests/main.c $(wildcard tests/test_*.c)
+UNIT_SRCS := tests/main.c tests/harness.c $(wildcard tests/test_*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT      := $(BUILD)/tests/unit
 

@@ -3,7 +3,8 @@
 # (tiny sizes): every DPU output and transfer is checked inside the programs;
 # here we check that they succeed and write their CSVs and (with gnuplot)
 # their plots without a gnuplot warning, and that --replot redraws every
-# plot from the CSVs alone.  PASS/FAIL lines for tests/run.sh.
+# plot from the CSVs alone.  PASS/FAIL lines for tests/run.sh (tests/lib.sh).
+. "$(dirname "$0")/../tests/lib.sh"
 micro=$1 dpudir=$2 cli=$3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -20,22 +21,22 @@ png() {
 if "$micro" --quick --xfer-kib 64 --out "$out" --dpu-dir "$dpudir" 2>"$out/log" &&
     [ -s "$out/validation.csv" ] && [ -s "$out/micro_arith.csv" ] &&
     png micro_arith "$out/log" && png micro_xfer "$out/log"; then
-    echo "PASS bench_micro_quick"
+    pass bench_micro_quick
 else
-    echo "FAIL bench_micro_quick: $(tail -n 3 "$out/log" | tr '\n' ' ')"
+    fail bench_micro_quick "$(tail -n 3 "$out/log" | tr '\n' ' ')"
 fi
 for e in roofline tasklets strong weak ranks; do
     if "$cli" bench --experiment $e --quick --out "$out" 2>"$out/log.$e" && [ -s "$out/$e.csv" ] &&
         png $e "$out/log.$e"; then
-        echo "PASS bench_${e}_quick"
+        pass bench_${e}_quick
     else
-        echo "FAIL bench_${e}_quick: $(tail -n 3 "$out/log.$e" | tr '\n' ' ')"
+        fail bench_${e}_quick "$(tail -n 3 "$out/log.$e" | tr '\n' ' ')"
     fi
 done
 
 if [ -z "$gnuplot" ]; then
-    echo "SKIP bench_replot: gnuplot is not installed"
-    exit 0
+    skip bench_replot "gnuplot is not installed"
+    finish
 fi
 pngs="roofline tasklets strong weak ranks micro_arith micro_mram micro_stream micro_xfer"
 for p in $pngs; do rm -f "$out/$p.png"; done
@@ -44,11 +45,12 @@ if "$cli" bench --replot "$out" 2>"$out/log.replot" &&
     missing=
     for p in $pngs; do png $p "$out/log.replot" || missing="$missing $p"; done
     if [ -z "$missing" ]; then
-        echo "PASS bench_replot"
+        pass bench_replot
     else
         warn=$(grep -i -m 2 warning "$out/log.replot" | tr '\n' ' ')
-        echo "FAIL bench_replot: not redrawn or gnuplot warned:$missing $warn"
+        fail bench_replot "not redrawn or gnuplot warned:$missing $warn"
     fi
 else
-    echo "FAIL bench_replot: $(tail -n 3 "$out/log.replot" | tr '\n' ' ')"
+    fail bench_replot "$(tail -n 3 "$out/log.replot" | tr '\n' ' ')"
 fi
+finish

@@ -33,9 +33,9 @@ $(EMU_HOST_TDIR)/%.dpu: tests/emu/host/dpu/%.c emu/bin/dpu-upmem-dpurte-clang
 	@mkdir -p $(dir $@)
 	emu/bin/dpu-upmem-dpurte-clang -DNR_TASKLETS=16 -O2 -o $@ $<
 
-$(EMU_HOST_TDIR)/test-host: $(wildcard tests/emu/host/*.c) $(BUILD)/libdpu.a
+$(EMU_HOST_TDIR)/test-host: $(wildcard tests/emu/host/*.c) $(TEST_HARNESS) $(BUILD)/libdpu.a
 	@mkdir -p $(dir $@)
-	$(CC) $(EMU_HOST_CFLAGS) -Iemu/host -o $@ $(filter %.c,$^) $(BUILD)/libdpu.a $(LDLIBS)
+	$(CC) $(EMU_HOST_CFLAGS) -Iemu/host -Itests -o $@ $(filter %.c,$^) $(BUILD)/libdpu.a $(LDLIBS)
 
 EMU_HOST_TEST_CMDS := "cd $(EMU_HOST_TDIR) && ./test-host" \
     "sh emu/examples/run_all.sh $(abspath $(BUILD))"

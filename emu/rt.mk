@@ -29,9 +29,9 @@ $(RT_TEST_DIR)/dpu_%.elf: tests/emu/rt/dpu_%.c $(RT_DPU_DEPS)
 	@mkdir -p $(dir $@)
 	$(RT_DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=$(RT_NR_$*) -o $@ $<
 
-$(RT_TEST_RUN): tests/emu/rt/rt_run.c tests/emu/rt/printf_cases.h $(VDPU_LIB)
+$(RT_TEST_RUN): tests/emu/rt/rt_run.c $(TEST_HARNESS) tests/emu/rt/printf_cases.h $(VDPU_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(VDPU_CFLAGS) -o $@ $< $(VDPU_LIB) $(LDLIBS)
+	$(CC) $(VDPU_CFLAGS) -Itests -o $@ $(filter %.c,$^) $(VDPU_LIB) $(LDLIBS)
 
 .PHONY: test-emu-rt
 test-emu-rt: $(RT_TEST_RUN) $(RT_TEST_ELFS)

@@ -21,9 +21,9 @@ $(SF_TEST_DIR)/dpu_softfloat_%.elf: tests/emu/softfloat/dpu_softfloat.c $(SF_DPU
 	@mkdir -p $(dir $@)
 	$(SF_DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=1 -DSF_GROUP=$* -o $@ $<
 
-$(SF_TEST_RUN): tests/emu/softfloat/sf_run.c tests/emu/softfloat/sf_ops.h $(VDPU_LIB)
+$(SF_TEST_RUN): tests/emu/softfloat/sf_run.c $(TEST_HARNESS) tests/emu/softfloat/sf_ops.h $(VDPU_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(VDPU_CFLAGS) -Itests/emu/softfloat -o $@ $< $(VDPU_LIB) $(LDLIBS)
+	$(CC) $(VDPU_CFLAGS) -Itests -Itests/emu/softfloat -o $@ $(filter %.c,$^) $(VDPU_LIB) $(LDLIBS)
 
 .PHONY: test-emu-softfloat emu-softfloat-stats
 test-emu-softfloat: $(SF_TEST_RUN) $(SF_TEST_ELFS)

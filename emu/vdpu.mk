@@ -31,9 +31,9 @@ $(BUILD)/emu/vdpu-bench: tests/emu/vdpu_bench.c $(VDPU_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(VDPU_CFLAGS) -o $@ $< $(VDPU_LIB) $(LDLIBS)
 
-$(BUILD)/tests/emu/test-vdpu: tests/emu/test_vdpu.c $(VDPU_LIB)
+$(BUILD)/tests/emu/test-vdpu: tests/emu/test_vdpu.c $(TEST_HARNESS) $(VDPU_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(VDPU_CFLAGS) -o $@ $< $(VDPU_LIB) $(LDLIBS)
+	$(CC) $(VDPU_CFLAGS) -Itests -o $@ $(filter %.c,$^) $(VDPU_LIB) $(LDLIBS)
 
 .PHONY: vdpu test-emu emu-bench
 vdpu: $(VDPU_LIB) $(BUILD)/emu/vdpu-run $(BUILD)/emu/vdpu-bench

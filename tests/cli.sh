@@ -1,23 +1,21 @@
 #!/bin/sh
 # tests/cli.sh BINARY -- tests of the `cryptopim` command-line tool.
 #
-# Prints `PASS name` / `FAIL name: why` / `SKIP name: why` lines (the protocol
-# tests/run.sh counts) and always exits 0.  Compares against the `openssl`
+# Prints `PASS name` / `FAIL name: why` / `SKIP name: why` lines with
+# tests/lib.sh and ends with its `finish` (run.sh checks).  Compares against the `openssl`
 # and coreutils `sha256sum` binaries when they exist (else SKIP).  Everything
 # it creates lives under one mktemp -d folder, removed at the end.
+. "$(dirname "$0")/lib.sh"
 B=$1
 if [ -z "$B" ] || [ ! -x "$B" ]; then
-    echo "FAIL cli_binary: '$B' is not an executable (usage: sh tests/cli.sh build/cryptopim)"
-    exit 0
+    fail cli_binary "'$B' is not an executable (usage: sh tests/cli.sh build/cryptopim)"
+    finish
 fi
 case $B in /*) ;; *) B=$(pwd)/$B ;; esac
-T=$(mktemp -d) || { echo "FAIL cli_tmpdir: mktemp -d failed"; exit 0; }
+T=$(mktemp -d) || { fail cli_tmpdir "mktemp -d failed"; finish; }
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM HUP
 
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1: $2"; }
-skip() { echo "SKIP $1: $2"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
 K128=000102030405060708090a0b0c0d0e0f
@@ -544,4 +542,4 @@ fi
 "$B" speed --quick --backend nosuch >/dev/null 2>"$T/err"
 rc=$?
 [ $rc = 2 ] && pass cli_speed_bad_backend || fail cli_speed_bad_backend "exit $rc"
-exit 0
+finish

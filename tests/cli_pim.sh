@@ -3,25 +3,26 @@
 # DPU/rank/tasklet option against `openssl enc` and coreutils `sha256sum`,
 # and a provoked DPU fault (the virtual UPMEM's instruction watchdog through
 # UPMEM_PROFILE) that must give a non-zero exit and leave no output file.
-# Prints PASS/FAIL/SKIP lines (tests/run.sh protocol); always exits 0.
+# Prints PASS/FAIL/SKIP lines with tests/lib.sh; ends with its `finish`.
+. "$(dirname "$0")/lib.sh"
 B=$1
 if [ -z "$B" ] || [ ! -x "$B" ]; then
-    echo "FAIL cli_pim_binary: '$B' is not an executable"
-    exit 0
+    fail cli_pim_binary "'$B' is not an executable"
+    finish
 fi
 case $B in /*) ;; *) B=$(pwd)/$B ;; esac
-T=$(mktemp -d) || { echo "FAIL cli_pim_tmpdir: mktemp -d failed"; exit 0; }
+T=$(mktemp -d) || { fail cli_pim_tmpdir "mktemp -d failed"; finish; }
 trap 'rm -rf "$T"' EXIT
 have() { command -v "$1" >/dev/null 2>&1; }
 
 if ! "$B" list 2>/dev/null | grep -q '^pim *available'; then
-    echo "SKIP cli_pim: pim backend not available"
-    exit 0
+    skip cli_pim "pim backend not available"
+    finish
 fi
 if "$B" list | grep '^pim' | grep -q -e 'virtual UPMEM' -e 'real hardware'; then
-    echo "PASS cli_pim_list_machine"
+    pass cli_pim_list_machine
 else
-    echo "FAIL cli_pim_list_machine: list does not say real hardware or virtual UPMEM"
+    fail cli_pim_list_machine "list does not say real hardware or virtual UPMEM"
 fi
 
 K=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -56,7 +57,7 @@ for mode in sync async-xfer async-exec; do
             [ -n "$why" ] || cmp -s "$T/sref" "$T/sout" || why="sha256sum differs"
         fi
         IFS='|'
-        if [ -z "$why" ]; then echo "PASS $name"; else echo "FAIL $name: $why"; fi
+        if [ -z "$why" ]; then pass $name; else fail $name "$why"; fi
     done
     IFS=$old_ifs
 done
@@ -65,23 +66,23 @@ done
 rm -f "$T/fault.out"
 if UPMEM_PROFILE=maxInstructions=1000 "$B" enc -a aes-128-ecb -K 000102030405060708090a0b0c0d0e0f \
     --backend pim -i "$T/in16" -o "$T/fault.out" 2>"$T/err"; then
-    echo "SKIP cli_pim_fault: UPMEM_PROFILE=maxInstructions did not provoke a fault here"
+    skip cli_pim_fault "UPMEM_PROFILE=maxInstructions did not provoke a fault here"
 elif [ -e "$T/fault.out" ]; then
-    echo "FAIL cli_pim_fault: output file left behind"
+    fail cli_pim_fault "output file left behind"
 elif ! grep -q -i 'fault' "$T/err"; then
-    echo "FAIL cli_pim_fault: no clear message: $(cat "$T/err")"
+    fail cli_pim_fault "no clear message: $(cat "$T/err")"
 else
-    echo "PASS cli_pim_fault"
+    pass cli_pim_fault
 fi
 # Many faulting DPUs in one launch: one line for them (not one per DPU),
 # plus the CLI's own error line.
 if UPMEM_PROFILE=maxInstructions=1 "$B" enc -a aes-128-ecb -K 000102030405060708090a0b0c0d0e0f \
     --backend pim --ranks 3 -i "$T/in16" -o "$T/fault.out" 2>"$T/err"; then
-    echo "FAIL cli_pim_fault_one_line: maxInstructions=1 did not fail"
+    fail cli_pim_fault_one_line "maxInstructions=1 did not fail"
 elif [ "$(wc -l <"$T/err")" -gt 2 ] || ! grep -q 'and 191 other DPUs' "$T/err"; then
-    echo "FAIL cli_pim_fault_one_line: $(wc -l <"$T/err") lines: $(head -c 300 "$T/err")"
+    fail cli_pim_fault_one_line "$(wc -l <"$T/err") lines: $(head -c 300 "$T/err")"
 else
-    echo "PASS cli_pim_fault_one_line"
+    pass cli_pim_fault_one_line
 fi
 
 # No environment setting may make a pim operation return data that differs
@@ -113,9 +114,9 @@ while IFS= read -r setting; do
         why="$why${why:+; }sha256sum failed and printed a wrong digest"
     fi
     if [ -z "$why" ]; then
-        echo "PASS cli_pim_env_$i"
+        pass cli_pim_env_$i
     else
-        echo "FAIL cli_pim_env_$i ($setting): $why"
+        fail "cli_pim_env_$i ($setting)" "$why"
     fi
 done <<EOF
 UPMEM_PROFILE=sampleDpus=1
@@ -146,4 +147,4 @@ UPMEM_PROFILE=,,=,
 UPMEM_TRACE=/dev/full
 UPMEM_TRACE=/nonexistent/dir/trace.json
 EOF
-exit 0
+finish

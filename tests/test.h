@@ -1,16 +1,33 @@
 /*
- * test.h -- the project's unit-test harness.
+ * test.h -- the one test harness of every C test program (tests/harness.c):
+ * the unit tests, the virtual DPU's, its runtime's and soft-float's, the
+ * virtual host library's.  It needs nothing but libc.
  *
- * A test is a function declared with TEST(name) in any tests/test_*.c file; it
- * registers itself before main() runs, so no central table needs editing.
- * Inside a test, CHECK(cond, fmt, ...) records a failure (and continues);
- * CHECK_MEM(a, b, n, what) compares buffers and prints both in hex on
- * mismatch.  A test passes when it recorded no failure.
+ * A test is a function declared with TEST(name); it registers itself before
+ * main() runs, so no central table needs editing (test_register() does the
+ * same by hand, test_register_case() for a parameterised case).  Inside a
+ * test, CHECK(cond, fmt, ...) records a failure (and continues); CHECK_MEM(a,
+ * b, n, what) compares buffers and prints both in hex on mismatch;
+ * test_skip(why) marks it skipped.  A test passes when it recorded no failure.
  *
- * The runner (tests/main.c) prints one line per test, `PASS name` or
- * `FAIL name: reason`, which is the protocol tests/run.sh counts.  It can
- * run a subset: `build/tests/unit aes sha` runs tests whose name starts with
- * one of the arguments.
+ * A group (test_register_group) is one function that reports a known number
+ * of named verdicts itself with test_pass / test_failf / test_skipf -- for
+ * tests that share one expensive set-up, e.g. one verdict per instruction of
+ * one built DPU program.  Verdicts it does not report are failures.
+ *
+ * Each program's main() calls test_main(argc, argv), which prints the
+ * protocol tests/run.sh checks:
+ *
+ *     PLAN <n>                 first: how many verdicts follow
+ *     PASS <name>              exactly one line per test ...
+ *     FAIL <name>: <why>
+ *     SKIP <name>: <why>
+ *
+ * and returns non-zero if any test failed.  Arguments select the tests whose
+ * name starts with one of them: `build/tests/unit aes sha`.  Other lines
+ * (`# ...` notes, stderr) are free-form.  run.sh fails a program that prints
+ * no plan, fewer or more verdicts than planned (a crash, an exit() in a
+ * test), or exits non-zero.
  */
 #ifndef CPIM_TEST_H
 #define CPIM_TEST_H
@@ -32,6 +49,17 @@ int test_mem_eq(const char *file, int line, const void *a, const void *b, size_t
 /* Marks the running test as skipped with a reason (e.g. backend unavailable);
  * a skipped test is reported as `SKIP name: reason` and counts as neither. */
 void test_skip(const char *reason);
+
+/* A group: fn reports exactly `count` verdicts with the three calls below
+ * (names are printed as given); missing ones are reported as failures
+ * `<name>.missing<i>`. */
+void test_register_group(const char *name, test_fn fn, size_t count);
+void test_pass(const char *name);
+void test_failf(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void test_skipf(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Runs the selected tests (see above); returns the exit status. */
+int test_main(int argc, char **argv);
 
 /* Seeded xorshift64* so random inputs are reproducible. */
 uint64_t test_rand(uint64_t *state);

@@ -1,6 +1,9 @@
 /* test_vdpu.c -- tests of the virtual DPU core (emu/vdpu) and its toolchain
- * (emu/bin/dpu-upmem-dpurte-clang). Run from the repository root.
- * Prints `PASS name` / `FAIL name: reason` lines; always exits 0. */
+ * (emu/bin/dpu-upmem-dpurte-clang). Run from the repository root; arguments
+ * select groups by name prefix.  On the harness of tests/test.h: each
+ * test_*() below is a group that builds its DPU program once and reports a
+ * known number of verdicts (main() registers each with that number), so a
+ * verdict a group forgets, or skips by returning early, is a failure. */
 #define _POSIX_C_SOURCE 200809L
 #include <elf.h>
 #include <math.h>
@@ -12,30 +15,15 @@
 #include <unistd.h>
 
 #include "progs/isa_ops.h"
+#include "test.h"
 #include "vdpu.h"
 
 #define OUTDIR "build/tests/emu/elf"
 #define CC     "sh emu/bin/dpu-upmem-dpurte-clang"
 
-static int n_pass, n_fail;
-
-static void pass(const char *name)
-{
-    printf("PASS %s\n", name);
-    n_pass++;
-}
-
-static void fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(const char *name, const char *fmt, ...)
-{
-    va_list ap;
-    printf("FAIL %s: ", name);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    n_fail++;
-}
+/* The verdicts of a group (test.h). */
+#define pass test_pass
+#define fail test_failf
 
 static char last_log[4096];
 
@@ -950,27 +938,38 @@ static void test_wrapper_path(void)
     }
 }
 
-int main(void)
+static void test_isa_O2(void)
+{
+    test_isa("");
+}
+
+static void test_isa_O0(void)
+{
+    test_isa(" -O0");
+}
+
+int main(int argc, char **argv)
 {
     if (system("mkdir -p " OUTDIR) != 0) {
-        printf("FAIL emu_setup: cannot create " OUTDIR "\n");
-        return 0;
+        /* before the plan: run.sh reports the missing PLAN line */
+        fprintf(stderr, "test-vdpu: cannot create " OUTDIR "\n");
+        return 1;
     }
-    test_isa("");
-    test_isa(" -O0");
-    test_faults();
-    test_watchdog();
-    test_dma_rules();
-    test_limits();
-    test_crafted_elf();
-    test_persist();
-    test_perf();
-    test_sync();
-    test_modes_equal();
-    test_scaling();
-    test_stream();
-    test_prim_add();
-    test_wrapper_path();
-    printf("# emu: %d passed, %d failed\n", n_pass, n_fail);
-    return 0;
+    /* name, group, number of verdicts it reports */
+    test_register_group("isa", test_isa_O2, 4);
+    test_register_group("isa_O0", test_isa_O0, 4);
+    test_register_group("faults", test_faults, 34);
+    test_register_group("watchdog", test_watchdog, 2);
+    test_register_group("dma_rules", test_dma_rules, 4);
+    test_register_group("limits", test_limits, 6);
+    test_register_group("crafted_elf", test_crafted_elf, 4);
+    test_register_group("persist", test_persist, 4);
+    test_register_group("perf", test_perf, 3);
+    test_register_group("sync", test_sync, 2);
+    test_register_group("modes_equal", test_modes_equal, 1);
+    test_register_group("scaling", test_scaling, 1);
+    test_register_group("stream", test_stream, 2);
+    test_register_group("prim_add", test_prim_add, 1);
+    test_register_group("wrapper_path", test_wrapper_path, 1);
+    return test_main(argc, argv);
 }

@@ -4,7 +4,8 @@
  * ordering and sticky errors, disabled DPUs, and the modeled clock.
  *
  * Run from the folder holding basic.dpu, fault.dpu, hello.dpu (built by
- * emu/host.mk). Prints `PASS name` / `FAIL name: why` lines.
+ * emu/host.mk). Runs on the harness of tests/test.h; arguments select tests by
+ * name prefix.
  */
 #define _DEFAULT_SOURCE
 #include <dpu.h>
@@ -20,26 +21,11 @@
 #include <unistd.h>
 
 #include "set.h" /* emu_model_param_table (the prices the clock tests expect), struct dpu_t */
+#include "test.h"
 
-static int g_failed;
-static char g_why[512];
+/* A failure of the running test (CHECK() of test.h records them too). */
+#define fail(...) test_fail(__FILE__, __LINE__, __VA_ARGS__)
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...)
-{
-    if (g_failed++)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g_why, sizeof g_why, fmt, ap);
-    va_end(ap);
-}
-
-#define CHECK(c, ...)                                                                              \
-    do {                                                                                           \
-        if (!(c))                                                                                  \
-            fail(__VA_ARGS__);                                                                     \
-    } while (0)
 #define CHECK_ERR(call, want)                                                                      \
     do {                                                                                           \
         dpu_error_t e_ = (call);                                                                   \
@@ -49,15 +35,10 @@ static void fail(const char *fmt, ...)
     } while (0)
 #define OK(call) CHECK_ERR(call, DPU_OK)
 
+/* Registers a test; main() lists them in order, then the harness runs them. */
 static void run(const char *name, void (*fn)(void))
 {
-    g_failed = 0;
-    fn();
-    if (g_failed)
-        printf("FAIL %s: %s\n", name, g_why);
-    else
-        printf("PASS %s\n", name);
-    fflush(stdout);
+    test_register(name, fn);
 }
 
 static double wall(void)
@@ -1030,7 +1011,7 @@ static void t_scale(void)
     CHECK(t2 - t0 < 1.0, "alloc + load of 2560 DPUs took %.3f s", t2 - t0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     run("emu_host_profile_keys", t_profile);
     run("emu_host_alloc_counts_iteration", t_alloc_counts);
@@ -1057,5 +1038,5 @@ int main(void)
     run("emu_host_host_clock", t_host_clock);
     run("emu_host_trace", t_trace);
     run("emu_host_scale_2560", t_scale);
-    return 0;
+    return test_main(argc, argv);
 }

@@ -1,6 +1,8 @@
 /* rt_run.c -- tests of the DPU runtime library (emu/rt, emu/dpu-include) on
  * the virtual DPU. usage: rt_run DIR  (DIR holds the dpu_*.elf built by
- * emu/rt.mk). Prints one "PASS name" / "FAIL name: why" line per test. */
+ * emu/rt.mk) [NAME-PREFIX...]. Runs on the harness of tests/test.h: each test
+ * is a group of one verdict it reports itself, so a test that returns without
+ * reporting shows up as a failure instead of vanishing. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,10 +10,10 @@
 #include <string.h>
 
 #include "dpulog.h"
+#include "test.h"
 #include "vdpu.h"
 
 static const char *dir;
-static int failures;
 
 typedef struct {
     vdpu_program_t *prog;
@@ -19,17 +21,8 @@ typedef struct {
     vdpu_result_t res;
 } prog_t;
 
-static void fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(const char *name, const char *fmt, ...)
-{
-    va_list ap;
-    printf("FAIL %s: ", name);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    failures++;
-}
+/* The verdict of test `name` (each test reports exactly one). */
+#define fail test_failf
 
 static int open_prog(const char *name, const char *file, prog_t *p)
 {
@@ -154,7 +147,7 @@ static void test_sync(void)
             }
         }
     }
-    printf("PASS %s\n", n);
+    test_pass(n);
 out:
     close_prog(&p);
 }
@@ -193,7 +186,7 @@ static void test_sem_handshake(void)
                  (t + 1) * (t + 2) / 2);
             goto out;
         }
-    printf("PASS %s\n", n);
+    test_pass(n);
 out:
     close_prog(&p);
 }
@@ -249,7 +242,7 @@ static void test_alloc(void)
     wr_u32(&p, "mode", 2);
     if (run(n, &p, VDPU_FAULT_HEAP_FULL))
         goto out;
-    printf("PASS %s\n", n);
+    test_pass(n);
 out:
     close_prog(&p);
 }
@@ -313,7 +306,7 @@ static void test_printf(void)
         }
         free(log);
     }
-    printf("PASS %s\n", n);
+    test_pass(n);
 out:
     close_prog(&p);
 }
@@ -362,7 +355,7 @@ static void test_printf_limits(void)
              vdpu_log_strerror(e));
         goto out;
     }
-    printf("PASS %s\n", n);
+    test_pass(n);
 out:
     close_prog(&p);
 }
@@ -398,7 +391,7 @@ static void test_seqread(void)
             goto out;
         }
     }
-    printf("PASS %s\n", n);
+    test_pass(n);
 out:
     close_prog(&p);
 }
@@ -453,7 +446,7 @@ static void test_unaligned(void)
     wr_u32(&p, "mode", 1);
     if (run(n, &p, VDPU_FAULT_UNALIGNED_MRAM))
         goto out;
-    printf("PASS %s\n", n);
+    test_pass(n);
 out:
     close_prog(&p);
 }
@@ -473,25 +466,27 @@ static void test_buddy(void)
             goto out;
         }
     }
-    printf("PASS %s\n", n);
+    test_pass(n);
 out:
     close_prog(&p);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: rt_run DIR (directory of the dpu_*.elf test programs)\n");
+    if (argc < 2) {
+        fprintf(stderr, "usage: rt_run DIR [NAME-PREFIX...] (DIR: the dpu_*.elf test programs)\n");
         return 2;
     }
     dir = argv[1];
-    test_sync();
-    test_sem_handshake();
-    test_alloc();
-    test_printf();
-    test_printf_limits();
-    test_seqread();
-    test_unaligned();
-    test_buddy();
-    return failures != 0;
+    /* the names the tests report (their `n`), so name filters select them */
+    test_register_group("rt_sync", test_sync, 1);
+    test_register_group("rt_sem_handshake", test_sem_handshake, 1);
+    test_register_group("rt_alloc", test_alloc, 1);
+    test_register_group("rt_printf", test_printf, 1);
+    test_register_group("rt_printf_limits", test_printf_limits, 1);
+    test_register_group("rt_seqread", test_seqread, 1);
+    test_register_group("rt_mram_unaligned", test_unaligned, 1);
+    test_register_group("rt_buddy_alloc", test_buddy, 1);
+    argv[1] = argv[0];
+    return test_main(argc - 1, argv + 1);
 }

@@ -6,7 +6,8 @@
  * random ones (mixes aimed at alignment, cancellation, ties, subnormal and
  * overflowing results, integer-conversion boundaries) are evaluated on the
  * virtual DPU and compared bit for bit with the host's native IEEE result
- * (any NaN matches any NaN). Prints "PASS softfloat_<op>" / "FAIL ...".
+ * (any NaN matches any NaN): one test softfloat_<op> each, on the harness of
+ * tests/test.h (further arguments: name prefixes).
  * --stats also prints the modeled per-element instruction and issue-slot
  * counts of each operation on typical operands ("# " lines). The seed is
  * SF_SEED from the environment, else fixed. */
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "sf_ops.h"
+#include "test.h"
 #include "vdpu.h"
 
 /* ------------------------------------------------------------ host reference */
@@ -172,12 +174,9 @@ static const op_t ops[SF_OP__COUNT] = {
 /* ------------------------------------------------------------------ random */
 static uint64_t rng_state;
 
-static uint64_t rnd(void) /* splitmix64 */
+static uint64_t rnd(void) /* the harness's generator, seeded by SF_SEED */
 {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return test_rand(&rng_state);
 }
 
 static uint32_t rnd_below(uint32_t n)
@@ -403,6 +402,8 @@ static void rnd_pair(const op_t *o, uint64_t *a, uint64_t *b)
 
 /* ---------------------------------------------------------------- the DPUs */
 static const char *dir;
+/* Why loading the DPU programs failed ("" when it did not). */
+static char load_error[1024];
 static vdpu_program_t *prog[SF_GROUPS + 1];
 static vdpu_t *dpu[SF_GROUPS + 1];
 
@@ -460,8 +461,6 @@ static uint64_t result_mask(char k)
 }
 
 /* ------------------------------------------------------------------ tests */
-static int failures;
-
 #define RANDOM_PAIRS 24576
 
 static void test_op(int op)
@@ -475,6 +474,10 @@ static void test_op(int op)
     size_t nspecial = na * nb, total = nspecial + RANDOM_PAIRS, done = 0, checked = 0;
     char err[512];
     vdpu_result_t res;
+    if (load_error[0]) {
+        CHECK(0, "no DPU program: %s", load_error);
+        return;
+    }
     while (done < total) {
         uint32_t n = 0;
         for (; n < SF_N && done < total; n++, done++) {
@@ -491,8 +494,7 @@ static void test_op(int op)
                 b[n] &= 0xffffffffu;
         }
         if (dpu_eval(g, op, a, b, r, n, &res, err, sizeof err)) {
-            printf("FAIL softfloat_%s: %s\n", o->name, err);
-            failures++;
+            CHECK(0, "%s", err);
             return;
         }
         for (uint32_t i = 0; i < n; i++) {
@@ -500,15 +502,20 @@ static void test_op(int op)
             uint64_t got = r[i] & result_mask(o->tr);
             if (got == want || (is_nan_kind(o->tr, got) && is_nan_kind(o->tr, want)))
                 continue;
-            printf("FAIL softfloat_%s: a=0x%llx b=0x%llx: DPU 0x%llx, host 0x%llx\n", o->name,
-                   (unsigned long long)a[i], (unsigned long long)b[i], (unsigned long long)got,
-                   (unsigned long long)want);
-            failures++;
+            CHECK(0, "a=0x%llx b=0x%llx: DPU 0x%llx, host 0x%llx", (unsigned long long)a[i],
+                  (unsigned long long)b[i], (unsigned long long)got, (unsigned long long)want);
             return;
         }
         checked += n;
     }
-    printf("PASS softfloat_%s (%zu operand sets, %zu special)\n", o->name, checked, nspecial);
+    printf("# softfloat_%s: %zu operand sets, %zu special\n", o->name, checked, nspecial);
+}
+
+/* The test softfloat_<op> (a = the operation). */
+static void test_op_case(size_t op, size_t unused)
+{
+    (void)unused;
+    test_op((int)op);
 }
 
 /* modeled cost per element on typical operands: normal numbers of moderate
@@ -544,8 +551,7 @@ static int measure(int op, int g, double *insn, double *slots)
         typical(&ops[op], &a[i], &b[i]);
     if (dpu_eval(g, op, a, b, r, 0, &r0, err, sizeof err) ||
         dpu_eval(g, op, a, b, r, SF_N, &r1, err, sizeof err)) {
-        printf("FAIL softfloat_stats: %s\n", err);
-        failures++;
+        fprintf(stderr, "softfloat_stats: %s\n", err);
         return -1;
     }
     *insn = (double)(r1.instructions - r0.instructions) / SF_N;
@@ -583,46 +589,63 @@ static void stats(void)
     }
 }
 
+TEST(softfloat_load)
+{
+    CHECK(load_error[0] == 0, "%s", load_error);
+}
+
 int main(int argc, char **argv)
 {
-    int want_stats = 0;
+    int want_stats = 0, nargs = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--stats"))
             want_stats = 1;
-        else
+        else if (dir == NULL)
             dir = argv[i];
+        else
+            argv[nargs++] = argv[i]; /* the harness's name filters */
     }
     if (dir == NULL) {
-        fprintf(stderr, "usage: sf_run DIR [--stats]\n");
+        fprintf(stderr, "usage: sf_run DIR [--stats] [NAME-PREFIX...]\n");
         return 2;
     }
     const char *seed = getenv("SF_SEED");
     rng_state = seed ? strtoull(seed, NULL, 0) : 0x5f0f7ull;
     printf("# seed 0x%llx (set SF_SEED to change)\n", (unsigned long long)rng_state);
-    for (int g = 1; g <= SF_GROUPS; g++) {
+    for (int g = 1; g <= SF_GROUPS && !load_error[0]; g++) {
         char path[512], msg[256];
         snprintf(path, sizeof path, "%s/dpu_softfloat_%d.elf", dir, g);
         vdpu_err_t e = vdpu_program_load_file(path, &prog[g], msg, sizeof msg);
         if (e != VDPU_OK) {
-            printf("FAIL softfloat_load: %s: %s: %s\n", path, vdpu_strerror(e), msg);
-            return 1;
+            snprintf(load_error, sizeof load_error, "%s: %s: %s", path, vdpu_strerror(e), msg);
+            prog[g] = NULL;
+            break;
         }
         vdpu_params_t prm;
         vdpu_params_default(&prm);
         prm.mode = want_stats ? VDPU_MODE_TIMED : VDPU_MODE_FAST;
-        if (vdpu_create(&prm, &dpu[g]) != VDPU_OK || vdpu_load(dpu[g], prog[g]) != VDPU_OK) {
-            printf("FAIL softfloat_load: cannot create/load the DPU for %s\n", path);
-            return 1;
-        }
+        if (vdpu_create(&prm, &dpu[g]) != VDPU_OK || vdpu_load(dpu[g], prog[g]) != VDPU_OK)
+            snprintf(load_error, sizeof load_error, "cannot create/load the DPU for %s", path);
     }
-    if (want_stats)
-        stats();
-    else
-        for (int op = 0; op < SF_OP__COUNT; op++)
-            test_op(op);
+    int status;
+    if (want_stats) {
+        if (load_error[0])
+            fprintf(stderr, "sf_run: %s\n", load_error);
+        else
+            stats();
+        status = load_error[0] != 0;
+    } else {
+        /* registered here, not by TEST(): one per operation of sf_ops.h */
+        for (int op = 0; op < SF_OP__COUNT; op++) {
+            char name[96];
+            snprintf(name, sizeof name, "softfloat_%s", ops[op].name);
+            test_register_case(name, test_op_case, (size_t)op, 0);
+        }
+        status = test_main(nargs, argv);
+    }
     for (int g = 1; g <= SF_GROUPS; g++) {
         vdpu_free(dpu[g]);
         vdpu_program_free(prog[g]);
     }
-    return failures ? 1 : 0;
+    return status;
 }
