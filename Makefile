@@ -125,7 +125,7 @@ TEST_HARNESS := tests/harness.c tests/test.h
 -include bench/bench.mk
 
 # ---- tests -------------------------------------------------------------------
-UNIT_SRCS := tests/main.c tests/harness.c $(wildcard tests/test_*.c)
+UNIT_SRCS := tests/main.c tests/harness.c tests/common.c $(wildcard tests/test_*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT      := $(BUILD)/tests/unit
 

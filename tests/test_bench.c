@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "cryptopim.h"
 #include "test.h"
 
@@ -23,12 +24,6 @@ static int same_cycles(double a, double b)
 
 static const uint8_t tb_key[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
                                    0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
-
-static int pim_usable(void)
-{
-    cpim_backend_info info;
-    return cpim_backend_info_by_name("pim", &info) == CPIM_OK && info.available;
-}
 
 static cpim_ctx *open_pim(unsigned dpus, int timing_only)
 {
@@ -76,10 +71,8 @@ static void aes_ref(const uint8_t *in, uint8_t *out, size_t len)
 
 TEST(bench_aes_data_oblivious)
 {
-    if (!pim_usable()) {
-        test_skip("pim backend not available");
+    if (!test_require_backend("pim"))
         return;
-    }
     const size_t len = 64 * 1024;
     uint8_t *a = malloc(len), *b = malloc(len), *out = malloc(len), *ref = malloc(len);
     CHECK(a && b && out && ref, "malloc");
@@ -111,10 +104,8 @@ TEST(bench_aes_data_oblivious)
 
 TEST(bench_sha256_data_oblivious)
 {
-    if (!pim_usable()) {
-        test_skip("pim backend not available");
+    if (!test_require_backend("pim"))
         return;
-    }
     enum { N = 8, L = 4096 };
     uint8_t *data = malloc(2 * N * L);
     const uint8_t *ma[N], *mb[N];
@@ -157,10 +148,8 @@ TEST(bench_sha256_data_oblivious)
  * the buffer is zeroed, none of it is the input or a partial result. */
 TEST(bench_sampled_equals_full)
 {
-    if (!pim_usable()) {
-        test_skip("pim backend not available");
+    if (!test_require_backend("pim"))
         return;
-    }
     cpim_ctx *sampled = open_pim(4, 1);
     CHECK(sampled != NULL, "open a timing-only pim context");
     if (!sampled)

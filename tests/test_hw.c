@@ -15,6 +15,7 @@
 
 #include "../src/cpu/x86_cpu.h"
 #include "aes.h"
+#include "common.h"
 #include "cryptopim.h"
 #include "sha256.h"
 #include "test.h"
@@ -54,16 +55,6 @@ static cpim_ctx *open_tier(int t, unsigned threads)
     return ctx;
 }
 
-static int have_aesni(void)
-{
-    cpim_backend_info info;
-    if (cpim_backend_info_by_name("aesni", &info) != CPIM_OK || !info.available) {
-        test_skip(info.why && *info.why ? info.why : "aesni unavailable");
-        return 0;
-    }
-    return 1;
-}
-
 static const uint32_t key_lens[3] = {16, 24, 32};
 
 /* Portable CTR over any length (the primitive takes uint32_t lengths). */
@@ -75,7 +66,7 @@ static void ref_ctr(const cpc_aes_ks *ek, uint8_t ctr[16], const uint8_t *in, ui
 
 TEST(hw_aesni_lengths_0_300)
 {
-    if (!have_aesni())
+    if (!test_require_backend("aesni"))
         return;
     uint64_t rs = 0x4857;
     uint8_t key[32], in[320 + 16], out[320 + 16], ref[320], ctr0[16];
@@ -141,7 +132,7 @@ static void check_ctr_wrap(cpim_ctx *ctx, const cpc_aes_ks *ek, uint64_t hi, uns
 
 TEST(hw_aesni_ctr_counter_wrap)
 {
-    if (!have_aesni())
+    if (!test_require_backend("aesni"))
         return;
     uint64_t rs = 0x2064;
     size_t cap = 20000 + 16;
@@ -179,7 +170,7 @@ done:
 
 TEST(hw_aesni_in_place_and_continuation)
 {
-    if (!have_aesni())
+    if (!test_require_backend("aesni"))
         return;
     uint64_t rs = 0x1f1f;
     enum { N = 5000 };
@@ -227,7 +218,7 @@ TEST(hw_aesni_in_place_and_continuation)
  * carry falls inside a range that is not the first. */
 TEST(hw_aesni_threads_carry)
 {
-    if (!have_aesni())
+    if (!test_require_backend("aesni"))
         return;
     uint64_t rs = 0x7777;
     size_t len = (1u << 20) + 7; /* 65537 blocks, the last partial */
@@ -288,11 +279,8 @@ TEST(hw_unavailable_reasons)
 
 static cpim_ctx *open_shani(unsigned threads)
 {
-    cpim_backend_info info;
-    if (cpim_backend_info_by_name("shani", &info) != CPIM_OK || !info.available) {
-        test_skip(info.why && *info.why ? info.why : "shani unavailable");
+    if (!test_require_backend("shani"))
         return NULL;
-    }
     cpim_options opt;
     cpim_options_init(&opt);
     opt.threads = threads;

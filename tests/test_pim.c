@@ -10,21 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "cryptopim.h"
 #include "test.h"
 
 /* 2 ranks of 3 DPUs, one of them disabled: 5 DPUs in 2 ranks. */
 #define PROFILE "nrRanks=2,nrDpusPerRank=3,disabledDpus=1.2"
-
-static int pim_usable(void)
-{
-    cpim_backend_info info;
-    if (cpim_backend_info_by_name("pim", &info) != CPIM_OK || !info.available) {
-        test_skip("pim backend not available (make dpu)");
-        return 0;
-    }
-    return 1;
-}
 
 static cpim_ctx *open_pim(cpim_pim_mode mode, const char *profile, unsigned dpus, const char *dir)
 {
@@ -79,7 +70,7 @@ static void aes_case(cpim_ctx *pim, cpim_ctx *cpu, int ctr, cpim_dir dir, size_t
 
 TEST(pim_aes_modes_keys_sizes)
 {
-    if (!pim_usable())
+    if (!test_require_backend("pim"))
         return;
     static const char *const mode_name[] = {"sync", "async-xfer", "async-exec"};
     uint64_t seed = 5;
@@ -115,7 +106,7 @@ TEST(pim_aes_modes_keys_sizes)
 
 TEST(pim_sha256_lengths)
 {
-    if (!pim_usable())
+    if (!test_require_backend("pim"))
         return;
     enum { N = 23 };
     static const size_t fixed[] = {0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 32768};
@@ -158,7 +149,7 @@ TEST(pim_sha256_lengths)
 /* Allocation by DPU count: 3 DPUs of a 2 x 3 machine with one disabled. */
 TEST(pim_alloc_by_dpus)
 {
-    if (!pim_usable())
+    if (!test_require_backend("pim"))
         return;
     cpim_ctx *pim = open_pim(CPIM_PIM_ASYNC_XFER, PROFILE, 3, NULL), *cpu = NULL;
     if (!pim)
@@ -177,7 +168,7 @@ TEST(pim_alloc_by_dpus)
 /* A DPU program that faults: a clear error, never a wrong answer. */
 TEST(pim_fault_reported)
 {
-    if (!pim_usable())
+    if (!test_require_backend("pim"))
         return;
     if (access("build/dpu/fault/aes-t4", R_OK) != 0) {
         test_skip("build/dpu/fault not built");

@@ -12,21 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "cryptopim.h"
 #include "test.h"
 
 /* 2 ranks of 3 DPUs, one of them disabled: 5 DPUs in 2 ranks. */
 #define PROFILE "nrRanks=2,nrDpusPerRank=3,disabledDpus=1.2"
-
-static int pim_usable(void)
-{
-    cpim_backend_info info;
-    if (cpim_backend_info_by_name("pim", &info) != CPIM_OK || !info.available) {
-        test_skip("pim backend not available (make dpu)");
-        return 0;
-    }
-    return 1;
-}
 
 /* Hashes msgs on pim (every mode, each profile) and compares with cpu. */
 static void check_batch(const uint8_t *const *msgs, const size_t *lens, size_t n,
@@ -66,7 +57,7 @@ static void check_batch(const uint8_t *const *msgs, const size_t *lens, size_t n
 
 TEST(pim_sha256_direct_contiguous)
 {
-    if (!pim_usable())
+    if (!test_require_backend("pim"))
         return;
     static const char *const profiles[] = {
         PROFILE ",directMin=0",
@@ -112,7 +103,7 @@ TEST(pim_sha256_direct_contiguous)
 
 TEST(pim_sha256_direct_mixed)
 {
-    if (!pim_usable())
+    if (!test_require_backend("pim"))
         return;
     static const char *const profiles[] = {PROFILE ",directMin=0",
                                            PROFILE ",directMin=0,mramBudget=2048"};
@@ -145,7 +136,7 @@ TEST(pim_sha256_direct_mixed)
 
 TEST(pim_sha256_direct_profile_key)
 {
-    if (!pim_usable())
+    if (!test_require_backend("pim"))
         return;
     cpim_options o;
     cpim_options_init(&o);

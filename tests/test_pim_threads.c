@@ -15,18 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "cryptopim.h"
 #include "test.h"
-
-static int test_require_pim(void)
-{
-    cpim_backend_info info;
-    if (cpim_backend_info_by_name("pim", &info) != CPIM_OK || !info.available) {
-        test_skip("pim backend not available (make dpu)");
-        return 0;
-    }
-    return 1;
-}
 
 static const uint8_t key16[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
                                   0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c};
@@ -66,7 +57,7 @@ static void *open_and_hash(void *arg)
 
 TEST(pim_open_concurrent_profiles)
 {
-    if (!test_require_pim())
+    if (!test_require_backend("pim"))
         return;
     enum { THREADS = 4, ROUNDS = 6 };
     /* the default machine has 40 ranks: each context takes one of them,
@@ -130,7 +121,7 @@ static void *hammer_main(void *arg)
 
 TEST(pim_shared_context_busy)
 {
-    if (!test_require_pim())
+    if (!test_require_backend("pim"))
         return;
     cpim_options opt;
     cpim_options_init(&opt);
@@ -180,7 +171,7 @@ done:
 
 TEST(pim_timing_only_contract)
 {
-    if (!test_require_pim())
+    if (!test_require_backend("pim"))
         return;
     cpim_options opt;
     cpim_options_init(&opt);
