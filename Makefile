@@ -132,7 +132,16 @@ UNIT      := $(BUILD)/tests/unit
 $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
 
+# Programs that misbehave on purpose, for the harness's own tests
+# (tests/selftest/selftest.sh checks run.sh reports each as failures).
+SELFTEST_BAD := $(BUILD)/tests/selftest-bad
+$(SELFTEST_BAD): tests/selftest/bad.c $(TEST_HARNESS)
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $(filter %.c,$^)
+
 # Test commands run by tests/run.sh; sections above append to TEST_CMDS.
+TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"
+TEST_DEPS += $(SELFTEST_BAD)
 TEST_CMDS += $(UNIT)
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
