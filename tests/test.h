@@ -18,7 +18,7 @@
  * Each program's main() calls test_main(argc, argv), which prints the
  * protocol tests/run.sh checks:
  *
- *     PLAN <n>                 first: how many verdicts follow
+ *     PLAN <n>                 before any verdict: how many follow
  *     PASS <name>              exactly one line per test ...
  *     FAIL <name>: <why>
  *     SKIP <name>: <why>
@@ -52,7 +52,9 @@ void test_skip(const char *reason);
 
 /* A group: fn reports exactly `count` verdicts with the three calls below
  * (names are printed as given); missing ones are reported as failures
- * `<name>.missing<i>`. */
+ * `<group name>.missing<i>`.  A CHECK() inside a group has no verdict of its
+ * own: it fills a missing one, or is reported as an extra verdict (which
+ * run.sh rejects as more than planned). */
 void test_register_group(const char *name, test_fn fn, size_t count);
 void test_pass(const char *name);
 void test_failf(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
