@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "cryptopim.h"
 #include "test.h"
 
@@ -107,11 +108,8 @@ static void walk(int op, cpim_pim_mode mode, struct work *w)
 
 static void fault_case(size_t op, size_t mode)
 {
-    cpim_backend_info info;
-    if (cpim_backend_info_by_name("pim", &info) != CPIM_OK || !info.available) {
-        test_skip("pim backend not available");
+    if (!test_require_backend("pim"))
         return;
-    }
     struct work *w = calloc(1, sizeof *w);
     uint64_t seed = 5;
     test_fill(&seed, w->in, LEN);
