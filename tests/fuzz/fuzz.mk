@@ -14,7 +14,8 @@
 #                             for FUZZ_SECONDS on a copy of its corpus; the
 #                             crashes land in build/fuzz/crashes/<name>/
 #   make test                 replays every corpus (tests/fuzz/replay.c) in the
-#                             sanitizer build, one PASS/FAIL line per target
+#                             sanitizer build, one test per target (the
+#                             harness of tests/test.h)
 
 FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_NAMES := $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
@@ -22,10 +23,10 @@ FUZZ_INC   := -Iinclude -Isrc/core -Itools -Iemu/include -Iemu/host -Iemu/vdpu
 FUZZ_DEPS   = $(BUILD)/tools/cli.o $(BUILD)/tools/encdec_args.o $(LIB) $(BUILD)/libdpu.a
 
 # ---- replay: the same sources with replay.c as main(), any build ----
-$(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_DEPS)
+$(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(TEST_HARNESS) $(FUZZ_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) $(FUZZ_INC) -o $@ tests/fuzz/fuzz_$*.c \
-	    tests/fuzz/replay.c $(FUZZ_DEPS) $(LDLIBS)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) $(FUZZ_INC) -Itests -o $@ tests/fuzz/fuzz_$*.c \
+	    tests/fuzz/replay.c tests/harness.c $(FUZZ_DEPS) $(LDLIBS)
 
 FUZZ_REPLAYS := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/fuzz_%)
 SAN_FUZZ_REPLAYS := $(FUZZ_NAMES:%=$(SAN_BUILD)/tests/fuzz/fuzz_%)

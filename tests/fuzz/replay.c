@@ -11,9 +11,9 @@
  * the target, so a mutator that breaks (or a crash one mutation away from a
  * seed) shows up here and not only under `make fuzz`.
  *
- * Prints `PASS fuzz_<name>: N inputs` (or `FAIL fuzz_<name>: why`) in the
- * protocol of tests/run.sh; a crash is reported by the sanitizer and the
- * non-zero exit status.
+ * One test, fuzz_<name>, on the harness of tests/test.h (`# fuzz_<name>: N
+ * inputs` says how many ran); a crash is reported by the sanitizer, and
+ * tests/run.sh counts the verdict it never printed as a failure.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "test.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* optional hooks of a target (weak: NULL when the target has none) */
@@ -43,7 +45,7 @@ static int run_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        printf("FAIL %s: cannot open %s\n", target_name, path);
+        test_failf(target_name, "cannot open %s", path);
         return -1;
     }
     /* slack for the mutator: it may grow an input up to max_size */
@@ -51,8 +53,8 @@ static int run_file(const char *path)
     size_t n = buf ? fread(buf, 1, MAX_INPUT + 1, f) : 0;
     fclose(f);
     if (!buf || n > MAX_INPUT) {
-        printf("FAIL %s: %s: %s\n", target_name, path,
-               buf ? "larger than 4 MiB (keep corpus files small)" : "out of memory");
+        test_failf(target_name, "%s: %s", path,
+                   buf ? "larger than 4 MiB (keep corpus files small)" : "out of memory");
         free(buf);
         return -1;
     }
@@ -74,7 +76,7 @@ static int run_file(const char *path)
             memcpy(exact, buf, n);
             size_t mn = LLVMFuzzerCustomMutator(exact, n, MAX_INPUT * 2, 0x9e3779b9u * (k + 1));
             if (mn > MAX_INPUT * 2) {
-                printf("FAIL %s: custom mutator returned %zu bytes > max_size\n", target_name, mn);
+                test_failf(target_name, "custom mutator returned %zu bytes > max_size", mn);
                 free(exact);
                 free(buf);
                 return -1;
@@ -97,14 +99,14 @@ static int run_path(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
-        printf("FAIL %s: no such corpus %s\n", target_name, path);
+        test_failf(target_name, "no such corpus %s", path);
         return -1;
     }
     if (!S_ISDIR(st.st_mode))
         return run_file(path);
     DIR *d = opendir(path);
     if (!d) {
-        printf("FAIL %s: cannot read %s\n", target_name, path);
+        test_failf(target_name, "cannot read %s", path);
         return -1;
     }
     char **names = NULL;
@@ -144,24 +146,39 @@ static int run_path(const char *path)
     return rc;
 }
 
+static int corpus_argc;
+static char **corpus_argv;
+
+/* The one verdict: every input replayed without a failure. */
+static void replay_all(void)
+{
+    for (int i = 1; i < corpus_argc; i++)
+        if (run_path(corpus_argv[i]) != 0)
+            return; /* its FAIL verdict is reported */
+    if (n_inputs == 0) {
+        test_failf(target_name, "empty corpus (every target needs seed inputs)");
+        return;
+    }
+    if (LLVMFuzzerCustomMutator)
+        printf("# %s: %lu inputs (+%lu custom mutations)\n", target_name, n_inputs, n_mutated);
+    else
+        printf("# %s: %lu inputs\n", target_name, n_inputs);
+    test_pass(target_name);
+}
+
 int main(int argc, char **argv)
 {
     const char *slash = strrchr(argv[0], '/');
     target_name = slash ? slash + 1 : argv[0];
     if (argc < 2) {
-        printf("FAIL %s: usage: %s CORPUS_DIR_OR_FILE...\n", target_name, argv[0]);
-        return 0;
+        /* no PLAN line: tests/run.sh reports the command as failed */
+        fprintf(stderr, "usage: %s CORPUS_DIR_OR_FILE...\n", argv[0]);
+        return 2;
     }
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
-    for (int i = 1; i < argc; i++)
-        if (run_path(argv[i]) != 0)
-            return 0; /* FAIL line printed */
-    if (n_inputs == 0)
-        printf("FAIL %s: empty corpus (every target needs seed inputs)\n", target_name);
-    else if (LLVMFuzzerCustomMutator)
-        printf("PASS %s: %lu inputs (+%lu custom mutations)\n", target_name, n_inputs, n_mutated);
-    else
-        printf("PASS %s: %lu inputs\n", target_name, n_inputs);
-    return 0;
+    corpus_argc = argc;
+    corpus_argv = argv;
+    test_register_group(target_name, replay_all, 1);
+    return test_main(1, argv); /* the arguments are corpora, not name filters */
 }
