@@ -7,10 +7,11 @@
 #    failure exits non-zero with a message and leaves no output file (new
 #    OUT) or the old content (existing OUT); past the last checkpoint the
 #    output is openssl's.
-# PASS/FAIL/SKIP lines for tests/run.sh; always exits 0.
+# PASS/FAIL/SKIP lines with tests/lib.sh; ends with its `finish`.
+. "$(dirname "$0")/lib.sh"
 B=$1
 case $B in /*) ;; *) B=$(pwd)/$B ;; esac
-T=$(mktemp -d) || { echo "FAIL cli_keys_tmpdir: mktemp -d failed"; exit 0; }
+T=$(mktemp -d) || { fail cli_keys_tmpdir "mktemp -d failed"; finish; }
 trap 'rm -rf "$T"' EXIT
 K=000102030405060708090a0b0c0d0e0f
 IV=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
@@ -31,15 +32,15 @@ echo hello >&3
 exec 3>&-
 wait $pid
 if [ "$limit" = "0 0" ]; then
-    echo "PASS cli_keys_no_core_dumps"
+    pass cli_keys_no_core_dumps
 else
-    echo "FAIL cli_keys_no_core_dumps: core file size limit '$limit' while holding a key"
+    fail cli_keys_no_core_dumps "core file size limit '$limit' while holding a key"
 fi
 
 # -- fault injection through the CLI
 if ! "$B" list 2>/dev/null | grep -q '^pim *available'; then
-    echo "SKIP cli_keys_fault_walk: pim backend not available"
-    exit 0
+    skip cli_keys_fault_walk "pim backend not available"
+    finish
 fi
 head -c 5003 /dev/urandom >"$T/in"
 "$B" enc -a aes-128-ctr -K $K --iv $IV --backend cpu -i "$T/in" -o "$T/ref" 2>/dev/null
@@ -74,13 +75,13 @@ while [ $n -lt 400 ]; do
 done
 [ -n "$why" ] || [ $injected -ge 10 ] || why="only $injected checkpoints injected"
 if [ -z "$why" ]; then
-    echo "PASS cli_keys_fault_walk"
+    pass cli_keys_fault_walk
 else
-    echo "FAIL cli_keys_fault_walk: $why"
+    fail cli_keys_fault_walk "$why"
 fi
 if ls -a "$T" | grep -q '^\.cryptopim-tmp'; then
-    echo "FAIL cli_keys_fault_walk_tmp: temporary files left: $(ls -a "$T" | grep cryptopim-tmp)"
+    fail cli_keys_fault_walk_tmp "temporary files left: $(ls -a "$T" | grep cryptopim-tmp)"
 else
-    echo "PASS cli_keys_fault_walk_tmp"
+    pass cli_keys_fault_walk_tmp
 fi
-exit 0
+finish
