@@ -55,13 +55,13 @@ TEST_DEPS += $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a
 #   params      parameter tables vs the profile parser and docs/VIRTUAL_UPMEM_HOST.md
 EMU_LIB_TDIR := $(BUILD)/tests/emu/lib
 
-$(EMU_LIB_TDIR)/names: tests/emu/lib/names.c $(BUILD)/libdpu.a
+$(EMU_LIB_TDIR)/names: tests/emu/lib/names.c $(TEST_HARNESS) $(BUILD)/libdpu.a
 	@mkdir -p $(dir $@)
-	$(CC) $(EMU_HOST_CFLAGS) -o $@ $< $(BUILD)/libdpu.a $(LDLIBS)
+	$(CC) $(EMU_HOST_CFLAGS) -Itests -o $@ $(filter %.c,$^) $(BUILD)/libdpu.a $(LDLIBS)
 
-$(EMU_LIB_TDIR)/params: tests/emu/lib/params.c $(BUILD)/libdpu.a
+$(EMU_LIB_TDIR)/params: tests/emu/lib/params.c $(TEST_HARNESS) $(BUILD)/libdpu.a
 	@mkdir -p $(dir $@)
-	$(CC) $(EMU_HOST_CFLAGS) -Iemu/host -o $@ $< $(BUILD)/libdpu.a $(LDLIBS)
+	$(CC) $(EMU_HOST_CFLAGS) -Iemu/host -Itests -o $@ $(filter %.c,$^) $(BUILD)/libdpu.a $(LDLIBS)
 
 EMU_LIB_TEST_CMDS := "sh tests/emu/lib/layers.sh emu/host" \
     "sh tests/emu/lib/exports.sh $(BUILD)" \

@@ -13,13 +13,14 @@
 #
 # Usage: sh tests/emu/lib/exports.sh BUILD_DIR   (run from the checkout root)
 # Prints `PASS name` / `FAIL name: why` lines and the exported names as `#`.
+. "$(dirname "$0")/../../lib.sh" # pass/fail/skip, finish
 build=${1:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 if ! command -v nm >/dev/null 2>&1; then
-    echo "SKIP emu_lib_exports: no nm"
-    exit 0
+    skip emu_lib_exports "no nm"
+    finish
 fi
 
 # allowed_libdpu NAME: status 0 if libdpu.a may export NAME
@@ -52,16 +53,17 @@ check() {
 for lib in libdpu libcryptopim; do
     if bad=$(check "$build/$lib.a" "allowed_$lib"); then
         echo "# $lib.a exports: $(tr '\n' ' ' <"$tmp/names")"
-        echo "PASS emu_lib_exports_$lib"
+        pass emu_lib_exports_$lib
     else
-        echo "FAIL emu_lib_exports_$lib: unexpected exported names:$bad"
+        fail emu_lib_exports_$lib "unexpected exported names:$bad"
     fi
 done
 
 printf 'int set_check(void);\nint set_check(void) { return 1; }\n' >"$tmp/bad.c"
 if ${CC:-cc} -c "$tmp/bad.c" -o "$tmp/bad.o" && ar rcs "$tmp/bad.a" "$tmp/bad.o" &&
     ! check "$tmp/bad.a" allowed_libdpu >/dev/null; then
-    echo "PASS emu_lib_exports_check_finds_a_name"
+    pass emu_lib_exports_check_finds_a_name
 else
-    echo "FAIL emu_lib_exports_check_finds_a_name: an archive exporting set_check passed"
+    fail emu_lib_exports_check_finds_a_name "an archive exporting set_check passed"
 fi
+finish

@@ -10,6 +10,7 @@
 #
 # Usage: sh tests/emu/lib/layers.sh [dir]   (default emu/host)
 # Prints `PASS name` / `FAIL name: why` lines.
+. "$(dirname "$0")/../../lib.sh" # pass/fail/skip, finish
 dir=${1:-emu/host}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,9 +45,9 @@ check() {
 
 if out=$(check "$dir"); then
     echo "# $out"
-    echo "PASS emu_host_layers_one_way"
+    pass emu_host_layers_one_way
 else
-    echo "FAIL emu_host_layers_one_way: $out"
+    fail emu_host_layers_one_way "$out"
 fi
 
 mkdir "$tmp/cycle"
@@ -55,7 +56,8 @@ printf '#include "a.h"\n' >"$tmp/cycle/b.c"
 : >"$tmp/cycle/a.h"
 : >"$tmp/cycle/b.h"
 if check "$tmp/cycle" >/dev/null; then
-    echo "FAIL emu_host_layers_check_finds_a_cycle: a.c -> b.h, b.c -> a.h passed"
+    fail emu_host_layers_check_finds_a_cycle "a.c -> b.h, b.c -> a.h passed"
 else
-    echo "PASS emu_host_layers_check_finds_a_cycle"
+    pass emu_host_layers_check_finds_a_cycle
 fi
+finish

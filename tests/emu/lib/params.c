@@ -9,7 +9,8 @@
  * virtual DPU's rows, a value below the range is refused
  * (DPU_ERR_INVALID_PROFILE) and the field's size matches the row's type.
  *
- * Usage: params docs/VIRTUAL_UPMEM_HOST.md. Prints `PASS name` / `FAIL name: why`.
+ * Usage: params docs/VIRTUAL_UPMEM_HOST.md. One group on the harness of tests/test.h:
+ * one verdict per parameter and check.
  *        params --rows: prints the doc's rows for vdpu_param_table (markdown).
  */
 #include <dpu.h>
@@ -19,17 +20,16 @@
 #include <string.h>
 
 #include "profile.h"
-
-static int failures;
+#include "test.h"
 
 static void result(const char *name, const char *key, const char *why)
 {
-    if (why == NULL) {
-        printf("PASS %s_%s\n", name, key);
-    } else {
-        printf("FAIL %s_%s: %s\n", name, key, why);
-        failures++;
-    }
+    char full[160];
+    snprintf(full, sizeof full, "%s_%s", name, key);
+    if (why == NULL)
+        test_pass(full);
+    else
+        test_failf(full, "%s", why);
 }
 
 /* The default written in the doc's row for key, or NAN if there is none. */
@@ -98,6 +98,9 @@ static void range_text(const vdpu_param_desc_t *d, char *out, size_t n)
         snprintf(out, n, "%g..%g", d->lo, d->hi);
 }
 
+static char *doc;
+static void checks(void);
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "--rows")) {
@@ -109,11 +112,27 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    char *doc = argc == 2 ? read_all(argv[1]) : NULL;
+    doc = argc == 2 ? read_all(argv[1]) : NULL;
     if (doc == NULL) {
-        printf("FAIL emu_params: usage: params docs/VIRTUAL_UPMEM_HOST.md (readable)\n");
-        return 1;
+        /* no PLAN line: tests/run.sh reports the command as failed */
+        fprintf(stderr, "usage: params docs/VIRTUAL_UPMEM_HOST.md (readable)\n");
+        return 2;
     }
+    /* the verdicts checks() reports: the same conditions as its loops */
+    size_t count = 2 * (size_t)emu_model_param_count;
+    for (unsigned i = 0; i < vdpu_param_count; i++) {
+        const vdpu_param_desc_t *d = &vdpu_param_table[i];
+        count +=
+            3 + (d->lo > 0 || d->lo_excluded) + (d->type == VDPU_PARAM_U32 && d->hi < 4294967295.0);
+    }
+    test_register_group("emu_params", checks, count);
+    int status = test_main(1, argv);
+    free(doc);
+    return status;
+}
+
+static void checks(void)
+{
     char val[64];
     for (unsigned i = 0; i < vdpu_param_count; i++) {
         const vdpu_param_desc_t *d = &vdpu_param_table[i];
@@ -143,6 +162,4 @@ int main(int argc, char **argv)
         result("emu_params_default_accepted", d->key,
                alloc_with(d->key, val) == DPU_OK ? NULL : "the profile refused the default");
     }
-    free(doc);
-    return failures != 0;
 }
