@@ -11,80 +11,111 @@
  * not fit in memory at all, that file is reported as an error ("Cannot
  * allocate memory") and the others are still hashed.  Nothing is truncated.
  *
- * Results are printed in argument order, each error on stderr at its place.
+ * Results are printed in argument order, each error on stderr at its place
+ * (messages about check-file lines are queued with the files, so stderr
+ * keeps coreutils' order too).
+ *
+ * Options, messages and exit statuses follow coreutils 9.1 sha256sum
+ * (tests/cli_sha256sum.sh diffs both on tests/sha256sum/), with `cryptopim`
+ * in place of `sha256sum` at the start of each stderr line.  The only
+ * additions are the backend options, -h, and one more failure: a backend
+ * that fails to hash is an error naming the backend and the failure, never
+ * a checksum mismatch.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checkfile.h"
 #include "cli.h"
 
 #define BATCH_BYTES_DEFAULT (256u << 20)
 #define BATCH_FILES_MAX     4096
 
 static const char sha_help[] =
-    "usage: cryptopim sha256sum [--backend NAME] [-b | -t | --tag] [FILE...]\n"
-    "       cryptopim sha256sum [--backend NAME] -c [--quiet | --status] [--strict] [FILE...]\n"
+    "usage: cryptopim sha256sum [OPTION]... [FILE]...\n"
     "\n"
-    "Prints the SHA-256 of each FILE as `HASH  NAME` (standard input when FILE is\n"
-    "`-` or absent), or with -c checks the `HASH  NAME` / `HASH *NAME` lines of\n"
-    "each FILE, exactly like coreutils sha256sum.  The files are hashed in\n"
+    "Prints or checks SHA-256 checksums, exactly like coreutils sha256sum: the\n"
+    "same output, messages (with `cryptopim:` in front) and exit status.  With\n"
+    "no FILE, or when FILE is -, reads standard input.  The files are hashed in\n"
     "batches, many messages per call, on the chosen backend (default: auto).\n"
     "\n"
-    "  -c, --check        read checksums from the FILEs and check them\n"
-    "  -b, --binary       mark names with `*` (no effect on the hash)\n"
-    "  -t, --text         no marker (default)\n"
-    "  --tag              BSD-style output: `SHA256 (NAME) = HASH`\n"
-    "  --quiet            -c: do not print OK lines\n"
-    "  --status           -c: print nothing; the exit status tells\n"
-    "  --strict           -c: improperly formatted lines are a failure\n"
+    "  -b, --binary          mark names with `*` (no effect on the hash)\n"
+    "  -c, --check           read checksums from the FILEs and check them\n"
+    "      --tag             create a BSD-style checksum: `SHA256 (NAME) = HASH`\n"
+    "  -t, --text            no marker (default)\n"
+    "  -z, --zero            end each output line with NUL, not newline,\n"
+    "                          and disable file name escaping\n"
+    "\n"
+    "Only with --check:\n"
+    "      --ignore-missing  don't fail or report status for missing files\n"
+    "      --quiet           don't print OK for each successfully verified file\n"
+    "      --status          don't output anything, status code shows success\n"
+    "      --strict          exit non-zero for improperly formatted checksum lines\n"
+    "  -w, --warn            warn about improperly formatted checksum lines\n"
+    "\n"
+    "Check lines: `HASH  NAME`, `HASH *NAME`, `HASH NAME`, `HASH<TAB>NAME`,\n"
+    "`SHA256 (NAME) = HASH` and `SHA256(NAME)= HASH`; CRLF line ends; a leading\n"
+    "`\\` when NAME is escaped (\\\\, \\n, \\r); `#` comments; blank lines.\n"
+    "\n"
+    "Backend options:\n"
     "%s"
     "\n"
-    "Exit status: 0 all fine, 1 a file could not be read or did not match,\n"
-    "2 bad usage (unknown or unavailable backend, bad option).\n";
+    "Exit status: 0 all fine; 1 a file could not be read or did not match, a\n"
+    "check file had no valid line, a backend failed, or a misused option (as\n"
+    "coreutils); 2 a bad backend option (unknown or unavailable backend, bad\n"
+    "value).\n";
 
-/* One file to hash (and, with -c, the digest it should have). */
+/* One entry of the batch: a file to hash (and, with -c, the digest it
+ * should have), or a queued message about a check-file line. */
 struct item {
-    char *name; /* as given; "-" = standard input */
+    char *name; /* as given; "-" = standard input; NULL for a message */
+    char *msg;  /* a message for stderr, printed in its place */
     uint8_t *data;
     size_t len;
-    int err;   /* errno of open/read, 0 if read */
-    int check; /* -c: expect[] is valid */
+    int err; /* errno of open/read, 0 if read */
     uint8_t expect[32];
 };
 
 struct sums {
     cpim_ctx *ctx;
     const char *backend;
-    int check, binary, tag, quiet, status, strict;
+    /* options, as coreutils: binary -1 = not given; the last of --status,
+     * --warn and --quiet wins */
+    int check, binary, tag, zero, ignore_missing, quiet, status, warn, strict;
     size_t budget;
     struct item *items;
     size_t n, cap, bytes;
-    /* counters of the current checklist (-c) */
-    unsigned long mismatched, unreadable, bad_lines, good_lines, ok_lines;
-    int failed; /* any failure: exit status 1 */
+    sum_parser parser; /* kept across check files, as coreutils does */
+    /* counters of the current check file (-c) */
+    unsigned long long mismatched, unreadable, bad_lines;
+    int matched;
+    int failed;         /* any failure: exit status 1 */
+    int backend_failed; /* stop: the backend could not hash */
 };
 
-/* Names with a backslash or a newline are printed escaped, with a leading
- * backslash on the line, as coreutils does. */
-static int needs_escape(const char *s)
+/* cli_error with the name quoted the way coreutils quotes it. */
+static void name_error(const char *name, const char *what)
 {
-    return strpbrk(s, "\\\n") != NULL;
+    char *q = sum_quote(name);
+    cli_error("%s: %s", q ? q : name, what);
+    free(q);
 }
 
 static void put_name(const char *s, int escape)
 {
     for (; *s; s++) {
-        if (escape && *s == '\\')
-            fputs("\\\\", stdout);
-        else if (escape && *s == '\n')
-            fputs("\\n", stdout);
-        else
+        if (escape && (*s == '\\' || *s == '\n' || *s == '\r')) {
+            putchar('\\');
+            putchar(*s == '\\' ? '\\' : *s == '\n' ? 'n' : 'r');
+        } else {
             putchar(*s);
+        }
     }
 }
 
@@ -146,6 +177,36 @@ static int slurp(const char *name, uint8_t **data, size_t *len)
     return 0;
 }
 
+/* -c: the result line of one file.  coreutils escapes a name here only when
+ * it holds a newline (not for a lone backslash, unlike the hash lines). */
+static void put_check_result(const char *name, const char *verdict)
+{
+    int esc = strchr(name, '\n') != NULL;
+    if (esc)
+        putchar('\\');
+    put_name(name, esc);
+    printf(": %s\n", verdict);
+}
+
+static void put_sum(const struct sums *s, const char *name, const uint8_t d[32])
+{
+    int esc = !s->zero && sum_name_needs_escape(name);
+    if (esc)
+        putchar('\\');
+    if (s->tag) {
+        fputs("SHA256 (", stdout);
+        put_name(name, esc);
+        fputs(") = ", stdout);
+        put_hex(d);
+    } else {
+        put_hex(d);
+        putchar(' ');
+        putchar(s->binary > 0 ? '*' : ' ');
+        put_name(name, esc);
+    }
+    putchar(s->zero ? '\0' : '\n');
+}
+
 /* Hashes the collected items in one batch call and prints their results. */
 static void flush(struct sums *s)
 {
@@ -158,80 +219,75 @@ static void flush(struct sums *s)
     size_t m = 0;
     if (msgs && lens && dig) {
         for (size_t i = 0; i < s->n; i++) {
-            if (s->items[i].err)
+            if (s->items[i].msg || s->items[i].err)
                 continue;
             msgs[m] = s->items[i].data;
             lens[m++] = s->items[i].len;
         }
-        rc = cpim_sha256_batch(s->ctx, msgs, lens, m, dig);
+        rc = m ? cpim_sha256_batch(s->ctx, msgs, lens, m, dig) : CPIM_OK;
+    }
+    if (rc != CPIM_OK) {
+        /* Not a mismatch: nothing was compared.  One error for the batch,
+         * then stop (a faulted backend is not trusted with the rest). */
+        cli_error("SHA-256 of %zu file%s on backend '%s' failed: %s", m, m == 1 ? "" : "s",
+                  s->backend, cpim_strerror(rc));
+        s->failed = 1;
+        s->backend_failed = 1;
     }
     for (size_t i = 0, j = 0; i < s->n; i++) {
         struct item *it = &s->items[i];
-        /* as coreutils: hash lines escape names with \ or newline, -c lines
-         * only names with a newline */
-        int esc = s->check ? strchr(it->name, '\n') != NULL : needs_escape(it->name);
-        if (!it->err && rc != CPIM_OK) {
-            cli_error("%s: SHA-256 on backend '%s' failed: %s", it->name, s->backend,
-                      cpim_strerror(rc));
-            s->failed = 1;
-            if (s->check && !s->status) {
-                put_name(it->name, 0);
-                fputs(": FAILED\n", stdout);
-            }
-            s->mismatched += s->check;
+        if (it->msg) {
+            cli_error("%s", it->msg);
         } else if (it->err) {
-            cli_error("%s: %s", it->name, strerror(it->err));
-            s->failed = 1;
-            if (s->check) {
-                s->unreadable++;
-                if (!s->status) {
-                    if (esc)
-                        putchar('\\');
-                    put_name(it->name, esc);
-                    fputs(": FAILED open or read\n", stdout);
+            if (s->check && s->ignore_missing && it->err == ENOENT && strcmp(it->name, "-") != 0) {
+                /* --ignore-missing: as if the line were not there */
+            } else {
+                name_error(it->name, strerror(it->err));
+                if (!s->check) {
+                    s->failed = 1;
+                } else {
+                    s->unreadable++;
+                    if (!s->status)
+                        put_check_result(it->name, "FAILED open or read");
                 }
             }
+        } else if (rc != CPIM_OK) {
+            j++; /* reported above */
         } else if (s->check) {
-            int ok = memcmp(dig[j], it->expect, 32) == 0;
-            j++;
-            if (!ok) {
+            int ok = memcmp(dig[j++], it->expect, 32) == 0;
+            if (ok)
+                s->matched = 1;
+            else
                 s->mismatched++;
-                s->failed = 1;
-            } else {
-                s->ok_lines++;
-            }
-            if (!s->status && !(ok && s->quiet)) {
-                if (esc)
-                    putchar('\\');
-                put_name(it->name, esc);
-                fputs(ok ? ": OK\n" : ": FAILED\n", stdout);
-            }
+            if (!s->status && !(ok && s->quiet))
+                put_check_result(it->name, ok ? "OK" : "FAILED");
         } else {
-            if (s->tag) {
-                if (esc)
-                    putchar('\\');
-                fputs("SHA256 (", stdout);
-                put_name(it->name, esc);
-                fputs(") = ", stdout);
-                put_hex(dig[j++]);
-                putchar('\n');
-            } else {
-                if (esc)
-                    putchar('\\');
-                put_hex(dig[j++]);
-                fputs(s->binary ? " *" : "  ", stdout);
-                put_name(it->name, esc);
-                putchar('\n');
-            }
+            put_sum(s, it->name, dig[j++]);
         }
         free(it->data);
         free(it->name);
+        free(it->msg);
     }
     free(msgs);
     free(lens);
     free(dig);
     s->n = 0;
     s->bytes = 0;
+}
+
+static struct item *new_item(struct sums *s)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 64;
+        struct item *ni = realloc(s->items, nc * sizeof *ni);
+        if (!ni)
+            return NULL;
+        s->items = ni;
+        s->cap = nc;
+    }
+    struct item *it = &s->items[s->n++];
+    memset(it, 0, sizeof *it);
+    return it;
 }
 
 /* Adds one file to the batch (flushing first or after as the budget says).
@@ -242,24 +298,15 @@ static int add(struct sums *s, char *name, const uint8_t *expect)
     if (s->n && strcmp(name, "-") != 0 && stat(name, &st) == 0 && S_ISREG(st.st_mode) &&
         s->bytes + (size_t)st.st_size > s->budget)
         flush(s); /* it would overflow the budget: hash what we have first */
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? 2 * s->cap : 64;
-        struct item *ni = realloc(s->items, nc * sizeof *ni);
-        if (!ni) {
-            free(name);
-            cli_error("out of memory");
-            return -1;
-        }
-        s->items = ni;
-        s->cap = nc;
+    struct item *it = new_item(s);
+    if (!it) {
+        free(name);
+        cli_error("out of memory");
+        return -1;
     }
-    struct item *it = &s->items[s->n++];
-    memset(it, 0, sizeof *it);
     it->name = name;
-    if (expect) {
-        it->check = 1;
+    if (expect)
         memcpy(it->expect, expect, 32);
-    }
     it->err = slurp(name, &it->data, &it->len);
     if (!it->err)
         s->bytes += it->len;
@@ -268,124 +315,92 @@ static int add(struct sums *s, char *name, const uint8_t *expect)
     return 0;
 }
 
-/* 64 hex digits at p (not necessarily NUL-terminated after them) -> d. */
-static int parse_digest(const char *p, uint8_t d[32])
+/* Queues a message for stderr behind the files already in the batch. */
+static int add_msg(struct sums *s, const char *list, unsigned long long line)
 {
-    return strnlen(p, 64) == 64 && cli_unhex(p, 64, 0, d, 32) == 32 ? 0 : -1;
-}
-
-/* Undoes the escaping of a name in place; -1 for a bad escape. */
-static int unescape(char *s)
-{
-    char *w = s;
-    for (char *r = s; *r; r++) {
-        if (*r != '\\') {
-            *w++ = *r;
-            continue;
-        }
-        r++;
-        if (*r == '\\')
-            *w++ = '\\';
-        else if (*r == 'n')
-            *w++ = '\n';
-        else
-            return -1;
+    char *q = sum_quote(list);
+    size_t n = (q ? strlen(q) : 0) + 80;
+    char *msg = malloc(n);
+    struct item *it = msg && q ? new_item(s) : NULL;
+    if (!it) {
+        free(q);
+        free(msg);
+        cli_error("out of memory");
+        return -1;
     }
-    *w = '\0';
+    snprintf(msg, n, "%s: %llu: improperly formatted SHA256 checksum line", q, line);
+    free(q);
+    it->msg = msg;
     return 0;
 }
 
-/* Parses one checklist line (newline removed): `HASH  NAME`, `HASH *NAME`
- * or `SHA256 (NAME) = HASH`, optionally after a backslash meaning the name
- * is escaped.  Returns the name (pointing into line) or NULL. */
-static char *parse_line(char *line, uint8_t d[32])
-{
-    int escaped = 0;
-    while (*line == ' ' || *line == '\t')
-        line++;
-    if (*line == '\\') {
-        escaped = 1;
-        line++;
-    }
-    char *name;
-    if (strncmp(line, "SHA256 (", 8) == 0) {
-        char *end = strstr(line, ") = ");
-        char *last;
-        if (!end)
-            return NULL;
-        while ((last = strstr(end + 1, ") = ")) != NULL)
-            end = last; /* the name may itself contain ") = " */
-        if (strlen(end + 4) != 64 || parse_digest(end + 4, d))
-            return NULL;
-        *end = '\0';
-        name = line + 8;
-    } else {
-        size_t n = strlen(line);
-        if (n < 67 || parse_digest(line, d) || line[64] != ' ' ||
-            (line[65] != ' ' && line[65] != '*'))
-            return NULL;
-        name = line + 66;
-    }
-    if (escaped && unescape(name))
-        return NULL;
-    return *name ? name : NULL;
-}
-
-static void plural_warning(unsigned long n, const char *one, const char *many)
+static void plural_warning(unsigned long long n, const char *one, const char *many)
 {
     if (n)
-        cli_error("WARNING: %lu %s", n, n == 1 ? one : many);
+        cli_error("WARNING: %llu %s", n, n == 1 ? one : many);
 }
 
-/* -c: checks every line of one checklist. */
+/* -c: checks every line of one check file; as coreutils' digest_check(). */
 static void check_list(struct sums *s, const char *list)
 {
     int is_stdin = strcmp(list, "-") == 0;
+    const char *shown = is_stdin ? "standard input" : list;
     FILE *f = is_stdin ? stdin : fopen(list, "r");
     if (!f) {
-        cli_error("%s: %s", list, strerror(errno));
+        name_error(list, strerror(errno));
         s->failed = 1;
         return;
     }
-    s->mismatched = s->unreadable = s->bad_lines = s->good_lines = s->ok_lines = 0;
+    s->mismatched = s->unreadable = s->bad_lines = 0;
+    s->matched = 0;
+    int proper = 0, oom = 0;
+    unsigned long long line_no = 0;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        if (len && line[len - 1] == '\n')
-            line[--len] = '\0';
-        if (line[0] == '#')
-            continue; /* comment, as coreutils */
-        uint8_t d[32];
-        char *name = (size_t)len == strlen(line) ? parse_line(line, d) : NULL;
-        if (!name) {
+    while (!s->backend_failed && (len = getline(&line, &cap, f)) > 0) {
+        line_no++;
+        sum_line sl;
+        int kind = sum_check_line(&s->parser, line, (size_t)len, is_stdin, &sl);
+        if (kind == SUM_LINE_SKIP)
+            continue;
+        if (kind == SUM_LINE_BAD) {
             s->bad_lines++;
+            if (s->warn && add_msg(s, shown, line_no) != 0) {
+                oom = 1;
+                break;
+            }
             continue;
         }
-        s->good_lines++;
-        char *copy = strdup(name);
-        if (!copy || add(s, copy, d) != 0) {
-            s->failed = 1;
+        proper = 1;
+        char *copy = strdup(sl.name);
+        if (!copy || add(s, copy, sl.digest) != 0) {
+            oom = 1;
             break;
         }
     }
-    int rerr = ferror(f) ? errno : 0;
+    int rerr = ferror(f);
     free(line);
-    if (!is_stdin)
+    if (is_stdin)
+        clearerr(f);
+    else
         fclose(f);
     flush(s);
+    if (oom || s->backend_failed) {
+        s->failed = 1;
+        return; /* already reported; a summary would count a partial run */
+    }
     if (rerr) {
-        cli_error("%s: read error: %s", list, strerror(rerr));
+        /* coreutils: `NAME: read error` without the errno text */
+        name_error(shown, "read error");
         s->failed = 1;
         return;
     }
-    if (!s->good_lines) {
-        cli_error("%s: no properly formatted checksum lines found", list);
+    if (!proper) {
+        name_error(shown, "no properly formatted checksum lines found");
         s->failed = 1;
         return;
     }
-    if (s->strict && s->bad_lines)
-        s->failed = 1;
     if (!s->status) {
         plural_warning(s->bad_lines, "line is improperly formatted",
                        "lines are improperly formatted");
@@ -393,7 +408,235 @@ static void check_list(struct sums *s, const char *list)
                        "listed files could not be read");
         plural_warning(s->mismatched, "computed checksum did NOT match",
                        "computed checksums did NOT match");
+        if (s->ignore_missing && !s->matched)
+            name_error(shown, "no file was verified");
     }
+    if (!s->matched || s->mismatched || s->unreadable || (s->strict && s->bad_lines))
+        s->failed = 1;
+}
+
+/* ---- options ----------------------------------------------------------------
+ * GNU getopt_long's rules, as coreutils gets them: options anywhere among
+ * the operands, `--` ends them, bundled short flags (`-cw`), unambiguous
+ * abbreviations of long ones (`--stat`), and getopt's messages.  cli_next()
+ * has none of the first three, so this command scans its own arguments and
+ * hands only the backend options (all `--name VALUE`) to cli_common_option().
+ */
+enum {
+    OPT_IGNORE_MISSING = 256,
+    OPT_QUIET,
+    OPT_STATUS,
+    OPT_STRICT,
+    OPT_TAG,
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_COMMON, /* a backend option: takes a value */
+};
+
+/* In coreutils' order, so that an ambiguity lists the same possibilities. */
+static const struct longopt {
+    const char *name;
+    int id;
+} longopts[] = {
+    {"check", 'c'},
+    {"ignore-missing", OPT_IGNORE_MISSING},
+    {"quiet", OPT_QUIET},
+    {"status", OPT_STATUS},
+    {"warn", 'w'},
+    {"strict", OPT_STRICT},
+    {"tag", OPT_TAG},
+    {"zero", 'z'},
+    {"binary", 'b'},
+    {"text", 't'},
+    {"help", OPT_HELP},
+    {"version", OPT_VERSION},
+    {"backend", OPT_COMMON},
+    {"threads", OPT_COMMON},
+    {"dpus", OPT_COMMON},
+    {"ranks", OPT_COMMON},
+    {"tasklets", OPT_COMMON},
+    {"mode", OPT_COMMON},
+};
+#define NLONGOPTS (sizeof longopts / sizeof longopts[0])
+
+/* A misused option: getopt's or coreutils' message and the hint; coreutils
+ * exits 1 for these. */
+static int usage_error(const char *fmt, const char *arg)
+{
+    fflush(stdout);
+    fputs(CLI_NAME ": ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry '" CLI_NAME " sha256sum --help' for more information.\n", stderr);
+    return CLI_FAIL;
+}
+
+/* Finds `--NAME` (NAME of length n) exactly or as the prefix of one option.
+ * Returns its index, -1 unknown, -2 ambiguous (message printed). */
+static int find_long(const char *arg, size_t n)
+{
+    int found = -1, count = 0;
+    for (size_t i = 0; i < NLONGOPTS; i++) {
+        if (strncmp(longopts[i].name, arg + 2, n) != 0)
+            continue;
+        if (strlen(longopts[i].name) == n)
+            return (int)i;
+        if (count++ == 0)
+            found = (int)i;
+    }
+    if (count <= 1)
+        return found;
+    fflush(stdout);
+    fprintf(stderr, CLI_NAME ": option '%.*s' is ambiguous; possibilities:", (int)n + 2, arg);
+    for (size_t i = 0; i < NLONGOPTS; i++)
+        if (strncmp(longopts[i].name, arg + 2, n) == 0)
+            fprintf(stderr, " '--%s'", longopts[i].name);
+    fputs("\nTry '" CLI_NAME " sha256sum --help' for more information.\n", stderr);
+    return -2;
+}
+
+/* Applies one flag; 1 if it was --help or --version (done, exit 0). */
+static int set_flag(struct sums *s, int id)
+{
+    switch (id) {
+    case 'b':
+        s->binary = 1;
+        break;
+    case 't':
+        s->binary = 0;
+        break;
+    case 'c':
+        s->check = 1;
+        break;
+    case 'z':
+        s->zero = 1;
+        break;
+    case 'w':
+        s->warn = 1, s->status = 0, s->quiet = 0;
+        break;
+    case OPT_STATUS:
+        s->status = 1, s->warn = 0, s->quiet = 0;
+        break;
+    case OPT_QUIET:
+        s->quiet = 1, s->warn = 0, s->status = 0;
+        break;
+    case OPT_STRICT:
+        s->strict = 1;
+        break;
+    case OPT_IGNORE_MISSING:
+        s->ignore_missing = 1;
+        break;
+    case OPT_TAG:
+        s->tag = 1;
+        s->binary = 1; /* coreutils: so `--tag -t` is refused, `-t --tag` not */
+        break;
+    case OPT_HELP:
+        printf(sha_help, cli_common_help);
+        return 1;
+    case OPT_VERSION:
+        printf("%s %s\n", CLI_NAME, CLI_VERSION);
+        return 1;
+    }
+    return 0;
+}
+
+/* The option combinations coreutils refuses, in its order; 0 if none. */
+static const char *bad_combination(const struct sums *s)
+{
+    if (s->tag && !s->binary)
+        return "--tag does not support --text mode";
+    if (s->zero && s->check)
+        return "the --zero option is not supported when verifying checksums";
+    if (s->tag && s->check)
+        return "the --tag option is meaningless when verifying checksums";
+    if (s->binary >= 0 && s->check)
+        return "the --binary and --text options are meaningless when verifying checksums";
+    const char *only_check = s->ignore_missing ? "--ignore-missing"
+                             : s->status       ? "--status"
+                             : s->warn         ? "--warn"
+                             : s->quiet        ? "--quiet"
+                             : s->strict       ? "--strict"
+                                               : NULL;
+    if (only_check && !s->check) {
+        static char msg[96];
+        snprintf(msg, sizeof msg, "the %s option is meaningful only when verifying checksums",
+                 only_check);
+        return msg;
+    }
+    return NULL;
+}
+
+/* Scans argv into s, files[] and the backend options.  Returns -1 to go on,
+ * else the exit status. */
+static int parse_args(struct sums *s, cli_common *c, int argc, char **argv, char **files,
+                      size_t *nfiles)
+{
+    char **common = calloc((size_t)argc + 1, sizeof *common);
+    int ncommon = 0, only_operands = 0, rc = -1;
+    if (!common) {
+        cli_error("out of memory");
+        return CLI_USAGE;
+    }
+    for (int i = 0; i < argc && rc < 0; i++) {
+        char *arg = argv[i];
+        if (only_operands || arg[0] != '-' || arg[1] == '\0') {
+            files[(*nfiles)++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            only_operands = 1;
+        } else if (arg[1] == '-') {
+            const char *eq = strchr(arg, '=');
+            size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+            int k = find_long(arg, n);
+            if (k == -2) {
+                rc = CLI_FAIL;
+            } else if (k < 0) {
+                rc = usage_error("unrecognized option '%s'", arg);
+            } else if (longopts[k].id == OPT_COMMON) {
+                /* normalised to `--name VALUE` for cli_common_option() */
+                static char names[NLONGOPTS][16];
+                snprintf(names[k], sizeof names[k], "--%s", longopts[k].name);
+                if (!eq && i + 1 >= argc) {
+                    char opt[24];
+                    snprintf(opt, sizeof opt, "--%s", longopts[k].name);
+                    rc = usage_error("option '%s' requires an argument", opt);
+                } else {
+                    common[ncommon++] = names[k];
+                    common[ncommon++] = eq ? (char *)eq + 1 : argv[++i];
+                }
+            } else if (eq) {
+                char opt[24];
+                snprintf(opt, sizeof opt, "--%s", longopts[k].name);
+                rc = usage_error("option '%s' doesn't allow an argument", opt);
+            } else if (set_flag(s, longopts[k].id)) {
+                rc = CLI_OK;
+            }
+        } else {
+            for (const char *p = arg + 1; *p && rc < 0; p++) {
+                if (*p == 'h') {
+                    rc = set_flag(s, OPT_HELP) ? CLI_OK : rc; /* a cryptopim habit */
+                } else if (strchr("bctwz", *p)) {
+                    set_flag(s, *p);
+                } else {
+                    char bad[2] = {*p, '\0'};
+                    rc = usage_error("invalid option -- '%s'", bad);
+                }
+            }
+        }
+    }
+    if (rc < 0) {
+        const char *why = bad_combination(s);
+        if (why)
+            rc = usage_error("%s", why);
+    }
+    if (rc < 0) {
+        cli_args a;
+        const char *opt, *operand;
+        cli_args_init(&a, ncommon, common);
+        while (rc < 0 && cli_next(&a, &opt, &operand))
+            if (cli_common_option(c, &a, opt) < 0)
+                rc = CLI_USAGE;
+    }
+    free(common);
+    return rc;
 }
 
 /* see cli.h */
@@ -401,74 +644,36 @@ int cmd_sha256sum(int argc, char **argv)
 {
     struct sums s;
     cli_common c;
-    cli_args a;
-    const char *opt, *operand;
     memset(&s, 0, sizeof s);
+    s.binary = -1;
+    sum_parser_init(&s.parser);
     cli_common_init(&c);
-    cli_args_init(&a, argc, argv);
+    /* names in messages are quoted by what the locale can print, as in
+     * coreutils (which sets the whole locale; only LC_CTYPE matters here) */
+    setlocale(LC_CTYPE, "");
     char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
     if (!files) {
         cli_error("out of memory");
         return CLI_USAGE;
     }
-    while (cli_next(&a, &opt, &operand)) {
-        if (!opt) {
-            files[nfiles++] = (char *)operand;
-            continue;
-        }
-        int k = cli_common_option(&c, &a, opt);
-        if (k < 0)
-            goto usage;
-        if (k > 0)
-            continue;
-        int *flag = NULL;
-        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-            printf(sha_help, cli_common_help);
-            free(files);
-            return CLI_OK;
-        } else if (strcmp(opt, "-c") == 0 || strcmp(opt, "--check") == 0) {
-            flag = &s.check;
-        } else if (strcmp(opt, "-b") == 0 || strcmp(opt, "--binary") == 0) {
-            flag = &s.binary;
-        } else if (strcmp(opt, "-t") == 0 || strcmp(opt, "--text") == 0) {
-            s.binary = 0; /* -t only undoes -b */
-            continue;
-        } else if (strcmp(opt, "--tag") == 0) {
-            flag = &s.tag;
-        } else if (strcmp(opt, "--quiet") == 0) {
-            flag = &s.quiet;
-        } else if (strcmp(opt, "--status") == 0) {
-            flag = &s.status;
-        } else if (strcmp(opt, "--strict") == 0) {
-            flag = &s.strict;
-        } else {
-            cli_error("sha256sum: unknown option %s (see `cryptopim sha256sum --help`)", opt);
-            goto usage;
-        }
-        if (cli_has_inline_value(&a)) {
-            cli_error("sha256sum: option %s takes no value", opt);
-            goto usage;
-        }
-        *flag = 1;
-    }
-    if (s.check && s.tag) {
-        cli_error("sha256sum: --tag makes no sense with --check");
-        goto usage;
-    }
-    if (!s.check && (s.quiet || s.status || s.strict)) {
-        cli_error("sha256sum: --quiet, --status and --strict only go with --check");
-        goto usage;
+    int rc = parse_args(&s, &c, argc, argv, files, &nfiles);
+    if (rc >= 0) {
+        free(files);
+        return rc;
     }
     s.backend = c.backend ? c.backend : "auto";
     s.ctx = cli_open(s.backend, &c.opt);
-    if (!s.ctx)
-        goto usage;
+    if (!s.ctx) {
+        free(files);
+        return CLI_USAGE;
+    }
     if (cpim_sha256_batch(s.ctx, NULL, NULL, 0, NULL) == CPIM_ERR_UNSUPPORTED) {
         /* probe with an empty batch, so the error comes once, up front */
         cli_error("sha256sum: backend '%s' does not provide SHA-256", s.backend);
         cpim_close(s.ctx);
-        goto usage;
+        free(files);
+        return CLI_USAGE;
     }
     s.budget = BATCH_BYTES_DEFAULT;
     const char *e = getenv("CRYPTOPIM_BATCH_BYTES");
@@ -476,7 +681,7 @@ int cmd_sha256sum(int argc, char **argv)
         s.budget = (size_t)atol(e);
     if (!nfiles)
         files[nfiles++] = "-";
-    for (size_t i = 0; i < nfiles; i++) {
+    for (size_t i = 0; i < nfiles && !s.backend_failed; i++) {
         if (s.check) {
             check_list(&s, files[i]);
             continue;
@@ -492,7 +697,4 @@ int cmd_sha256sum(int argc, char **argv)
     free(s.items);
     free(files);
     return s.failed ? CLI_FAIL : CLI_OK;
-usage:
-    free(files);
-    return CLI_USAGE;
 }
