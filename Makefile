@@ -145,6 +145,7 @@ TEST_DEPS += $(SELFTEST_BAD)
 TEST_CMDS += $(UNIT)
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
+TEST_CMDS += "sh tests/cli_sha256sum.sh $(CLI)"
 TEST_DEPS += $(UNIT) $(CLI) $(BENCH_BIN)
 
 # The same tests again on an ASan + UBSan build (build-san/): the unit tests
@@ -155,6 +156,7 @@ SAN_ENV       := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=prin
 SAN_TEST_CMDS := "$(SAN_ENV) $(SAN_BUILD)/tests/unit" \
                  "$(SAN_ENV) sh tests/cli.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_keys.sh $(SAN_BUILD)/cryptopim" \
+                 "$(SAN_ENV) sh tests/cli_sha256sum.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu"
 
 # ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----

@@ -470,12 +470,16 @@ static int usage_error(const char *fmt, const char *arg)
     return CLI_FAIL;
 }
 
-/* Finds `--NAME` (NAME of length n) exactly or as the prefix of one option.
- * Returns its index, -1 unknown, -2 ambiguous (message printed). */
-static int find_long(const char *arg, size_t n)
+/* The coreutils options come first in longopts[]; the backend ones after. */
+#define NCOREUTILS_OPTS 12
+
+/* Finds `--NAME` (NAME of length n) exactly or as the prefix of one option
+ * among longopts[lo, hi).  Returns its index, -1 unknown, -2 ambiguous
+ * (message printed). */
+static int find_in(const char *arg, size_t n, size_t lo, size_t hi)
 {
     int found = -1, count = 0;
-    for (size_t i = 0; i < NLONGOPTS; i++) {
+    for (size_t i = lo; i < hi; i++) {
         if (strncmp(longopts[i].name, arg + 2, n) != 0)
             continue;
         if (strlen(longopts[i].name) == n)
@@ -487,11 +491,21 @@ static int find_long(const char *arg, size_t n)
         return found;
     fflush(stdout);
     fprintf(stderr, CLI_NAME ": option '%.*s' is ambiguous; possibilities:", (int)n + 2, arg);
-    for (size_t i = 0; i < NLONGOPTS; i++)
+    for (size_t i = lo; i < hi; i++)
         if (strncmp(longopts[i].name, arg + 2, n) == 0)
             fprintf(stderr, " '--%s'", longopts[i].name);
     fputs("\nTry '" CLI_NAME " sha256sum --help' for more information.\n", stderr);
     return -2;
+}
+
+/* Abbreviations resolve among coreutils' own options first, so that `--ta`
+ * is --tag and `--t` is ambiguous between --tag and --text exactly as in
+ * coreutils; only a name none of them starts with can be a backend option
+ * (`--tas` = --tasklets). */
+static int find_long(const char *arg, size_t n)
+{
+    int k = find_in(arg, n, 0, NCOREUTILS_OPTS);
+    return k == -1 ? find_in(arg, n, NCOREUTILS_OPTS, NLONGOPTS) : k;
 }
 
 /* Applies one flag; 1 if it was --help or --version (done, exit 0). */

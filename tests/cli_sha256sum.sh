@@ -1,0 +1,167 @@
+#!/bin/sh
+# tests/cli_sha256sum.sh BINARY -- `cryptopim sha256sum` against coreutils
+# sha256sum: every check file of the corpus in tests/sha256sum/ under many
+# option sets, the hash output forms, option scanning and misuse, standard
+# input.  Each case runs both programs and compares stdout byte for byte,
+# stderr with `sha256sum` replaced by `cryptopim` (and the --help hint by
+# `cryptopim sha256sum --help`), and the exit status.  Then a few cases on
+# the pim backend, and a provoked DPU fault that must be an error naming the
+# backend, not a mismatch.  Prints PASS/FAIL/SKIP lines (tests/run.sh
+# protocol) and always exits 0.
+B=$1
+if [ -z "$B" ] || [ ! -x "$B" ]; then
+    echo "FAIL cli_sha256sum_binary: '$B' is not an executable"
+    exit 0
+fi
+case $B in /*) ;; *) B=$(pwd)/$B ;; esac
+D=$(cd "$(dirname "$0")/sha256sum" && pwd) || {
+    echo "FAIL cli_sha256sum_corpus: tests/sha256sum/ not found"
+    exit 0
+}
+if ! command -v sha256sum >/dev/null 2>&1; then
+    echo "SKIP cli_sha256sum_coreutils: no coreutils sha256sum binary"
+    exit 0
+fi
+T=$(mktemp -d) || {
+    echo "FAIL cli_sha256sum_tmpdir: mktemp -d failed"
+    exit 0
+}
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+mkdir "$T/w" && cd "$T/w" || exit 0
+
+# The files the corpus names (hashes in the corpus: sha256 of "abc", of "",
+# of "x"); "missing*", "gone*", "it's gone", ... are left absent on purpose.
+printf abc >a
+: >empty
+printf x >"with space"
+printf x >'back\slash'
+printf abc >"$(printf 'nl\nname')"
+printf abc >"$(printf 'cr\rname')"
+mkdir subdir
+
+BE="" # extra options for ours: the backend
+why=""
+# same STDIN ARGS...: runs both programs, sets $why on a difference.
+same() {
+    in=$1
+    shift
+    sha256sum "$@" <"$in" >"$T/ref.out" 2>"$T/ref.err"
+    refrc=$?
+    "$B" sha256sum $BE "$@" <"$in" >"$T/got.out" 2>"$T/got.err"
+    rc=$?
+    sed -e 's/^sha256sum:/cryptopim:/' \
+        -e "s/^Try 'sha256sum --help'/Try 'cryptopim sha256sum --help'/" \
+        "$T/ref.err" >"$T/ref.err2"
+    if [ $refrc != $rc ]; then
+        why="[$*] exit $rc, coreutils $refrc; stderr: $(head -c 300 "$T/got.err" | tr '\n' '|')"
+    elif ! cmp -s "$T/ref.out" "$T/got.out"; then
+        why="[$*] stdout: $(diff "$T/ref.out" "$T/got.out" | head -c 300 | tr '\n' '|')"
+    elif ! cmp -s "$T/ref.err2" "$T/got.err"; then
+        why="[$*] stderr: $(diff "$T/ref.err2" "$T/got.err" | head -c 300 | tr '\n' '|')"
+    else
+        return 0
+    fi
+    return 1
+}
+report() { # NAME: PASS if $why is empty
+    if [ -z "$why" ]; then echo "PASS $1"; else echo "FAIL $1: $why"; fi
+    why=""
+}
+
+# ---- every check file x every option set -----------------------------------------
+OPTSETS="-c|-c --strict|-c -w|-c --quiet|-c --status|-c --ignore-missing|\
+-c --ignore-missing --strict|-c --ignore-missing --quiet|-c -w --strict|-c --status -w|\
+-c -w --status|-c --quiet --status --strict|-cw|--check --warn --ignore-missing"
+n=0
+for f in "$D"/*.sum; do
+    n=$((n + 1))
+    base=$(basename "$f" .sum)
+    old_ifs=$IFS
+    IFS='|'
+    for opts in $OPTSETS; do
+        IFS=$old_ifs
+        [ -n "$why" ] || same /dev/null $opts "$f" || true
+        IFS='|'
+    done
+    IFS=$old_ifs
+    report "cli_sha256sum_check_$(echo "$base" | tr -c 'a-z0-9\n' '_')"
+done
+[ $n -ge 20 ] && echo "PASS cli_sha256sum_corpus_size" ||
+    echo "FAIL cli_sha256sum_corpus_size: only $n check files in $D"
+
+# ---- check files from standard input, and several in one run ----------------------
+same "$D/ok.sum" -c || true
+[ -n "$why" ] || same "$D/mixed.sum" -c - || true
+[ -n "$why" ] || same "$D/crlf.sum" -c --quiet - "$D/ok.sum" || true
+report cli_sha256sum_check_stdin
+# a line naming "-" hashes standard input, except when the list is stdin
+same a -c "$D/stdin-dash.sum" || true
+[ -n "$why" ] || same "$D/stdin-dash.sum" -c || true
+report cli_sha256sum_check_dash
+# the reversed/standard choice carries over to the next check file
+same /dev/null -c "$D/reversed.sum" "$D/ok.sum" || true
+[ -n "$why" ] || same /dev/null -c "$D/ok.sum" "$D/nonexistent.sum" "$D/mixed.sum" || true
+[ -n "$why" ] || same /dev/null -c "$D/directory.sum" subdir "$D/empty.sum" || true
+report cli_sha256sum_check_many
+
+# ---- hash output: markers, tags, -z records, escaping, errors ---------------------
+NAMES="a empty missing subdir"
+for opts in "" "-b" "-t" "--tag" "-z" "--tag -z" "-bz" "-t --tag" "--binary --zero" "--ta"; do
+    [ -n "$why" ] || same /dev/null $opts $NAMES "with space" 'back\slash' \
+        "$(printf 'nl\nname')" "$(printf 'cr\rname')" "it's gone" "a:b" || true
+done
+report cli_sha256sum_hash_forms
+same a || true
+[ -n "$why" ] || same a - || true
+[ -n "$why" ] || same a --tag -z - a || true
+[ -n "$why" ] || same a -- - a || true
+report cli_sha256sum_hash_stdin
+
+# ---- option scanning and misuse (usage errors exit 1, as coreutils) ---------------
+for args in "-c --tag a" "--tag -c a" "--tag -t a" "-cz a" "-c -z a" "-bc a" "-ct a" \
+    "--status a" "--ignore-missing a" "-w a" "--quiet a" "--strict a" "--warn --quiet a" \
+    "--check=x a" "--s a" "--st a" "--che $D/ok.sum" "--frob a" "-x a" "-cwq a" \
+    "-c --binary a" "a -c" "-- -c" "--tag=1 a" "--zero=0 a" "--t a" "--ta a"; do
+    [ -n "$why" ] || same /dev/null $args || true
+done
+report cli_sha256sum_options
+# the backend options (no coreutils counterpart), abbreviated too
+"$B" sha256sum --back=cpu --thr 2 --tag a >"$T/got.out" 2>"$T/got.err" &&
+    sha256sum --tag a | cmp -s - "$T/got.out" && echo "PASS cli_sha256sum_backend_options" ||
+    echo "FAIL cli_sha256sum_backend_options: $(cat "$T/got.err")"
+"$B" sha256sum a --backend >/dev/null 2>"$T/got.err"
+rc=$?
+[ $rc = 1 ] && grep -q "option '--backend' requires an argument" "$T/got.err" &&
+    echo "PASS cli_sha256sum_backend_no_value" ||
+    echo "FAIL cli_sha256sum_backend_no_value: exit $rc: $(cat "$T/got.err")"
+
+# ---- the pim backend (the virtual UPMEM is slow: a few cases) ---------------------
+if "$B" list 2>/dev/null | grep -q '^pim *available'; then
+    BE="--backend pim"
+    same /dev/null -c "$D/ok.sum" || true
+    [ -n "$why" ] || same /dev/null -c --strict "$D/mixed.sum" || true
+    [ -n "$why" ] || same /dev/null --tag a empty "with space" || true
+    BE=""
+    report cli_sha256sum_pim
+    # a DPU fault (instruction watchdog of the virtual UPMEM): an error that
+    # names the backend, exit non-zero, and no FAILED line / mismatch count
+    # (a file large enough that the DPUs, not the host, hash it)
+    head -c 2000000 /dev/urandom >big
+    { sha256sum big && cat "$D/ok.sum"; } >"$T/big.sum"
+    UPMEM_PROFILE=maxInstructions=1000 "$B" sha256sum --backend pim -c "$T/big.sum" \
+        >"$T/got.out" 2>"$T/got.err"
+    rc=$?
+    if [ $rc = 0 ]; then
+        echo "SKIP cli_sha256sum_pim_fault: maxInstructions=1000 did not provoke a fault"
+    elif [ $rc != 1 ] || [ -s "$T/got.out" ] || grep -q 'did NOT match' "$T/got.err" ||
+        ! grep -q "on backend 'pim' failed: .*fault" "$T/got.err"; then
+        echo "FAIL cli_sha256sum_pim_fault: exit $rc, stdout '$(head -c 200 "$T/got.out" |
+            tr '\n' '|')', stderr '$(tr '\n' '|' <"$T/got.err")'"
+    else
+        echo "PASS cli_sha256sum_pim_fault"
+    fi
+else
+    echo "SKIP cli_sha256sum_pim: pim backend not available"
+fi
+exit 0
