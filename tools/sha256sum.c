@@ -433,7 +433,9 @@ enum {
     OPT_COMMON, /* a backend option: takes a value */
 };
 
-/* In coreutils' order, so that an ambiguity lists the same possibilities. */
+/* In coreutils' order, so that an ambiguity lists the same possibilities;
+ * then every option cli_common_option() knows (a new one there must be
+ * added here too, or sha256sum calls it unrecognized). */
 static const struct longopt {
     const char *name;
     int id;
@@ -456,6 +458,7 @@ static const struct longopt {
     {"ranks", OPT_COMMON},
     {"tasklets", OPT_COMMON},
     {"mode", OPT_COMMON},
+    {"pim-profile", OPT_COMMON},
 };
 #define NLONGOPTS (sizeof longopts / sizeof longopts[0])
 
