@@ -7,28 +7,29 @@
 # `cryptopim sha256sum --help`), and the exit status.  Then a few cases on
 # the pim backend, and a provoked DPU fault that must be an error naming the
 # backend, not a mismatch.  Prints PASS/FAIL/SKIP lines (tests/run.sh
-# protocol) and always exits 0.
+# protocol) through tests/lib.sh.
+. "$(dirname "$0")/lib.sh"
 B=$1
 if [ -z "$B" ] || [ ! -x "$B" ]; then
-    echo "FAIL cli_sha256sum_binary: '$B' is not an executable"
-    exit 0
+    fail cli_sha256sum_binary "'$B' is not an executable"
+    finish
 fi
 case $B in /*) ;; *) B=$(pwd)/$B ;; esac
 D=$(cd "$(dirname "$0")/sha256sum" && pwd) || {
-    echo "FAIL cli_sha256sum_corpus: tests/sha256sum/ not found"
-    exit 0
+    fail cli_sha256sum_corpus "tests/sha256sum/ not found"
+    finish
 }
 if ! command -v sha256sum >/dev/null 2>&1; then
-    echo "SKIP cli_sha256sum_coreutils: no coreutils sha256sum binary"
-    exit 0
+    skip cli_sha256sum_coreutils "no coreutils sha256sum binary"
+    finish
 fi
 T=$(mktemp -d) || {
-    echo "FAIL cli_sha256sum_tmpdir: mktemp -d failed"
-    exit 0
+    fail cli_sha256sum_tmpdir "mktemp -d failed"
+    finish
 }
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM HUP
-mkdir "$T/w" && cd "$T/w" || exit 0
+mkdir "$T/w" && cd "$T/w" || finish
 
 # The files the corpus names (hashes in the corpus: sha256 of "abc", of "",
 # of "x"); "missing*", "gone*", "it's gone", ... are left absent on purpose.
@@ -65,7 +66,7 @@ same() {
     return 1
 }
 report() { # NAME: PASS if $why is empty
-    if [ -z "$why" ]; then echo "PASS $1"; else echo "FAIL $1: $why"; fi
+    if [ -z "$why" ]; then pass $1; else fail $1 "$why"; fi
     why=""
 }
 
@@ -87,8 +88,8 @@ for f in "$D"/*.sum; do
     IFS=$old_ifs
     report "cli_sha256sum_check_$(echo "$base" | tr -c 'a-z0-9\n' '_')"
 done
-[ $n -ge 20 ] && echo "PASS cli_sha256sum_corpus_size" ||
-    echo "FAIL cli_sha256sum_corpus_size: only $n check files in $D"
+[ $n -ge 20 ] && pass cli_sha256sum_corpus_size ||
+    fail cli_sha256sum_corpus_size "only $n check files in $D"
 
 # ---- check files from standard input, and several in one run ----------------------
 same "$D/ok.sum" -c || true
@@ -128,13 +129,13 @@ done
 report cli_sha256sum_options
 # the backend options (no coreutils counterpart), abbreviated too
 "$B" sha256sum --back=cpu --thr 2 --tag a >"$T/got.out" 2>"$T/got.err" &&
-    sha256sum --tag a | cmp -s - "$T/got.out" && echo "PASS cli_sha256sum_backend_options" ||
-    echo "FAIL cli_sha256sum_backend_options: $(cat "$T/got.err")"
+    sha256sum --tag a | cmp -s - "$T/got.out" && pass cli_sha256sum_backend_options ||
+    fail cli_sha256sum_backend_options "$(cat "$T/got.err")"
 "$B" sha256sum a --backend >/dev/null 2>"$T/got.err"
 rc=$?
 [ $rc = 1 ] && grep -q "option '--backend' requires an argument" "$T/got.err" &&
-    echo "PASS cli_sha256sum_backend_no_value" ||
-    echo "FAIL cli_sha256sum_backend_no_value: exit $rc: $(cat "$T/got.err")"
+    pass cli_sha256sum_backend_no_value ||
+    fail cli_sha256sum_backend_no_value "exit $rc: $(cat "$T/got.err")"
 
 # ---- the pim backend (the virtual UPMEM is slow: a few cases) ---------------------
 if "$B" list 2>/dev/null | grep -q '^pim *available'; then
@@ -153,15 +154,15 @@ if "$B" list 2>/dev/null | grep -q '^pim *available'; then
         >"$T/got.out" 2>"$T/got.err"
     rc=$?
     if [ $rc = 0 ]; then
-        echo "SKIP cli_sha256sum_pim_fault: maxInstructions=1000 did not provoke a fault"
+        skip cli_sha256sum_pim_fault "maxInstructions=1000 did not provoke a fault"
     elif [ $rc != 1 ] || [ -s "$T/got.out" ] || grep -q 'did NOT match' "$T/got.err" ||
         ! grep -q "on backend 'pim' failed: .*fault" "$T/got.err"; then
-        echo "FAIL cli_sha256sum_pim_fault: exit $rc, stdout '$(head -c 200 "$T/got.out" |
+        fail cli_sha256sum_pim_fault "exit $rc, stdout '$(head -c 200 "$T/got.out" |
             tr '\n' '|')', stderr '$(tr '\n' '|' <"$T/got.err")'"
     else
-        echo "PASS cli_sha256sum_pim_fault"
+        pass cli_sha256sum_pim_fault
     fi
 else
-    echo "SKIP cli_sha256sum_pim: pim backend not available"
+    skip cli_sha256sum_pim "pim backend not available"
 fi
-exit 0
+finish
