@@ -138,11 +138,11 @@ static void build_tables(uint32_t op)
     for (uint32_t x = me(); x < 256; x += NR_TASKLETS) {
         uint32_t t0, s;
         if (op == AES_OP_ECB_DEC) {
-            s = cpc_aes_inv_sbox[x];
+            s = cpim_crypto_aes_inv_sbox[x];
             uint32_t x2 = xt(s), x4 = xt(x2), x8 = xt(x4);
             t0 = (x8 ^ x4 ^ x2) | (x8 ^ s) << 8 | (x8 ^ x4 ^ s) << 16 | (x8 ^ x2 ^ s) << 24;
         } else {
-            s = cpc_aes_sbox[x];
+            s = cpim_crypto_aes_sbox[x];
             uint32_t s2 = xt(s);
             t0 = s2 | s << 8 | s << 16 | (s2 ^ s) << 24;
         }

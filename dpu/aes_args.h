@@ -31,7 +31,7 @@ enum { AES_OP_ECB_ENC = 0, AES_OP_ECB_DEC = 1, AES_OP_CTR = 2 };
 struct aes_key_args {
     /* Round keys as the DPU loads its state: little-endian column words, i.e.
      * the byte swap of FIPS-197's big-endian words.  For AES_OP_ECB_DEC the
-     * equivalent-inverse-cipher schedule (cpc_aes_expand_dec), else the
+     * equivalent-inverse-cipher schedule (cpim_crypto_aes_expand_dec), else the
      * encryption schedule. 4 * (nr + 1) words are used. */
     uint32_t rk[60];
     uint32_t nr; /* 10, 12 or 14 */

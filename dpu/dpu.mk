@@ -11,22 +11,22 @@ DPU_CFLAGS := -O2 -Wall -Wextra -Werror -Idpu -Isrc/crypto
 DPU_DEPS_COMMON := $(wildcard emu/dpu-include/*.h emu/rt/*) $(if $(filter emu/%,$(DPU_CC)),$(DPU_CC))
 
 # The portable primitives do not depend on NR_TASKLETS: compiled once.
-$(BUILD)/dpu/obj/cpc_%.o: src/crypto/%.c src/crypto/%.h $(DPU_DEPS_COMMON)
+$(BUILD)/dpu/obj/cpim_crypto_%.o: src/crypto/%.c src/crypto/%.h $(DPU_DEPS_COMMON)
 	@mkdir -p $(dir $@)
 	$(DPU_CC) $(DPU_CFLAGS) -c -o $@ $<
 
-$(BUILD)/dpu/aes-t%: dpu/aes.c dpu/aes_args.h $(BUILD)/dpu/obj/cpc_aes.o $(DPU_DEPS_COMMON)
-	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/aes.c $(BUILD)/dpu/obj/cpc_aes.o
+$(BUILD)/dpu/aes-t%: dpu/aes.c dpu/aes_args.h $(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/aes.c $(BUILD)/dpu/obj/cpim_crypto_aes.o
 
-$(BUILD)/dpu/sha256-t%: dpu/sha256.c dpu/sha256_args.h $(BUILD)/dpu/obj/cpc_sha256.o \
+$(BUILD)/dpu/sha256-t%: dpu/sha256.c dpu/sha256_args.h $(BUILD)/dpu/obj/cpim_crypto_sha256.o \
 		$(DPU_DEPS_COMMON)
-	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/sha256.c $(BUILD)/dpu/obj/cpc_sha256.o
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/sha256.c $(BUILD)/dpu/obj/cpim_crypto_sha256.o
 
 dpu: $(DPU_PROGS)
 
 # The pim backend's shell tests (CLI against openssl / sha256sum, faults).
 TEST_CMDS += "sh tests/cli_pim.sh $(CLI)"
-.SECONDARY: $(BUILD)/dpu/obj/cpc_aes.o $(BUILD)/dpu/obj/cpc_sha256.o
+.SECONDARY: $(BUILD)/dpu/obj/cpim_crypto_aes.o $(BUILD)/dpu/obj/cpim_crypto_sha256.o
 
 # A deliberately faulting program under both names, for the fault tests.
 $(BUILD)/dpu/fault/aes-t4 $(BUILD)/dpu/fault/sha256-t4: dpu/fault.c dpu/aes_args.h dpu/sha256_args.h \

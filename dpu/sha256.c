@@ -88,7 +88,7 @@ static void compress(uint32_t st[8], const uint32_t *p, uint32_t n)
 {
     /* Through the empty asm the compiler no longer knows K's values, so each
      * K[i] is one load instead of a two-instruction constant. */
-    const uint32_t *k = cpc_sha256_k;
+    const uint32_t *k = cpim_crypto_sha256_k;
     __asm__("" : "+r"(k));
     uint32_t a = st[0], b = st[1], c = st[2], d = st[3];
     uint32_t e = st[4], f = st[5], g = st[6], h = st[7];

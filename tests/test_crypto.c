@@ -30,7 +30,7 @@ TEST(crypto_sha256_fips180_examples)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         uint8_t want[32], got[32];
         unhex(v[i].md, want, 32);
-        cpc_sha256((const uint8_t *)v[i].msg, (uint32_t)strlen(v[i].msg), got);
+        cpim_crypto_sha256((const uint8_t *)v[i].msg, (uint32_t)strlen(v[i].msg), got);
         CHECK_MEM(got, want, 32, v[i].msg);
     }
 }
@@ -40,16 +40,16 @@ TEST(crypto_sha256_million_a)
     uint8_t want[32], got[32], chunk[1000];
     unhex("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0", want, 32);
     memset(chunk, 'a', sizeof chunk);
-    cpc_sha256_ctx c;
-    cpc_sha256_init(&c);
+    cpim_crypto_sha256_ctx c;
+    cpim_crypto_sha256_init(&c);
     for (int i = 0; i < 1000; i++)
-        cpc_sha256_update(&c, chunk, sizeof chunk);
-    cpc_sha256_final(&c, got);
+        cpim_crypto_sha256_update(&c, chunk, sizeof chunk);
+    cpim_crypto_sha256_final(&c, got);
     CHECK_MEM(got, want, 32, "streamed million-a");
     uint8_t *big = malloc(1000000);
     if (big) {
         memset(big, 'a', 1000000);
-        cpc_sha256(big, 1000000, got);
+        cpim_crypto_sha256(big, 1000000, got);
         CHECK_MEM(got, want, 32, "one-shot million-a");
         free(big);
     }
@@ -66,26 +66,26 @@ TEST(crypto_sha256_streaming_every_split)
     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
         uint32_t n = lens[li];
         uint8_t ref[32], got[32];
-        cpc_sha256(buf, n, ref);
+        cpim_crypto_sha256(buf, n, ref);
         for (uint32_t a = 0; a <= n; a++) {
-            cpc_sha256_ctx c;
-            cpc_sha256_init(&c);
-            cpc_sha256_update(&c, buf, a);
-            cpc_sha256_update(&c, NULL, 0);
-            cpc_sha256_update(&c, buf + a, n - a);
-            cpc_sha256_final(&c, got);
+            cpim_crypto_sha256_ctx c;
+            cpim_crypto_sha256_init(&c);
+            cpim_crypto_sha256_update(&c, buf, a);
+            cpim_crypto_sha256_update(&c, NULL, 0);
+            cpim_crypto_sha256_update(&c, buf + a, n - a);
+            cpim_crypto_sha256_final(&c, got);
             if (!CHECK_MEM(got, ref, 32, "two-piece streaming"))
                 return;
         }
-        cpc_sha256_ctx c;
-        cpc_sha256_init(&c);
+        cpim_crypto_sha256_ctx c;
+        cpim_crypto_sha256_init(&c);
         for (uint32_t i = 0; i < n; i++)
-            cpc_sha256_update(&c, buf + i, 1);
-        cpc_sha256_final(&c, got);
+            cpim_crypto_sha256_update(&c, buf + i, 1);
+        cpim_crypto_sha256_final(&c, got);
         CHECK_MEM(got, ref, 32, "byte-by-byte streaming");
         for (int off = 1; off < 4; off++) { /* unaligned input = same digest */
             memmove(buf + off, buf, n);
-            cpc_sha256(buf + off, n, got);
+            cpim_crypto_sha256(buf + off, n, got);
             memmove(buf, buf + off, n);
             CHECK_MEM(got, ref, 32, "unaligned one-shot");
         }
@@ -110,9 +110,9 @@ TEST(crypto_sha256_batch_matches_oneshot)
                                    : test_rand(&seed) % 200);
         msgs[i] = lens[i] ? data + 200 * i + (i % 3) : NULL;
     }
-    cpc_sha256_batch(msgs, lens, N, got);
+    cpim_crypto_sha256_batch(msgs, lens, N, got);
     for (int i = 0; i < N; i++) {
-        cpc_sha256(msgs[i], lens[i], want);
+        cpim_crypto_sha256(msgs[i], lens[i], want);
         CHECK_MEM(got[i], want, 32, "batch digest");
     }
     free(data);
@@ -124,15 +124,15 @@ TEST(crypto_sha256_batch_matches_oneshot)
 TEST(crypto_aes_key_expansion)
 {
     uint8_t k[32];
-    cpc_aes_ks ks;
+    cpim_crypto_aes_ks ks;
     unhex("2b7e151628aed2a6abf7158809cf4f3c", k, 16);
-    CHECK(cpc_aes_expand_enc(&ks, k, 16) == 10, "AES-128 rounds");
+    CHECK(cpim_crypto_aes_expand_enc(&ks, k, 16) == 10, "AES-128 rounds");
     CHECK(ks.rk[40] == 0xd014f9a8u && ks.rk[43] == 0xb6630ca6u, "A.1 w[40..43] wrong");
     unhex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4", k, 32);
-    CHECK(cpc_aes_expand_enc(&ks, k, 32) == 14, "AES-256 rounds");
+    CHECK(cpim_crypto_aes_expand_enc(&ks, k, 32) == 14, "AES-256 rounds");
     CHECK(ks.rk[56] == 0xfe4890d1u && ks.rk[59] == 0x706c631eu, "A.3 w[56..59] wrong");
-    CHECK(cpc_aes_expand_enc(&ks, k, 20) == 0, "20-byte key accepted");
-    CHECK(cpc_aes_expand_dec(&ks, k, 0) == 0, "0-byte key accepted");
+    CHECK(cpim_crypto_aes_expand_enc(&ks, k, 20) == 0, "20-byte key accepted");
+    CHECK(cpim_crypto_aes_expand_dec(&ks, k, 0) == 0, "0-byte key accepted");
 }
 
 TEST(crypto_aes_ecb_roundtrip_all_sizes)
@@ -142,48 +142,49 @@ TEST(crypto_aes_ecb_roundtrip_all_sizes)
     test_fill(&seed, pt, sizeof pt);
     for (uint32_t kl = 16; kl <= 32; kl += 8) {
         test_fill(&seed, key, kl);
-        cpc_aes_ks ek, dk, dk2;
-        cpc_aes_expand_enc(&ek, key, kl);
-        cpc_aes_expand_dec(&dk, key, kl);
-        cpc_aes_dec_from_enc(&dk2, &ek);
+        cpim_crypto_aes_ks ek, dk, dk2;
+        cpim_crypto_aes_expand_enc(&ek, key, kl);
+        cpim_crypto_aes_expand_dec(&dk, key, kl);
+        cpim_crypto_aes_dec_from_enc(&dk2, &ek);
         CHECK(memcmp(&dk, &dk2, sizeof dk) == 0, "two ways to the decryption schedule differ");
-        cpc_aes_encrypt(&ek, pt, ct, 67);
-        cpc_aes_decrypt(&dk, ct, back, 67);
+        cpim_crypto_aes_encrypt(&ek, pt, ct, 67);
+        cpim_crypto_aes_decrypt(&dk, ct, back, 67);
         CHECK_MEM(back, pt, sizeof pt, "decrypt(encrypt(x))");
         CHECK(memcmp(ct, pt, sizeof pt) != 0, "encryption is the identity");
-        cpc_aes_encrypt_1t(&ek, pt, ct1, 67); /* the 1-table set agrees */
+        cpim_crypto_aes_encrypt_1t(&ek, pt, ct1, 67); /* the 1-table set agrees */
         CHECK_MEM(ct1, ct, sizeof ct, "1-table encrypt");
-        cpc_aes_decrypt_1t(&dk, ct, back, 67);
+        cpim_crypto_aes_decrypt_1t(&dk, ct, back, 67);
         CHECK_MEM(back, pt, sizeof pt, "1-table decrypt");
         memcpy(back, pt, sizeof pt); /* in place, unaligned */
-        cpc_aes_encrypt(&ek, back + 1, back + 1, 66);
-        cpc_aes_encrypt(&ek, pt + 1, ct1, 66);
+        cpim_crypto_aes_encrypt(&ek, back + 1, back + 1, 66);
+        cpim_crypto_aes_encrypt(&ek, pt + 1, ct1, 66);
         CHECK_MEM(back + 1, ct1, 66 * 16, "in-place unaligned encrypt");
     }
 }
 
 /* Keystream block i of a CTR stream, straight from the definition. */
-static void keystream(const cpc_aes_ks *ek, const uint8_t ctr0[16], uint64_t i, uint8_t out[16])
+static void keystream(const cpim_crypto_aes_ks *ek, const uint8_t ctr0[16], uint64_t i,
+                      uint8_t out[16])
 {
     uint8_t c[16];
     memcpy(c, ctr0, 16);
-    cpc_aes_ctr_add(c, i);
-    cpc_aes_encrypt(ek, c, out, 1);
+    cpim_crypto_aes_ctr_add(c, i);
+    cpim_crypto_aes_encrypt(ek, c, out, 1);
 }
 
 static void ctr_case(const char *what, const char *ctr_hex, const char *after_hex)
 {
     uint8_t key[16] = {1, 2, 3}, ctr0[16], ctr[16], after[16], zero[50] = {0}, out[50], ks[16];
-    cpc_aes_ks ek;
-    cpc_aes_expand_enc(&ek, key, 16);
+    cpim_crypto_aes_ks ek;
+    cpim_crypto_aes_expand_enc(&ek, key, 16);
     unhex(ctr_hex, ctr0, 16);
     unhex(after_hex, after, 16);
     for (int set = 0; set < 2; set++) {
         memcpy(ctr, ctr0, 16);
         if (set == 0)
-            cpc_aes_ctr(&ek, ctr, zero, out, 50); /* 4 blocks, the last partial */
+            cpim_crypto_aes_ctr(&ek, ctr, zero, out, 50); /* 4 blocks, the last partial */
         else
-            cpc_aes_ctr_1t(&ek, ctr, zero, out, 50);
+            cpim_crypto_aes_ctr_1t(&ek, ctr, zero, out, 50);
         CHECK_MEM(ctr, after, 16, what);
         for (int b = 0; b < 4; b++) {
             keystream(&ek, ctr0, (uint64_t)b, ks);
@@ -202,11 +203,11 @@ TEST(crypto_aes_ctr_counter_wrap)
              "00000001000000000000000000000002");
     uint8_t c[16], want[16];
     unhex("00000000000000000000000000000001", c, 16);
-    cpc_aes_ctr_add(c, UINT64_MAX);
+    cpim_crypto_aes_ctr_add(c, UINT64_MAX);
     unhex("00000000000000010000000000000000", want, 16);
     CHECK_MEM(c, want, 16, "ctr_add carry into the high half");
     memset(c, 0xff, 16);
-    cpc_aes_ctr_add(c, 1);
+    cpim_crypto_aes_ctr_add(c, 1);
     memset(want, 0, 16);
     CHECK_MEM(c, want, 16, "ctr_add wrap");
 }
@@ -218,23 +219,23 @@ TEST(crypto_aes_ctr_continuation_and_in_place)
     test_fill(&seed, key, sizeof key);
     test_fill(&seed, ctr0, sizeof ctr0);
     test_fill(&seed, in, sizeof in);
-    cpc_aes_ks ek;
-    cpc_aes_expand_enc(&ek, key, 24);
+    cpim_crypto_aes_ks ek;
+    cpim_crypto_aes_expand_enc(&ek, key, 24);
     memcpy(ca, ctr0, 16);
-    cpc_aes_ctr(&ek, ca, in, one, sizeof in);
+    cpim_crypto_aes_ctr(&ek, ca, in, one, sizeof in);
     for (uint32_t split = 0; split <= sizeof in; split += 16) {
         memcpy(cb, ctr0, 16);
-        cpc_aes_ctr(&ek, cb, in, two, split);
-        cpc_aes_ctr(&ek, cb, in + split, two + split, (uint32_t)sizeof in - split);
+        cpim_crypto_aes_ctr(&ek, cb, in, two, split);
+        cpim_crypto_aes_ctr(&ek, cb, in + split, two + split, (uint32_t)sizeof in - split);
         if (!CHECK_MEM(two, one, sizeof in, "two CTR calls = one call"))
             break;
         CHECK_MEM(cb, ca, 16, "counter after two calls");
     }
     memcpy(two, in, sizeof in);
     memcpy(cb, ctr0, 16);
-    cpc_aes_ctr(&ek, cb, two, two, sizeof in);
+    cpim_crypto_aes_ctr(&ek, cb, two, two, sizeof in);
     CHECK_MEM(two, one, sizeof in, "in-place CTR");
     memcpy(cb, ctr0, 16);
-    cpc_aes_ctr(&ek, cb, two, two, sizeof in);
+    cpim_crypto_aes_ctr(&ek, cb, two, two, sizeof in);
     CHECK_MEM(two, in, sizeof in, "CTR twice = identity");
 }

@@ -58,10 +58,10 @@ static cpim_ctx *open_tier(int t, unsigned threads)
 static const uint32_t key_lens[3] = {16, 24, 32};
 
 /* Portable CTR over any length (the primitive takes uint32_t lengths). */
-static void ref_ctr(const cpc_aes_ks *ek, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
+static void ref_ctr(const cpim_crypto_aes_ks *ek, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
                     size_t len)
 {
-    cpc_aes_ctr(ek, ctr, in, out, (uint32_t)len);
+    cpim_crypto_aes_ctr(ek, ctr, in, out, (uint32_t)len);
 }
 
 TEST(hw_aesni_lengths_0_300)
@@ -78,9 +78,9 @@ TEST(hw_aesni_lengths_0_300)
         if (!ctx)
             continue;
         for (int k = 0; k < 3; k++) {
-            cpc_aes_ks ek, dk;
-            cpc_aes_expand_enc(&ek, key, key_lens[k]);
-            cpc_aes_dec_from_enc(&dk, &ek);
+            cpim_crypto_aes_ks ek, dk;
+            cpim_crypto_aes_expand_enc(&ek, key, key_lens[k]);
+            cpim_crypto_aes_dec_from_enc(&dk, &ek);
             CHECK(cpim_aes_set_key(ctx, key, key_lens[k]) == CPIM_OK, "set_key");
             for (size_t len = 0; len <= 300; len++) {
                 /* Unaligned input and output: offsets 1..15 differ. */
@@ -97,9 +97,9 @@ TEST(hw_aesni_lengths_0_300)
                     continue;
                 for (int dir = 0; dir < 2; dir++) {
                     if (dir == CPIM_ENCRYPT)
-                        cpc_aes_encrypt(&ek, src, ref, (uint32_t)(len / 16));
+                        cpim_crypto_aes_encrypt(&ek, src, ref, (uint32_t)(len / 16));
                     else
-                        cpc_aes_decrypt(&dk, src, ref, (uint32_t)(len / 16));
+                        cpim_crypto_aes_decrypt(&dk, src, ref, (uint32_t)(len / 16));
                     CHECK(cpim_aes_ecb(ctx, (cpim_dir)dir, src, dst, len) == CPIM_OK, "ecb");
                     if (!CHECK_MEM(dst, ref, len, "ecb output"))
                         CHECK(0, "tier %s key %u len %zu dir %d", tier_name[t], key_lens[k], len,
@@ -114,7 +114,7 @@ TEST(hw_aesni_lengths_0_300)
 /* Counter blocks whose low 64-bit word is 2^64 - back, with the high word
  * given: the run crosses the carry into the high word (or, for an all-ones
  * high word, the 2^128 wrap to zero). */
-static void check_ctr_wrap(cpim_ctx *ctx, const cpc_aes_ks *ek, uint64_t hi, unsigned back,
+static void check_ctr_wrap(cpim_ctx *ctx, const cpim_crypto_aes_ks *ek, uint64_t hi, unsigned back,
                            const uint8_t *in, uint8_t *out, uint8_t *ref, size_t len,
                            const char *tier)
 {
@@ -151,8 +151,8 @@ TEST(hw_aesni_ctr_counter_wrap)
         if (!ctx)
             continue;
         for (int k = 0; k < 3; k++) {
-            cpc_aes_ks ek;
-            cpc_aes_expand_enc(&ek, key, key_lens[k]);
+            cpim_crypto_aes_ks ek;
+            cpim_crypto_aes_expand_enc(&ek, key, key_lens[k]);
             cpim_aes_set_key(ctx, key, key_lens[k]);
             for (size_t h = 0; h < sizeof his / sizeof his[0]; h++)
                 for (size_t b = 0; b < sizeof backs / sizeof backs[0]; b++)
@@ -179,8 +179,8 @@ TEST(hw_aesni_in_place_and_continuation)
     test_fill(&rs, data, sizeof data);
     memset(ctr0, 0xff, sizeof ctr0); /* near both wraps */
     ctr0[15] = 0x80;
-    cpc_aes_ks ek;
-    cpc_aes_expand_enc(&ek, key, 16);
+    cpim_crypto_aes_ks ek;
+    cpim_crypto_aes_expand_enc(&ek, key, 16);
     memcpy(c1, ctr0, 16);
     ref_ctr(&ek, c1, data + 1, ref, N);
     for (int t = 0; t < NTIERS; t++) {
@@ -301,7 +301,7 @@ static void check_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size_t 
     CHECK(rc == CPIM_OK, "%s: %s", what, cpim_strerror(rc));
     for (size_t i = 0; i < count; i++) {
         uint8_t ref[32];
-        cpc_sha256(msgs[i], (uint32_t)lens[i], ref);
+        cpim_crypto_sha256(msgs[i], (uint32_t)lens[i], ref);
         if (!CHECK_MEM(dg[i], ref, 32, "digest")) {
             CHECK(0, "%s: message %zu of %zu, length %zu", what, i, count, lens[i]);
             break;

@@ -15,14 +15,14 @@
 TEST(pim_plan_ctr_add)
 {
     uint32_t c[4] = {0, 0xffffffffu, 0xffffffffu, 0xfffffffeu};
-    pim_ctr_add(c, 3);
+    cpim_pim_ctr_add(c, 3);
     CHECK(c[0] == 1 && c[1] == 0 && c[2] == 0 && c[3] == 1, "carry into the top word: %x %x %x %x",
           c[0], c[1], c[2], c[3]);
     uint32_t d[4] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};
-    pim_ctr_add(d, 1);
+    cpim_pim_ctr_add(d, 1);
     CHECK(!d[0] && !d[1] && !d[2] && !d[3], "wraps mod 2^128");
     uint32_t e[4] = {0, 0, 1, 2};
-    pim_ctr_add(e, 0x100000003ull);
+    cpim_pim_ctr_add(e, 0x100000003ull);
     CHECK(e[2] == 2 && e[3] == 5, "a 64-bit step: %x %x", e[2], e[3]);
 }
 
@@ -42,12 +42,12 @@ TEST(pim_plan_aes_split)
         uint8_t *in = (uint8_t *)(uintptr_t)0x10000, *out = (uint8_t *)(uintptr_t)0x900000;
         const uint32_t ctr0[4] = {1, 2, 0xffffffffu, 0xfffffff0u};
         struct aes_job_args *jobs = calloc(nd, sizeof *jobs);
-        pim_piece *to = calloc((size_t)nd * PIM_PIECES, sizeof *to),
-                  *from = calloc(nd, sizeof *from);
+        cpim_pim_piece *to = calloc((size_t)nd * PIM_PIECES, sizeof *to),
+                       *from = calloc(nd, sizeof *from);
         int bounces = 0;
         for (uint64_t done = 0; done < total; done += per_round) {
             uint64_t nb = total - done < per_round ? total - done : per_round;
-            uint32_t bd = pim_aes_split(nd, done, nb, len, in, out, ctr0, jobs, to, from);
+            uint32_t bd = cpim_pim_aes_split(nd, done, nb, len, in, out, ctr0, jobs, to, from);
             uint64_t blk = done;
             for (uint32_t i = 0; i < nd; i++) {
                 uint32_t want = (uint32_t)(nb / nd) + (i < nb % nd);
@@ -59,7 +59,7 @@ TEST(pim_plan_aes_split)
                           !to[(size_t)i * PIM_PIECES + 2].len,
                       "DPU %u's pieces", i);
                 uint32_t c[4] = {ctr0[0], ctr0[1], ctr0[2], ctr0[3]};
-                pim_ctr_add(c, blk);
+                cpim_pim_ctr_add(c, blk);
                 CHECK(!memcmp(c, jobs[i].ctr, sizeof c), "DPU %u's counter", i);
                 int partial = want && (blk + want) * 16 > len;
                 CHECK(partial == (bd == i), "nd %u len %zu: bounce DPU %u, DPU %u partial %d", nd,
@@ -100,7 +100,7 @@ static void sha_plan_case(uint64_t seed, uint32_t nd, uint32_t budget, int conti
         msgs[i] = contiguous ? buf + off
                   : lens[i]  ? memcpy(malloc(lens[i]), buf + off, lens[i])
                              : NULL;
-    pim_sha_plan p;
+    cpim_pim_sha_plan p;
     memset(&p, 0, sizeof p);
     uint32_t scope_first = 0, scope_n = nd;
     p.msgs = msgs;
@@ -114,25 +114,25 @@ static void sha_plan_case(uint64_t seed, uint32_t nd, uint32_t budget, int conti
     p.scope_n = &scope_n;
     p.to = calloc((size_t)nd * PIM_PIECES, sizeof *p.to);
     p.from = calloc(nd, sizeof *p.from);
-    CHECK(pim_sha_plan_alloc(&p, NULL, count) == CPIM_OK, "plan alloc");
+    CHECK(cpim_pim_sha_plan_alloc(&p, NULL, count) == CPIM_OK, "plan alloc");
     uint64_t *pos = calloc(count, sizeof *pos);
     size_t *todo = malloc(count * sizeof *todo), ntodo = count;
     for (size_t i = 0; i < count; i++)
         todo[i] = i;
     uint8_t(*dig)[32] = calloc(count, 32);
-    const uint32_t seg_max = pim_sha_seg_max(budget);
+    const uint32_t seg_max = cpim_pim_sha_seg_max(budget);
     int rounds = 0;
     while (ntodo && rounds++ < 1000) {
         size_t used, res;
-        pim_sha_plan_round(&p, todo, ntodo, pos, &used, &res);
+        cpim_pim_sha_plan_round(&p, todo, ntodo, pos, &used, &res);
         p.stage = calloc(used ? used : 1, 1);
         p.results = calloc(res ? res : 1, 1);
-        pim_sha_prepare(&p, 0, nd);
+        cpim_pim_sha_prepare(&p, 0, nd);
         size_t seen = 0;
         for (uint32_t d = 0; d < nd; d++) {
             uint32_t data = 0;
             for (uint32_t k = 0; k < p.cnt[d]; k++) {
-                const pim_sha_seg *g = &p.segs[p.first[d] + k];
+                const cpim_pim_sha_seg *g = &p.segs[p.first[d] + k];
                 uint64_t left = lens[g->msg] - pos[g->msg];
                 CHECK(g->prior == pos[g->msg], "segment starts at %llu, message at %llu",
                       (unsigned long long)g->prior, (unsigned long long)pos[g->msg]);
@@ -145,7 +145,7 @@ static void sha_plan_case(uint64_t seed, uint32_t nd, uint32_t budget, int conti
                       "CONT flag %u with %llu bytes before", g->flags,
                       (unsigned long long)g->prior);
                 /* the DPU's table entry (staged piece or image) */
-                const pim_piece *t = &p.to[(size_t)d * PIM_PIECES];
+                const cpim_pim_piece *t = &p.to[(size_t)d * PIM_PIECES];
                 const uint8_t *table = NULL, *image = NULL;
                 if (p.run[d]) {
                     table = (const uint8_t *)t[2].ptr + ((p.run[d] & 7u) ? 8 : 0);
@@ -173,7 +173,7 @@ static void sha_plan_case(uint64_t seed, uint32_t nd, uint32_t budget, int conti
         CHECK(seen >= 1 && seen <= ntodo, "round planned %zu segments for %zu messages", seen,
               ntodo);
         /* pretend the DPUs hashed: collect advances pos */
-        pim_sha_collect(&p, pos, dig);
+        cpim_pim_sha_collect(&p, pos, dig);
         size_t w = 0;
         for (size_t k = 0; k < ntodo; k++)
             if (pos[todo[k]] != UINT64_MAX)
@@ -183,7 +183,7 @@ static void sha_plan_case(uint64_t seed, uint32_t nd, uint32_t budget, int conti
         free(p.results);
     }
     CHECK(ntodo == 0, "%zu messages never finished (%d rounds)", ntodo, rounds);
-    pim_sha_plan_free(&p);
+    cpim_pim_sha_plan_free(&p);
     if (!contiguous)
         for (size_t i = 0; i < count; i++)
             free((void *)msgs[i]);

@@ -54,9 +54,9 @@ static void cpu_close(void *state)
 cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t key_len)
 {
     cpim_wipe(k, sizeof *k);
-    if (!cpc_aes_expand_enc(&k->ek, key, (uint32_t)key_len))
+    if (!cpim_crypto_aes_expand_enc(&k->ek, key, (uint32_t)key_len))
         return CPIM_ERR_KEY_LENGTH;
-    cpc_aes_dec_from_enc(&k->dk, &k->ek);
+    cpim_crypto_aes_dec_from_enc(&k->dk, &k->ek);
     return CPIM_OK;
 }
 
@@ -86,9 +86,9 @@ static void ecb_range(void *arg, size_t b, size_t e)
     for (size_t n = e - b; n;) {
         uint32_t step = n > CHUNK / 16 ? CHUNK / 16 : (uint32_t)n;
         if (j->dir == CPIM_ENCRYPT)
-            cpc_aes_encrypt(&j->k->ek, in, out, step);
+            cpim_crypto_aes_encrypt(&j->k->ek, in, out, step);
         else
-            cpc_aes_decrypt(&j->k->dk, in, out, step);
+            cpim_crypto_aes_decrypt(&j->k->dk, in, out, step);
         in += (size_t)step * 16;
         out += (size_t)step * 16;
         n -= step;
@@ -101,13 +101,13 @@ static void ctr_range(void *arg, size_t b, size_t e)
     const struct aes_job *j = arg;
     uint8_t ctr[16];
     memcpy(ctr, j->ctr0, 16);
-    cpc_aes_ctr_add(ctr, (uint64_t)b);
+    cpim_crypto_aes_ctr_add(ctr, (uint64_t)b);
     size_t end = e * 16 < j->len ? e * 16 : j->len;
     const uint8_t *in = j->in + b * 16;
     uint8_t *out = j->out + b * 16;
     for (size_t n = end - b * 16; n;) {
         uint32_t step = n > CHUNK ? CHUNK : (uint32_t)n;
-        cpc_aes_ctr(&j->k->ek, ctr, in, out, step);
+        cpim_crypto_aes_ctr(&j->k->ek, ctr, in, out, step);
         in += step;
         out += step;
         n -= step;
@@ -131,7 +131,7 @@ void cpim_portable_ctr(const cpim_portable_aes *k, unsigned threads, uint8_t cou
     memcpy(j.ctr0, counter, 16);
     size_t nblocks = len / 16 + (len % 16 != 0);
     (void)cpim_parallel_for(threads, nblocks, GRAIN_BLOCKS, ctr_range, &j);
-    cpc_aes_ctr_add(counter, (uint64_t)nblocks);
+    cpim_crypto_aes_ctr_add(counter, (uint64_t)nblocks);
 }
 
 static cpim_err cpu_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
@@ -164,15 +164,15 @@ struct sha_job {
 
 static void sha_one(const uint8_t *p, size_t len, uint8_t digest[32])
 {
-    cpc_sha256_ctx c;
-    cpc_sha256_init(&c);
+    cpim_crypto_sha256_ctx c;
+    cpim_crypto_sha256_init(&c);
     while (len) {
         uint32_t step = len > CHUNK ? CHUNK : (uint32_t)len;
-        cpc_sha256_update(&c, p, step);
+        cpim_crypto_sha256_update(&c, p, step);
         p += step;
         len -= step;
     }
-    cpc_sha256_final(&c, digest);
+    cpim_crypto_sha256_final(&c, digest);
 }
 
 static void sha_runs(void *arg, size_t first, size_t end)

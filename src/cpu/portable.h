@@ -22,7 +22,7 @@
 #include "cryptopim.h"
 
 typedef struct cpim_portable_aes {
-    cpc_aes_ks ek, dk; /* encryption and decryption round keys */
+    cpim_crypto_aes_ks ek, dk; /* encryption and decryption round keys */
 } cpim_portable_aes;
 
 /* Expands a 16/24/32-byte key into k (the old keys are wiped first). */

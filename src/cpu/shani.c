@@ -80,7 +80,7 @@ TGT_SHA INLINE void shani_kernel(const int n, uint32_t *const h[], const uint8_t
             save0[l] = s0[l], save1[l] = s1[l];
 #pragma GCC unroll 16
         for (int g = 0; g < 16; g++) {
-            const __m128i k = _mm_loadu_si128((const __m128i *)(cpc_sha256_k + 4 * g));
+            const __m128i k = _mm_loadu_si128((const __m128i *)(cpim_crypto_sha256_k + 4 * g));
 #pragma GCC unroll 4
             for (int l = 0; l < n; l++) {
                 __m128i *x = w[l];

@@ -31,7 +31,7 @@ static inline void store_block(uint8_t *p, const uint32_t w[4], int al)
 
 /* ---- tables (generated from the FIPS-197 definitions) -------------------- */
 
-const uint8_t cpc_aes_sbox[256] = {
+const uint8_t cpim_crypto_aes_sbox[256] = {
     0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
     0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
     0xb7, 0xfd, 0x93, 0x26, 0x36, 0x3f, 0xf7, 0xcc, 0x34, 0xa5, 0xe5, 0xf1, 0x71, 0xd8, 0x31, 0x15,
@@ -49,7 +49,7 @@ const uint8_t cpc_aes_sbox[256] = {
     0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94, 0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf,
     0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16};
 
-const uint8_t cpc_aes_inv_sbox[256] = {
+const uint8_t cpim_crypto_aes_inv_sbox[256] = {
     0x52, 0x09, 0x6a, 0xd5, 0x30, 0x36, 0xa5, 0x38, 0xbf, 0x40, 0xa3, 0x9e, 0x81, 0xf3, 0xd7, 0xfb,
     0x7c, 0xe3, 0x39, 0x82, 0x9b, 0x2f, 0xff, 0x87, 0x34, 0x8e, 0x43, 0x44, 0xc4, 0xde, 0xe9, 0xcb,
     0x54, 0x7b, 0x94, 0x32, 0xa6, 0xc2, 0x23, 0x3d, 0xee, 0x4c, 0x95, 0x0b, 0x42, 0xfa, 0xc3, 0x4e,
@@ -67,7 +67,7 @@ const uint8_t cpc_aes_inv_sbox[256] = {
     0xa0, 0xe0, 0x3b, 0x4d, 0xae, 0x2a, 0xf5, 0xb0, 0xc8, 0xeb, 0xbb, 0x3c, 0x83, 0x53, 0x99, 0x61,
     0x17, 0x2b, 0x04, 0x7e, 0xba, 0x77, 0xd6, 0x26, 0xe1, 0x69, 0x14, 0x63, 0x55, 0x21, 0x0c, 0x7d};
 
-const uint32_t cpc_aes_te0[256] = {
+const uint32_t cpim_crypto_aes_te0[256] = {
     0xc66363a5u, 0xf87c7c84u, 0xee777799u, 0xf67b7b8du, 0xfff2f20du, 0xd66b6bbdu, 0xde6f6fb1u,
     0x91c5c554u, 0x60303050u, 0x02010103u, 0xce6767a9u, 0x562b2b7du, 0xe7fefe19u, 0xb5d7d762u,
     0x4dababe6u, 0xec76769au, 0x8fcaca45u, 0x1f82829du, 0x89c9c940u, 0xfa7d7d87u, 0xeffafa15u,
@@ -106,7 +106,7 @@ const uint32_t cpc_aes_te0[256] = {
     0xd7e6e631u, 0x844242c6u, 0xd06868b8u, 0x824141c3u, 0x299999b0u, 0x5a2d2d77u, 0x1e0f0f11u,
     0x7bb0b0cbu, 0xa85454fcu, 0x6dbbbbd6u, 0x2c16163au};
 
-const uint32_t cpc_aes_te1[256] = {
+const uint32_t cpim_crypto_aes_te1[256] = {
     0xa5c66363u, 0x84f87c7cu, 0x99ee7777u, 0x8df67b7bu, 0x0dfff2f2u, 0xbdd66b6bu, 0xb1de6f6fu,
     0x5491c5c5u, 0x50603030u, 0x03020101u, 0xa9ce6767u, 0x7d562b2bu, 0x19e7fefeu, 0x62b5d7d7u,
     0xe64dababu, 0x9aec7676u, 0x458fcacau, 0x9d1f8282u, 0x4089c9c9u, 0x87fa7d7du, 0x15effafau,
@@ -145,7 +145,7 @@ const uint32_t cpc_aes_te1[256] = {
     0x31d7e6e6u, 0xc6844242u, 0xb8d06868u, 0xc3824141u, 0xb0299999u, 0x775a2d2du, 0x111e0f0fu,
     0xcb7bb0b0u, 0xfca85454u, 0xd66dbbbbu, 0x3a2c1616u};
 
-const uint32_t cpc_aes_te2[256] = {
+const uint32_t cpim_crypto_aes_te2[256] = {
     0x63a5c663u, 0x7c84f87cu, 0x7799ee77u, 0x7b8df67bu, 0xf20dfff2u, 0x6bbdd66bu, 0x6fb1de6fu,
     0xc55491c5u, 0x30506030u, 0x01030201u, 0x67a9ce67u, 0x2b7d562bu, 0xfe19e7feu, 0xd762b5d7u,
     0xabe64dabu, 0x769aec76u, 0xca458fcau, 0x829d1f82u, 0xc94089c9u, 0x7d87fa7du, 0xfa15effau,
@@ -184,7 +184,7 @@ const uint32_t cpc_aes_te2[256] = {
     0xe631d7e6u, 0x42c68442u, 0x68b8d068u, 0x41c38241u, 0x99b02999u, 0x2d775a2du, 0x0f111e0fu,
     0xb0cb7bb0u, 0x54fca854u, 0xbbd66dbbu, 0x163a2c16u};
 
-const uint32_t cpc_aes_te3[256] = {
+const uint32_t cpim_crypto_aes_te3[256] = {
     0x6363a5c6u, 0x7c7c84f8u, 0x777799eeu, 0x7b7b8df6u, 0xf2f20dffu, 0x6b6bbdd6u, 0x6f6fb1deu,
     0xc5c55491u, 0x30305060u, 0x01010302u, 0x6767a9ceu, 0x2b2b7d56u, 0xfefe19e7u, 0xd7d762b5u,
     0xababe64du, 0x76769aecu, 0xcaca458fu, 0x82829d1fu, 0xc9c94089u, 0x7d7d87fau, 0xfafa15efu,
@@ -223,7 +223,7 @@ const uint32_t cpc_aes_te3[256] = {
     0xe6e631d7u, 0x4242c684u, 0x6868b8d0u, 0x4141c382u, 0x9999b029u, 0x2d2d775au, 0x0f0f111eu,
     0xb0b0cb7bu, 0x5454fca8u, 0xbbbbd66du, 0x16163a2cu};
 
-const uint32_t cpc_aes_td0[256] = {
+const uint32_t cpim_crypto_aes_td0[256] = {
     0x51f4a750u, 0x7e416553u, 0x1a17a4c3u, 0x3a275e96u, 0x3bab6bcbu, 0x1f9d45f1u, 0xacfa58abu,
     0x4be30393u, 0x2030fa55u, 0xad766df6u, 0x88cc7691u, 0xf5024c25u, 0x4fe5d7fcu, 0xc52acbd7u,
     0x26354480u, 0xb562a38fu, 0xdeb15a49u, 0x25ba1b67u, 0x45ea0e98u, 0x5dfec0e1u, 0xc32f7502u,
@@ -262,7 +262,7 @@ const uint32_t cpc_aes_td0[256] = {
     0xbce2250cu, 0x283c498bu, 0xff0d9541u, 0x39a80171u, 0x080cb3deu, 0xd8b4e49cu, 0x6456c190u,
     0x7bcb8461u, 0xd532b670u, 0x486c5c74u, 0xd0b85742u};
 
-const uint32_t cpc_aes_td1[256] = {
+const uint32_t cpim_crypto_aes_td1[256] = {
     0x5051f4a7u, 0x537e4165u, 0xc31a17a4u, 0x963a275eu, 0xcb3bab6bu, 0xf11f9d45u, 0xabacfa58u,
     0x934be303u, 0x552030fau, 0xf6ad766du, 0x9188cc76u, 0x25f5024cu, 0xfc4fe5d7u, 0xd7c52acbu,
     0x80263544u, 0x8fb562a3u, 0x49deb15au, 0x6725ba1bu, 0x9845ea0eu, 0xe15dfec0u, 0x02c32f75u,
@@ -301,7 +301,7 @@ const uint32_t cpc_aes_td1[256] = {
     0x0cbce225u, 0x8b283c49u, 0x41ff0d95u, 0x7139a801u, 0xde080cb3u, 0x9cd8b4e4u, 0x906456c1u,
     0x617bcb84u, 0x70d532b6u, 0x74486c5cu, 0x42d0b857u};
 
-const uint32_t cpc_aes_td2[256] = {
+const uint32_t cpim_crypto_aes_td2[256] = {
     0xa75051f4u, 0x65537e41u, 0xa4c31a17u, 0x5e963a27u, 0x6bcb3babu, 0x45f11f9du, 0x58abacfau,
     0x03934be3u, 0xfa552030u, 0x6df6ad76u, 0x769188ccu, 0x4c25f502u, 0xd7fc4fe5u, 0xcbd7c52au,
     0x44802635u, 0xa38fb562u, 0x5a49deb1u, 0x1b6725bau, 0x0e9845eau, 0xc0e15dfeu, 0x7502c32fu,
@@ -340,7 +340,7 @@ const uint32_t cpc_aes_td2[256] = {
     0x250cbce2u, 0x498b283cu, 0x9541ff0du, 0x017139a8u, 0xb3de080cu, 0xe49cd8b4u, 0xc1906456u,
     0x84617bcbu, 0xb670d532u, 0x5c74486cu, 0x5742d0b8u};
 
-const uint32_t cpc_aes_td3[256] = {
+const uint32_t cpim_crypto_aes_td3[256] = {
     0xf4a75051u, 0x4165537eu, 0x17a4c31au, 0x275e963au, 0xab6bcb3bu, 0x9d45f11fu, 0xfa58abacu,
     0xe303934bu, 0x30fa5520u, 0x766df6adu, 0xcc769188u, 0x024c25f5u, 0xe5d7fc4fu, 0x2acbd7c5u,
     0x35448026u, 0x62a38fb5u, 0xb15a49deu, 0xba1b6725u, 0xea0e9845u, 0xfec0e15du, 0x2f7502c3u,
@@ -388,20 +388,20 @@ const uint32_t cpc_aes_td3[256] = {
 #define B0(x)       ((x)&0xffu)
 
 /* Table access of the 4-table and the 1-table sets. */
-#define TE0(i) cpc_aes_te0[i]
-#define TE1(i) cpc_aes_te1[i]
-#define TE2(i) cpc_aes_te2[i]
-#define TE3(i) cpc_aes_te3[i]
-#define TD0(i) cpc_aes_td0[i]
-#define TD1(i) cpc_aes_td1[i]
-#define TD2(i) cpc_aes_td2[i]
-#define TD3(i) cpc_aes_td3[i]
-#define RE1(i) ROR32(cpc_aes_te0[i], 8)
-#define RE2(i) ROR32(cpc_aes_te0[i], 16)
-#define RE3(i) ROR32(cpc_aes_te0[i], 24)
-#define RD1(i) ROR32(cpc_aes_td0[i], 8)
-#define RD2(i) ROR32(cpc_aes_td0[i], 16)
-#define RD3(i) ROR32(cpc_aes_td0[i], 24)
+#define TE0(i) cpim_crypto_aes_te0[i]
+#define TE1(i) cpim_crypto_aes_te1[i]
+#define TE2(i) cpim_crypto_aes_te2[i]
+#define TE3(i) cpim_crypto_aes_te3[i]
+#define TD0(i) cpim_crypto_aes_td0[i]
+#define TD1(i) cpim_crypto_aes_td1[i]
+#define TD2(i) cpim_crypto_aes_td2[i]
+#define TD3(i) cpim_crypto_aes_td3[i]
+#define RE1(i) ROR32(cpim_crypto_aes_te0[i], 8)
+#define RE2(i) ROR32(cpim_crypto_aes_te0[i], 16)
+#define RE3(i) ROR32(cpim_crypto_aes_te0[i], 24)
+#define RD1(i) ROR32(cpim_crypto_aes_td0[i], 8)
+#define RD2(i) ROR32(cpim_crypto_aes_td0[i], 16)
+#define RD3(i) ROR32(cpim_crypto_aes_td0[i], 24)
 
 /* One full round d = round(s) with round key k: SubBytes + ShiftRows +
  * MixColumns folded into the four lookups of each column. */
@@ -473,34 +473,34 @@ const uint32_t cpc_aes_td3[256] = {
 
 static inline void enc4(const uint32_t *rk, uint32_t nr, uint32_t w[4])
 {
-    CIPHER_BODY(ENC4, cpc_aes_sbox, ELAST)
+    CIPHER_BODY(ENC4, cpim_crypto_aes_sbox, ELAST)
 }
 
 static inline void dec4(const uint32_t *rk, uint32_t nr, uint32_t w[4])
 {
-    CIPHER_BODY(DEC4, cpc_aes_inv_sbox, DLAST)
+    CIPHER_BODY(DEC4, cpim_crypto_aes_inv_sbox, DLAST)
 }
 
 static inline void enc1(const uint32_t *rk, uint32_t nr, uint32_t w[4])
 {
-    CIPHER_BODY(ENC1, cpc_aes_sbox, ELAST)
+    CIPHER_BODY(ENC1, cpim_crypto_aes_sbox, ELAST)
 }
 
 static inline void dec1(const uint32_t *rk, uint32_t nr, uint32_t w[4])
 {
-    CIPHER_BODY(DEC1, cpc_aes_inv_sbox, DLAST)
+    CIPHER_BODY(DEC1, cpim_crypto_aes_inv_sbox, DLAST)
 }
 
 /* ---- key schedule ----------------------------------------------------------- */
 
 static uint32_t sub_word(uint32_t x)
 {
-    return SB(cpc_aes_sbox, B3(x)) << 24 | SB(cpc_aes_sbox, B2(x)) << 16 |
-           SB(cpc_aes_sbox, B1(x)) << 8 | SB(cpc_aes_sbox, B0(x));
+    return SB(cpim_crypto_aes_sbox, B3(x)) << 24 | SB(cpim_crypto_aes_sbox, B2(x)) << 16 |
+           SB(cpim_crypto_aes_sbox, B1(x)) << 8 | SB(cpim_crypto_aes_sbox, B0(x));
 }
 
 /* see aes.h */
-uint32_t cpc_aes_expand_enc(cpc_aes_ks *ks, const uint8_t *key, uint32_t key_len)
+uint32_t cpim_crypto_aes_expand_enc(cpim_crypto_aes_ks *ks, const uint8_t *key, uint32_t key_len)
 {
     if (key_len != 16 && key_len != 24 && key_len != 32)
         return 0;
@@ -526,15 +526,15 @@ uint32_t cpc_aes_expand_enc(cpc_aes_ks *ks, const uint8_t *key, uint32_t key_len
 }
 
 /* see aes.h */
-void cpc_aes_dec_from_enc(cpc_aes_ks *dk, const cpc_aes_ks *ek)
+void cpim_crypto_aes_dec_from_enc(cpim_crypto_aes_ks *dk, const cpim_crypto_aes_ks *ek)
 {
     uint32_t nr = ek->nr;
     for (uint32_t r = 0; r <= nr; r++) {
         for (uint32_t c = 0; c < 4; c++) {
             uint32_t x = ek->rk[4 * (nr - r) + c];
             if (r != 0 && r != nr) /* InvMixColumns via td[k][S(b)] */
-                x = TD0(cpc_aes_sbox[B3(x)]) ^ TD1(cpc_aes_sbox[B2(x)]) ^ TD2(cpc_aes_sbox[B1(x)]) ^
-                    TD3(cpc_aes_sbox[B0(x)]);
+                x = TD0(cpim_crypto_aes_sbox[B3(x)]) ^ TD1(cpim_crypto_aes_sbox[B2(x)]) ^
+                    TD2(cpim_crypto_aes_sbox[B1(x)]) ^ TD3(cpim_crypto_aes_sbox[B0(x)]);
             dk->rk[4 * r + c] = x;
         }
     }
@@ -544,12 +544,12 @@ void cpc_aes_dec_from_enc(cpc_aes_ks *dk, const cpc_aes_ks *ek)
 }
 
 /* see aes.h */
-uint32_t cpc_aes_expand_dec(cpc_aes_ks *ks, const uint8_t *key, uint32_t key_len)
+uint32_t cpim_crypto_aes_expand_dec(cpim_crypto_aes_ks *ks, const uint8_t *key, uint32_t key_len)
 {
-    cpc_aes_ks ek;
-    uint32_t nr = cpc_aes_expand_enc(&ek, key, key_len);
+    cpim_crypto_aes_ks ek;
+    uint32_t nr = cpim_crypto_aes_expand_enc(&ek, key, key_len);
     if (nr)
-        cpc_aes_dec_from_enc(ks, &ek);
+        cpim_crypto_aes_dec_from_enc(ks, &ek);
     /* wipe the temporary schedule; volatile so the stores are kept */
     volatile uint32_t *v = ek.rk;
     for (uint32_t i = 0; i < 4 * (CPC_AES_MAX_ROUNDS + 1); i++)
@@ -560,7 +560,7 @@ uint32_t cpc_aes_expand_dec(cpc_aes_ks *ks, const uint8_t *key, uint32_t key_len
 /* ---- ECB and CTR ------------------------------------------------------------ */
 
 #define DEFINE_ECB(name, core)                                                                     \
-    void name(const cpc_aes_ks *ks, const uint8_t *in, uint8_t *out, uint32_t nblocks)             \
+    void name(const cpim_crypto_aes_ks *ks, const uint8_t *in, uint8_t *out, uint32_t nblocks)     \
     {                                                                                              \
         const int al = crypto_aligned(in, out);                                                    \
         for (; nblocks; nblocks--, in += 16, out += 16) {                                          \
@@ -572,18 +572,18 @@ uint32_t cpc_aes_expand_dec(cpc_aes_ks *ks, const uint8_t *key, uint32_t key_len
     }
 
 /* see aes.h */
-DEFINE_ECB(cpc_aes_encrypt, enc4)
+DEFINE_ECB(cpim_crypto_aes_encrypt, enc4)
 /* see aes.h */
-DEFINE_ECB(cpc_aes_decrypt, dec4)
+DEFINE_ECB(cpim_crypto_aes_decrypt, dec4)
 /* see aes.h */
-DEFINE_ECB(cpc_aes_encrypt_1t, enc1)
+DEFINE_ECB(cpim_crypto_aes_encrypt_1t, enc1)
 /* see aes.h */
-DEFINE_ECB(cpc_aes_decrypt_1t, dec1)
+DEFINE_ECB(cpim_crypto_aes_decrypt_1t, dec1)
 
 /* The counter lives in four big-endian words c0..c3 during the loop; the
  * increment carries only when a word wraps. */
 #define DEFINE_CTR(name, core)                                                                     \
-    void name(const cpc_aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,              \
+    void name(const cpim_crypto_aes_ks *ks, uint8_t ctr[16], const uint8_t *in, uint8_t *out,      \
               uint32_t len)                                                                        \
     {                                                                                              \
         uint32_t c0 = ld32(ctr), c1 = ld32(ctr + 4), c2 = ld32(ctr + 8), c3 = ld32(ctr + 12);      \
@@ -611,12 +611,12 @@ DEFINE_ECB(cpc_aes_decrypt_1t, dec1)
     }
 
 /* see aes.h */
-DEFINE_CTR(cpc_aes_ctr, enc4)
+DEFINE_CTR(cpim_crypto_aes_ctr, enc4)
 /* see aes.h */
-DEFINE_CTR(cpc_aes_ctr_1t, enc1)
+DEFINE_CTR(cpim_crypto_aes_ctr_1t, enc1)
 
 /* see aes.h */
-void cpc_aes_ctr_add(uint8_t ctr[16], uint64_t n)
+void cpim_crypto_aes_ctr_add(uint8_t ctr[16], uint64_t n)
 {
     uint32_t carry = 0;
     for (int i = 15; i >= 0; i--) {

@@ -2,7 +2,7 @@
  * aes.h -- the portable AES of cryptopim (FIPS-197), used by the `cpu`
  * backend on the host and by the DPU programs (dpu/) on the DPUs.
  *
- * Names: `cpc_` ("cryptopim crypto core") marks the portable primitives, so
+ * Names: `cpim_crypto_` ("cryptopim crypto core") marks the portable primitives, so
  * they never clash with the public `cpim_` API.
  *
  * Portability: plain C99 with fixed-width types; depends on <stdint.h> only
@@ -16,11 +16,11 @@
  *
  *   set        functions                 tables (all const)               WRAM
  *   ---------  ------------------------  -------------------------------  ------
- *   4-table    cpc_aes_encrypt/_ctr      cpc_aes_te0..te3 + cpc_aes_sbox   4352 B
- *              cpc_aes_decrypt           cpc_aes_td0..td3 + inv_sbox       4352 B
- *   1-table    cpc_aes_encrypt_1t/_ctr_1t cpc_aes_te0 + cpc_aes_sbox       1280 B
- *              cpc_aes_decrypt_1t        cpc_aes_td0 + cpc_aes_inv_sbox    1280 B
- *   key setup  cpc_aes_expand_*          cpc_aes_sbox (+ td0 for decrypt)  -
+ *   4-table    cpim_crypto_aes_encrypt/_ctr      cpim_crypto_aes_te0..te3 + cpim_crypto_aes_sbox
+ * 4352 B cpim_crypto_aes_decrypt           cpim_crypto_aes_td0..td3 + inv_sbox       4352 B 1-table
+ * cpim_crypto_aes_encrypt_1t/_ctr_1t cpim_crypto_aes_te0 + cpim_crypto_aes_sbox       1280 B
+ *              cpim_crypto_aes_decrypt_1t        cpim_crypto_aes_td0 + cpim_crypto_aes_inv_sbox
+ * 1280 B key setup  cpim_crypto_aes_expand_*          cpim_crypto_aes_sbox (+ td0 for decrypt)  -
  *
  * The 1-table set replaces te1..te3 by rotations of te0 (3 rotates more per
  * column and round, one `rori` each with Zbb): it is for a DPU program that
@@ -48,46 +48,52 @@
  * cipher (FIPS-197 5.3.5): reversed, with InvMixColumns applied to the
  * middle round keys.  Fixed size and fixed-width so that it can be copied
  * to a DPU as is. */
-typedef struct cpc_aes_ks {
+typedef struct cpim_crypto_aes_ks {
     uint32_t rk[4 * (CPC_AES_MAX_ROUNDS + 1)];
     uint32_t nr; /* rounds: 10, 12 or 14 */
-} cpc_aes_ks;
+} cpim_crypto_aes_ks;
 
 /* The tables, reachable so that a DPU program can place them in WRAM.
  * te[k][x] = the MixColumns column of S-box(x) rotated right by 8k bits;
  * td[k][x] likewise for InvMixColumns of InvS-box(x). */
-extern const uint8_t cpc_aes_sbox[256];
-extern const uint8_t cpc_aes_inv_sbox[256];
-extern const uint32_t cpc_aes_te0[256], cpc_aes_te1[256], cpc_aes_te2[256], cpc_aes_te3[256];
-extern const uint32_t cpc_aes_td0[256], cpc_aes_td1[256], cpc_aes_td2[256], cpc_aes_td3[256];
+extern const uint8_t cpim_crypto_aes_sbox[256];
+extern const uint8_t cpim_crypto_aes_inv_sbox[256];
+extern const uint32_t cpim_crypto_aes_te0[256], cpim_crypto_aes_te1[256], cpim_crypto_aes_te2[256],
+    cpim_crypto_aes_te3[256];
+extern const uint32_t cpim_crypto_aes_td0[256], cpim_crypto_aes_td1[256], cpim_crypto_aes_td2[256],
+    cpim_crypto_aes_td3[256];
 
 /* Key expansion (FIPS-197 5.2) of a key_len = 16, 24 or 32 byte key into an
  * encryption (or decryption) schedule.  Returns the number of rounds, or 0
  * (and ks untouched) for any other key length. */
-uint32_t cpc_aes_expand_enc(cpc_aes_ks *ks, const uint8_t *key, uint32_t key_len);
-uint32_t cpc_aes_expand_dec(cpc_aes_ks *ks, const uint8_t *key, uint32_t key_len);
+uint32_t cpim_crypto_aes_expand_enc(cpim_crypto_aes_ks *ks, const uint8_t *key, uint32_t key_len);
+uint32_t cpim_crypto_aes_expand_dec(cpim_crypto_aes_ks *ks, const uint8_t *key, uint32_t key_len);
 /* The decryption schedule from an encryption one (dk != ek). */
-void cpc_aes_dec_from_enc(cpc_aes_ks *dk, const cpc_aes_ks *ek);
+void cpim_crypto_aes_dec_from_enc(cpim_crypto_aes_ks *dk, const cpim_crypto_aes_ks *ek);
 
 /* ECB on nblocks 16-byte blocks (4-table set). */
-void cpc_aes_encrypt(const cpc_aes_ks *ek, const uint8_t *in, uint8_t *out, uint32_t nblocks);
-void cpc_aes_decrypt(const cpc_aes_ks *dk, const uint8_t *in, uint8_t *out, uint32_t nblocks);
+void cpim_crypto_aes_encrypt(const cpim_crypto_aes_ks *ek, const uint8_t *in, uint8_t *out,
+                             uint32_t nblocks);
+void cpim_crypto_aes_decrypt(const cpim_crypto_aes_ks *dk, const uint8_t *in, uint8_t *out,
+                             uint32_t nblocks);
 
 /* CTR (SP 800-38A 6.5, as OpenSSL): ctr is a 128-bit big-endian counter
  * block, encrypted then incremented (mod 2^128) once per block.  A final
  * partial block uses the first len % 16 bytes of its keystream block.  On
  * return ctr has advanced by ceil(len / 16). */
-void cpc_aes_ctr(const cpc_aes_ks *ek, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
-                 uint32_t len);
+void cpim_crypto_aes_ctr(const cpim_crypto_aes_ks *ek, uint8_t ctr[16], const uint8_t *in,
+                         uint8_t *out, uint32_t len);
 
 /* The same three with the 1-table set (smaller tables, a little slower). */
-void cpc_aes_encrypt_1t(const cpc_aes_ks *ek, const uint8_t *in, uint8_t *out, uint32_t nblocks);
-void cpc_aes_decrypt_1t(const cpc_aes_ks *dk, const uint8_t *in, uint8_t *out, uint32_t nblocks);
-void cpc_aes_ctr_1t(const cpc_aes_ks *ek, uint8_t ctr[16], const uint8_t *in, uint8_t *out,
-                    uint32_t len);
+void cpim_crypto_aes_encrypt_1t(const cpim_crypto_aes_ks *ek, const uint8_t *in, uint8_t *out,
+                                uint32_t nblocks);
+void cpim_crypto_aes_decrypt_1t(const cpim_crypto_aes_ks *dk, const uint8_t *in, uint8_t *out,
+                                uint32_t nblocks);
+void cpim_crypto_aes_ctr_1t(const cpim_crypto_aes_ks *ek, uint8_t ctr[16], const uint8_t *in,
+                            uint8_t *out, uint32_t len);
 
 /* ctr += n as 128-bit big-endian integers, mod 2^128 (the start counter of
  * block n of a CTR stream). */
-void cpc_aes_ctr_add(uint8_t ctr[16], uint64_t n);
+void cpim_crypto_aes_ctr_add(uint8_t ctr[16], uint64_t n);
 
 #endif /* CPC_AES_H */

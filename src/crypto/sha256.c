@@ -11,7 +11,7 @@
 #include "bytes.h"
 
 /* see sha256.h */
-const uint32_t cpc_sha256_k[64] = {
+const uint32_t cpim_crypto_sha256_k[64] = {
     0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u,
     0xab1c5ed5u, 0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu,
     0x9bdc06a7u, 0xc19bf174u, 0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu,
@@ -73,7 +73,7 @@ static const uint32_t iv[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53a
     uint32_t a = h8[0], b = h8[1], c = h8[2], d = h8[3], e = h8[4], f = h8[5], g = h8[6],          \
              h = h8[7];                                                                            \
     uint32_t w[16], x, y = b ^ c;                                                                  \
-    const uint32_t *k = cpc_sha256_k;                                                              \
+    const uint32_t *k = cpim_crypto_sha256_k;                                                      \
     RND8(0, WLOAD);                                                                                \
     RND8(8, WLOAD);                                                                                \
     UNROLL_PASSES for (int pass = 1; pass < 4; pass++)                                             \
@@ -102,7 +102,7 @@ static inline void compress_a(uint32_t h8[8], const uint8_t *p)
 #endif
 
 /* see sha256.h */
-void cpc_sha256_blocks(uint32_t h[8], const uint8_t *p, uint32_t nblocks)
+void cpim_crypto_sha256_blocks(uint32_t h[8], const uint8_t *p, uint32_t nblocks)
 {
 #if ALIGNED_IO
     if (crypto_aligned(p, p)) {
@@ -116,7 +116,7 @@ void cpc_sha256_blocks(uint32_t h[8], const uint8_t *p, uint32_t nblocks)
 }
 
 /* see sha256.h */
-void cpc_sha256_init(cpc_sha256_ctx *ctx)
+void cpim_crypto_sha256_init(cpim_crypto_sha256_ctx *ctx)
 {
     for (int i = 0; i < 8; i++)
         ctx->h[i] = iv[i];
@@ -125,7 +125,7 @@ void cpc_sha256_init(cpc_sha256_ctx *ctx)
 }
 
 /* see sha256.h */
-void cpc_sha256_update(cpc_sha256_ctx *ctx, const uint8_t *p, uint32_t len)
+void cpim_crypto_sha256_update(cpim_crypto_sha256_ctx *ctx, const uint8_t *p, uint32_t len)
 {
     if (len == 0)
         return;
@@ -141,11 +141,11 @@ void cpc_sha256_update(cpc_sha256_ctx *ctx, const uint8_t *p, uint32_t len)
         len -= take;
         if (ctx->nbuf < 64)
             return;
-        cpc_sha256_blocks(ctx->h, ctx->buf, 1);
+        cpim_crypto_sha256_blocks(ctx->h, ctx->buf, 1);
         ctx->nbuf = 0;
     }
     if (len >= 64) {
-        cpc_sha256_blocks(ctx->h, p, len / 64);
+        cpim_crypto_sha256_blocks(ctx->h, p, len / 64);
         p += len & ~63u;
         len &= 63;
     }
@@ -155,7 +155,7 @@ void cpc_sha256_update(cpc_sha256_ctx *ctx, const uint8_t *p, uint32_t len)
 }
 
 /* see sha256.h */
-void cpc_sha256_final(cpc_sha256_ctx *ctx, uint8_t digest[32])
+void cpim_crypto_sha256_final(cpim_crypto_sha256_ctx *ctx, uint8_t digest[32])
 {
     uint64_t bits = ctx->nbytes << 3;
     uint32_t n = ctx->nbuf;
@@ -163,31 +163,31 @@ void cpc_sha256_final(cpc_sha256_ctx *ctx, uint8_t digest[32])
     if (n > 56) {
         while (n < 64)
             ctx->buf[n++] = 0;
-        cpc_sha256_blocks(ctx->h, ctx->buf, 1);
+        cpim_crypto_sha256_blocks(ctx->h, ctx->buf, 1);
         n = 0;
     }
     while (n < 56)
         ctx->buf[n++] = 0;
     st32(ctx->buf + 56, (uint32_t)(bits >> 32));
     st32(ctx->buf + 60, (uint32_t)bits);
-    cpc_sha256_blocks(ctx->h, ctx->buf, 1);
+    cpim_crypto_sha256_blocks(ctx->h, ctx->buf, 1);
     for (int i = 0; i < 8; i++)
         st32(digest + 4 * i, ctx->h[i]);
 }
 
 /* see sha256.h */
-void cpc_sha256(const uint8_t *p, uint32_t len, uint8_t digest[32])
+void cpim_crypto_sha256(const uint8_t *p, uint32_t len, uint8_t digest[32])
 {
-    cpc_sha256_ctx ctx;
-    cpc_sha256_init(&ctx);
-    cpc_sha256_update(&ctx, p, len);
-    cpc_sha256_final(&ctx, digest);
+    cpim_crypto_sha256_ctx ctx;
+    cpim_crypto_sha256_init(&ctx);
+    cpim_crypto_sha256_update(&ctx, p, len);
+    cpim_crypto_sha256_final(&ctx, digest);
 }
 
 /* see sha256.h */
-void cpc_sha256_batch(const uint8_t *const *msgs, const uint32_t *lens, uint32_t count,
-                      uint8_t (*digests)[32])
+void cpim_crypto_sha256_batch(const uint8_t *const *msgs, const uint32_t *lens, uint32_t count,
+                              uint8_t (*digests)[32])
 {
     for (uint32_t i = 0; i < count; i++)
-        cpc_sha256(msgs[i], lens[i], digests[i]);
+        cpim_crypto_sha256(msgs[i], lens[i], digests[i]);
 }

@@ -5,7 +5,7 @@
  * Portability: plain C99 with fixed-width types, depends on <stdint.h> only
  * (no libc, no size_t), so the same file compiles for the host, the 32-bit
  * DPU and the virtual DPU (clang --target=riscv32 -ffreestanding).  Lengths
- * are uint32_t: a caller with more than 4 GiB feeds cpc_sha256_update() in
+ * are uint32_t: a caller with more than 4 GiB feeds cpim_crypto_sha256_update() in
  * pieces.  The context holds fixed-width fields only (a DPU can keep one in
  * WRAM, 112 bytes).
  *
@@ -25,32 +25,32 @@
 #define CPC_SHA256_BLOCK  64u
 
 /* The 64 round constants K (FIPS 180-4 4.2.2). */
-extern const uint32_t cpc_sha256_k[64];
+extern const uint32_t cpim_crypto_sha256_k[64];
 
-typedef struct cpc_sha256_ctx {
+typedef struct cpim_crypto_sha256_ctx {
     uint32_t h[8];   /* chaining value */
     uint64_t nbytes; /* message bytes so far */
     uint8_t buf[64]; /* partial block */
     uint32_t nbuf;   /* bytes in buf, < 64 */
-} cpc_sha256_ctx;
+} cpim_crypto_sha256_ctx;
 
 /* Streaming: init, any number of updates (any lengths, including 0; p may
  * be NULL when len is 0), final (writes the digest; the context must be
  * re-initialised before reuse). */
-void cpc_sha256_init(cpc_sha256_ctx *ctx);
-void cpc_sha256_update(cpc_sha256_ctx *ctx, const uint8_t *p, uint32_t len);
-void cpc_sha256_final(cpc_sha256_ctx *ctx, uint8_t digest[32]);
+void cpim_crypto_sha256_init(cpim_crypto_sha256_ctx *ctx);
+void cpim_crypto_sha256_update(cpim_crypto_sha256_ctx *ctx, const uint8_t *p, uint32_t len);
+void cpim_crypto_sha256_final(cpim_crypto_sha256_ctx *ctx, uint8_t digest[32]);
 
 /* One-shot: digest = SHA-256(p[0..len)). */
-void cpc_sha256(const uint8_t *p, uint32_t len, uint8_t digest[32]);
+void cpim_crypto_sha256(const uint8_t *p, uint32_t len, uint8_t digest[32]);
 
 /* Batch: digests[i] = SHA-256(msgs[i][0..lens[i])) for i < count (a message
  * of length 0 may be NULL). */
-void cpc_sha256_batch(const uint8_t *const *msgs, const uint32_t *lens, uint32_t count,
-                      uint8_t (*digests)[32]);
+void cpim_crypto_sha256_batch(const uint8_t *const *msgs, const uint32_t *lens, uint32_t count,
+                              uint8_t (*digests)[32]);
 
 /* The compression function on nblocks whole 64-byte blocks (no padding):
  * for DPU kernels that stream a message through WRAM themselves. */
-void cpc_sha256_blocks(uint32_t h[8], const uint8_t *p, uint32_t nblocks);
+void cpim_crypto_sha256_blocks(uint32_t h[8], const uint8_t *p, uint32_t nblocks);
 
 #endif /* CPC_SHA256_H */

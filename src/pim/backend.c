@@ -51,15 +51,15 @@
 #define DIRECT_MIN_BYTES (1u << 20) /* default of directMin (see plan.c) */
 
 struct pim_state {
-    pim_machine *m;
-    pim_faults faults;
+    cpim_pim_machine *m;
+    cpim_pim_faults faults;
     uint32_t budget;
     uint64_t direct_min;
     unsigned threads; /* host threads for bulk copies (cpim_options.threads) */
     int timing_only;
-    cpc_aes_ks ek, dk;
+    cpim_crypto_aes_ks ek, dk;
     /* per round (reused): per-DPU transfer plan, PIM_PIECES pieces per DPU */
-    pim_piece *to, *from;
+    cpim_pim_piece *to, *from;
     uint32_t *scope_first, *scope_n; /* SHA-256 push scopes (sync: one) */
     uint32_t nr_scopes;
     /* SHA-256 staging (images, or headers and tails) and results: kept
@@ -168,7 +168,7 @@ static void pim_close(void *state)
     struct pim_state *s = state;
     if (!s)
         return;
-    pim_machine_close(s->m);
+    cpim_pim_machine_close(s->m);
     free(s->to);
     free(s->from);
     free(s->scope_first);
@@ -196,27 +196,27 @@ static cpim_err pim_open(void **state, const cpim_options *opt)
         return rc;
     }
     /* the first checkpoint of the context is the state itself */
-    if (pim_fault_now(&s->faults)) {
+    if (cpim_pim_fault_now(&s->faults)) {
         free(profile);
         free(s);
         return CPIM_ERR_NOMEM;
     }
-    pim_machine_cfg cfg = {
+    cpim_pim_machine_cfg cfg = {
         opt->dpus,      opt->ranks, opt->tasklets ? opt->tasklets : DEFAULT_TASKLETS,
         opt->mode,      profile,    opt->dpu_dir ? opt->dpu_dir : CPIM_DPU_DIR,
         s->timing_only, &s->faults};
-    rc = pim_machine_open(&s->m, &cfg);
+    rc = cpim_pim_machine_open(&s->m, &cfg);
     free(profile);
     if (rc != CPIM_OK) {
         pim_close(s);
         return rc;
     }
-    const uint32_t nd = pim_machine_dpus(s->m);
-    s->nr_scopes = opt->mode == CPIM_PIM_SYNC ? 1 : pim_machine_ranks(s->m);
-    s->to = pim_calloc(&s->faults, (size_t)nd * PIM_PIECES, sizeof *s->to);
-    s->from = pim_calloc(&s->faults, nd, sizeof *s->from);
-    s->scope_first = pim_calloc(&s->faults, s->nr_scopes, sizeof *s->scope_first);
-    s->scope_n = pim_calloc(&s->faults, s->nr_scopes, sizeof *s->scope_n);
+    const uint32_t nd = cpim_pim_machine_dpus(s->m);
+    s->nr_scopes = opt->mode == CPIM_PIM_SYNC ? 1 : cpim_pim_machine_ranks(s->m);
+    s->to = cpim_pim_calloc(&s->faults, (size_t)nd * PIM_PIECES, sizeof *s->to);
+    s->from = cpim_pim_calloc(&s->faults, nd, sizeof *s->from);
+    s->scope_first = cpim_pim_calloc(&s->faults, s->nr_scopes, sizeof *s->scope_first);
+    s->scope_n = cpim_pim_calloc(&s->faults, s->nr_scopes, sizeof *s->scope_n);
     if (!s->to || !s->from || !s->scope_first || !s->scope_n) {
         pim_close(s);
         return CPIM_ERR_NOMEM;
@@ -225,7 +225,7 @@ static cpim_err pim_open(void **state, const cpim_options *opt)
         s->scope_n[0] = nd;
     else
         for (uint32_t k = 0; k < s->nr_scopes; k++)
-            pim_machine_rank(s->m, k, &s->scope_first[k], &s->scope_n[k]);
+            cpim_pim_machine_rank(s->m, k, &s->scope_first[k], &s->scope_n[k]);
     *state = s;
     return CPIM_OK;
 }
@@ -235,9 +235,9 @@ static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
     struct pim_state *s = state;
     cpim_wipe(&s->ek, sizeof s->ek);
     cpim_wipe(&s->dk, sizeof s->dk);
-    if (!cpc_aes_expand_enc(&s->ek, key, (uint32_t)key_len))
+    if (!cpim_crypto_aes_expand_enc(&s->ek, key, (uint32_t)key_len))
         return CPIM_ERR_KEY_LENGTH;
-    cpc_aes_dec_from_enc(&s->dk, &s->ek);
+    cpim_crypto_aes_dec_from_enc(&s->dk, &s->ek);
     return CPIM_OK;
 }
 
@@ -246,15 +246,15 @@ static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
 static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t *out, size_t len,
                         uint8_t counter[16], cpim_stats *st)
 {
-    cpim_err rc = pim_machine_load(s->m, PIM_PROG_AES);
+    cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_AES);
     if (rc != CPIM_OK)
         return rc;
-    pim_clocks clk;
-    pim_times t = {0, 0, 0};
-    pim_clocks_start(&clk);
+    cpim_pim_clocks clk;
+    cpim_pim_times t = {0, 0, 0};
+    cpim_pim_clocks_start(&clk);
 
     struct aes_key_args ka;
-    const cpc_aes_ks *ks = op == AES_OP_ECB_DEC ? &s->dk : &s->ek;
+    const cpim_crypto_aes_ks *ks = op == AES_OP_ECB_DEC ? &s->dk : &s->ek;
     memset(&ka, 0, sizeof ka);
     for (unsigned i = 0; i < 4 * (ks->nr + 1); i++)
         ka.rk[i] = __builtin_bswap32(ks->rk[i]); /* the DPU's little-endian columns */
@@ -267,8 +267,8 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
             ctr0[i] = (uint32_t)counter[4 * i] << 24 | (uint32_t)counter[4 * i + 1] << 16 |
                       (uint32_t)counter[4 * i + 2] << 8 | counter[4 * i + 3];
 
-    const uint32_t nd = pim_machine_dpus(s->m);
-    struct aes_job_args *jobs = pim_calloc(&s->faults, nd, sizeof *jobs);
+    const uint32_t nd = cpim_pim_machine_dpus(s->m);
+    struct aes_job_args *jobs = cpim_pim_calloc(&s->faults, nd, sizeof *jobs);
     uint8_t *bounce = NULL;
     size_t bounce_size = 0;
     if (!jobs)
@@ -280,19 +280,19 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
          * sends them again (one broadcast per call for inputs that fit in
          * one round, as the study does). */
         double t0 = cpim_now();
-        rc = pim_machine_send_key(s->m, &ka, sizeof ka);
+        rc = cpim_pim_machine_send_key(s->m, &ka, sizeof ka);
         t.in += cpim_now() - t0;
         if (rc != CPIM_OK)
             break;
         uint64_t nb = total_blocks - done < round_blocks ? total_blocks - done : round_blocks;
-        uint32_t bd = pim_aes_split(nd, done, nb, len, in, out, ctr0, jobs, s->to, s->from);
+        uint32_t bd = cpim_pim_aes_split(nd, done, nb, len, in, out, ctr0, jobs, s->to, s->from);
         size_t bounce_off = 0;
         if (bd != UINT32_MAX) {
             /* the final partial block: the last DPU with blocks, whose share
              * ends at len, goes through a zero-padded copy */
             size_t share = jobs[bd].nbytes;
             bounce_off = (size_t)((uint8_t *)s->from[bd].ptr - out);
-            if (!bounce && !(bounce = pim_calloc(&s->faults, share, 1))) {
+            if (!bounce && !(bounce = cpim_pim_calloc(&s->faults, share, 1))) {
                 rc = CPIM_ERR_NOMEM;
                 break;
             }
@@ -301,12 +301,12 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
             memcpy(bounce, in + bounce_off, len - bounce_off);
             s->to[(size_t)bd * PIM_PIECES].ptr = s->from[bd].ptr = bounce;
         }
-        pim_round r = {AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, s->to, s->from, NULL, NULL};
-        rc = pim_machine_round(s->m, &r, &t);
+        cpim_pim_round r = {AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, s->to, s->from, NULL, NULL};
+        rc = cpim_pim_machine_round(s->m, &r, &t);
         /* every DPU ran the kernel to its end, which wiped the keys; in a
          * timing-only run the skipped DPUs still hold them */
         if (rc == CPIM_OK && !s->timing_only)
-            pim_machine_key_consumed(s->m);
+            cpim_pim_machine_key_consumed(s->m);
         if (rc == CPIM_OK && bd != UINT32_MAX)
             memcpy(out + bounce_off, bounce, len - bounce_off);
         done += nb;
@@ -316,16 +316,16 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
         memset(out, 0, len); /* what the skipped DPUs returned is not ciphertext */
         rc = CPIM_ERR_TIMING_ONLY;
     } else if (rc == CPIM_OK && counter) {
-        cpc_aes_ctr_add(counter, total_blocks);
+        cpim_crypto_aes_ctr_add(counter, total_blocks);
     }
     if (bounce)
         cpim_wipe(bounce, bounce_size);
     free(bounce);
     free(jobs);
-    pim_clocks_stop(s->m, &clk, &t, st); /* the key wipe below is not part of the call */
-    pim_machine_wipe_key(s->m);
+    cpim_pim_clocks_stop(s->m, &clk, &t, st); /* the key wipe below is not part of the call */
+    cpim_pim_machine_wipe_key(s->m);
     if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
-        pim_machine_reset(s->m); /* after a fault, reload before the next call */
+        cpim_pim_machine_reset(s->m); /* after a fault, reload before the next call */
     return rc;
 }
 
@@ -347,7 +347,7 @@ static cpim_err pim_ctr(void *state, uint8_t counter[16], const uint8_t *in, uin
 /* Grows a reused buffer to at least n bytes (contents not kept; zeroed when
  * new, so no uninitialised byte is ever pushed).  *hi: bytes of the old
  * buffer to wipe before it is freed (then 0), or NULL. */
-static int grow(pim_faults *f, uint8_t **buf, size_t *cap, size_t *hi, size_t n)
+static int grow(cpim_pim_faults *f, uint8_t **buf, size_t *cap, size_t *hi, size_t n)
 {
     if (n <= *cap && *buf)
         return 1;
@@ -356,7 +356,7 @@ static int grow(pim_faults *f, uint8_t **buf, size_t *cap, size_t *hi, size_t n)
     if (hi)
         *hi = 0;
     free(*buf);
-    *buf = pim_calloc(f, n, 1);
+    *buf = cpim_pim_calloc(f, n, 1);
     *cap = *buf ? n : 0;
     return *buf != NULL;
 }
@@ -365,18 +365,18 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
                         uint8_t (*digests)[32], cpim_stats *st)
 {
     struct pim_state *s = state;
-    cpim_err rc = pim_machine_load(s->m, PIM_PROG_SHA);
+    cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_SHA);
     if (rc != CPIM_OK)
         return rc;
-    pim_clocks clk;
-    pim_times t = {0, 0, 0};
-    pim_clocks_start(&clk);
+    cpim_pim_clocks clk;
+    cpim_pim_times t = {0, 0, 0};
+    cpim_pim_clocks_start(&clk);
 
-    pim_sha_plan p;
+    cpim_pim_sha_plan p;
     memset(&p, 0, sizeof p);
     p.msgs = msgs;
     p.lens = lens;
-    p.nd = pim_machine_dpus(s->m);
+    p.nd = cpim_pim_machine_dpus(s->m);
     p.budget = s->budget;
     p.direct_min = s->direct_min;
     p.threads = s->threads;
@@ -385,9 +385,9 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
     p.scope_n = s->scope_n;
     p.to = s->to;
     p.from = s->from;
-    uint64_t *pos = pim_calloc(&s->faults, count, sizeof *pos);  /* bytes hashed so far */
-    size_t *todo = pim_malloc(&s->faults, count * sizeof *todo); /* unfinished, in order */
-    if (!pos || !todo || pim_sha_plan_alloc(&p, &s->faults, count) != CPIM_OK) {
+    uint64_t *pos = cpim_pim_calloc(&s->faults, count, sizeof *pos);  /* bytes hashed so far */
+    size_t *todo = cpim_pim_malloc(&s->faults, count * sizeof *todo); /* unfinished, in order */
+    if (!pos || !todo || cpim_pim_sha_plan_alloc(&p, &s->faults, count) != CPIM_OK) {
         rc = CPIM_ERR_NOMEM;
         goto out;
     }
@@ -397,7 +397,7 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
 
     while (ntodo && rc == CPIM_OK) {
         size_t used, res;
-        pim_sha_plan_round(&p, todo, ntodo, pos, &used, &res);
+        cpim_pim_sha_plan_round(&p, todo, ntodo, pos, &used, &res);
         if (!grow(&s->faults, &s->stage, &s->stage_cap, &s->stage_hi, used) ||
             !grow(&s->faults, &s->results, &s->results_cap, NULL, res)) {
             rc = CPIM_ERR_NOMEM;
@@ -407,12 +407,12 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
             s->stage_hi = used;
         p.stage = s->stage;
         p.results = s->results;
-        pim_round r = {SHA_XSTR(SHA_JOB_SYM), p.jobs, sizeof *p.jobs, s->to, s->from,
-                       pim_sha_prepare,       &p};
-        rc = pim_machine_round(s->m, &r, &t);
+        cpim_pim_round r = {SHA_XSTR(SHA_JOB_SYM), p.jobs, sizeof *p.jobs, s->to, s->from,
+                            cpim_pim_sha_prepare,  &p};
+        rc = cpim_pim_machine_round(s->m, &r, &t);
         if (rc != CPIM_OK)
             break;
-        pim_sha_collect(&p, pos, digests);
+        cpim_pim_sha_collect(&p, pos, digests);
         /* drop the finished messages from the to-do list: O(messages) (a
          * scan of the round's segments per message was quadratic, 1.7 G
          * steps at 40 ranks x 1024 messages) */
@@ -428,11 +428,11 @@ out:
         rc = CPIM_ERR_TIMING_ONLY;
     }
     if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
-        pim_machine_reset(s->m);
+        cpim_pim_machine_reset(s->m);
     free(pos);
     free(todo);
-    pim_sha_plan_free(&p);
-    pim_clocks_stop(s->m, &clk, &t, st);
+    cpim_pim_sha_plan_free(&p);
+    cpim_pim_clocks_stop(s->m, &clk, &t, st);
     return rc;
 }
 

@@ -11,17 +11,17 @@
 
 #include "pim_internal.h"
 
-int pim_fault_now(pim_faults *f)
+int cpim_pim_fault_now(cpim_pim_faults *f)
 {
     return f && f->at && ++f->seen == f->at;
 }
 
-void *pim_calloc(pim_faults *f, size_t n, size_t size)
+void *cpim_pim_calloc(cpim_pim_faults *f, size_t n, size_t size)
 {
-    return pim_fault_now(f) ? NULL : calloc(n ? n : 1, size ? size : 1);
+    return cpim_pim_fault_now(f) ? NULL : calloc(n ? n : 1, size ? size : 1);
 }
 
-void *pim_malloc(pim_faults *f, size_t size)
+void *cpim_pim_malloc(cpim_pim_faults *f, size_t size)
 {
-    return pim_fault_now(f) ? NULL : malloc(size ? size : 1);
+    return cpim_pim_fault_now(f) ? NULL : malloc(size ? size : 1);
 }

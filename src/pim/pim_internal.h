@@ -30,15 +30,15 @@
 /* Every checkpoint of a context counts; the one numbered `at` fails
  * (at == 0: never).  Injected failures behave as the real ones would: an
  * allocation returns NULL, a <dpu.h> call its error. */
-typedef struct pim_faults {
+typedef struct cpim_pim_faults {
     uint64_t at, seen;
-} pim_faults;
+} cpim_pim_faults;
 
 /* 1 when this checkpoint is the one to fail. */
-int pim_fault_now(pim_faults *f);
+int cpim_pim_fault_now(cpim_pim_faults *f);
 /* calloc / malloc that count as a checkpoint (f may be NULL: plain). */
-void *pim_calloc(pim_faults *f, size_t n, size_t size);
-void *pim_malloc(pim_faults *f, size_t size);
+void *cpim_pim_calloc(cpim_pim_faults *f, size_t n, size_t size);
+void *cpim_pim_malloc(cpim_pim_faults *f, size_t size);
 
 /* ---- the DPUs (rounds.c) -------------------------------------------------- */
 
@@ -46,73 +46,73 @@ enum { PIM_PROG_NONE = 0, PIM_PROG_AES, PIM_PROG_SHA };
 
 /* One host buffer <-> one MRAM range (from the heap pointer) of one DPU;
  * len 0 = no piece.  A DPU's pieces are disjoint. */
-typedef struct pim_piece {
+typedef struct cpim_pim_piece {
     void *ptr;
     uint32_t off, len;
-} pim_piece;
+} cpim_pim_piece;
 
 #define PIM_PIECES 3u /* pieces per DPU pushed to it (one comes back) */
 
 /* Host time spent in each phase's calls (measured clock). */
-typedef struct pim_times {
+typedef struct cpim_pim_times {
     double in, kernel, out;
-} pim_times;
+} cpim_pim_times;
 
 /* What one round moves and runs: per-DPU job arguments (one struct per
  * DPU at `jobs`, pushed to the WRAM symbol job_sym), the pieces to[d *
  * PIM_PIECES + j] pushed before and from[d] gathered after the launch, and
  * host work for DPUs [first, first + n) before their transfer (may be
  * NULL; in the asynchronous modes it overlaps earlier ranks' work). */
-typedef struct pim_round {
+typedef struct cpim_pim_round {
     const char *job_sym;
     void *jobs;
     size_t job_size;
-    const pim_piece *to, *from;
+    const cpim_pim_piece *to, *from;
     void (*prepare)(void *ctx, uint32_t first, uint32_t n);
     void *ctx;
-} pim_round;
+} cpim_pim_round;
 
-typedef struct pim_machine pim_machine;
+typedef struct cpim_pim_machine cpim_pim_machine;
 
-typedef struct pim_machine_cfg {
+typedef struct cpim_pim_machine_cfg {
     unsigned dpus, ranks, tasklets; /* as cpim_options (dpus 0 = see ranks) */
     cpim_pim_mode mode;
     const char *profile; /* for dpu_alloc (this backend's keys removed) */
     const char *dpu_dir; /* folder of the DPU programs */
     int timing_only;     /* reads of unsimulated DPUs are expected */
-    pim_faults *faults;
-} pim_machine_cfg;
+    cpim_pim_faults *faults;
+} cpim_pim_machine_cfg;
 
 /* Allocates the DPUs.  CPIM_ERR_INVALID_ARG for a refused profile. */
-cpim_err pim_machine_open(pim_machine **m, const pim_machine_cfg *cfg);
+cpim_err cpim_pim_machine_open(cpim_pim_machine **m, const cpim_pim_machine_cfg *cfg);
 /* Wipes any key left on the DPUs, frees them. NULL is fine. */
-void pim_machine_close(pim_machine *m);
+void cpim_pim_machine_close(cpim_pim_machine *m);
 
-uint32_t pim_machine_dpus(const pim_machine *m);
-uint32_t pim_machine_ranks(const pim_machine *m);
+uint32_t cpim_pim_machine_dpus(const cpim_pim_machine *m);
+uint32_t cpim_pim_machine_ranks(const cpim_pim_machine *m);
 /* Rank k's DPUs are the global DPUs [first, first + n). */
-void pim_machine_rank(const pim_machine *m, uint32_t k, uint32_t *first, uint32_t *n);
-cpim_pim_mode pim_machine_mode(const pim_machine *m);
-unsigned pim_machine_tasklets(const pim_machine *m);
+void cpim_pim_machine_rank(const cpim_pim_machine *m, uint32_t k, uint32_t *first, uint32_t *n);
+cpim_pim_mode cpim_pim_machine_mode(const cpim_pim_machine *m);
+unsigned cpim_pim_machine_tasklets(const cpim_pim_machine *m);
 
 /* Loads PIM_PROG_AES or PIM_PROG_SHA (built for the context's tasklets)
  * unless it is loaded already. */
-cpim_err pim_machine_load(pim_machine *m, int prog);
+cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog);
 /* After a failed call: reload before the next one (a faulted DPU). */
-void pim_machine_reset(pim_machine *m);
+void cpim_pim_machine_reset(cpim_pim_machine *m);
 
 /* AES: broadcasts the key arguments to every DPU; from then on the key is
- * taken to be on the DPUs until pim_machine_key_consumed() (every DPU ran
- * the kernel to its end, which wipes it) or pim_machine_wipe_key(). */
-cpim_err pim_machine_send_key(pim_machine *m, const void *args, size_t size);
-void pim_machine_key_consumed(pim_machine *m);
+ * taken to be on the DPUs until cpim_pim_machine_key_consumed() (every DPU ran
+ * the kernel to its end, which wipes it) or cpim_pim_machine_wipe_key(). */
+cpim_err cpim_pim_machine_send_key(cpim_pim_machine *m, const void *args, size_t size);
+void cpim_pim_machine_key_consumed(cpim_pim_machine *m);
 /* Overwrites the key arguments on every DPU with zeros if they may still
  * be there (best effort: a faulted DPU may refuse the write). */
-void pim_machine_wipe_key(pim_machine *m);
+void cpim_pim_machine_wipe_key(cpim_pim_machine *m);
 
 /* One round in the context's mode.  On return every queued job is done
  * (also on error: the caller's buffers are free again). */
-cpim_err pim_machine_round(pim_machine *m, const pim_round *r, pim_times *t);
+cpim_err cpim_pim_machine_round(cpim_pim_machine *m, const cpim_pim_round *r, cpim_pim_times *t);
 
 /* ---- planning (plan.c): no <dpu.h> ------------------------------------------ */
 
@@ -120,7 +120,7 @@ struct aes_job_args;
 struct sha_job_args;
 
 /* 128-bit big-endian counter (c[0] most significant) += n. */
-void pim_ctr_add(uint32_t c[4], uint64_t n);
+void cpim_pim_ctr_add(uint32_t c[4], uint64_t n);
 
 /* One AES round: blocks [done, done + nb) of a len-byte buffer (its last
  * block may be partial) over nd DPUs.  DPU i takes q or q + 1 blocks (q =
@@ -131,23 +131,23 @@ void pim_ctr_add(uint32_t c[4], uint64_t n);
  * buffers.  Returns the DPU whose share ends in a partial final block, or
  * UINT32_MAX: its pieces must be bounced (they would read and write past
  * the caller's buffers). */
-uint32_t pim_aes_split(uint32_t nd, uint64_t done, uint64_t nb, size_t len, const uint8_t *in,
-                       uint8_t *out, const uint32_t ctr0[4], struct aes_job_args *jobs,
-                       pim_piece *to, pim_piece *from);
+uint32_t cpim_pim_aes_split(uint32_t nd, uint64_t done, uint64_t nb, size_t len, const uint8_t *in,
+                            uint8_t *out, const uint32_t ctr0[4], struct aes_job_args *jobs,
+                            cpim_pim_piece *to, cpim_pim_piece *from);
 
 /* SHA-256: one segment of a message on a DPU in a round. */
-typedef struct pim_sha_seg {
+typedef struct cpim_pim_sha_seg {
     size_t msg;
     uint64_t prior; /* bytes of the message before this segment */
     uint32_t len, flags;
-} pim_sha_seg;
+} cpim_pim_sha_seg;
 
 /* The plan of one SHA-256 round (see plan.c for the MRAM layout).  The
- * caller sets the inputs, pim_sha_plan_alloc the per-DPU arrays;
- * pim_sha_plan_round plans a round and says how much staging and result
+ * caller sets the inputs, cpim_pim_sha_plan_alloc the per-DPU arrays;
+ * cpim_pim_sha_plan_round plans a round and says how much staging and result
  * memory it needs, which the caller provides (stage, results, to, from)
- * before running it with pim_sha_prepare as the round's prepare step. */
-typedef struct pim_sha_plan {
+ * before running it with cpim_pim_sha_prepare as the round's prepare step. */
+typedef struct cpim_pim_sha_plan {
     /* inputs */
     const uint8_t *const *msgs;
     const size_t *lens;
@@ -159,9 +159,9 @@ typedef struct pim_sha_plan {
     uint32_t *scope_first, *scope_n;
     /* buffers of the round, from the caller */
     uint8_t *stage, *results;
-    pim_piece *to, *from;
+    cpim_pim_piece *to, *from;
     /* the plan */
-    pim_sha_seg *segs;        /* this round's segments, grouped by DPU */
+    cpim_pim_sha_seg *segs;   /* this round's segments, grouped by DPU */
     uint32_t *first, *cnt;    /* per DPU: its segments */
     uint32_t *dlen;           /* per DPU: D, its data bytes */
     uint32_t *run;            /* per DPU: T if direct, 0 if staged */
@@ -172,37 +172,38 @@ typedef struct pim_sha_plan {
     uint32_t base, stage_len; /* MRAM range pushed for staged DPUs */
     struct sha_job_args *jobs;
     uint32_t (*chain)[8]; /* per message: chaining value between segments */
-} pim_sha_plan;
+} cpim_pim_sha_plan;
 
 /* Per-DPU arrays for `count` messages (chain only if a message is longer
  * than one segment).  CPIM_ERR_NOMEM, everything freed, on failure. */
-cpim_err pim_sha_plan_alloc(pim_sha_plan *p, pim_faults *f, size_t count);
-void pim_sha_plan_free(pim_sha_plan *p);
+cpim_err cpim_pim_sha_plan_alloc(cpim_pim_sha_plan *p, cpim_pim_faults *f, size_t count);
+void cpim_pim_sha_plan_free(cpim_pim_sha_plan *p);
 /* The longest segment of a round (a multiple of 64). */
-uint32_t pim_sha_seg_max(uint32_t budget);
+uint32_t cpim_pim_sha_seg_max(uint32_t budget);
 /* Plans the next round for the unfinished messages todo[0..ntodo) (pos[m]:
  * bytes of message m hashed so far).  *stage_bytes and *result_bytes: the
  * memory the round needs. */
-void pim_sha_plan_round(pim_sha_plan *p, const size_t *todo, size_t ntodo, const uint64_t *pos,
-                        size_t *stage_bytes, size_t *result_bytes);
-/* The round's prepare step (pim_round.prepare): job arguments, pieces and
+void cpim_pim_sha_plan_round(cpim_pim_sha_plan *p, const size_t *todo, size_t ntodo,
+                             const uint64_t *pos, size_t *stage_bytes, size_t *result_bytes);
+/* The round's prepare step (cpim_pim_round.prepare): job arguments, pieces and
  * staged bytes of DPUs [first, first + n). */
-void pim_sha_prepare(void *plan, uint32_t first, uint32_t n);
+void cpim_pim_sha_prepare(void *plan, uint32_t first, uint32_t n);
 /* After the round: digests of the finished messages, chaining values and
  * pos of the others (pos = UINT64_MAX when finished). */
-void pim_sha_collect(const pim_sha_plan *p, uint64_t *pos, uint8_t (*digests)[32]);
+void cpim_pim_sha_collect(const cpim_pim_sha_plan *p, uint64_t *pos, uint8_t (*digests)[32]);
 
 /* ---- statistics (stats.c) -------------------------------------------------- */
 
-typedef struct pim_clocks pim_clocks;
-struct pim_clocks {
+typedef struct cpim_pim_clocks cpim_pim_clocks;
+struct cpim_pim_clocks {
     double t0;
     double modeled[4]; /* CPU-DPU, kernel, DPU-CPU, host time at the start */
 };
 
-void pim_clocks_start(pim_clocks *c);
+void cpim_pim_clocks_start(cpim_pim_clocks *c);
 /* Fills st's measured phases (t) and total, the machine's size, and on
- * the virtual UPMEM its modeled phases since pim_clocks_start. */
-void pim_clocks_stop(const pim_machine *m, const pim_clocks *c, const pim_times *t, cpim_stats *st);
+ * the virtual UPMEM its modeled phases since cpim_pim_clocks_start. */
+void cpim_pim_clocks_stop(const cpim_pim_machine *m, const cpim_pim_clocks *c,
+                          const cpim_pim_times *t, cpim_stats *st);
 
 #endif /* CPIM_PIM_INTERNAL_H */

@@ -45,7 +45,7 @@
 
 /* ---- AES ------------------------------------------------------------------- */
 
-void pim_ctr_add(uint32_t c[4], uint64_t n)
+void cpim_pim_ctr_add(uint32_t c[4], uint64_t n)
 {
     uint64_t acc = (uint64_t)c[3] + (n & 0xffffffffu);
     c[3] = (uint32_t)acc;
@@ -56,9 +56,9 @@ void pim_ctr_add(uint32_t c[4], uint64_t n)
     c[0] += (uint32_t)(acc >> 32);
 }
 
-uint32_t pim_aes_split(uint32_t nd, uint64_t done, uint64_t nb, size_t len, const uint8_t *in,
-                       uint8_t *out, const uint32_t ctr0[4], struct aes_job_args *jobs,
-                       pim_piece *to, pim_piece *from)
+uint32_t cpim_pim_aes_split(uint32_t nd, uint64_t done, uint64_t nb, size_t len, const uint8_t *in,
+                            uint8_t *out, const uint32_t ctr0[4], struct aes_job_args *jobs,
+                            cpim_pim_piece *to, cpim_pim_piece *from)
 {
     uint32_t q = (uint32_t)(nb / nd), rem = (uint32_t)(nb % nd);
     uint32_t bounce = UINT32_MAX;
@@ -68,11 +68,11 @@ uint32_t pim_aes_split(uint32_t nd, uint64_t done, uint64_t nb, size_t len, cons
         size_t off = (size_t)blk * 16;
         jobs[i].nbytes = b * 16;
         memcpy(jobs[i].ctr, ctr0, sizeof jobs[i].ctr);
-        pim_ctr_add(jobs[i].ctr, blk);
-        pim_piece *t = &to[(size_t)i * PIM_PIECES];
+        cpim_pim_ctr_add(jobs[i].ctr, blk);
+        cpim_pim_piece *t = &to[(size_t)i * PIM_PIECES];
         memset(t, 0, PIM_PIECES * sizeof *t);
-        t[0] = (pim_piece){(void *)(uintptr_t)(in + off), 0, b * 16};
-        from[i] = (pim_piece){out + off, 0, b * 16};
+        t[0] = (cpim_pim_piece){(void *)(uintptr_t)(in + off), 0, b * 16};
+        from[i] = (cpim_pim_piece){out + off, 0, b * 16};
         if (b && off + (size_t)b * 16 > len)
             bounce = i; /* the final partial CTR block */
         blk += b;
@@ -93,41 +93,41 @@ static inline uint32_t round8(uint32_t x)
     return (x + 7u) & ~7u;
 }
 
-static inline const uint8_t *seg_src(const pim_sha_plan *p, const pim_sha_seg *g)
+static inline const uint8_t *seg_src(const cpim_pim_sha_plan *p, const cpim_pim_sha_seg *g)
 {
     return p->msgs[g->msg] + g->prior;
 }
 
-uint32_t pim_sha_seg_max(uint32_t budget)
+uint32_t cpim_pim_sha_seg_max(uint32_t budget)
 {
     return (budget - 64u) & ~63u;
 }
 
-cpim_err pim_sha_plan_alloc(pim_sha_plan *p, pim_faults *f, size_t count)
+cpim_err cpim_pim_sha_plan_alloc(cpim_pim_sha_plan *p, cpim_pim_faults *f, size_t count)
 {
-    const uint32_t nd = p->nd, seg_max = pim_sha_seg_max(p->budget);
+    const uint32_t nd = p->nd, seg_max = cpim_pim_sha_seg_max(p->budget);
     int long_msgs = 0;
     for (size_t i = 0; i < count; i++)
         long_msgs |= p->lens[i] > seg_max;
-    p->segs = pim_malloc(f, count * sizeof *p->segs);
-    p->first = pim_calloc(f, nd, sizeof *p->first);
-    p->cnt = pim_calloc(f, nd, sizeof *p->cnt);
-    p->dlen = pim_calloc(f, nd, sizeof *p->dlen);
-    p->run = pim_calloc(f, nd, sizeof *p->run);
-    p->cont = pim_calloc(f, nd, sizeof *p->cont);
-    p->img = pim_calloc(f, nd, sizeof *p->img);
-    p->tmp = pim_malloc(f, nd * sizeof *p->tmp);
-    p->jobs = pim_calloc(f, nd, sizeof *p->jobs);
-    p->chain = long_msgs ? pim_malloc(f, count * sizeof *p->chain) : NULL;
+    p->segs = cpim_pim_malloc(f, count * sizeof *p->segs);
+    p->first = cpim_pim_calloc(f, nd, sizeof *p->first);
+    p->cnt = cpim_pim_calloc(f, nd, sizeof *p->cnt);
+    p->dlen = cpim_pim_calloc(f, nd, sizeof *p->dlen);
+    p->run = cpim_pim_calloc(f, nd, sizeof *p->run);
+    p->cont = cpim_pim_calloc(f, nd, sizeof *p->cont);
+    p->img = cpim_pim_calloc(f, nd, sizeof *p->img);
+    p->tmp = cpim_pim_malloc(f, nd * sizeof *p->tmp);
+    p->jobs = cpim_pim_calloc(f, nd, sizeof *p->jobs);
+    p->chain = long_msgs ? cpim_pim_malloc(f, count * sizeof *p->chain) : NULL;
     if (!p->segs || !p->first || !p->cnt || !p->dlen || !p->run || !p->cont || !p->img || !p->tmp ||
         !p->jobs || (long_msgs && !p->chain)) {
-        pim_sha_plan_free(p);
+        cpim_pim_sha_plan_free(p);
         return CPIM_ERR_NOMEM;
     }
     return CPIM_OK;
 }
 
-void pim_sha_plan_free(pim_sha_plan *p)
+void cpim_pim_sha_plan_free(cpim_pim_sha_plan *p)
 {
     free(p->segs);
     free(p->first);
@@ -150,14 +150,14 @@ void pim_sha_plan_free(pim_sha_plan *p)
 
 /* Per DPU: D, whether a segment continues a message, and T if its
  * segments are one contiguous run of the caller's memory (else 0). */
-static void sha_layout(pim_sha_plan *p, uint32_t d)
+static void sha_layout(cpim_pim_sha_plan *p, uint32_t d)
 {
     uint32_t D = 0, T = 0;
     int contiguous = 1;
     uint8_t cont = 0;
     const uint8_t *next = NULL;
     for (uint32_t k = 0; k < p->cnt[d]; k++) {
-        const pim_sha_seg *g = &p->segs[p->first[d] + k];
+        const cpim_pim_sha_seg *g = &p->segs[p->first[d] + k];
         cont |= (g->flags & SHA_F_CONT) != 0;
         D += round8(g->len);
         if (!g->len)
@@ -186,7 +186,7 @@ static int cmp_u64(const void *a, const void *b)
  * more than staging them (the one push of all staged images), ~0.1 ms of
  * fixed cost each (perf-facts P23), about the time one host core takes to
  * copy 1 MiB (the default).  O(n log n). */
-static void sha_choose_direct(pim_sha_plan *p, uint32_t first, uint32_t n)
+static void sha_choose_direct(cpim_pim_sha_plan *p, uint32_t first, uint32_t n)
 {
     size_t m = 0;
     for (uint32_t d = first; d < first + n; d++) {
@@ -206,10 +206,10 @@ static void sha_choose_direct(pim_sha_plan *p, uint32_t first, uint32_t n)
     }
 }
 
-void pim_sha_plan_round(pim_sha_plan *p, const size_t *todo, size_t ntodo, const uint64_t *pos,
-                        size_t *stage_bytes, size_t *result_bytes)
+void cpim_pim_sha_plan_round(cpim_pim_sha_plan *p, const size_t *todo, size_t ntodo,
+                             const uint64_t *pos, size_t *stage_bytes, size_t *result_bytes)
 {
-    const uint32_t nd = p->nd, seg_max = pim_sha_seg_max(p->budget);
+    const uint32_t nd = p->nd, seg_max = cpim_pim_sha_seg_max(p->budget);
     /* Next segment of each unfinished message, next-fit over the DPUs with
      * a target of an equal share of the round's bytes. */
     uint64_t want = 0;
@@ -238,7 +238,7 @@ void pim_sha_plan_round(pim_sha_plan *p, const size_t *todo, size_t ntodo, const
                 break;
             p->first[d] = nseg, data = 0;
         }
-        pim_sha_seg *g = &p->segs[nseg++];
+        cpim_pim_sha_seg *g = &p->segs[nseg++];
         g->msg = m;
         g->prior = pos[m];
         g->len = len;
@@ -284,46 +284,46 @@ void pim_sha_plan_round(pim_sha_plan *p, const size_t *todo, size_t ntodo, const
 }
 
 /* Job arguments, pieces and staged bytes of DPU d. */
-static void sha_prepare_dpu(pim_sha_plan *p, uint32_t d)
+static void sha_prepare_dpu(cpim_pim_sha_plan *p, uint32_t d)
 {
-    pim_piece *to = &p->to[(size_t)d * PIM_PIECES];
+    cpim_pim_piece *to = &p->to[(size_t)d * PIM_PIECES];
     memset(to, 0, PIM_PIECES * sizeof *to);
     struct sha_job_args *j = &p->jobs[d];
     j->nmsgs = p->cnt[d];
     j->state_off = 0;
     j->table_off = p->slots + p->dlen[d];
     j->pad = 0;
-    p->from[d] = (pim_piece){NULL, 0, 0};
+    p->from[d] = (cpim_pim_piece){NULL, 0, 0};
     if (!p->cnt[d])
         return;
-    p->from[d] = (pim_piece){p->results + (size_t)d * p->slots, 0, p->slots};
+    p->from[d] = (cpim_pim_piece){p->results + (size_t)d * p->slots, 0, p->slots};
     uint8_t *region = p->stage + p->img[d], *slots = region, *table, *data = NULL;
     if (p->run[d]) {
         const uint8_t *src = NULL;
         for (uint32_t k = 0; k < p->cnt[d] && !src; k++) {
-            const pim_sha_seg *g = &p->segs[p->first[d] + k];
+            const cpim_pim_sha_seg *g = &p->segs[p->first[d] + k];
             if (g->len)
                 src = seg_src(p, g);
         }
         uint32_t whole = p->run[d] & ~7u, tail = p->run[d] & 7u;
         uint8_t *tt = region + (p->cont[d] ? p->slots : 0);
         if (p->cont[d])
-            to[0] = (pim_piece){region, 0, p->slots};
-        to[1] = (pim_piece){(void *)(uintptr_t)src, p->slots, whole};
-        to[2] = (pim_piece){tt, p->slots + whole, (tail ? 8u : 0u) + 24u * p->cnt[d]};
+            to[0] = (cpim_pim_piece){region, 0, p->slots};
+        to[1] = (cpim_pim_piece){(void *)(uintptr_t)src, p->slots, whole};
+        to[2] = (cpim_pim_piece){tt, p->slots + whole, (tail ? 8u : 0u) + 24u * p->cnt[d]};
         if (tail)
             memcpy(tt, src + whole, tail);
         table = tt + (tail ? 8u : 0u);
     } else {
         /* region holds MRAM [base, base + stage_len); base is 0 if any
          * segment of the round continues a message (slots written) */
-        to[0] = (pim_piece){region, p->base, p->stage_len};
+        to[0] = (cpim_pim_piece){region, p->base, p->stage_len};
         data = region + (p->slots - p->base);
         table = data + p->dlen[d];
     }
     uint32_t off = 0;
     for (uint32_t k = 0; k < p->cnt[d]; k++) {
-        const pim_sha_seg *g = &p->segs[p->first[d] + k];
+        const cpim_pim_sha_seg *g = &p->segs[p->first[d] + k];
         struct sha_msg m = {p->slots + off, g->len, g->flags, 0, g->prior};
         if (g->flags & SHA_F_CONT)
             memcpy(slots + 32u * k, p->chain[g->msg], 32);
@@ -335,7 +335,7 @@ static void sha_prepare_dpu(pim_sha_plan *p, uint32_t d)
 }
 
 struct sha_range {
-    pim_sha_plan *p;
+    cpim_pim_sha_plan *p;
     uint32_t first;
 };
 
@@ -349,9 +349,9 @@ static void sha_prepare_range(void *arg, size_t begin, size_t end)
 /* Builds the MRAM images of DPUs [first, first + n) (the "prepare the data
  * for the next rank" step of the study's Algorithm 2: in the asynchronous
  * modes it overlaps the earlier ranks' transfers and kernels). */
-void pim_sha_prepare(void *plan, uint32_t first, uint32_t n)
+void cpim_pim_sha_prepare(void *plan, uint32_t first, uint32_t n)
 {
-    pim_sha_plan *p = plan;
+    cpim_pim_sha_plan *p = plan;
     uint64_t staged = 0;
     for (uint32_t d = first; d < first + n; d++)
         if (p->cnt[d] && !p->run[d])
@@ -363,11 +363,11 @@ void pim_sha_prepare(void *plan, uint32_t first, uint32_t n)
                             &r);
 }
 
-void pim_sha_collect(const pim_sha_plan *p, uint64_t *pos, uint8_t (*digests)[32])
+void cpim_pim_sha_collect(const cpim_pim_sha_plan *p, uint64_t *pos, uint8_t (*digests)[32])
 {
     for (uint32_t e = 0; e < p->nd; e++)
         for (uint32_t k = 0; k < p->cnt[e]; k++) {
-            const pim_sha_seg *g = &p->segs[p->first[e] + k];
+            const cpim_pim_sha_seg *g = &p->segs[p->first[e] + k];
             const uint8_t *res = p->results + (size_t)e * p->slots + 32u * k;
             if (g->flags & SHA_F_FINAL) {
                 memcpy(digests[g->msg], res, 32);

@@ -25,7 +25,7 @@
 #include "cryptopim.h"
 #include "pim_internal.h"
 
-struct pim_machine {
+struct cpim_pim_machine {
     struct dpu_set_t set;
     uint32_t nr_dpus, nr_ranks;
     unsigned tasklets;
@@ -36,7 +36,7 @@ struct pim_machine {
     int key_on_dpus; /* AES key arguments may be in the DPUs' WRAM */
     int timing_only;
     char dir[512];
-    pim_faults *faults;
+    cpim_pim_faults *faults;
 };
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -56,7 +56,7 @@ static cpim_err map_err(dpu_error_t e)
 /* map_err, except that in a timing-only run the virtual UPMEM's refusal to
  * read a DPU it did not simulate is expected (those outputs are discarded):
  * the call goes on so that every transfer is timed. */
-static cpim_err status(const pim_machine *m, dpu_error_t e)
+static cpim_err status(const cpim_pim_machine *m, dpu_error_t e)
 {
 #ifdef DPU_EMU
     if (m->timing_only && ((unsigned)e & 0xffffu) == DPU_ERR_EMU_NOT_SIMULATED)
@@ -69,7 +69,7 @@ static cpim_err status(const pim_machine *m, dpu_error_t e)
 
 /* A <dpu.h> call that is a fault-injection checkpoint: when injected, the
  * call is not made and `err` is what it returns instead. */
-#define CALL(m, call, err) (pim_fault_now((m)->faults) ? (err) : (call))
+#define CALL(m, call, err) (cpim_pim_fault_now((m)->faults) ? (err) : (call))
 
 #define TRY(m, call)                                                                               \
     do {                                                                                           \
@@ -80,10 +80,10 @@ static cpim_err status(const pim_machine *m, dpu_error_t e)
 
 /* ---- open / close ------------------------------------------------------------ */
 
-cpim_err pim_machine_open(pim_machine **out, const pim_machine_cfg *cfg)
+cpim_err cpim_pim_machine_open(cpim_pim_machine **out, const cpim_pim_machine_cfg *cfg)
 {
     *out = NULL;
-    pim_machine *m = pim_calloc(cfg->faults, 1, sizeof *m);
+    cpim_pim_machine *m = cpim_pim_calloc(cfg->faults, 1, sizeof *m);
     if (!m)
         return CPIM_ERR_NOMEM;
     m->tasklets = cfg->tasklets;
@@ -105,9 +105,9 @@ cpim_err pim_machine_open(pim_machine **out, const pim_machine_cfg *cfg)
         dpu_get_nr_ranks(m->set, &m->nr_ranks) != DPU_OK || m->nr_dpus == 0)
         goto fail;
     rc = CPIM_ERR_NOMEM;
-    m->ranks = pim_calloc(m->faults, m->nr_ranks, sizeof *m->ranks);
-    m->rank_first = pim_calloc(m->faults, m->nr_ranks, sizeof *m->rank_first);
-    m->rank_n = pim_calloc(m->faults, m->nr_ranks, sizeof *m->rank_n);
+    m->ranks = cpim_pim_calloc(m->faults, m->nr_ranks, sizeof *m->ranks);
+    m->rank_first = cpim_pim_calloc(m->faults, m->nr_ranks, sizeof *m->rank_first);
+    m->rank_n = cpim_pim_calloc(m->faults, m->nr_ranks, sizeof *m->rank_n);
     if (!m->ranks || !m->rank_first || !m->rank_n)
         goto fail;
     struct dpu_set_t rank;
@@ -126,15 +126,15 @@ cpim_err pim_machine_open(pim_machine **out, const pim_machine_cfg *cfg)
     *out = m;
     return CPIM_OK;
 fail:
-    pim_machine_close(m);
+    cpim_pim_machine_close(m);
     return rc;
 }
 
-void pim_machine_close(pim_machine *m)
+void cpim_pim_machine_close(cpim_pim_machine *m)
 {
     if (!m)
         return;
-    pim_machine_wipe_key(m);
+    cpim_pim_machine_wipe_key(m);
     if (m->nr_dpus)
         dpu_free(m->set);
     free(m->ranks);
@@ -143,39 +143,39 @@ void pim_machine_close(pim_machine *m)
     free(m);
 }
 
-uint32_t pim_machine_dpus(const pim_machine *m)
+uint32_t cpim_pim_machine_dpus(const cpim_pim_machine *m)
 {
     return m->nr_dpus;
 }
 
-uint32_t pim_machine_ranks(const pim_machine *m)
+uint32_t cpim_pim_machine_ranks(const cpim_pim_machine *m)
 {
     return m->nr_ranks;
 }
 
-void pim_machine_rank(const pim_machine *m, uint32_t k, uint32_t *first, uint32_t *n)
+void cpim_pim_machine_rank(const cpim_pim_machine *m, uint32_t k, uint32_t *first, uint32_t *n)
 {
     *first = m->rank_first[k];
     *n = m->rank_n[k];
 }
 
-cpim_pim_mode pim_machine_mode(const pim_machine *m)
+cpim_pim_mode cpim_pim_machine_mode(const cpim_pim_machine *m)
 {
     return m->mode;
 }
 
-unsigned pim_machine_tasklets(const pim_machine *m)
+unsigned cpim_pim_machine_tasklets(const cpim_pim_machine *m)
 {
     return m->tasklets;
 }
 
 /* ---- programs and the key ------------------------------------------------------ */
 
-cpim_err pim_machine_load(pim_machine *m, int prog)
+cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog)
 {
     if (m->loaded == prog)
         return CPIM_OK;
-    pim_machine_wipe_key(m); /* a new program's WRAM image may not cover the old key */
+    cpim_pim_machine_wipe_key(m); /* a new program's WRAM image may not cover the old key */
     char path[600];
     snprintf(path, sizeof path, "%s/%s-t%u", m->dir, prog == PIM_PROG_AES ? "aes" : "sha256",
              m->tasklets);
@@ -187,12 +187,12 @@ cpim_err pim_machine_load(pim_machine *m, int prog)
     return CPIM_OK;
 }
 
-void pim_machine_reset(pim_machine *m)
+void cpim_pim_machine_reset(cpim_pim_machine *m)
 {
     m->loaded = PIM_PROG_NONE;
 }
 
-cpim_err pim_machine_send_key(pim_machine *m, const void *args, size_t size)
+cpim_err cpim_pim_machine_send_key(cpim_pim_machine *m, const void *args, size_t size)
 {
     m->key_on_dpus = 1;
     return map_err(
@@ -200,12 +200,12 @@ cpim_err pim_machine_send_key(pim_machine *m, const void *args, size_t size)
              DPU_ERR_DRIVER));
 }
 
-void pim_machine_key_consumed(pim_machine *m)
+void cpim_pim_machine_key_consumed(cpim_pim_machine *m)
 {
     m->key_on_dpus = 0;
 }
 
-void pim_machine_wipe_key(pim_machine *m)
+void cpim_pim_machine_wipe_key(cpim_pim_machine *m)
 {
     if (!m->key_on_dpus || m->loaded != PIM_PROG_AES)
         return;
@@ -221,8 +221,9 @@ void pim_machine_wipe_key(pim_machine *m)
  * [first, first + n) that make up `set`: one push_xfer per distinct (offset,
  * length), since push_xfer moves one length at one offset for all DPUs of a
  * call (DPUs without a prepared buffer are skipped).  O(calls x DPUs). */
-static cpim_err push_pieces(pim_machine *m, struct dpu_set_t set, uint32_t first, dpu_xfer_t dir,
-                            const pim_piece *pc, unsigned per, dpu_xfer_flags_t flags)
+static cpim_err push_pieces(cpim_pim_machine *m, struct dpu_set_t set, uint32_t first,
+                            dpu_xfer_t dir, const cpim_pim_piece *pc, unsigned per,
+                            dpu_xfer_flags_t flags)
 {
     struct dpu_set_t dpu;
     uint32_t i;
@@ -231,7 +232,7 @@ static cpim_err push_pieces(pim_machine *m, struct dpu_set_t set, uint32_t first
         uint64_t key = 0;
         DPU_FOREACH (set, dpu, i) {
             for (unsigned j = 0; j < per; j++) {
-                const pim_piece *x = &pc[(size_t)(first + i) * per + j];
+                const cpim_pim_piece *x = &pc[(size_t)(first + i) * per + j];
                 uint64_t k = (uint64_t)x->off << 32 | x->len;
                 if (x->len && k < below && k > key)
                     key = k;
@@ -241,7 +242,7 @@ static cpim_err push_pieces(pim_machine *m, struct dpu_set_t set, uint32_t first
             return CPIM_OK;
         DPU_FOREACH (set, dpu, i) {
             for (unsigned j = 0; j < per; j++) {
-                const pim_piece *x = &pc[(size_t)(first + i) * per + j];
+                const cpim_pim_piece *x = &pc[(size_t)(first + i) * per + j];
                 if (x->len && ((uint64_t)x->off << 32 | x->len) == key)
                     TRY(m, dpu_prepare_xfer(dpu, x->ptr));
             }
@@ -253,8 +254,8 @@ static cpim_err push_pieces(pim_machine *m, struct dpu_set_t set, uint32_t first
 }
 
 /* Per-DPU WRAM arguments of one round. */
-static cpim_err push_jobs(pim_machine *m, struct dpu_set_t set, uint32_t first, const char *sym,
-                          void *jobs, size_t size, dpu_xfer_flags_t flags)
+static cpim_err push_jobs(cpim_pim_machine *m, struct dpu_set_t set, uint32_t first,
+                          const char *sym, void *jobs, size_t size, dpu_xfer_flags_t flags)
 {
     struct dpu_set_t dpu;
     uint32_t i;
@@ -265,8 +266,8 @@ static cpim_err push_jobs(pim_machine *m, struct dpu_set_t set, uint32_t first, 
     return CPIM_OK;
 }
 
-static cpim_err run_set(pim_machine *m, struct dpu_set_t set, uint32_t first, const pim_round *r,
-                        dpu_xfer_flags_t xf, pim_times *t)
+static cpim_err run_set(cpim_pim_machine *m, struct dpu_set_t set, uint32_t first,
+                        const cpim_pim_round *r, dpu_xfer_flags_t xf, cpim_pim_times *t)
 {
     double t0 = cpim_now();
     cpim_err rc = push_jobs(m, set, first, r->job_sym, r->jobs, r->job_size, xf);
@@ -276,8 +277,8 @@ static cpim_err run_set(pim_machine *m, struct dpu_set_t set, uint32_t first, co
     return rc;
 }
 
-static cpim_err gather(pim_machine *m, struct dpu_set_t set, uint32_t first, const pim_round *r,
-                       dpu_xfer_flags_t xf, pim_times *t)
+static cpim_err gather(cpim_pim_machine *m, struct dpu_set_t set, uint32_t first,
+                       const cpim_pim_round *r, dpu_xfer_flags_t xf, cpim_pim_times *t)
 {
     double t0 = cpim_now();
     cpim_err rc = push_pieces(m, set, first, DPU_XFER_FROM_DPU, r->from, 1, xf);
@@ -285,7 +286,8 @@ static cpim_err gather(pim_machine *m, struct dpu_set_t set, uint32_t first, con
     return rc;
 }
 
-static cpim_err launch(pim_machine *m, struct dpu_set_t set, dpu_launch_policy_t pol, pim_times *t)
+static cpim_err launch(cpim_pim_machine *m, struct dpu_set_t set, dpu_launch_policy_t pol,
+                       cpim_pim_times *t)
 {
     double t0 = cpim_now();
     dpu_error_t e = CALL(m, dpu_launch(set, pol), DPU_ERR_DPU_FAULT);
@@ -293,7 +295,7 @@ static cpim_err launch(pim_machine *m, struct dpu_set_t set, dpu_launch_policy_t
     return map_err(e);
 }
 
-cpim_err pim_machine_round(pim_machine *m, const pim_round *r, pim_times *t)
+cpim_err cpim_pim_machine_round(cpim_pim_machine *m, const cpim_pim_round *r, cpim_pim_times *t)
 {
     cpim_err rc = CPIM_OK;
     if (m->mode == CPIM_PIM_SYNC) {

@@ -13,7 +13,7 @@
 #include "cryptopim.h"
 #include "pim_internal.h"
 
-void pim_clocks_start(pim_clocks *c)
+void cpim_pim_clocks_start(cpim_pim_clocks *c)
 {
     memset(c, 0, sizeof *c);
 #ifdef DPU_EMU
@@ -27,15 +27,16 @@ void pim_clocks_start(pim_clocks *c)
     c->t0 = cpim_now();
 }
 
-void pim_clocks_stop(const pim_machine *m, const pim_clocks *c, const pim_times *t, cpim_stats *st)
+void cpim_pim_clocks_stop(const cpim_pim_machine *m, const cpim_pim_clocks *c,
+                          const cpim_pim_times *t, cpim_stats *st)
 {
     st->measured.total_s = cpim_now() - c->t0;
     st->measured.cpu_dpu_s = t->in;
     st->measured.kernel_s = t->kernel;
     st->measured.dpu_cpu_s = t->out;
-    st->ranks = pim_machine_ranks(m);
-    st->dpus = pim_machine_dpus(m);
-    st->tasklets = pim_machine_tasklets(m);
+    st->ranks = cpim_pim_machine_ranks(m);
+    st->dpus = cpim_pim_machine_dpus(m);
+    st->tasklets = cpim_pim_machine_tasklets(m);
 #ifdef DPU_EMU
     dpu_emu_stats_t m1;
     dpu_emu_get_stats(&m1);

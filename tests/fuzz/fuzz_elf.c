@@ -38,9 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * by name (the runtime's and ones a host program asks for), and the
      * function at an address (fault reports) */
     (void)vdpu_program_nr_tasklets(p);
-    static const char *const names[] = {"__sys_nr_tasklets", "__sys_host_begin", "main",
-                                        "DPU_MRAM_HEAP_POINTER", "__sys_used_mram_end",
-                                        "aes_key_args", "buffers", ""};
+    static const char *const names[] = {
+        "__sys_nr_tasklets",   "__sys_host_begin", "main",    "DPU_MRAM_HEAP_POINTER",
+        "__sys_used_mram_end", "aes_key_args",     "buffers", ""};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         vdpu_symbol_t s;
         if (vdpu_program_symbol(p, names[i], &s) == VDPU_OK)
