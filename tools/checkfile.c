@@ -7,6 +7,8 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "cli.h"
+
 /* coreutils' ISWHITE: only blank and tab separate fields, not CR or VT. */
 #define IS_WHITE(c) ((c) == ' ' || (c) == '\t')
 
@@ -19,29 +21,10 @@ void sum_parser_init(sum_parser *p)
     p->bsd_reversed = -1;
 }
 
-static int hex_digit(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Exactly 64 hex digits (either case) -> d; 1 if so. */
 static int parse_hex(const char *s, size_t len, uint8_t d[32])
 {
-    if (len != 64)
-        return 0;
-    for (size_t i = 0; i < 32; i++) {
-        int hi = hex_digit((unsigned char)s[2 * i]), lo = hex_digit((unsigned char)s[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return 0;
-        d[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return 1;
+    return len == 64 && cli_unhex(s, len, 0, d, 32) == 32;
 }
 
 /* Undoes \\, \n and \r in the first len bytes of s, in place, and ends the
