@@ -112,27 +112,30 @@ void test_pass(const char *name)
     n_passed++;
 }
 
-void test_failf(const char *name, const char *fmt, ...)
+/* A group's FAIL or SKIP verdict with its formatted reason. */
+static void verdict_v(const char *kind, const char *name, const char *fmt, va_list ap)
 {
     char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    group_verdict(name);
+    verdict_line(kind, name, msg);
+}
+
+void test_failf(const char *name, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    verdict_v("FAIL", name, fmt, ap);
     va_end(ap);
-    group_verdict(name);
-    verdict_line("FAIL", name, msg);
     n_failed++;
 }
 
 void test_skipf(const char *name, const char *fmt, ...)
 {
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    verdict_v("SKIP", name, fmt, ap);
     va_end(ap);
-    group_verdict(name);
-    verdict_line("SKIP", name, msg);
     n_skipped++;
 }
 
