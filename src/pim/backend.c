@@ -31,6 +31,7 @@
  */
 #include "backend.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,17 +87,39 @@ static int pim_available(const char **why)
 #define TIMING_ONLY_PROFILE "sampleDpus=1"
 #endif
 
-/* A decimal number in [lo, hi] after `prefix` (the whole token). */
-static int key_value(const char *tok, const char *prefix, uint64_t lo, uint64_t hi, uint64_t *v)
+/* The value of item `tok` if its key is `name`, else NULL.  Blanks around
+ * the key and before the value are skipped, as the virtual UPMEM's profile
+ * parser does: " sampleDpus =1" must not slip past the check below. */
+static const char *item_value(const char *tok, const char *name)
 {
-    size_t n = strlen(prefix);
-    if (strncmp(tok, prefix, n) != 0)
+    size_t n = strlen(name);
+    while (isspace((unsigned char)*tok))
+        tok++;
+    if (strncmp(tok, name, n) != 0)
+        return NULL;
+    tok += n;
+    while (isspace((unsigned char)*tok))
+        tok++;
+    if (*tok != '=')
+        return NULL;
+    for (tok++; isspace((unsigned char)*tok); tok++)
+        ;
+    return tok;
+}
+
+/* Item `tok` with key `name` and a decimal value in [lo, hi]: 1 and *v; 0
+ * if the key is another; -1 if the value is bad. */
+static int key_value(const char *tok, const char *name, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+    const char *s = item_value(tok, name);
+    if (!s)
         return 0;
-    const char *s = tok + n;
     char *end;
     if (*s < '0' || *s > '9')
         return -1;
     unsigned long long x = strtoull(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
     if (*end || x < lo || x > hi)
         return -1;
     *v = x;
@@ -121,24 +144,24 @@ static cpim_err parse_profile(struct pim_state *s, const char *in, char **out)
     int sampled = 0, bad = 0;
     char *save = NULL;
     for (char *tok = strtok_r(p, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
-        uint64_t v;
+        uint64_t v = 0;
         int r;
-        if ((r = key_value(tok, "mramBudget=", 128, AES_MRAM_MAX / 2, &v)) != 0) {
+        if ((r = key_value(tok, "mramBudget", 128, AES_MRAM_MAX / 2, &v)) != 0) {
             bad = r < 0;
             s->budget = (uint32_t)v & ~63u;
             continue;
         }
-        if ((r = key_value(tok, "directMin=", 0, UINT64_MAX, &v)) != 0) {
+        if ((r = key_value(tok, "directMin", 0, UINT64_MAX, &v)) != 0) {
             bad = r < 0;
             s->direct_min = v;
             continue;
         }
-        if ((r = key_value(tok, "failAt=", 0, UINT64_MAX, &v)) != 0) {
+        if ((r = key_value(tok, "failAt", 0, UINT64_MAX, &v)) != 0) {
             bad = r < 0;
             s->faults.at = v;
             continue;
         }
-        if (strncmp(tok, "sampleDpus=", 11) == 0) {
+        if (item_value(tok, "sampleDpus")) {
             bad = !s->timing_only; /* it would leave outputs uncomputed */
             sampled = 1;
         }
