@@ -42,10 +42,11 @@ FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
 .PHONY: fuzz fuzz-build
+# (dpu: the pim backend is available only where its DPU programs are built)
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR)/obj CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" \
 	    $(FUZZ_DIR)/obj/tools/cli.o $(FUZZ_DIR)/obj/tools/encdec_args.o \
-	    $(FUZZ_DIR)/obj/libcryptopim.a $(FUZZ_DIR)/obj/libdpu.a \
+	    $(FUZZ_DIR)/obj/libcryptopim.a $(FUZZ_DIR)/obj/libdpu.a dpu \
 	    $(FUZZ_BINS)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/obj/tools/cli.o \
