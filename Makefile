@@ -6,6 +6,8 @@
 #   make check-sanitize  the unit tests under ASan + UBSan (build-san/)
 #   make fuzz            every fuzz target for FUZZ_SECONDS (docs/FUZZING.md)
 #   make bench           the experiment suite
+#   make install         PREFIX=/usr/local DESTDIR= (also: uninstall, shared, deb;
+#                        dist/install.mk, docs/INSTALL.md)
 #
 # Variables you may override: CC, CFLAGS, BUILD, SAN=1 (sanitizers).
 # Everything is built under $(BUILD)/.
@@ -123,6 +125,9 @@ TEST_HARNESS := tests/harness.c tests/test.h
 # ---- model validation (emu/validate/) and experiments (bench/) ----
 -include emu/validate/validate.mk
 -include bench/bench.mk
+
+# ---- shared libraries, install, Debian package ----
+-include dist/install.mk
 
 # ---- tests -------------------------------------------------------------------
 UNIT_SRCS := tests/main.c tests/harness.c tests/common.c $(wildcard tests/test_*.c)

@@ -2,7 +2,10 @@
 # upmem_env.sh). Source it from any shell:
 #     . /path/to/cryptopim/emu/upmem_env.sh [simulator]
 # It puts emu/bin (dpu-upmem-dpurte-clang, dpu-clang, dpu-pkg-config) first
-# on PATH and sets UPMEM_EMU_HOME to the checkout. It does NOT set
+# on PATH, build/pkgconfig (dpu.pc) on PKG_CONFIG_PATH and sets
+# UPMEM_EMU_HOME to the checkout. Installed (`make install`), the same
+# script in PREFIX/lib/upmem-virtual puts its bin/ on PATH, its lib/ on
+# LD_LIBRARY_PATH and lib/pkgconfig on PKG_CONFIG_PATH. It does NOT set
 # UPMEM_HOME: the project's Makefile reads a set UPMEM_HOME as "the real SDK
 # is installed". The optional argument "simulator" sets
 # UPMEM_PROFILE_BASE=backend=simulator, as the SDK's script does.
@@ -16,7 +19,18 @@ elif [ -n "${ZSH_VERSION:-}" ]; then
 else
     _upmem_emu_self=""
 fi
-if [ -n "$_upmem_emu_self" ]; then
+# `make install` writes the installed folder here, for shells that cannot
+# tell a sourced file's path (POSIX sh); empty in the checkout.
+_upmem_emu_prefix=""
+if [ -z "$_upmem_emu_self" ] && [ -n "$_upmem_emu_prefix" ]; then
+    _upmem_emu_self=$_upmem_emu_prefix/upmem_env.sh
+fi
+_upmem_emu_bin=emu/bin
+if [ -n "$_upmem_emu_self" ] && [ -f "$(dirname "$_upmem_emu_self")/INSTALLED" ]; then
+    # installed by `make install`: this script sits in the virtual UPMEM's folder
+    UPMEM_EMU_HOME=$(cd "$(dirname "$_upmem_emu_self")" && pwd)
+    _upmem_emu_bin=bin
+elif [ -n "$_upmem_emu_self" ]; then
     UPMEM_EMU_HOME=$(cd "$(dirname "$_upmem_emu_self")/.." && pwd)
 elif [ -z "${UPMEM_EMU_HOME:-}" ] && [ -f emu/upmem_env.sh ]; then
     UPMEM_EMU_HOME=$(pwd) # POSIX sh cannot tell a sourced file's path
@@ -28,13 +42,28 @@ if [ -z "${UPMEM_EMU_HOME:-}" ]; then
 else
     export UPMEM_EMU_HOME
     case ":$PATH:" in
-    *":$UPMEM_EMU_HOME/emu/bin:"*) ;;
-    *) PATH=$UPMEM_EMU_HOME/emu/bin:$PATH ;;
+    *":$UPMEM_EMU_HOME/$_upmem_emu_bin:"*) ;;
+    *) PATH=$UPMEM_EMU_HOME/$_upmem_emu_bin:$PATH ;;
     esac
     export PATH
+    if [ "$_upmem_emu_bin" = bin ]; then
+        # as the SDK's script: the shared libdpu and dpu.pc of this install
+        case ":${LD_LIBRARY_PATH:-}:" in
+        *":$UPMEM_EMU_HOME/lib:"*) ;;
+        *) LD_LIBRARY_PATH=$UPMEM_EMU_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
+        esac
+        _upmem_emu_pc=$UPMEM_EMU_HOME/lib/pkgconfig
+    else
+        _upmem_emu_pc=${UPMEM_EMU_BUILD:-$UPMEM_EMU_HOME/build}/pkgconfig
+    fi
+    case ":${PKG_CONFIG_PATH:-}:" in
+    *":$_upmem_emu_pc:"*) ;;
+    *) PKG_CONFIG_PATH=$_upmem_emu_pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} ;;
+    esac
+    export LD_LIBRARY_PATH PKG_CONFIG_PATH
     if [ "${1:-}" = simulator ]; then
         UPMEM_PROFILE_BASE=backend=simulator
         export UPMEM_PROFILE_BASE
     fi
 fi
-unset _upmem_emu_self
+unset _upmem_emu_self _upmem_emu_bin _upmem_emu_pc _upmem_emu_prefix

@@ -40,6 +40,18 @@
 extern "C" {
 #endif
 
+/* ---- version ----------------------------------------------------------- */
+
+/* The version of this header; the shared library's soname carries the
+ * major number (libcryptopim.so.MAJOR). */
+#define CPIM_VERSION_MAJOR  0
+#define CPIM_VERSION_MINOR  2
+#define CPIM_VERSION_PATCH  0
+#define CPIM_VERSION_STRING "0.2.0"
+
+/* The version of the library linked at run time ("MAJOR.MINOR.PATCH"). */
+const char *cpim_version(void);
+
 /* ---- errors ------------------------------------------------------------ */
 
 typedef enum cpim_err {
@@ -102,7 +114,8 @@ typedef struct cpim_options {
     unsigned tasklets;   /* tasklets per DPU (1..24); 0 = 16 */
     cpim_pim_mode mode;  /* host mode; default CPIM_PIM_SYNC */
     const char *profile; /* UPMEM profile string, NULL = default */
-    const char *dpu_dir; /* folder of the DPU programs, NULL = built-in */
+    const char *dpu_dir; /* folder of the DPU programs; NULL = next to the
+                            library as installed, else its build tree */
     /* pim backend: a timing-only run, for experiments.  Every operation does
      * its transfers and launches and fills the statistics, but returns
      * CPIM_ERR_TIMING_ONLY with its output zeroed (digests too; a CTR

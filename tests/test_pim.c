@@ -165,6 +165,24 @@ TEST(pim_alloc_by_dpus)
     cpim_close(cpu);
 }
 
+/* cpim_options.dpu_dir: a folder without the DPU programs makes the backend
+ * unavailable for that context (never a half-open one); the build tree's
+ * folder named explicitly works as the default does. */
+TEST(pim_dpu_dir_option)
+{
+    if (!test_require_backend("pim"))
+        return;
+    cpim_options opt;
+    cpim_options_init(&opt);
+    opt.dpu_dir = "/nonexistent/cryptopim-dpu";
+    cpim_ctx *ctx = (cpim_ctx *)1;
+    CHECK(cpim_open(&ctx, "pim", &opt) == CPIM_ERR_UNAVAILABLE && ctx == NULL,
+          "a dpu_dir without programs must give CPIM_ERR_UNAVAILABLE");
+    opt.dpu_dir = CPIM_DPU_DIR;
+    CHECK(cpim_open(&ctx, "pim", &opt) == CPIM_OK, "dpu_dir = the build tree's %s", CPIM_DPU_DIR);
+    cpim_close(ctx);
+}
+
 /* A DPU program that faults: a clear error, never a wrong answer. */
 TEST(pim_fault_reported)
 {

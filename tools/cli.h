@@ -18,7 +18,7 @@
 #include "cryptopim.h"
 
 #define CLI_NAME    "cryptopim"
-#define CLI_VERSION "0.1.0"
+#define CLI_VERSION CPIM_VERSION_STRING
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 

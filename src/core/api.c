@@ -36,6 +36,12 @@ static const char *const err_text[CPIM_ERR_COUNT_] = {
     /* CPIM_ERR_BUSY */ "context in use by another thread",
 };
 
+/* see cryptopim.h */
+const char *cpim_version(void)
+{
+    return CPIM_VERSION_STRING;
+}
+
 const char *cpim_strerror(cpim_err err)
 {
     if ((unsigned)err < CPIM_ERR_COUNT_)
@@ -106,13 +112,13 @@ cpim_err cpim_open(cpim_ctx **out, const char *backend, const cpim_options *opt)
     if (!vt)
         return CPIM_ERR_UNKNOWN_BACKEND;
     const char *why = NULL;
-    if (!vt->available(&why))
-        return CPIM_ERR_UNAVAILABLE;
     cpim_options defaults;
     if (!opt) {
         cpim_options_init(&defaults);
         opt = &defaults;
     }
+    if (vt->available_for ? !vt->available_for(opt, &why) : !vt->available(&why))
+        return CPIM_ERR_UNAVAILABLE;
     if (opt->tasklets > 24 || opt->mode > CPIM_PIM_ASYNC_EXEC)
         return CPIM_ERR_INVALID_ARG;
     cpim_ctx *ctx = calloc(1, sizeof *ctx);

@@ -11,6 +11,10 @@
  *  - available(): cheap, no side effects; 1 when usable now, else 0 and a
  *    static reason in *why.  Hardware backends check CPUID here; they are
  *    always compiled in (per-function target attributes), never a link error.
+ *  - available_for(): optional; when set, cpim_open() asks it, with the
+ *    context's options, instead of available(): options can make a backend
+ *    usable that is not by default (pim: a cpim_options.dpu_dir of its own
+ *    when the built-in folder has no DPU programs).
  *  - open(): allocate per-context state (may be NULL for stateless ones).
  *  - set_key(): expand a 16/24/32-byte key into the state (length already
  *    checked by the core); the old key must be wiped first.
@@ -40,6 +44,7 @@ typedef struct cpim_backend_vt {
                         size_t len, cpim_stats *st);
     cpim_err (*sha256_batch)(void *state, const uint8_t *const *msgs, const size_t *lens,
                              size_t count, uint8_t (*digests)[32], cpim_stats *st);
+    int (*available_for)(const cpim_options *opt, const char **why);
 } cpim_backend_vt;
 
 #define CPIM_BACKEND_VT_VERSION 1u

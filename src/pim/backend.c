@@ -29,9 +29,13 @@
  * completion (a fault, a timing-only run) the host overwrites them with
  * zeros, and again at close.
  */
+#define _GNU_SOURCE /* dladdr */
 #include "backend.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +74,68 @@ struct pim_state {
     size_t stage_hi; /* bytes of stage ever written (wiped before it is freed) */
 };
 
+/* ---- where the DPU programs are ------------------------------------------------ */
+
+/* The folder holding aes-t16 and sha256-t16, found once: next to the code
+ * of this library as installed (`make install`: LIBDIR/cryptopim/dpu, with
+ * the shared library in LIBDIR, or with the static library linked into a
+ * program in PREFIX/bin), else the build tree this library was compiled in.
+ * No environment variable is consulted: cpim_options.dpu_dir is the way to
+ * point a context elsewhere. */
+static char g_dpu_dir[PATH_MAX];
+static pthread_once_t g_dpu_dir_once = PTHREAD_ONCE_INIT;
+
+static int has_programs(const char *dir)
+{
+    char a[PATH_MAX + 16], b[PATH_MAX + 16];
+    snprintf(a, sizeof a, "%s/aes-t16", dir);
+    snprintf(b, sizeof b, "%s/sha256-t16", dir);
+    return access(a, R_OK) == 0 && access(b, R_OK) == 0;
+}
+
+static void find_dpu_dir(void)
+{
+    snprintf(g_dpu_dir, sizeof g_dpu_dir, "%s", CPIM_DPU_DIR);
+    Dl_info info;
+    char self[PATH_MAX], cand[PATH_MAX];
+    if (dladdr((void *)&find_dpu_dir, &info) == 0 || info.dli_fname == NULL ||
+        realpath(info.dli_fname, self) == NULL)
+        return;
+    char *slash = strrchr(self, '/');
+    if (slash == NULL)
+        return;
+    *slash = '\0'; /* the folder of the shared library or of the program */
+    static const char *const rel[] = {"cryptopim/dpu", "../lib/cryptopim/dpu"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        if ((size_t)snprintf(cand, sizeof cand, "%s/%s", self, rel[i]) < sizeof cand &&
+            has_programs(cand)) {
+            snprintf(g_dpu_dir, sizeof g_dpu_dir, "%s", cand);
+            return;
+        }
+    }
+}
+
+static const char *default_dpu_dir(void)
+{
+    pthread_once(&g_dpu_dir_once, find_dpu_dir);
+    return g_dpu_dir;
+}
+
 static int pim_available(const char **why)
 {
-    if (access(CPIM_DPU_DIR "/aes-t16", R_OK) != 0 || access(CPIM_DPU_DIR "/sha256-t16", R_OK)) {
-        *why = "DPU programs not built (make dpu)";
+    if (!has_programs(default_dpu_dir())) {
+        *why = "DPU programs not found (make dpu, or make install)";
+        return 0;
+    }
+    return 1;
+}
+
+static int pim_available_for(const cpim_options *opt, const char **why)
+{
+    if (opt->dpu_dir == NULL)
+        return pim_available(why);
+    if (!has_programs(opt->dpu_dir)) {
+        *why = "no DPU programs in cpim_options.dpu_dir";
         return 0;
     }
     return 1;
@@ -226,7 +288,7 @@ static cpim_err pim_open(void **state, const cpim_options *opt)
     }
     cpim_pim_machine_cfg cfg = {
         opt->dpus,      opt->ranks, opt->tasklets ? opt->tasklets : DEFAULT_TASKLETS,
-        opt->mode,      profile,    opt->dpu_dir ? opt->dpu_dir : CPIM_DPU_DIR,
+        opt->mode,      profile,    opt->dpu_dir ? opt->dpu_dir : default_dpu_dir(),
         s->timing_only, &s->faults};
     rc = cpim_pim_machine_open(&s->m, &cfg);
     free(profile);
@@ -475,4 +537,5 @@ const cpim_backend_vt cpim_backend_pim = {
     .aes_ecb = pim_ecb,
     .aes_ctr = pim_ctr,
     .sha256_batch = pim_sha,
+    .available_for = pim_available_for,
 };

@@ -1,0 +1,239 @@
+#!/bin/sh
+# tests/install.sh BUILD_DIR -- `make install`, `make uninstall` and `make deb`
+# as a user would meet them (dist/install.mk, docs/INSTALL.md):
+#   - install into a temporary DESTDIR (PREFIX=/usr/local): the files are there;
+#   - the exported symbols are what the docs say (libcryptopim.so: exactly the
+#     functions of cryptopim.h; libdpu.so: only names of the UPMEM headers);
+#   - a program outside the tree built with `pkg-config --cflags --libs
+#     cryptopim` (shared, and --static) passes FIPS vectors on cpu and pim and
+#     its AES-CTR equals `openssl enc`;
+#   - the installed CLI finds its DPU programs and passes the openssl enc and
+#     sha256sum interop checks;
+#   - an UPMEM example copied to a temporary folder builds and runs with only
+#     the installed virtual UPMEM (its upmem_env.sh, a clean environment);
+#   - `man -l` renders both pages without warnings;
+#   - `make uninstall` leaves nothing; the .deb installs into and is removed
+#     from a private dpkg root (no root rights, nothing touches the system).
+# Run from the checkout root (make test does). PASS/FAIL/SKIP via tests/lib.sh.
+. "$(dirname "$0")/lib.sh"
+BUILD=${1:-build}
+T=$(mktemp -d) || {
+    fail install_tmpdir "mktemp -d failed"
+    finish
+}
+trap 'rm -rf "$T"' EXIT
+# a nested make must not join the outer make's jobserver
+mk() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory -s BUILD="$BUILD" "$@"; }
+
+D=$T/stage
+P=/usr/local
+R=$D$P
+if ! mk install DESTDIR="$D" PREFIX=$P >"$T/log" 2>&1; then
+    fail install_make "make install failed:"
+    tail -n 20 "$T/log" | sed 's/^/    /'
+    finish
+fi
+major=$(sed -n 's/^#define CPIM_VERSION_MAJOR *//p' include/cryptopim.h)
+missing=""
+for f in bin/cryptopim bin/cryptopim-bench include/cryptopim.h lib/libcryptopim.a \
+    lib/libcryptopim.so lib/libcryptopim.so.$major lib/pkgconfig/cryptopim.pc \
+    lib/cryptopim/dpu/aes-t16 lib/cryptopim/dpu/sha256-t24 share/man/man1/cryptopim.1 \
+    share/man/man3/libcryptopim.3 lib/upmem-virtual/bin/dpu-upmem-dpurte-clang \
+    lib/upmem-virtual/bin/dpu-pkg-config lib/upmem-virtual/include/dpu.h \
+    lib/upmem-virtual/lib/libdpu.so.0 lib/upmem-virtual/lib/libdpu.a \
+    lib/upmem-virtual/lib/pkgconfig/dpu.pc lib/upmem-virtual/lib/dpu-rt/librt.a \
+    lib/upmem-virtual/upmem_env.sh lib/upmem-virtual/examples/vecadd/Makefile; do
+    [ -e "$R/$f" ] || missing="$missing $f"
+done
+if [ -z "$missing" ]; then pass install_tree; else fail install_tree "missing:$missing"; fi
+if grep -rqs "$(pwd)" "$R/lib/pkgconfig" "$R/lib/upmem-virtual/upmem_env.sh" \
+    "$R/lib/upmem-virtual/lib/pkgconfig"; then
+    fail install_no_source_paths "an installed text file names the source tree $(pwd)"
+else
+    pass install_no_source_paths
+fi
+
+# ---- exported symbols and soname ----
+if command -v nm >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1; then
+    nm -D --defined-only "$R/lib/libcryptopim.so.$major" | awk 'NF == 3 && $3 !~ /^CRYPTOPIM_/ { sub(/@.*/, "", $3); print $3 }' |
+        sort -u >"$T/so.names"
+    grep -o '\bcpim_[a-z0-9_]*(' include/cryptopim.h | tr -d '(' | sort -u >"$T/h.names"
+    if cmp -s "$T/so.names" "$T/h.names"; then
+        pass install_exports_libcryptopim
+    else
+        fail install_exports_libcryptopim "exports differ from cryptopim.h's functions:" \
+            "$(diff "$T/h.names" "$T/so.names" | grep '^[<>]' | tr '\n' ' ')"
+    fi
+    soname=$(readelf -d "$R/lib/libcryptopim.so.$major" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+    if [ "$soname" = "libcryptopim.so.$major" ]; then pass install_soname; else fail install_soname "soname '$soname'"; fi
+    bad=""
+    for s in $(nm -D --defined-only "$R/lib/upmem-virtual/lib/libdpu.so.0" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' | sort -u); do
+        case $s in LIBDPU_VIRTUAL) continue ;; esac
+        grep -qw -- "$s" emu/include/*.h || bad="$bad $s"
+    done
+    if [ -z "$bad" ]; then pass install_exports_libdpu; else fail install_exports_libdpu "not in the UPMEM headers:$bad"; fi
+else
+    skip install_exports "no nm/readelf"
+fi
+
+# ---- a program outside the tree, through pkg-config ----
+PKGCONFIG=$(command -v pkg-config || command -v pkgconf)
+head -c 100000 /dev/urandom >"$T/data"
+if [ -z "$PKGCONFIG" ]; then
+    skip install_pkgconfig "no pkg-config"
+else
+    mkdir "$T/app"
+    cp tests/install/demo.c "$T/app/"
+    flags=$(PKG_CONFIG_PATH=$R/lib/pkgconfig "$PKGCONFIG" --define-prefix --cflags --libs cryptopim)
+    # the static archives (pkg-config --static names the private libraries;
+    # -l:NAME.a makes the linker take the archives, not the .so files)
+    sflags=$(PKG_CONFIG_PATH=$R/lib/pkgconfig "$PKGCONFIG" --define-prefix --static --cflags --libs cryptopim |
+        sed -e 's/-lcryptopim/-l:libcryptopim.a/' -e 's/-ldpu/-l:libdpu.a/')
+    if ! (cd "$T/app" && ${CC:-cc} -std=c11 -Wall -Werror -o demo demo.c $flags) >"$T/log" 2>&1; then
+        fail install_pkgconfig_build "cc demo.c \$(pkg-config --cflags --libs cryptopim) failed: $(cat "$T/log")"
+    elif ! (cd "$T/app" && ${CC:-cc} -std=c11 -Wall -Werror -o demo-static demo.c $sflags -static-libgcc) >"$T/log" 2>&1; then
+        fail install_pkgconfig_static "--static build failed: $(cat "$T/log")"
+    else
+        pass install_pkgconfig_build
+        have_openssl=0
+        command -v openssl >/dev/null 2>&1 && have_openssl=1
+        [ $have_openssl -eq 1 ] && openssl enc -aes-128-ctr -K 000102030405060708090a0b0c0d0e0f \
+            -iv f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff -nosalt -in "$T/data" -out "$T/data.ref"
+        if readelf -d "$T/app/demo-static" | grep -q 'NEEDED.*lib\(cryptopim\|dpu\)'; then
+            fail install_pkgconfig_static "demo-static needs a shared cryptopim/dpu library"
+        fi
+        for prog in demo demo-static; do
+            for b in cpu pim; do
+                name=install_${prog}_$b
+                # a static program outside PREFIX/bin cannot find the DPU
+                # programs relative to itself: it names them (dpu_dir)
+                dir=
+                [ $prog = demo-static ] && dir=$R/lib/cryptopim/dpu
+                if ! LD_LIBRARY_PATH=$R/lib "$T/app/$prog" $b $dir <"$T/data" >"$T/out" 2>"$T/err"; then
+                    fail "$name" "$(cat "$T/err")"
+                elif [ $have_openssl -eq 1 ] && ! cmp -s "$T/out" "$T/data.ref"; then
+                    fail "$name" "AES-CTR differs from openssl enc"
+                else
+                    pass "$name"
+                fi
+            done
+        done
+        # the shared library resolves libdpu through its own RUNPATH
+        if LD_LIBRARY_PATH=$R/lib ldd "$T/app/demo" | grep -q "libdpu.so.0 => $R/lib/upmem-virtual/lib/"; then
+            pass install_libdpu_runpath
+        else
+            fail install_libdpu_runpath "libdpu.so.0 not found in the installed tree: $(LD_LIBRARY_PATH=$R/lib ldd "$T/app/demo" | grep dpu)"
+        fi
+    fi
+fi
+
+# ---- the installed CLI ----
+C=$R/bin/cryptopim
+if "$C" list | grep -q '^pim  *available'; then
+    pass install_cli_finds_dpu_programs
+else
+    fail install_cli_finds_dpu_programs "$("$C" list | grep '^pim')"
+fi
+if command -v openssl >/dev/null 2>&1; then
+    key=2b7e151628aed2a6abf7158809cf4f3c
+    ok=1
+    head -c 99984 "$T/data" >"$T/d16" # ECB: a multiple of 16 bytes
+    for b in cpu pim; do
+        "$C" enc -a aes-128-ecb -K $key --backend $b -i "$T/d16" -o "$T/c.$b" 2>"$T/err" || { ok=0; fail install_cli_openssl "$b: $(cat "$T/err")"; }
+        openssl enc -aes-128-ecb -K $key -nosalt -nopad -in "$T/d16" -out "$T/c.ref"
+        cmp -s "$T/c.$b" "$T/c.ref" || { ok=0; fail install_cli_openssl "$b: differs from openssl enc"; }
+        "$C" dec -a aes-128-ctr -K $key --iv f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff --backend $b -i "$T/data" -o "$T/x.$b" 2>"$T/err" || { ok=0; fail install_cli_openssl "$b ctr: $(cat "$T/err")"; }
+        openssl enc -d -aes-128-ctr -K $key -iv f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff -nosalt -in "$T/data" -out "$T/x.ref"
+        cmp -s "$T/x.$b" "$T/x.ref" || { ok=0; fail install_cli_openssl "$b ctr: differs from openssl enc -d"; }
+    done
+    [ $ok -eq 0 ] || pass install_cli_openssl
+else
+    skip install_cli_openssl "no openssl"
+fi
+if command -v sha256sum >/dev/null 2>&1; then
+    printf abc >"$T/abc"
+    : >"$T/empty"
+    ok=1
+    for b in cpu pim; do
+        (cd "$T" && "$C" sha256sum --backend $b data abc empty >"$T/s.$b" 2>"$T/err") || { ok=0; fail install_cli_sha256sum "$b: $(cat "$T/err")"; }
+        (cd "$T" && sha256sum data abc empty >"$T/s.ref")
+        cmp -s "$T/s.$b" "$T/s.ref" || { ok=0; fail install_cli_sha256sum "$b: differs from coreutils"; }
+        (cd "$T" && "$C" sha256sum --backend $b -c --quiet s.ref) || { ok=0; fail install_cli_sha256sum "$b: -c failed"; }
+    done
+    [ $ok -eq 0 ] || pass install_cli_sha256sum
+else
+    skip install_cli_sha256sum "no coreutils sha256sum"
+fi
+
+# ---- an UPMEM project outside the tree, on the installed virtual UPMEM ----
+cp -R "$R/lib/upmem-virtual/examples/vecadd" "$T/vecadd"
+if command -v bash >/dev/null 2>&1; then
+    if env -i HOME="$T" PATH=/usr/local/bin:/usr/bin:/bin bash -c \
+        ". '$R/lib/upmem-virtual/upmem_env.sh' && cd '$T/vecadd' && make -s all NR_DPUS=8 && make -s test NR_DPUS=8" \
+        >"$T/log" 2>&1 && grep -q '^PASS example_vecadd' "$T/log"; then
+        pass install_upmem_example
+    else
+        fail install_upmem_example "$(tail -n 5 "$T/log")"
+    fi
+    if env -i HOME="$T" PATH=/usr/local/bin:/usr/bin:/bin bash -c \
+        ". '$R/lib/upmem-virtual/upmem_env.sh' && command -v dpu-upmem-dpurte-clang && pkg-config --define-prefix --modversion dpu" \
+        >"$T/log" 2>&1 && grep -q "^$R/lib/upmem-virtual/bin/dpu-upmem-dpurte-clang\$" "$T/log" &&
+        grep -q '^20' "$T/log"; then
+        pass install_upmem_env
+    else
+        fail install_upmem_env "$(cat "$T/log")"
+    fi
+else
+    skip install_upmem_example "no bash (the environment script finds itself through BASH_SOURCE)"
+fi
+
+# ---- man pages ----
+if command -v man >/dev/null 2>&1; then
+    for pg in share/man/man1/cryptopim.1 share/man/man3/libcryptopim.3; do
+        w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$R/$pg" 2>&1 >"$T/page")
+        if [ -n "$w" ]; then
+            fail "install_man_$(basename "$pg")" "$w"
+        elif ! grep -q 'EXIT STATUS\|RETURN VALUE' "$T/page"; then
+            fail "install_man_$(basename "$pg")" "rendered page lacks its EXIT STATUS / RETURN VALUE section"
+        else
+            pass "install_man_$(basename "$pg")"
+        fi
+    done
+else
+    skip install_man "no man (Debian: man-db)"
+fi
+
+# ---- uninstall ----
+mk uninstall DESTDIR="$D" PREFIX=$P >"$T/log" 2>&1
+left=$(find "$D" -type f -o -type l | head -5)
+if [ -z "$left" ]; then pass install_uninstall; else fail install_uninstall "left behind: $left"; fi
+
+# ---- Debian package, in a private dpkg root ----
+deb=$(ls "$BUILD"/cryptopim_*.deb 2>/dev/null | head -1)
+if ! command -v dpkg >/dev/null 2>&1 || [ -z "$deb" ]; then
+    skip install_deb "no dpkg or no $BUILD/cryptopim_*.deb (make deb)"
+else
+    DR=$T/dpkgroot
+    mkdir -p "$DR/var/lib/dpkg/info" "$DR/var/lib/dpkg/updates" "$DR/var/lib/dpkg/triggers"
+    : >"$DR/var/lib/dpkg/status"
+    : >"$DR/var/lib/dpkg/available"
+    # --force-depends: the private root has none of the system's packages
+    dp() { dpkg --force-not-root --force-depends --force-script-chrootless --root="$DR" --log=/dev/null "$@"; }
+    deps=$(dpkg-deb -f "$deb" Depends)
+    if ! dp -i "$deb" >"$T/log" 2>&1; then
+        fail install_deb "dpkg -i failed: $(tail -n 3 "$T/log")"
+    elif ! "$DR/usr/bin/cryptopim" list | grep -q '^pim  *available'; then
+        fail install_deb "the packaged CLI does not find its DPU programs"
+    elif ! printf abc | "$DR/usr/bin/cryptopim" sha256sum --backend pim | grep -q '^ba7816bf'; then
+        fail install_deb "the packaged CLI hashes wrong"
+    else
+        case $deps in
+        *clang-14*lld-14*) ;;
+        *) fail install_deb "Depends lacks the DPU toolchain: $deps" ;;
+        esac
+        dp -r cryptopim >"$T/log" 2>&1
+        left=$(find "$DR" -path "$DR/var" -prune -o \( -type f -o -type l \) -print | head -5)
+        if [ -z "$left" ]; then pass install_deb; else fail install_deb "dpkg -r left: $left"; fi
+    fi
+fi
+finish
