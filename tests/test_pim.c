@@ -165,9 +165,10 @@ TEST(pim_alloc_by_dpus)
     cpim_close(cpu);
 }
 
-/* cpim_options.dpu_dir: a folder without the DPU programs makes the backend
- * unavailable for that context (never a half-open one); the build tree's
- * folder named explicitly works as the default does. */
+/* cpim_options.dpu_dir: a folder that does not exist makes the backend
+ * unavailable for that context, one without the needed program fails the
+ * first operation with CPIM_ERR_PIM_LOAD; the build tree's folder named
+ * explicitly works as the default does. */
 TEST(pim_dpu_dir_option)
 {
     if (!test_require_backend("pim"))
@@ -178,6 +179,18 @@ TEST(pim_dpu_dir_option)
     cpim_ctx *ctx = (cpim_ctx *)1;
     CHECK(cpim_open(&ctx, "pim", &opt) == CPIM_ERR_UNAVAILABLE && ctx == NULL,
           "a dpu_dir without programs must give CPIM_ERR_UNAVAILABLE");
+    opt.dpu_dir = "tests";
+    cpim_err rc = cpim_open(&ctx, "pim", &opt);
+    CHECK(rc == CPIM_OK, "open with dpu_dir=tests: %s", cpim_strerror(rc));
+    if (rc == CPIM_OK) {
+        uint8_t b[16] = {0};
+        rc = cpim_aes_set_key(ctx, key32, 16);
+        if (rc == CPIM_OK)
+            rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, b, b, sizeof b);
+        CHECK(rc == CPIM_ERR_PIM_LOAD,
+              "a folder without aes-t16 must give CPIM_ERR_PIM_LOAD, got %s", cpim_strerror(rc));
+        cpim_close(ctx);
+    }
     opt.dpu_dir = CPIM_DPU_DIR;
     CHECK(cpim_open(&ctx, "pim", &opt) == CPIM_OK, "dpu_dir = the build tree's %s", CPIM_DPU_DIR);
     cpim_close(ctx);

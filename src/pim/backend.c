@@ -134,8 +134,10 @@ static int pim_available_for(const cpim_options *opt, const char **why)
 {
     if (opt->dpu_dir == NULL)
         return pim_available(why);
-    if (!has_programs(opt->dpu_dir)) {
-        *why = "no DPU programs in cpim_options.dpu_dir";
+    /* the folder only: which programs it must hold depends on the tasklets
+     * (a missing one is CPIM_ERR_PIM_LOAD when an operation loads it) */
+    if (access(opt->dpu_dir, R_OK | X_OK) != 0) {
+        *why = "cpim_options.dpu_dir is not a readable folder";
         return 0;
     }
     return 1;
