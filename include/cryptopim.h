@@ -169,6 +169,42 @@ cpim_err cpim_aes_ctr(cpim_ctx *ctx, uint8_t counter[16], const uint8_t *in, uin
 cpim_err cpim_sha256_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size_t *lens,
                            size_t count, uint8_t (*digests)[32]);
 
+/* ---- SHA-256, streaming ------------------------------------------------------ */
+
+/* The state of one message being hashed incrementally: owned by the caller
+ * (plain memory, any number of them), independent of any context, so that
+ * one message may be fed through different contexts or backends.  Digests
+ * equal cpim_sha256_batch's for every split of the message. */
+typedef struct cpim_sha256_state {
+    uint32_t h[8];   /* chaining value */
+    uint64_t bytes;  /* message bytes absorbed so far */
+    uint8_t buf[64]; /* the partial block */
+    uint32_t nbuf;   /* bytes in buf, < 64 */
+    uint32_t ready;  /* set by init, cleared by final */
+} cpim_sha256_state;
+
+/* Starts a message.  CPIM_ERR_INVALID_ARG for a NULL state. */
+cpim_err cpim_sha256_init(cpim_sha256_state *s);
+
+/* Absorbs p[0..len) (len may be 0, p then NULL) on ctx's backend.  Only
+ * whole 64-byte blocks reach the backend; the rest waits in s->buf.
+ * CPIM_ERR_INVALID_ARG for a state not initialised (or already final). */
+cpim_err cpim_sha256_update(cpim_ctx *ctx, cpim_sha256_state *s, const uint8_t *p, size_t len);
+
+/* Pads, writes the digest and clears the state (wiped; init again to reuse). */
+cpim_err cpim_sha256_final(cpim_ctx *ctx, cpim_sha256_state *s, uint8_t digest[32]);
+
+/* Many messages fed at once (what hashing many large files needs): stream
+ * i absorbs p[i][0..lens[i]); the whole blocks of all streams go to the
+ * backend in one call, which spreads them over threads, SIMD lanes or DPUs.
+ * The states must be distinct.  On an error no state has changed. */
+cpim_err cpim_sha256_update_many(cpim_ctx *ctx, cpim_sha256_state *const *s,
+                                 const uint8_t *const *p, const size_t *lens, size_t count);
+
+/* final for count states at once; digests[i] for s[i]. */
+cpim_err cpim_sha256_final_many(cpim_ctx *ctx, cpim_sha256_state *const *s, size_t count,
+                                uint8_t (*digests)[32]);
+
 /* ---- statistics ---------------------------------------------------------- */
 
 /* Which clock a time is on.  MEASURED is wall time on this machine.

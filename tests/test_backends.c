@@ -3,7 +3,7 @@
  * `cpu` backend (single-threaded) on seeded random inputs.
  *
  * Tests are registered at start-up, one per (backend, operation):
- * backends_<backend>_ecb, _ctr, _sha256.  Each runs the backend with
+ * backends_<backend>_ecb, _ctr, _sha256, _sha256_stream.  Each runs the backend with
  * threads = 2 and threads = 1 (both must equal the reference), on sizes
  * from 0 to 1 MiB that include lengths that are not multiples of 16 (CTR)
  * and block counts that do not divide evenly by the thread count, in-place
@@ -18,8 +18,8 @@
 
 #define MIB (1u << 20)
 
-enum op { OP_ECB, OP_CTR, OP_SHA, NOPS };
-static const char *const op_name[NOPS] = {"ecb", "ctr", "sha256"};
+enum op { OP_ECB, OP_CTR, OP_SHA, OP_STREAM, NOPS };
+static const char *const op_name[NOPS] = {"ecb", "ctr", "sha256", "sha256_stream"};
 
 static char skip_reason[256];
 
@@ -189,6 +189,98 @@ out:
     cpim_close(ref), cpim_close(t1), cpim_close(t2);
 }
 
+/* The streaming API: many streams fed in random chunks (0-byte ones too),
+ * through update and update_many alternately, finished by final and
+ * final_many: every digest must equal the cpu backend's one-shot batch. */
+static void run_stream(const char *be)
+{
+    enum { MAXMSG = 24 };
+    cpim_ctx *ref = open_backend("cpu", 1);
+    cpim_ctx *t2 = open_backend(be, 2), *t1 = open_backend(be, 1);
+    uint8_t *data = malloc(MIB);
+    uint64_t seed = 0x57ea3u;
+    if (!ref || !t1 || !t2 || !data) {
+        CHECK(data != NULL, "out of memory");
+        goto out;
+    }
+    test_fill(&seed, data, MIB);
+    for (int round = 0; round < 10; round++) {
+        cpim_ctx *ctx = round & 1 ? t1 : t2;
+        const uint8_t *msgs[MAXMSG];
+        size_t lens[MAXMSG], done[MAXMSG], count = 1 + (size_t)(test_rand(&seed) % MAXMSG);
+        uint8_t want[MAXMSG][32], got[MAXMSG][32];
+        cpim_sha256_state st[MAXMSG];
+        cpim_sha256_state *sp[MAXMSG];
+        for (size_t i = 0; i < count; i++) {
+            uint64_t r = test_rand(&seed);
+            lens[i] = r % 4 == 0 ? (size_t)(r >> 8) % 130 : (size_t)(r >> 8) % (MIB / 4);
+            msgs[i] = data + (size_t)(test_rand(&seed) % (MIB - lens[i] + 1));
+            done[i] = 0;
+            sp[i] = &st[i];
+            CHECK(cpim_sha256_init(&st[i]) == CPIM_OK, "init");
+        }
+        CHECK(cpim_sha256_batch(ref, msgs, lens, count, want) == CPIM_OK, "cpu reference");
+        for (int step = 0;; step++) {
+            const uint8_t *p[MAXMSG];
+            size_t n[MAXMSG];
+            int left = 0;
+            for (size_t i = 0; i < count; i++) {
+                uint64_t r = test_rand(&seed);
+                size_t rest = lens[i] - done[i];
+                /* chunk: 0, a few bytes, around a block, or a large piece */
+                size_t c = r % 5 == 0   ? 0
+                           : r % 5 == 1 ? (size_t)(r >> 8) % 7
+                           : r % 5 == 2 ? 60 + (size_t)(r >> 8) % 9
+                                        : (size_t)(r >> 8) % (rest + 1);
+                n[i] = c < rest ? c : rest;
+                p[i] = n[i] ? msgs[i] + done[i] : NULL;
+                left |= done[i] + n[i] < lens[i];
+            }
+            cpim_err rc = CPIM_OK;
+            if (step % 2 == 0) {
+                rc = cpim_sha256_update_many(ctx, sp, p, n, count);
+            } else {
+                for (size_t i = 0; i < count && rc == CPIM_OK; i++)
+                    rc = cpim_sha256_update(ctx, &st[i], p[i], n[i]);
+            }
+            if (unsupported(rc, be, "streaming SHA-256"))
+                goto out;
+            if (rc != CPIM_OK) {
+                CHECK(0, "%s update: %s", be, cpim_strerror(rc));
+                goto out;
+            }
+            for (size_t i = 0; i < count; i++)
+                done[i] += n[i];
+            if (!left && step > 2)
+                break;
+        }
+        cpim_err rc = CPIM_OK;
+        if (round % 3 == 0) {
+            for (size_t i = 0; i < count && rc == CPIM_OK; i++)
+                rc = cpim_sha256_final(ctx, &st[i], got[i]);
+        } else {
+            rc = cpim_sha256_final_many(ctx, sp, count, got);
+        }
+        if (rc != CPIM_OK) {
+            CHECK(0, "%s final: %s", be, cpim_strerror(rc));
+            goto out;
+        }
+        for (size_t i = 0; i < count; i++) {
+            char what[120];
+            snprintf(what, sizeof what, "%s stream %zu of %zu (%zu bytes, round %d)", be, i, count,
+                     lens[i], round);
+            if (!CHECK_MEM(got[i], want[i], 32, what))
+                goto out;
+        }
+        /* a finished state is refused until init */
+        CHECK(cpim_sha256_update(ctx, &st[0], data, 1) == CPIM_ERR_INVALID_ARG,
+              "update after final must be refused");
+    }
+out:
+    free(data);
+    cpim_close(ref), cpim_close(t1), cpim_close(t2);
+}
+
 static void run_one(size_t bi, size_t op)
 {
     cpim_backend_info info;
@@ -204,6 +296,8 @@ static void run_one(size_t bi, size_t op)
     }
     if (op == OP_SHA)
         run_sha(info.name);
+    else if (op == OP_STREAM)
+        run_stream(info.name);
     else
         run_aes(info.name, op == OP_CTR);
 }

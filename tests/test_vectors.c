@@ -251,6 +251,41 @@ static void run_sha(cpim_ctx *ctx, const char *be, const struct vfile *f, char *
         if (nfail)
             fprintf(stderr, "    %s: %d of %d digests of %s wrong\n", be, nfail, n, f->path);
     }
+    /* the same records through the streaming API, all streams at once, fed
+     * in pieces of 1, 2, 3, ... 64, 1, ... bytes (every block boundary
+     * crossed at every offset), where the backend streams */
+    cpim_sha256_state *st = calloc((size_t)n + 1, sizeof *st);
+    cpim_sha256_state **sp = calloc((size_t)n + 1, sizeof *sp);
+    size_t *done = calloc((size_t)n + 1, sizeof *done), *pn = calloc((size_t)n + 1, sizeof *pn);
+    const uint8_t **pp = calloc((size_t)n + 1, sizeof *pp);
+    if (st && sp && done && pn && pp) {
+        for (int i = 0; i < n; i++)
+            sp[i] = &st[i], cpim_sha256_init(&st[i]);
+        rc = CPIM_OK;
+        for (size_t step = 0, more = 1; more && rc == CPIM_OK; step++) {
+            more = 0;
+            for (int i = 0; i < n; i++) {
+                size_t c = 1 + step % 64, rest = lens[i] - done[i];
+                pn[i] = c < rest ? c : rest;
+                pp[i] = pn[i] ? msgs[i] + done[i] : NULL;
+                done[i] += pn[i];
+                more |= done[i] < lens[i];
+            }
+            rc = cpim_sha256_update_many(ctx, sp, pp, pn, (size_t)n);
+        }
+        if (rc == CPIM_OK)
+            rc = cpim_sha256_final_many(ctx, sp, (size_t)n, dig);
+        if (rc != CPIM_ERR_UNSUPPORTED) {
+            CHECK(rc == CPIM_OK, "%s: streaming: %s", be, cpim_strerror(rc));
+            for (int i = 0; rc == CPIM_OK && i < n; i++)
+                CHECK(memcmp(dig[i], mds[i], 32) == 0,
+                      "%s: %s:%d: streamed digest of the %zu-byte message wrong", be, f->path,
+                      lines[i], lens[i]);
+        }
+    } else {
+        CHECK(0, "out of memory");
+    }
+    free(st), free(sp), free(done), free(pn), free(pp);
     for (int i = 0; i < n; i++)
         free(bufs[i]), free(mds[i]);
     free(dig);

@@ -85,6 +85,15 @@ static cpim_err auto_sha(void *p, const uint8_t *const *msgs, const size_t *lens
     return s->sha_vt->sha256_batch(s->sha_st, msgs, lens, count, digests, st);
 }
 
+static cpim_err auto_sha_blocks(void *p, uint32_t *const *h, const uint8_t *const *msgs,
+                                const size_t *nblocks, size_t count, cpim_stats *st)
+{
+    struct auto_state *s = p;
+    if (!s->sha_vt->sha256_blocks)
+        return CPIM_ERR_UNSUPPORTED;
+    return s->sha_vt->sha256_blocks(s->sha_st, h, msgs, nblocks, count, st);
+}
+
 const cpim_backend_vt cpim_backend_auto = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "auto",
@@ -96,4 +105,5 @@ const cpim_backend_vt cpim_backend_auto = {
     .aes_ecb = auto_ecb,
     .aes_ctr = auto_ctr,
     .sha256_batch = auto_sha,
+    .sha256_blocks = auto_sha_blocks,
 };

@@ -21,6 +21,12 @@
  *  - aes_ecb/aes_ctr/sha256_batch: arguments already validated by the core
  *    (ECB len % 16 == 0, key set).  An operation a backend does not provide is
  *    a NULL pointer: the core answers CPIM_ERR_UNSUPPORTED.
+ *  - sha256_blocks: the compression function on whole blocks of many
+ *    independent streams (the streaming API of api.c keeps partial blocks,
+ *    padding and lengths): for i < count, h[i] (8 words, FIPS 180-4 order)
+ *    absorbs nblocks[i] 64-byte blocks from p[i] (nblocks[i] may be 0, and
+ *    p[i] then NULL).  NULL if the backend cannot (the core answers
+ *    CPIM_ERR_UNSUPPORTED to the streaming calls).
  *  - Each operation fills `st` (times on the measured clock at least; the pim
  *    backend also the modeled clock and its phases).  The core has zeroed it.
  *  - close(): wipe keys, free state.
@@ -45,6 +51,8 @@ typedef struct cpim_backend_vt {
     cpim_err (*sha256_batch)(void *state, const uint8_t *const *msgs, const size_t *lens,
                              size_t count, uint8_t (*digests)[32], cpim_stats *st);
     int (*available_for)(const cpim_options *opt, const char **why);
+    cpim_err (*sha256_blocks)(void *state, uint32_t *const *h, const uint8_t *const *p,
+                              const size_t *nblocks, size_t count, cpim_stats *st);
 } cpim_backend_vt;
 
 #define CPIM_BACKEND_VT_VERSION 1u

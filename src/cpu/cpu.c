@@ -191,6 +191,47 @@ void cpim_portable_sha256_batch(unsigned threads, const uint8_t *const *msgs, co
     (void)cpim_parallel_msgs(threads, lens, count, MIN_SHA_PARALLEL, sha_runs, &j);
 }
 
+/* ---- whole blocks of many streams (the streaming API) ---- */
+
+struct blocks_job {
+    uint32_t *const *h;
+    const uint8_t *const *p;
+    const size_t *nb;
+};
+
+static void blocks_runs(void *arg, size_t first, size_t end)
+{
+    const struct blocks_job *j = arg;
+    for (size_t i = first; i < end; i++) {
+        const uint8_t *p = j->p[i];
+        /* cpim_crypto_sha256_blocks counts blocks in 32 bits (DPU-sized) */
+        for (size_t left = j->nb[i]; left;) {
+            uint32_t n = left > 0x10000000u ? 0x10000000u : (uint32_t)left;
+            cpim_crypto_sha256_blocks(j->h[i], p, n);
+            p += (size_t)n * 64;
+            left -= n;
+        }
+    }
+}
+
+/* see portable.h */
+void cpim_portable_sha256_blocks(unsigned threads, uint32_t *const *h, const uint8_t *const *p,
+                                 const size_t *nblocks, size_t count)
+{
+    struct blocks_job j = {h, p, nblocks};
+    /* balanced by blocks (cpim_parallel_msgs weighs each entry + 64) */
+    (void)cpim_parallel_msgs(threads, nblocks, count, MIN_SHA_PARALLEL / 64, blocks_runs, &j);
+}
+
+static cpim_err cpu_sha_blocks(void *state, uint32_t *const *h, const uint8_t *const *p,
+                               const size_t *nblocks, size_t count, cpim_stats *st)
+{
+    struct cpu_state *s = state;
+    (void)st; /* the core records bytes and the measured time */
+    cpim_portable_sha256_blocks(s->threads, h, p, nblocks, count);
+    return CPIM_OK;
+}
+
 static cpim_err cpu_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
                         uint8_t (*digests)[32], cpim_stats *st)
 {
@@ -212,4 +253,5 @@ const cpim_backend_vt cpim_backend_cpu = {
     .aes_ecb = cpu_ecb,
     .aes_ctr = cpu_ctr,
     .sha256_batch = cpu_sha,
+    .sha256_blocks = cpu_sha_blocks,
 };

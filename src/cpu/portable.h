@@ -34,5 +34,9 @@ void cpim_portable_ctr(const cpim_portable_aes *k, unsigned threads, uint8_t cou
                        const uint8_t *in, uint8_t *out, size_t len);
 void cpim_portable_sha256_batch(unsigned threads, const uint8_t *const *msgs, const size_t *lens,
                                 size_t count, uint8_t (*digests)[32]);
+/* The streaming API's compression: h[i] absorbs nblocks[i] whole blocks
+ * from p[i], streams spread over threads (backend.h, sha256_blocks). */
+void cpim_portable_sha256_blocks(unsigned threads, uint32_t *const *h, const uint8_t *const *p,
+                                 const size_t *nblocks, size_t count);
 
 #endif /* CPIM_PORTABLE_H */

@@ -245,6 +245,51 @@ static void sha_runs(void *arg, size_t first, size_t end)
 {
     shani_messages(arg, first, end);
 }
+
+/* The streaming API's blocks (backend.h, sha256_blocks): the same lanes,
+ * each taking one stream's run of whole blocks, straight into its h. */
+struct blocks_job {
+    uint32_t *const *h;
+    const uint8_t *const *p;
+    const size_t *nb;
+};
+
+static void blocks_runs(void *arg, size_t b, size_t e)
+{
+    const struct blocks_job *j = arg;
+    uint32_t *h[SHANI_LANES];
+    const uint8_t *p[SHANI_LANES];
+    size_t left[SHANI_LANES];
+    int nact = 0;
+    size_t next = b;
+    for (;;) {
+        while (nact < SHANI_LANES && next < e) { /* fill idle lanes */
+            if (j->nb[next]) {
+                h[nact] = j->h[next];
+                p[nact] = j->p[next];
+                left[nact++] = j->nb[next];
+            }
+            next++;
+        }
+        if (!nact)
+            break;
+        size_t nb = left[0];
+        for (int l = 1; l < nact; l++)
+            if (left[l] < nb)
+                nb = left[l];
+        shani_by_lanes[nact](h, p, nb);
+        for (int l = 0; l < nact;) {
+            p[l] += 64 * nb;
+            left[l] -= nb;
+            if (left[l]) {
+                l++;
+                continue;
+            }
+            nact--; /* done: the last lane takes its place */
+            h[l] = h[nact], p[l] = p[nact], left[l] = left[nact];
+        }
+    }
+}
 #endif /* CPIM_HAVE_X86 */
 
 /* ---- backend glue ------------------------------------------------------------------------ */
@@ -297,6 +342,21 @@ static cpim_err shani_sha(void *state, const uint8_t *const *msgs, const size_t 
 #endif
 }
 
+static cpim_err shani_sha_blocks(void *state, uint32_t *const *h, const uint8_t *const *p,
+                                 const size_t *nblocks, size_t count, cpim_stats *st)
+{
+#ifdef CPIM_HAVE_X86
+    struct shani_state *s = state;
+    (void)st; /* the core records bytes and the measured time */
+    struct blocks_job j = {h, p, nblocks};
+    (void)cpim_parallel_msgs(s->threads, nblocks, count, MIN_SHA_PARALLEL / 64, blocks_runs, &j);
+    return CPIM_OK;
+#else
+    (void)state, (void)h, (void)p, (void)nblocks, (void)count, (void)st;
+    return CPIM_ERR_UNAVAILABLE;
+#endif
+}
+
 /* ---- AES: the portable code (portable.h) ------------------------------------------------- */
 
 static cpim_err shani_set_key(void *state, const uint8_t *key, size_t key_len)
@@ -334,4 +394,5 @@ const cpim_backend_vt cpim_backend_shani = {
     .aes_ecb = shani_ecb,
     .aes_ctr = shani_ctr,
     .sha256_batch = shani_sha,
+    .sha256_blocks = shani_sha_blocks,
 };
