@@ -137,6 +137,32 @@ rc=$?
     pass cli_sha256sum_backend_no_value ||
     fail cli_sha256sum_backend_no_value "exit $rc: $(cat "$T/got.err")"
 
+# ---- large files: streamed (STREAM_MIN = 1 MiB) in constant memory ------------------
+# several files above 1 MiB (17 of them: more than the 16 streams of one batch),
+# around chunk borders, mixed with small ones, from standard input, and -c
+head -c 3000000 /dev/urandom >big3m
+for i in $(seq 1 17); do head -c $((1048577 + i * 100003)) big3m >"bigs$i"; done
+same /dev/null a big3m bigs1 bigs2 bigs3 bigs4 bigs5 bigs6 bigs7 bigs8 bigs9 bigs10 bigs11 \
+    bigs12 bigs13 bigs14 bigs15 bigs16 bigs17 empty || true
+same big3m || true
+same big3m - a bigs5 || true
+sha256sum big3m bigs1 bigs17 a >"$T/bigs.sum"
+same /dev/null -c "$T/bigs.sum" || true
+same /dev/null big3m missing-file bigs2 || true
+report cli_sha256sum_streamed
+# constant memory: a 1 GiB sparse file under a 300 MB address-space limit
+# (a whole-file read would need 1 GiB; ulimit -v counts mappings, which the
+# virtual UPMEM's MRAM would exceed, so the cpu backend)
+if truncate -s 1G sparse 2>/dev/null; then
+    got=$( (ulimit -v 300000 && "$B" sha256sum --backend cpu sparse) 2>&1)
+    want="49bc20df15e412a64472421e13fe86ff1c5165e18b2afccf160d4dc19fe68a14  sparse"
+    [ "$got" = "$want" ] && pass cli_sha256sum_constant_memory ||
+        fail cli_sha256sum_constant_memory "under ulimit -v 300000: $got"
+    rm -f sparse
+else
+    skip cli_sha256sum_constant_memory "no sparse files here"
+fi
+
 # ---- the pim backend (the virtual UPMEM is slow: a few cases) ---------------------
 if "$B" list 2>/dev/null | grep -q '^pim *available'; then
     BE="--backend pim"

@@ -2,14 +2,20 @@
  * sha256sum.c -- `cryptopim sha256sum`: coreutils-compatible output and -c,
  * hashing many files at once through cpim_sha256_batch().
  *
- * Files are read whole into memory and collected into a batch until the
- * batch holds a memory budget's worth of bytes (256 MiB by default; the
- * CRYPTOPIM_BATCH_BYTES environment variable overrides it) or 4096 files;
- * the batch is then hashed in one call, so a backend such as pim sees many
- * messages at once.  A file larger than the budget is hashed in a batch of
- * its own (it is one message: the API has no streaming hash); if it does
- * not fit in memory at all, that file is reported as an error ("Cannot
- * allocate memory") and the others are still hashed.  Nothing is truncated.
+ * Small files (up to STREAM_MIN bytes) are read whole into memory and
+ * collected into a batch until the batch holds a memory budget's worth of
+ * bytes (16 MiB by default; the CRYPTOPIM_BATCH_BYTES environment variable
+ * overrides it) or 4096 files; the batch is then hashed in one call, so a
+ * backend such as pim sees many messages at once.  Larger files, pipes and
+ * standard input are *streamed*: each has a cpim_sha256_state and is read
+ * in chunks of STREAM_CHUNK bytes, up to STREAM_MAX of them in flight at
+ * once, every round of chunks hashed in one cpim_sha256_update_many() call
+ * (so several large files fill the lanes and threads together).  Memory
+ * stays bounded whatever the file sizes: about budget + STREAM_MAX *
+ * STREAM_CHUNK (48 MiB with the defaults).  A backend without streaming
+ * (pim, for now) gets whole files instead, as before: a file that does not
+ * fit in memory is then an error ("Cannot allocate memory") and the others
+ * are still hashed.  Nothing is truncated.
  *
  * Results are printed in argument order, each error on stderr at its place
  * (messages about check-file lines are queued with the files, so stderr
@@ -34,8 +40,11 @@
 #include "checkfile.h"
 #include "cli.h"
 
-#define BATCH_BYTES_DEFAULT (256u << 20)
+#define BATCH_BYTES_DEFAULT (16u << 20)
 #define BATCH_FILES_MAX     4096
+#define STREAM_MIN          (1u << 20) /* larger regular files are streamed */
+#define STREAM_CHUNK        (2u << 20) /* bytes read per stream and round */
+#define STREAM_MAX          16         /* streams in flight in one batch */
 
 static const char sha_help[] =
     "usage: cryptopim sha256sum [OPTION]... [FILE]...\n"
@@ -80,6 +89,12 @@ struct item {
     size_t len;
     int err; /* errno of open/read, 0 if read */
     uint8_t expect[32];
+    /* streamed: the open file (until hashed), its state, its digest */
+    int streamed;
+    int fd; /* -1 when not streamed or done */
+    int eof;
+    cpim_sha256_state st;
+    uint8_t digest[32];
 };
 
 struct sums {
@@ -89,8 +104,10 @@ struct sums {
      * --warn and --quiet wins */
     int check, binary, tag, zero, ignore_missing, quiet, status, warn, strict;
     size_t budget;
+    int can_stream; /* the backend has the streaming API */
     struct item *items;
-    size_t n, cap, bytes;
+    size_t n, cap, bytes, nstreams;
+    uint8_t *chunks;   /* STREAM_MAX * STREAM_CHUNK, allocated on first use */
     sum_parser parser; /* kept across check files, as coreutils does */
     /* counters of the current check file (-c) */
     unsigned long long mismatched, unreadable, bad_lines;
@@ -207,7 +224,87 @@ static void put_sum(const struct sums *s, const char *name, const uint8_t d[32])
     putchar(s->zero ? '\0' : '\n');
 }
 
-/* Hashes the collected items in one batch call and prints their results. */
+/* Reads up to n bytes (less only at end of file); the count, or -1 and errno. */
+static ssize_t read_full(int fd, uint8_t *p, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, p + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+static void stream_close(struct item *it)
+{
+    if (it->fd > STDIN_FILENO)
+        close(it->fd);
+    it->fd = -1;
+}
+
+/* Hashes the streamed items of the batch: rounds of one chunk per stream,
+ * each round one cpim_sha256_update_many() call, then one final_many.  A
+ * stream that cannot be read gets its errno (reported at its place). */
+static cpim_err hash_streams(struct sums *s, size_t *nstreamed)
+{
+    size_t k = 0;
+    struct item *live[STREAM_MAX];
+    cpim_sha256_state *st[STREAM_MAX];
+    const uint8_t *p[STREAM_MAX];
+    size_t n[STREAM_MAX];
+    uint8_t dig[STREAM_MAX][32];
+    for (size_t i = 0; i < s->n && k < STREAM_MAX; i++)
+        if (s->items[i].fd >= 0 && !s->items[i].err)
+            live[k++] = &s->items[i];
+    *nstreamed = k;
+    if (!k)
+        return CPIM_OK;
+    if (!s->chunks && !(s->chunks = malloc((size_t)STREAM_MAX * STREAM_CHUNK)))
+        return CPIM_ERR_NOMEM;
+    cpim_err rc = CPIM_OK;
+    for (int more = 1; more && rc == CPIM_OK;) {
+        size_t m = 0;
+        more = 0;
+        for (size_t j = 0; j < k; j++) {
+            struct item *it = live[j];
+            if (it->err || it->eof)
+                continue;
+            uint8_t *buf = s->chunks + j * (size_t)STREAM_CHUNK;
+            ssize_t r = read_full(it->fd, buf, STREAM_CHUNK);
+            if (r < 0) {
+                it->err = errno;
+                stream_close(it);
+                continue;
+            }
+            it->eof = (size_t)r < STREAM_CHUNK;
+            more |= !it->eof;
+            st[m] = &it->st, p[m] = buf, n[m++] = (size_t)r;
+        }
+        if (m)
+            rc = cpim_sha256_update_many(s->ctx, st, p, n, m);
+    }
+    size_t m = 0;
+    for (size_t j = 0; j < k; j++)
+        if (!live[j]->err)
+            st[m++] = &live[j]->st;
+    if (rc == CPIM_OK && m)
+        rc = cpim_sha256_final_many(s->ctx, st, m, dig);
+    for (size_t j = 0, d = 0; j < k; j++) {
+        stream_close(live[j]);
+        if (rc == CPIM_OK && !live[j]->err)
+            memcpy(live[j]->digest, dig[d++], 32);
+    }
+    return rc;
+}
+
+/* Hashes the collected items (whole files in one batch call, streamed
+ * ones in rounds) and prints their results in order. */
 static void flush(struct sums *s)
 {
     if (!s->n)
@@ -219,12 +316,17 @@ static void flush(struct sums *s)
     size_t m = 0;
     if (msgs && lens && dig) {
         for (size_t i = 0; i < s->n; i++) {
-            if (s->items[i].msg || s->items[i].err)
+            if (s->items[i].msg || s->items[i].err || s->items[i].streamed)
                 continue;
             msgs[m] = s->items[i].data;
             lens[m++] = s->items[i].len;
         }
         rc = m ? cpim_sha256_batch(s->ctx, msgs, lens, m, dig) : CPIM_OK;
+    }
+    if (rc == CPIM_OK) {
+        size_t k;
+        rc = hash_streams(s, &k);
+        m += k;
     }
     if (rc != CPIM_OK) {
         /* Not a mismatch: nothing was compared.  One error for the batch,
@@ -252,9 +354,10 @@ static void flush(struct sums *s)
                 }
             }
         } else if (rc != CPIM_OK) {
-            j++; /* reported above */
+            /* reported above */
         } else if (s->check) {
-            int ok = memcmp(dig[j++], it->expect, 32) == 0;
+            const uint8_t *d = it->streamed ? it->digest : dig[j++];
+            int ok = memcmp(d, it->expect, 32) == 0;
             if (ok)
                 s->matched = 1;
             else
@@ -262,8 +365,9 @@ static void flush(struct sums *s)
             if (!s->status && !(ok && s->quiet))
                 put_check_result(it->name, ok ? "OK" : "FAILED");
         } else {
-            put_sum(s, it->name, dig[j++]);
+            put_sum(s, it->name, it->streamed ? it->digest : dig[j++]);
         }
+        stream_close(it);
         free(it->data);
         free(it->name);
         free(it->msg);
@@ -273,6 +377,7 @@ static void flush(struct sums *s)
     free(dig);
     s->n = 0;
     s->bytes = 0;
+    s->nstreams = 0;
 }
 
 static struct item *new_item(struct sums *s)
@@ -287,7 +392,25 @@ static struct item *new_item(struct sums *s)
     }
     struct item *it = &s->items[s->n++];
     memset(it, 0, sizeof *it);
+    it->fd = -1;
     return it;
+}
+
+/* Opens a file to be streamed: 0 and it->fd, or an errno. */
+static int stream_open(struct item *it)
+{
+    int is_stdin = strcmp(it->name, "-") == 0;
+    int fd = is_stdin ? STDIN_FILENO : open(it->name, O_RDONLY);
+    if (fd < 0)
+        return errno;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!is_stdin)
+            close(fd);
+        return EISDIR;
+    }
+    it->fd = fd;
+    return 0;
 }
 
 /* Adds one file to the batch (flushing first or after as the budget says).
@@ -295,8 +418,17 @@ static struct item *new_item(struct sums *s)
 static int add(struct sums *s, char *name, const uint8_t *expect)
 {
     struct stat st;
-    if (s->n && strcmp(name, "-") != 0 && stat(name, &st) == 0 && S_ISREG(st.st_mode) &&
-        s->bytes + (size_t)st.st_size > s->budget)
+    int is_stdin = strcmp(name, "-") == 0;
+    int have_st = !is_stdin && stat(name, &st) == 0;
+    /* streamed: standard input, pipes and devices, regular files above
+     * STREAM_MIN (directories and missing files take the whole-file path,
+     * whose open gives coreutils' errors) */
+    int stream = s->can_stream &&
+                 (is_stdin || (have_st && !S_ISDIR(st.st_mode) &&
+                               (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > STREAM_MIN)));
+    if (s->n &&
+        (stream ? s->nstreams >= STREAM_MAX
+                : have_st && S_ISREG(st.st_mode) && s->bytes + (size_t)st.st_size > s->budget))
         flush(s); /* it would overflow the budget: hash what we have first */
     struct item *it = new_item(s);
     if (!it) {
@@ -307,6 +439,19 @@ static int add(struct sums *s, char *name, const uint8_t *expect)
     it->name = name;
     if (expect)
         memcpy(it->expect, expect, 32);
+    if (stream) {
+        it->streamed = 1;
+        it->err = stream_open(it);
+        if (!it->err) {
+            cpim_sha256_init(&it->st);
+            s->nstreams++;
+        }
+        /* standard input is read to its end now: with -c the check list
+         * may come from it too, and coreutils reads the file at this point */
+        if (is_stdin)
+            flush(s);
+        return 0;
+    }
     it->err = slurp(name, &it->data, &it->len);
     if (!it->err)
         s->bytes += it->len;
@@ -692,6 +837,12 @@ int cmd_sha256sum(int argc, char **argv)
         free(files);
         return CLI_USAGE;
     }
+    {
+        /* does the backend stream?  (an update of 0 bytes changes nothing) */
+        cpim_sha256_state probe;
+        cpim_sha256_init(&probe);
+        s.can_stream = cpim_sha256_update(s.ctx, &probe, NULL, 0) == CPIM_OK;
+    }
     s.budget = BATCH_BYTES_DEFAULT;
     const char *e = getenv("CRYPTOPIM_BATCH_BYTES");
     if (e && atol(e) > 0)
@@ -712,6 +863,7 @@ int cmd_sha256sum(int argc, char **argv)
     flush(&s);
     cpim_close(s.ctx);
     free(s.items);
+    free(s.chunks);
     free(files);
     return s.failed ? CLI_FAIL : CLI_OK;
 }
