@@ -28,6 +28,11 @@ double dpu_emu_host_time(void)
     return t;
 }
 
+static void quiesce_one(struct dpu_rank_t *r)
+{
+    emu_ranks_quiesce(&r, 1);
+}
+
 /* see dpu_emu.h */
 double dpu_emu_rank_time(struct dpu_set_t set, uint32_t rank_index)
 {
@@ -39,20 +44,11 @@ double dpu_emu_rank_time(struct dpu_set_t set, uint32_t rank_index)
     if (rank_index >= n)
         return 0.0;
     emu_api_enter();
-    emu_ranks_quiesce(&ranks[rank_index], 1);
+    /* every rank: the projection runs the others' transfers too */
+    emu_alloc_foreach_rank(quiesce_one);
     double t = emu_model_rank_end(&ranks[rank_index]->tl);
     emu_api_exit();
     return t;
-}
-
-static void quiesce_one(struct dpu_rank_t *r)
-{
-    emu_ranks_quiesce(&r, 1);
-}
-
-static void zero_rank(struct dpu_rank_t *r)
-{
-    emu_model_rank_set_end(&r->tl, 0.0);
 }
 
 /* see dpu_emu.h */
@@ -60,7 +56,6 @@ void dpu_emu_reset(void)
 {
     emu_api_enter();
     emu_alloc_foreach_rank(quiesce_one);
-    emu_alloc_foreach_rank(zero_rank);
     emu_model_reset();
     emu_api_exit();
 }

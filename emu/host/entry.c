@@ -70,6 +70,7 @@ void emu_api_exit(void)
 void emu_api_mark_worker(void)
 {
     tls_worker = true;
+    emu_model_mark_worker();
 }
 
 /* see entry.h */

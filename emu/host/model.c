@@ -4,18 +4,23 @@
  * Chrome trace of modeled events. The model's parameters and their table
  * belong to the profile (emu_model_param_table in profile.c).
  *
- * Rules:
- *  - host work: wall time between API calls (while no application thread is
- *    inside the library) advances the host timeline; the emulator's own time
- *    inside calls is simulation cost and is not counted;
- *  - a rank's job starts at max(host time at submission, end of the rank's
- *    previous job) and lasts its modeled cost;
- *  - a synchronous call advances the host timeline to the end of its jobs;
- *    an asynchronous one does not;
- *  - transfer cost = fixed cost per call + bytes / bandwidth, the bandwidth
- *    shared with the other ranks transferring at the same modeled time up
- *    to a system-wide cap; launch cost = overhead + slowest DPU's cycles /
+ * Rules (docs/VIRTUAL_UPMEM_HOST.md §4):
+ *  - host work: the time between API calls (wall, the calling thread's CPU
+ *    time, or none: profile key hostClock) advances the host timeline; the
+ *    emulator's own time inside calls is simulation cost and is not counted;
+ *  - every job of a rank is a record of the rank's queue; it starts at
+ *    max(host time at submission, end of the rank's previous record);
+ *  - a synchronous call advances the host timeline to the end of its
+ *    records; an asynchronous one does not;
+ *  - a transfer is its call's fixed cost, then its bytes at a rate shared
+ *    with the other transfers of its direction (max-min fair under each
+ *    one's own bandwidth and the system cap), re-computed whenever a
+ *    transfer starts or ends; launch = overhead + slowest DPU's cycles /
  *    clock.
+ *
+ * The rank timelines are a discrete-event simulation run in time order
+ * (sim_run), lazily, when the host needs a time; see model.h for why its
+ * results are final and independent of thread scheduling.
  */
 #include "model.h"
 
@@ -47,33 +52,82 @@ typedef struct {
 } ivals_t;
 
 typedef struct {
-    double start, end;
-    const void *op;
-    int dir;
-} xfer_ival_t;
-
-typedef struct {
     const char *name;
     uint32_t tid;
     double ts, dur;
     uint64_t bytes;
+    uint64_t seq; /* recording order: ties of ts keep it in the file */
 } event_t;
 
+struct emu_rec {
+    emu_rec_t *prev, *next; /* the rank's queue of records not yet simulated */
+    emu_rec_t *link;        /* EMU_REC_BARRIER: next of its group (circular) */
+    emu_mrank_t *mr;
+    uint64_t seq, op;
+    int refs;
+    emu_rec_kind_t kind;
+    dpu_emu_phase_t phase;
+    bool ready, cancelled, done;
+    int dir; /* transfers: 0 = CPU->DPU, 1 = DPU->CPU */
+    const char *name;
+    double submit; /* host time at submission (earliest start) */
+    double fixed;  /* the timed part: a transfer's fixed cost, else the whole job */
+    double bytes;  /* transfer: bytes moved at the shared rate */
+    double rmax;   /* transfer: its own bandwidth (bytes/s) */
+    double w;      /* transfer: cap units per byte */
+    double cap;    /* transfer: its direction's cap (cap units/s) */
+    double launch_over, clock_hz;
+    uint64_t payload, cycles;
+    double end; /* once done */
+};
+
+/* Simulation state of a rank: its current record and where it stands. A
+ * projection (emu_model_rank_end) saves and restores exactly this. */
+enum { ST_IDLE, ST_TIMED, ST_DATA, ST_BARRIER };
+typedef struct {
+    emu_rec_t *cur; /* the record being simulated or next (== head when committing) */
+    int st;
+    double prev_end;    /* end of the rank's last simulated record */
+    double start;       /* cur's start */
+    double t_timed_end; /* ST_TIMED: end of the timed part */
+    double left;        /* ST_DATA: bytes left */
+    double rate;        /* ST_DATA: current rate (bytes/s) */
+    double ev;          /* ST_DATA: projected end at that rate */
+} msim_t;
+
+struct emu_mrank {
+    emu_mrank_t *next; /* all queues, creation order (determines tie order) */
+    uint32_t row;      /* trace row: rank id + 1 */
+    bool retired;
+    emu_rec_t *head, *tail;
+    msim_t s;
+};
+
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_cv = PTHREAD_COND_INITIALIZER; /* a record ready or simulated */
 static bool g_started;
 static int g_inside;
 static double g_last_exit;
 static double g_host_t, g_host_work;
+static double g_sim_t; /* the simulation's present: everything before it is final */
+static uint64_t g_seq, g_op_seq;
+static emu_mrank_t *g_ranks, *g_ranks_tail;
+static size_t g_nranks;
+static emu_mrank_t **g_scr; /* scratch for rate computation, g_nranks long */
+static size_t g_scr_cap;
 static ivals_t g_phase[DPU_EMU_NR_PHASES];
 static double g_phase_sum[DPU_EMU_NR_PHASES];
-static uint64_t g_bytes_to, g_bytes_from, g_nr_launch, g_nr_xfer, g_cycles_max;
-static xfer_ival_t *g_xf;
-static size_t g_nxf, g_capxf;
+static uint64_t g_bytes_to, g_bytes_from, g_nr_launch, g_nr_xfer, g_cycles_max, g_last_launch_op;
 /* trace */
 static char *g_trace_path;
 static event_t *g_ev;
 static size_t g_nev, g_capev;
+static uint64_t g_ev_seq;
 static bool g_trace_atexit;
+/* segment log (tests) */
+static bool g_seg_on;
+static emu_model_seg_t *g_seg;
+static size_t g_nseg, g_capseg;
 
 static void ivals_add(ivals_t *s, double a, double b)
 {
@@ -139,7 +193,15 @@ static void trace_add(const char *name, uint32_t tid, double ts, double dur, uin
         g_ev = e;
         g_capev = cap;
     }
-    g_ev[g_nev++] = (event_t){name, tid, ts, dur, bytes};
+    g_ev[g_nev++] = (event_t){name, tid, ts, dur, bytes, g_ev_seq++};
+}
+
+static int event_cmp(const void *x, const void *y)
+{
+    const event_t *p = x, *q = y;
+    if (p->ts != q->ts)
+        return p->ts < q->ts ? -1 : 1;
+    return (p->seq > q->seq) - (p->seq < q->seq);
 }
 
 static dpu_error_t trace_write_locked(void)
@@ -149,6 +211,10 @@ static dpu_error_t trace_write_locked(void)
     FILE *f = fopen(g_trace_path, "w");
     if (f == NULL)
         return DPU_ERR_SYSTEM;
+    /* rank events are recorded when the simulation ends them, the host's as
+     * the host goes: in the file, by start time */
+    if (g_nev > 1)
+        qsort(g_ev, g_nev, sizeof *g_ev, event_cmp);
     fprintf(f, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"clock\":\"modeled\"},"
                "\"traceEvents\":[\n");
     fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
@@ -175,12 +241,7 @@ static dpu_error_t trace_write_locked(void)
     return fclose(f) == 0 ? DPU_OK : DPU_ERR_SYSTEM;
 }
 
-static void trace_atexit(void)
-{
-    pthread_mutex_lock(&g_mu);
-    trace_write_locked();
-    pthread_mutex_unlock(&g_mu);
-}
+static void trace_atexit(void);
 
 static dpu_error_t trace_start_locked(const char *path)
 {
@@ -197,11 +258,33 @@ static dpu_error_t trace_start_locked(const char *path)
     return DPU_OK;
 }
 
+/* ----------------------------------------------------- thread state */
+
+static _Thread_local bool tls_worker; /* a library worker thread */
+#define CB_MAX 16
+static _Thread_local struct {
+    emu_rec_t *const *own;
+    uint32_t n;
+} tls_cb[CB_MAX];
+static _Thread_local uint32_t tls_cb_depth;
+
+/* A library worker, or a callback (whose own record is not ready while it
+ * runs), must not wait for the simulation: it could wait for itself. */
+static bool no_wait(void)
+{
+    return tls_worker || tls_cb_depth > 0;
+}
+
+/* see model.h */
+void emu_model_mark_worker(void)
+{
+    tls_worker = true;
+}
+
 /* ---------------------------------------------------------- host clock */
 
-/* hostClock=thread: host work is the calling thread's CPU time, not wall
- * time (see emu_model_set_host_clock in model.h). */
-static bool g_thread_clock;
+/* hostClock (see emu_host_clock_t in model.h) */
+static emu_host_clock_t g_host_clock;
 static _Thread_local double tls_exit_cpu = -1.0; /* CPU time at this thread's last exit */
 
 static double thread_cpu(void)
@@ -213,10 +296,21 @@ static double thread_cpu(void)
 }
 
 /* see model.h */
-void emu_model_set_host_clock(bool thread_cpu_time)
+void emu_model_set_host_clock(emu_host_clock_t clock)
 {
     pthread_mutex_lock(&g_mu);
-    g_thread_clock = thread_cpu_time;
+    g_host_clock = clock;
+    pthread_mutex_unlock(&g_mu);
+}
+
+static void sim_run(double target, bool (*done)(void *), void *arg, bool may_wait);
+
+static void trace_atexit(void)
+{
+    pthread_mutex_lock(&g_mu);
+    /* nothing will be submitted any more: simulate what is known */
+    sim_run(INFINITY, NULL, NULL, false);
+    trace_write_locked();
     pthread_mutex_unlock(&g_mu);
 }
 
@@ -232,9 +326,9 @@ void emu_model_api_enter(void)
         if (env && *env)
             trace_start_locked(env);
     }
-    if (g_inside++ == 0) {
+    if (g_inside++ == 0 && g_host_clock != EMU_HOST_CLOCK_NONE) {
         double d = now - g_last_exit;
-        if (g_thread_clock && tls_exit_cpu >= 0.0 && cpu >= 0.0)
+        if (g_host_clock == EMU_HOST_CLOCK_THREAD && tls_exit_cpu >= 0.0 && cpu >= 0.0)
             d = cpu - tls_exit_cpu;
         if (d > 0.0) {
             trace_add("host work", 0, g_host_t, d, 0);
@@ -276,147 +370,598 @@ void emu_model_host_advance_to(double t)
     pthread_mutex_unlock(&g_mu);
 }
 
-/* ---------------------------------------------------------- rank clocks */
+/* ------------------------------------------------------ records, queues */
+
+static void rec_unref_locked(emu_rec_t *r)
+{
+    if (--r->refs == 0)
+        free(r);
+}
 
 /* see model.h */
 void emu_model_timeline_init(emu_timeline_t *tl, uint32_t rank_id)
 {
-    tl->trace_row = rank_id + 1;
-    emu_model_rank_set_end(tl, emu_model_host_now());
+    emu_mrank_t *mr = calloc(1, sizeof *mr);
+    tl->mr = NULL;
+    if (mr == NULL)
+        return; /* this rank's jobs take no modeled time */
+    mr->row = rank_id + 1;
+    pthread_mutex_lock(&g_mu);
+    if (g_nranks + 1 > g_scr_cap) {
+        size_t cap = g_scr_cap ? g_scr_cap * 2 : 64;
+        emu_mrank_t **v = realloc(g_scr, cap * sizeof *v);
+        if (v == NULL) {
+            pthread_mutex_unlock(&g_mu);
+            free(mr);
+            return;
+        }
+        g_scr = v;
+        g_scr_cap = cap;
+    }
+    if (g_ranks_tail)
+        g_ranks_tail->next = mr;
+    else
+        g_ranks = mr;
+    g_ranks_tail = mr;
+    g_nranks++;
+    tl->mr = mr;
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* Frees the retired queues whose records are all simulated. */
+static void prune_ranks_locked(void)
+{
+    emu_mrank_t *prev = NULL, *mr = g_ranks;
+    while (mr) {
+        emu_mrank_t *next = mr->next;
+        if (mr->retired && mr->head == NULL) {
+            if (prev)
+                prev->next = next;
+            else
+                g_ranks = next;
+            if (g_ranks_tail == mr)
+                g_ranks_tail = prev;
+            g_nranks--;
+            free(mr);
+        } else {
+            prev = mr;
+        }
+        mr = next;
+    }
 }
 
 /* see model.h */
-double emu_model_job_start(emu_timeline_t *tl, double submit)
+void emu_model_timeline_retire(emu_timeline_t *tl)
 {
     pthread_mutex_lock(&g_mu);
-    double s = tl->t_end > submit ? tl->t_end : submit;
+    if (tl->mr)
+        tl->mr->retired = true;
+    tl->mr = NULL;
+    prune_ranks_locked();
     pthread_mutex_unlock(&g_mu);
-    return s;
 }
 
 /* see model.h */
-double emu_model_rank_end(emu_timeline_t *tl)
+uint64_t emu_model_op_id(void)
 {
     pthread_mutex_lock(&g_mu);
-    double t = tl->t_end;
+    uint64_t id = ++g_op_seq;
     pthread_mutex_unlock(&g_mu);
+    return id;
+}
+
+/* Transfer prices (upmem-perf-facts.md §6; the parameter table in profile.c). */
+static void price_xfer(emu_rec_t *r, const emu_rec_desc_t *d)
+{
+    const model_params_t *m = &d->prof->model;
+    double len = (double)d->len, k = (double)d->k;
+    r->dir = d->to ? 0 : 1;
+    r->phase = d->to ? DPU_EMU_PHASE_CPU_DPU : DPU_EMU_PHASE_DPU_CPU;
+    r->name = d->xk == XK_SERIAL ? "copy" : d->xk == XK_BROADCAST ? "broadcast" : "push";
+    r->payload = (uint64_t)d->len * d->k;
+    r->w = 1.0;
+    r->cap = (d->to ? m->cap_to_gibps : m->cap_from_gibps) * 1073741824.0;
+    double ser = (d->to ? m->serial_to_gbps : m->serial_from_gbps) * 1e9;
+    r->rmax = ser;
+    if (d->k == 0)
+        return; /* nothing moves: no cost */
+    if (d->xk == XK_SERIAL) {
+        /* P16/P17 + P24: one DPU after the other, per DPU */
+        r->fixed = m->serial_dpu_us * 1e-6;
+        r->bytes = len;
+        return;
+    }
+    /* k DPUs of a rank: BW(k) = BW(64) (k/64)^a with a = ln(BW(64)/BW(1)) /
+     * ln 64, so that one DPU gets the serial figure (P16/P17) and 64 the
+     * rank's (P18/P19; P20 for a broadcast, bytes delivered: a one-DPU
+     * broadcast is a one-DPU copy) [D]. */
+    double ref = m->rank_ref_dpus > 1.0 ? m->rank_ref_dpus : 1.0;
+    double top = d->xk == XK_BROADCAST ? m->bcast_gbps : d->to ? m->par_to_gbps : m->par_from_gbps;
+    double alpha = ref > 1.0 ? log(top * 1e9 / ser) / log(ref) : 1.0;
+    r->rmax = top * 1e9 * pow(k / ref, alpha);
+    r->fixed = ((d->to ? m->call_to_us : m->call_from_us) +
+                (d->to ? m->call_rank_to_us : m->call_rank_from_us) * (d->call_ranks - 1)) *
+               1e-6;
+    r->bytes = len * k;
+    /* a broadcast keeps its P20/P18 advantage on the shared path too: each
+     * byte it delivers uses P18/P20 of the CPU->DPU cap */
+    if (d->xk == XK_BROADCAST)
+        r->w = m->par_to_gbps / m->bcast_gbps;
+}
+
+/* The callback's own record on mr that this thread is running, if any. */
+static emu_rec_t *cb_owner(const emu_mrank_t *mr)
+{
+    uint32_t depth = tls_cb_depth < CB_MAX ? tls_cb_depth : CB_MAX;
+    for (uint32_t f = depth; f-- > 0;)
+        for (uint32_t i = 0; i < tls_cb[f].n; i++) {
+            emu_rec_t *o = tls_cb[f].own[i];
+            if (o && o->mr == mr && !o->done)
+                return o;
+        }
+    return NULL;
+}
+
+/* see model.h */
+emu_rec_t *emu_model_rec_new(emu_timeline_t *tl, const emu_rec_desc_t *d)
+{
+    if (tl == NULL || tl->mr == NULL)
+        return NULL;
+    emu_rec_t *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    r->kind = d->kind;
+    r->op = d->op;
+    r->refs = 2; /* the queue's and the caller's */
+    r->phase = DPU_EMU_PHASE_OTHER;
+    switch (d->kind) {
+    case EMU_REC_XFER:
+        price_xfer(r, d);
+        break;
+    case EMU_REC_LAUNCH:
+        /* P25: overhead per call and per extra rank; cycles come later */
+        r->phase = DPU_EMU_PHASE_KERNEL;
+        r->name = "launch";
+        r->launch_over =
+            (d->prof->model.launch_us + d->prof->model.launch_rank_us * (d->call_ranks - 1)) * 1e-6;
+        r->clock_hz = d->prof->vdpu.clock_mhz * 1e6;
+        r->fixed = r->launch_over;
+        break;
+    case EMU_REC_TIMED:
+        r->phase = d->phase;
+        r->name = d->name;
+        r->fixed = d->dur;
+        break;
+    case EMU_REC_CALLBACK:
+        r->name = "callback";
+        break;
+    case EMU_REC_MARK:
+    case EMU_REC_BARRIER:
+        break;
+    }
+    pthread_mutex_lock(&g_mu);
+    emu_mrank_t *mr = tl->mr;
+    r->mr = mr;
+    r->seq = ++g_seq;
+    emu_rec_t *own = cb_owner(mr);
+    if (own) {
+        /* a call from inside a callback on its own rank: part of the
+         * callback, before its own time, in the order made */
+        r->submit = own->submit;
+        r->next = own;
+        r->prev = own->prev;
+        if (own->prev)
+            own->prev->next = r;
+        else
+            mr->head = r;
+        own->prev = r;
+        if (mr->s.cur == own)
+            mr->s.cur = r;
+    } else {
+        /* later than anything already simulated, which is final */
+        r->submit = g_host_t > g_sim_t ? g_host_t : g_sim_t;
+        r->prev = mr->tail;
+        if (mr->tail)
+            mr->tail->next = r;
+        else
+            mr->head = r;
+        mr->tail = r;
+        if (mr->s.cur == NULL)
+            mr->s.cur = r;
+    }
+    pthread_mutex_unlock(&g_mu);
+    return r;
+}
+
+/* see model.h */
+void emu_model_link(emu_rec_t *const *recs, uint32_t n)
+{
+    pthread_mutex_lock(&g_mu);
+    emu_rec_t *first = NULL, *last = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        if (recs[i] == NULL)
+            continue;
+        if (last)
+            last->link = recs[i];
+        else
+            first = recs[i];
+        last = recs[i];
+    }
+    if (last)
+        last->link = first;
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* see model.h */
+void emu_model_set_cycles(emu_rec_t *r, uint64_t max_cycles)
+{
+    if (r == NULL)
+        return;
+    pthread_mutex_lock(&g_mu);
+    r->cycles = max_cycles;
+    r->fixed = r->launch_over + (double)max_cycles / r->clock_hz;
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* see model.h */
+void emu_model_set_own(emu_rec_t *r, double own)
+{
+    if (r == NULL)
+        return;
+    pthread_mutex_lock(&g_mu);
+    /* a callback is host code: measured like host work, or not at all */
+    r->fixed = g_host_clock == EMU_HOST_CLOCK_NONE || !(own > 0.0) ? 0.0 : own;
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* see model.h */
+void emu_model_ready(emu_rec_t *r)
+{
+    if (r == NULL)
+        return;
+    pthread_mutex_lock(&g_mu);
+    r->ready = true;
+    pthread_cond_broadcast(&g_cv);
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* see model.h */
+void emu_model_cancel(emu_rec_t *r)
+{
+    if (r == NULL)
+        return;
+    pthread_mutex_lock(&g_mu);
+    r->cancelled = true;
+    r->ready = true;
+    pthread_cond_broadcast(&g_cv);
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* see model.h */
+void emu_model_put(emu_rec_t *r)
+{
+    if (r == NULL)
+        return;
+    pthread_mutex_lock(&g_mu);
+    rec_unref_locked(r);
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* see model.h */
+void emu_model_cb_enter(emu_rec_t *const *own, uint32_t n)
+{
+    if (tls_cb_depth < CB_MAX) {
+        tls_cb[tls_cb_depth].own = own;
+        tls_cb[tls_cb_depth].n = n;
+    }
+    tls_cb_depth++;
+}
+
+/* see model.h */
+void emu_model_cb_leave(void)
+{
+    tls_cb_depth--;
+}
+
+/* ---------------------------------------------------------- simulation */
+
+/* Totals and trace of a record the simulation ended at `end`. */
+static void account_locked(const emu_mrank_t *mr, const emu_rec_t *r, double start, double end)
+{
+    if (r->cancelled)
+        return; /* never executed: takes no time, counts for nothing */
+    double dur = end - start;
+    switch (r->kind) {
+    case EMU_REC_XFER:
+        g_nr_xfer++;
+        if (r->dir == 0)
+            g_bytes_to += r->payload;
+        else
+            g_bytes_from += r->payload;
+        break;
+    case EMU_REC_LAUNCH:
+        g_nr_launch++;
+        /* the slowest DPU of the last launch call */
+        if (r->op != g_last_launch_op || r->cycles > g_cycles_max)
+            g_cycles_max = r->cycles;
+        g_last_launch_op = r->op;
+        break;
+    case EMU_REC_MARK:
+    case EMU_REC_BARRIER:
+        return;
+    default:
+        break;
+    }
+    ivals_add(&g_phase[r->phase], start, end);
+    g_phase_sum[r->phase] += dur;
+    trace_add(r->name, mr->row, start, dur, r->payload);
+}
+
+/* mr's current record ends at `end`; committing also records it and takes
+ * it off the queue, a projection only moves the cursor. */
+static void rec_finish(emu_mrank_t *mr, double end, bool commit)
+{
+    emu_rec_t *r = mr->s.cur;
+    mr->s.prev_end = end;
+    mr->s.st = ST_IDLE;
+    mr->s.cur = r->next;
+    if (!commit)
+        return;
+    r->done = true;
+    r->end = end;
+    if (r->link && r->link != r) {
+        /* a dropped member leaves its barrier group before it can be freed
+         * (the others may still wait) */
+        emu_rec_t *p = r->link;
+        while (p->link != r)
+            p = p->link;
+        p->link = r->link;
+        r->link = NULL;
+    }
+    account_locked(mr, r, mr->s.start, end);
+    mr->head = r->next;
+    if (mr->head)
+        mr->head->prev = NULL;
+    else
+        mr->tail = NULL;
+    r->next = r->prev = NULL;
+    rec_unref_locked(r);
+}
+
+/* Every (not cancelled) record of r's barrier group waits at it. */
+static bool group_arrived(emu_rec_t *r)
+{
+    emu_rec_t *x = r;
+    do {
+        if (!x->cancelled && (x->mr->s.cur != x || x->mr->s.st != ST_BARRIER))
+            return false;
+        x = x->link ? x->link : x;
+    } while (x != r);
+    return true;
+}
+
+/* Starts, at g_sim_t, every record that can start (zero-length ones end at
+ * once). Returns true if one could start now but is not ready: the
+ * simulation cannot pass g_sim_t before it is. */
+static bool start_heads(bool commit)
+{
+    bool blocked = false, again;
+    do {
+        again = false;
+        for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+            msim_t *s = &mr->s;
+            while (s->st == ST_IDLE && s->cur) {
+                emu_rec_t *r = s->cur;
+                double earliest = r->submit > s->prev_end ? r->submit : s->prev_end;
+                if (earliest > g_sim_t)
+                    break;
+                if (!r->ready) {
+                    blocked = true;
+                    break;
+                }
+                s->start = g_sim_t;
+                if (r->kind == EMU_REC_BARRIER && !r->cancelled) {
+                    s->st = ST_BARRIER;
+                    again = true;
+                    break;
+                }
+                if (r->cancelled || (r->fixed <= 0.0 && r->bytes <= 0.0)) {
+                    rec_finish(mr, g_sim_t, commit);
+                    continue;
+                }
+                if (r->fixed > 0.0) {
+                    s->st = ST_TIMED;
+                    s->t_timed_end = g_sim_t + r->fixed;
+                } else {
+                    s->st = ST_DATA;
+                    s->left = r->bytes;
+                }
+            }
+        }
+        for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+            if (mr->s.st != ST_BARRIER || !group_arrived(mr->s.cur))
+                continue;
+            /* the group starts: every member ends now; committing, the
+             * group dissolves first (a member may be freed on ending) */
+            emu_rec_t *r = mr->s.cur, *x = r;
+            do {
+                emu_rec_t *nx = x->link ? x->link : x;
+                if (commit)
+                    x->link = NULL;
+                if (!x->cancelled)
+                    rec_finish(x->mr, g_sim_t, commit);
+                x = nx;
+            } while (x != r);
+            again = true;
+        }
+    } while (again);
+    return blocked;
+}
+
+/* Rates of the transfers in their shared phase: per direction, max-min
+ * fair (water-filling) in cap units under each one's own bandwidth, the
+ * total within the direction's cap. */
+static void compute_rates(void)
+{
+    for (int dir = 0; dir < 2; dir++) {
+        size_t n = 0;
+        double cap = INFINITY;
+        for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+            if (mr->s.st != ST_DATA || mr->s.cur->dir != dir)
+                continue;
+            /* insertion sort by own limit in cap units, then age */
+            emu_rec_t *r = mr->s.cur;
+            double u = r->rmax * r->w;
+            size_t i = n++;
+            while (i > 0) {
+                emu_rec_t *q = g_scr[i - 1]->s.cur;
+                double uq = q->rmax * q->w;
+                if (uq < u || (uq == u && q->seq < r->seq))
+                    break;
+                g_scr[i] = g_scr[i - 1];
+                i--;
+            }
+            g_scr[i] = mr;
+            if (r->cap < cap)
+                cap = r->cap;
+        }
+        double c = cap;
+        size_t i = 0, m = n;
+        for (; i < n; i++) {
+            emu_rec_t *r = g_scr[i]->s.cur;
+            double u = r->rmax * r->w;
+            if (u > c / (double)m)
+                break;
+            g_scr[i]->s.rate = r->rmax; /* below its fair share: its own bandwidth */
+            c -= u;
+            m--;
+        }
+        double share = m ? c / (double)m : 0.0;
+        for (; i < n; i++)
+            g_scr[i]->s.rate = share / g_scr[i]->s.cur->w;
+    }
+}
+
+/* Time of the next start or end (INFINITY: none). */
+static double next_event(void)
+{
+    double t = INFINITY;
+    for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+        msim_t *s = &mr->s;
+        double e = INFINITY;
+        if (s->st == ST_IDLE && s->cur)
+            e = s->cur->submit > s->prev_end ? s->cur->submit : s->prev_end;
+        else if (s->st == ST_TIMED)
+            e = s->t_timed_end;
+        else if (s->st == ST_DATA)
+            e = s->ev = g_sim_t + s->left / s->rate;
+        if (e < t)
+            t = e;
+    }
     return t;
 }
 
-/* see model.h */
-void emu_model_rank_set_end(emu_timeline_t *tl, double t)
+static void seg_log(const emu_mrank_t *mr, double t1)
 {
-    pthread_mutex_lock(&g_mu);
-    tl->t_end = t;
-    pthread_mutex_unlock(&g_mu);
-}
-
-/* see model.h */
-void emu_model_job_end(emu_timeline_t *tl, double start, double dur, dpu_emu_phase_t phase,
-                       const char *name, uint64_t bytes, int dir)
-{
-    pthread_mutex_lock(&g_mu);
-    tl->t_end = start + dur;
-    ivals_add(&g_phase[phase], start, start + dur);
-    g_phase_sum[phase] += dur;
-    if (phase == DPU_EMU_PHASE_CPU_DPU || phase == DPU_EMU_PHASE_DPU_CPU) {
-        g_nr_xfer++;
-        if (dir == 0)
-            g_bytes_to += bytes;
-        else
-            g_bytes_from += bytes;
-    }
-    trace_add(name, tl->trace_row, start, dur, bytes);
-    pthread_mutex_unlock(&g_mu);
-}
-
-/* ---------------------------------------------------------- cost model */
-
-/* Ranks of other calls transferring in direction dir during [a, b). */
-static uint32_t overlapping_locked(const void *op, int dir, double a, double b)
-{
-    uint32_t n = 0;
-    for (size_t i = 0; i < g_nxf; i++)
-        if (g_xf[i].dir == dir && g_xf[i].op != op && g_xf[i].start < b && g_xf[i].end > a)
-            n++;
-    return n;
-}
-
-static void register_xfer_locked(const void *op, int dir, double a, double b)
-{
-    /* intervals ending before the host's present cannot overlap future jobs */
-    size_t w = 0;
-    for (size_t i = 0; i < g_nxf; i++)
-        if (g_xf[i].end >= g_host_t)
-            g_xf[w++] = g_xf[i];
-    g_nxf = w;
-    if (g_nxf == g_capxf) {
-        size_t cap = g_capxf ? g_capxf * 2 : 256;
-        xfer_ival_t *v = realloc(g_xf, cap * sizeof *v);
+    if (g_nseg == g_capseg) {
+        size_t cap = g_capseg ? g_capseg * 2 : 1024;
+        emu_model_seg_t *v = realloc(g_seg, cap * sizeof *v);
         if (v == NULL)
             return;
-        g_xf = v;
-        g_capxf = cap;
+        g_seg = v;
+        g_capseg = cap;
     }
-    g_xf[g_nxf++] = (xfer_ival_t){a, b, op, dir};
+    const emu_rec_t *r = mr->s.cur;
+    g_seg[g_nseg++] = (emu_model_seg_t){g_sim_t, t1,      mr->row, r->dir, mr->s.rate,
+                                        r->w,    r->rmax, r->cap,  r->seq, r->bytes};
 }
 
-/* see model.h */
-double emu_model_xfer_cost(const model_params_t *m, bool to, xfer_kind_t kind, size_t nbytes,
-                           uint32_t call_ranks, uint32_t k, double start, const void *op_id)
+/* Moves the simulation to t (the next event) and ends what ends there. */
+static void step_to(double t, bool commit)
 {
-    double len = (double)nbytes;
-    if (kind == XK_SERIAL)
-        return m->serial_dpu_us * 1e-6 +
-               len / ((to ? m->serial_to_gbps : m->serial_from_gbps) * 1e9);
-
-    double ref = m->rank_ref_dpus > 1.0 ? m->rank_ref_dpus : 1.0;
-    double par = to ? m->par_to_gbps : m->par_from_gbps;
-    double ser = to ? m->serial_to_gbps : m->serial_from_gbps;
-    double alpha = (ref > 1.0 && ser > 0.0 && par > 0.0) ? log(par / ser) / log(ref) : 1.0;
-    double scale = pow((double)k / ref, alpha);
-    double bw_rank, cap;
-    if (kind == XK_BROADCAST) {
-        bw_rank = m->bcast_gbps * 1e9 * scale;
-        /* broadcast is P20/P18 times more efficient than a push on the shared path too */
-        cap = m->cap_to_gibps * 1073741824.0 *
-              (m->par_to_gbps > 0 ? m->bcast_gbps / m->par_to_gbps : 1);
-    } else {
-        bw_rank = par * 1e9 * scale;
-        cap = (to ? m->cap_to_gibps : m->cap_from_gibps) * 1073741824.0;
+    double dt = t - g_sim_t;
+    for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+        msim_t *s = &mr->s;
+        if (s->st != ST_DATA)
+            continue;
+        if (commit && g_seg_on)
+            seg_log(mr, t);
+        s->left = s->ev <= t ? 0.0 : s->left - s->rate * dt;
     }
-    double fixed = ((to ? m->call_to_us : m->call_from_us) +
-                    (to ? m->call_rank_to_us : m->call_rank_from_us) * (call_ranks - 1)) *
-                   1e-6;
-    double bytes = len * k;
-    int dir = to ? 0 : 1;
-    uint32_t nr = call_ranks ? call_ranks : 1;
+    g_sim_t = t;
+    for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+        msim_t *s = &mr->s;
+        if (s->st == ST_TIMED && s->t_timed_end <= t) {
+            if (s->cur->kind == EMU_REC_XFER && s->cur->bytes > 0.0) {
+                s->st = ST_DATA;
+                s->left = s->cur->bytes;
+            } else {
+                rec_finish(mr, t, commit);
+            }
+        } else if (s->st == ST_DATA && s->left <= s->cur->bytes * 1e-12) {
+            /* rounding residue of a transfer ending at t (at most 1e-12 of it) */
+            rec_finish(mr, t, commit);
+        }
+    }
+}
 
-    pthread_mutex_lock(&g_mu);
-    double bw = fmin(bw_rank, cap / nr);
-    double est = fixed + bytes / bw;
-    uint32_t n = nr + overlapping_locked(op_id, dir, start, start + est);
-    bw = fmin(bw_rank, cap / n);
-    double cost = fixed + bytes / bw;
-    register_xfer_locked(op_id, dir, start, start + cost);
-    pthread_mutex_unlock(&g_mu);
-    return cost;
+/* Runs the simulation in time order, committing, up to `target` or until
+ * done(arg); waits for records to become ready when may_wait (else stops
+ * at the first one that is not). */
+static void sim_run(double target, bool (*done)(void *), void *arg, bool may_wait)
+{
+    for (;;) {
+        bool blocked = start_heads(true);
+        if (done && done(arg))
+            break;
+        if (blocked) {
+            if (!may_wait || g_sim_t >= target)
+                break;
+            pthread_cond_wait(&g_cv, &g_mu);
+            continue;
+        }
+        compute_rates();
+        double t = next_event();
+        if (!(t <= target) || t == INFINITY)
+            break;
+        step_to(t, true);
+    }
+    prune_ranks_locked();
+    pthread_cond_broadcast(&g_cv);
+}
+
+typedef struct {
+    emu_rec_t *const *recs;
+    uint32_t n;
+} wait_arg_t;
+
+static bool all_done(void *arg)
+{
+    const wait_arg_t *a = arg;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (a->recs[i] && !a->recs[i]->done)
+            return false;
+    return true;
 }
 
 /* see model.h */
-double emu_model_launch_cost(const profile_t *p, uint32_t call_ranks, uint64_t max_cycles)
+double emu_model_wait(emu_rec_t *const *recs, uint32_t n)
 {
-    double over = (p->model.launch_us + p->model.launch_rank_us * (call_ranks - 1)) * 1e-6;
-    return over + (double)max_cycles / (p->vdpu.clock_mhz * 1e6);
-}
-
-/* see model.h */
-void emu_model_note_launch(uint64_t max_cycles)
-{
+    wait_arg_t a = {recs, n};
     pthread_mutex_lock(&g_mu);
-    g_nr_launch++;
-    g_cycles_max = max_cycles;
+    /* a worker or a callback only runs what is known, up to the host's
+     * present, so that it never waits for itself */
+    if (no_wait())
+        sim_run(g_host_t, all_done, &a, false);
+    else
+        sim_run(INFINITY, all_done, &a, true);
+    double end = -1.0;
+    if (all_done(&a))
+        for (uint32_t i = 0; i < n; i++)
+            if (recs[i] && recs[i]->end > end)
+                end = recs[i]->end;
     pthread_mutex_unlock(&g_mu);
+    return end;
 }
 
 /* ------------------------------------------------- for <dpu_emu.h> */
@@ -425,12 +970,30 @@ void emu_model_note_launch(uint64_t max_cycles)
 void emu_model_get_stats(dpu_emu_stats_t *s)
 {
     pthread_mutex_lock(&g_mu);
+    sim_run(g_host_t, NULL, NULL, !no_wait());
+    double h = g_host_t;
     memset(s, 0, sizeof *s);
-    s->host_time = g_host_t;
+    s->host_time = h;
     s->host_work = g_host_work;
-    for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
-        s->phase[p] = ivals_union(&g_phase[p]);
+    /* what runs at the host's present counts up to the present */
+    ivals_t extra[DPU_EMU_NR_PHASES];
+    memset(extra, 0, sizeof extra);
+    for (int p = 0; p < DPU_EMU_NR_PHASES; p++)
         s->phase_rank_sum[p] = g_phase_sum[p];
+    for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+        const msim_t *m = &mr->s;
+        if ((m->st == ST_TIMED || m->st == ST_DATA) && m->start < h) {
+            dpu_emu_phase_t p = m->cur->phase;
+            ivals_add(&extra[p], m->start, h);
+            s->phase_rank_sum[p] += h - m->start;
+        }
+    }
+    for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
+        ivals_union(&g_phase[p]);
+        for (size_t i = 0; i < g_phase[p].n; i++)
+            ivals_add(&extra[p], g_phase[p].v[i].a, g_phase[p].v[i].b);
+        s->phase[p] = ivals_union(&extra[p]);
+        free(extra[p].v);
     }
     s->bytes_to_dpu = g_bytes_to;
     s->bytes_from_dpu = g_bytes_from;
@@ -440,17 +1003,65 @@ void emu_model_get_stats(dpu_emu_stats_t *s)
     pthread_mutex_unlock(&g_mu);
 }
 
+typedef struct {
+    const emu_mrank_t *mr;
+} drained_arg_t;
+
+/* see model.h */
+double emu_model_rank_end(emu_timeline_t *tl)
+{
+    pthread_mutex_lock(&g_mu);
+    emu_mrank_t *target = tl->mr;
+    double t = 0.0;
+    msim_t *save = malloc((g_nranks ? g_nranks : 1) * sizeof *save);
+    if (target == NULL || save == NULL) {
+        pthread_mutex_unlock(&g_mu);
+        free(save);
+        return t;
+    }
+    /* a projection: run on the rank states, then put them back */
+    size_t i = 0;
+    for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next)
+        save[i++] = mr->s;
+    double sim_t = g_sim_t;
+    for (;;) {
+        bool blocked = start_heads(false);
+        if (target->s.cur == NULL || blocked)
+            break;
+        compute_rates();
+        double e = next_event();
+        if (e == INFINITY)
+            break;
+        step_to(e, false);
+    }
+    t = target->s.prev_end;
+    i = 0;
+    for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next)
+        mr->s = save[i++];
+    g_sim_t = sim_t;
+    pthread_mutex_unlock(&g_mu);
+    free(save);
+    return t;
+}
+
 /* see model.h */
 void emu_model_reset(void)
 {
     pthread_mutex_lock(&g_mu);
-    g_host_t = g_host_work = 0.0;
+    sim_run(INFINITY, NULL, NULL, !no_wait());
+    g_host_t = g_host_work = g_sim_t = 0.0;
+    for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+        mr->s.prev_end = 0.0;
+        /* left over only if a record never became ready: start afresh */
+        for (emu_rec_t *r = mr->head; r; r = r->next)
+            r->submit = 0.0;
+    }
     for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
         g_phase[p].n = 0;
         g_phase_sum[p] = 0.0;
     }
     g_bytes_to = g_bytes_from = g_nr_launch = g_nr_xfer = g_cycles_max = 0;
-    g_nxf = 0;
+    g_last_launch_op = 0;
     pthread_mutex_unlock(&g_mu);
 }
 
@@ -467,10 +1078,36 @@ dpu_error_t emu_model_trace_start(const char *path)
 dpu_error_t emu_model_trace_stop(void)
 {
     pthread_mutex_lock(&g_mu);
+    /* the trace holds the modeled timeline up to the host's present */
+    sim_run(g_host_t, NULL, NULL, !no_wait());
     dpu_error_t err = trace_write_locked();
     free(g_trace_path);
     g_trace_path = NULL;
     g_nev = 0;
     pthread_mutex_unlock(&g_mu);
     return err;
+}
+
+/* ---------------------------------------------------- test support */
+
+/* see model.h */
+void emu_model_debug_segments(bool on)
+{
+    pthread_mutex_lock(&g_mu);
+    g_seg_on = on;
+    if (on)
+        g_nseg = 0;
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* see model.h */
+emu_model_seg_t *emu_model_debug_take(size_t *n)
+{
+    pthread_mutex_lock(&g_mu);
+    emu_model_seg_t *v = g_nseg ? malloc(g_nseg * sizeof *v) : NULL;
+    *n = v ? g_nseg : 0;
+    if (v)
+        memcpy(v, g_seg, g_nseg * sizeof *v);
+    pthread_mutex_unlock(&g_mu);
+    return v;
 }

@@ -60,15 +60,24 @@ static dpu_error_t exec_load(op_t *op, job_t *jobs, uint32_t n)
                 emu_program_put(old);
         }
     }
-    for (uint32_t i = 0; i < n; i++) {
-        struct dpu_rank_t *r = jobs[i].rank;
-        double start = emu_model_job_start(&r->tl, jobs[i].submit_t);
-        double cost = r->prof->model.load_us * 1e-6;
-        emu_model_job_end(&r->tl, start, cost, DPU_EMU_PHASE_OTHER, "load", 0, 0);
-        emu_op_note_done(op, start + cost);
-    }
     free(dpus);
     return err;
+}
+
+/* P26: loadUs per rank. */
+static void model_load(op_t *op, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = op->ranks[i];
+        emu_rec_desc_t d = {.kind = EMU_REC_TIMED,
+                            .op = op->model_id,
+                            .prof = r->prof,
+                            .call_ranks = op->call_ranks,
+                            .phase = DPU_EMU_PHASE_OTHER,
+                            .name = "load",
+                            .dur = r->prof->model.load_us * 1e-6};
+        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+    }
 }
 
 static dpu_error_t load_set(struct dpu_set_t set, const uint8_t *elf, size_t len, const char *what,
@@ -81,7 +90,7 @@ static dpu_error_t load_set(struct dpu_set_t set, const uint8_t *elf, size_t len
     err = emu_program_get(elf, len, what, &p);
     if (err != DPU_OK)
         return err;
-    op_t *op = emu_op_new(OP_LOAD, set, exec_load);
+    op_t *op = emu_op_new(OP_LOAD, set, exec_load, model_load, 1);
     if (op == NULL) {
         emu_program_put(p);
         return DPU_ERR_SYSTEM;
@@ -315,18 +324,29 @@ static dpu_error_t exec_xfer(op_t *op, job_t *job)
     }
     if (err == DPU_OK)
         err = skipped;
-    double start = emu_model_job_start(&r->tl, job->submit_t);
-    double cost = k ? emu_model_xfer_cost(&r->prof->model, op->type == OP_XFER_TO, op->kind,
-                                          op->len, op->call_ranks, k, start, op)
-                    : 0.0;
-    const char *name = op->kind == XK_SERIAL      ? "copy"
-                       : op->kind == XK_BROADCAST ? "broadcast"
-                                                  : "push";
-    emu_model_job_end(&r->tl, start, cost,
-                      op->type == OP_XFER_TO ? DPU_EMU_PHASE_CPU_DPU : DPU_EMU_PHASE_DPU_CPU, name,
-                      (uint64_t)op->len * k, op->type == OP_XFER_TO ? 0 : 1);
-    emu_op_note_done(op, start + cost);
     return err;
+}
+
+/* Priced at submission from what moves: len bytes to or from each DPU of the
+ * rank's scope (a push: each DPU with a prepared buffer). */
+static void model_xfer(op_t *op, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = op->ranks[i];
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < r->nr_dpus; j++)
+            if (dpu_in_scope(&r->dpus[j], op->single) && (!op->bufs || op->bufs[i][j]))
+                k++;
+        emu_rec_desc_t d = {.kind = EMU_REC_XFER,
+                            .op = op->model_id,
+                            .prof = r->prof,
+                            .call_ranks = op->call_ranks,
+                            .to = op->type == OP_XFER_TO,
+                            .xk = op->kind,
+                            .len = op->len,
+                            .k = k};
+        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+    }
 }
 
 static dpu_error_t exec_xfers(op_t *op, job_t *jobs, uint32_t n)
@@ -348,7 +368,7 @@ static dpu_error_t xfer_submit(struct dpu_set_t set, op_type_t type, xfer_kind_t
     dpu_error_t err = target_check(t, offset, len, flags);
     if (err != DPU_OK)
         return err;
-    op_t *op = emu_op_new(type, set, exec_xfers);
+    op_t *op = emu_op_new(type, set, exec_xfers, model_xfer, 1);
     if (op == NULL)
         return DPU_ERR_SYSTEM;
     op->kind = kind;
@@ -645,16 +665,27 @@ static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
                 err = DPU_ERR_DPU_FAULT;
             }
         }
-        double start = emu_model_job_start(&r->tl, jobs[i].submit_t);
-        double cost = emu_model_launch_cost(r->prof, op->call_ranks, max);
-        emu_model_job_end(&r->tl, start, cost, DPU_EMU_PHASE_KERNEL, "launch", 0, 0);
-        emu_model_note_launch(max);
-        emu_op_note_done(op, start + cost);
+        emu_rec_t **rec = emu_op_recs(op, jobs[i].rank_pos);
+        if (rec)
+            emu_model_set_cycles(rec[0], max);
     }
     if (first_fault)
         report_fault(first_fault, faults - 1);
     free(dpus);
     return err;
+}
+
+/* P25 + the slowest DPU's cycles, known once the job ran (exec_launch). */
+static void model_launch(op_t *op, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = op->ranks[i];
+        emu_rec_desc_t d = {.kind = EMU_REC_LAUNCH,
+                            .op = op->model_id,
+                            .prof = r->prof,
+                            .call_ranks = op->call_ranks};
+        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+    }
 }
 
 /* see dpu.h */
@@ -680,7 +711,7 @@ dpu_error_t dpu_launch(struct dpu_set_t set, dpu_launch_policy_t policy)
         }
     }
     if (err == DPU_OK) {
-        op_t *op = emu_op_new(OP_LAUNCH, set, exec_launch);
+        op_t *op = emu_op_new(OP_LAUNCH, set, exec_launch, model_launch, 1);
         if (op == NULL) {
             err = DPU_ERR_SYSTEM;
         } else {
@@ -696,9 +727,20 @@ dpu_error_t dpu_launch(struct dpu_set_t set, dpu_launch_policy_t policy)
 
 static dpu_error_t exec_sync(op_t *op, job_t *jobs, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++)
-        emu_op_note_done(op, emu_model_job_start(&jobs[i].rank->tl, jobs[i].submit_t));
+    (void)op;
+    (void)jobs;
+    (void)n;
     return DPU_OK;
+}
+
+/* A mark at the end of each rank's queue: the sync ends when they all do. */
+static void model_sync(op_t *op, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = op->ranks[i];
+        emu_rec_desc_t d = {.kind = EMU_REC_MARK, .op = op->model_id, .prof = r->prof};
+        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+    }
 }
 
 static dpu_error_t do_sync(struct dpu_set_t set)
@@ -706,7 +748,7 @@ static dpu_error_t do_sync(struct dpu_set_t set)
     dpu_error_t err = emu_set_check(set);
     if (err != DPU_OK)
         return err;
-    op_t *op = emu_op_new(OP_SYNC, set, exec_sync);
+    op_t *op = emu_op_new(OP_SYNC, set, exec_sync, model_sync, 1);
     if (op == NULL)
         return DPU_ERR_SYSTEM;
     err = emu_op_submit(op, set, false);
@@ -749,6 +791,12 @@ dpu_error_t dpu_status(struct dpu_set_t set, bool *done, bool *fault)
 
 /* --------------------------------------------------------- callbacks */
 
+/* A callback's records on each rank: [barrier (SINGLE_CALL only),] own time. */
+static inline uint32_t cb_own(const op_t *op)
+{
+    return op->rec_per_rank - 1;
+}
+
 static dpu_error_t exec_callback(op_t *op, job_t *jobs, uint32_t n)
 {
     dpu_error_t err = DPU_OK;
@@ -766,25 +814,22 @@ static dpu_error_t exec_callback(op_t *op, job_t *jobs, uint32_t n)
             }
             pthread_mutex_unlock(&op->mu);
         }
-        double start = 0.0;
-        for (uint32_t i = 0; i < op->call_ranks; i++) {
-            double s = emu_model_job_start(&op->ranks[i]->tl, jobs[0].submit_t);
-            if (s > start)
-                start = s;
-        }
-        for (uint32_t i = 0; i < op->call_ranks; i++)
-            emu_model_rank_set_end(&op->ranks[i]->tl, start);
-        emu_own_push(op->ranks, op->call_ranks);
+        /* on the modeled timelines: every rank waits at the barrier, then
+         * runs what the callback calls on it, then the callback's own time */
+        uint32_t nr = op->call_ranks;
+        emu_rec_t **own_recs = op->recs ? calloc(nr, sizeof *own_recs) : NULL;
+        for (uint32_t i = 0; own_recs && i < nr; i++)
+            own_recs[i] = emu_op_recs(op, i)[cb_own(op)];
+        emu_model_cb_enter(own_recs, own_recs ? nr : 0);
+        emu_own_push(op->ranks, nr);
         emu_api_cb_begin();
         err = op->cb(op->set, (uint32_t)-1, op->cb_args);
         double own = emu_api_cb_end();
-        emu_own_pop(op->call_ranks);
-        for (uint32_t i = 0; i < op->call_ranks; i++) {
-            struct dpu_rank_t *r = op->ranks[i];
-            double s = emu_model_rank_end(&r->tl);
-            emu_model_job_end(&r->tl, s, own, DPU_EMU_PHASE_OTHER, "callback", 0, 0);
-            emu_op_note_done(op, s + own);
-        }
+        emu_own_pop(nr);
+        emu_model_cb_leave();
+        for (uint32_t i = 0; own_recs && i < nr; i++)
+            emu_model_set_own(own_recs[i], own);
+        free(own_recs);
         pthread_mutex_lock(&op->mu);
         op->cb_done = true;
         op->cb_err = err;
@@ -793,9 +838,8 @@ static dpu_error_t exec_callback(op_t *op, job_t *jobs, uint32_t n)
         return err;
     }
     for (uint32_t i = 0; i < n; i++) {
-        struct dpu_rank_t *r = jobs[i].rank;
-        double start = emu_model_job_start(&r->tl, jobs[i].submit_t);
-        emu_model_rank_set_end(&r->tl, start);
+        emu_rec_t **rec = emu_op_recs(op, jobs[i].rank_pos);
+        emu_rec_t *own_rec = rec ? rec[cb_own(op)] : NULL;
         struct dpu_set_t one;
         uint32_t idx;
         if (op->single) {
@@ -808,16 +852,39 @@ static dpu_error_t exec_callback(op_t *op, job_t *jobs, uint32_t n)
             one.list.ranks = &op->set.list.ranks[jobs[i].rank_pos];
             idx = jobs[i].rank_pos;
         }
+        emu_model_cb_enter(&own_rec, 1);
         emu_api_cb_begin();
         dpu_error_t e = op->cb(one, idx, op->cb_args);
         double own = emu_api_cb_end();
-        double s = emu_model_rank_end(&r->tl);
-        emu_model_job_end(&r->tl, s, own, DPU_EMU_PHASE_OTHER, "callback", 0, 0);
-        emu_op_note_done(op, s + own);
+        emu_model_cb_leave();
+        emu_model_set_own(own_rec, own);
         if (err == DPU_OK)
             err = e;
     }
     return err;
+}
+
+/* The callback's own time (measured, as host work) per rank; a SINGLE_CALL
+ * callback starts on all its ranks together (a barrier). */
+static void model_callback(op_t *op, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = op->ranks[i];
+        emu_rec_t **rec = emu_op_recs(op, i);
+        emu_rec_desc_t d = {.kind = EMU_REC_BARRIER, .op = op->model_id, .prof = r->prof};
+        if (op->rec_per_rank == 2)
+            rec[0] = emu_model_rec_new(&r->tl, &d);
+        d.kind = EMU_REC_CALLBACK;
+        rec[cb_own(op)] = emu_model_rec_new(&r->tl, &d);
+    }
+    if (op->rec_per_rank == 2) {
+        emu_rec_t **b = malloc(n * sizeof *b);
+        for (uint32_t i = 0; b && i < n; i++)
+            b[i] = emu_op_recs(op, i)[0];
+        if (b)
+            emu_model_link(b, n);
+        free(b);
+    }
 }
 
 /* see dpu.h */
@@ -832,13 +899,14 @@ dpu_error_t dpu_callback(struct dpu_set_t set,
     if (err == DPU_OK && (flags & DPU_CALLBACK_NONBLOCKING) && !(flags & DPU_CALLBACK_ASYNC))
         err = DPU_ERR_NONBLOCKING_SYNC_CALLBACK;
     if (err == DPU_OK) {
-        op_t *op = emu_op_new(OP_CALLBACK, set, exec_callback);
+        bool single = (flags & DPU_CALLBACK_SINGLE_CALL) != 0 || set.kind == DPU_SET_DPU;
+        op_t *op = emu_op_new(OP_CALLBACK, set, exec_callback, model_callback, single ? 2 : 1);
         if (op == NULL) {
             err = DPU_ERR_SYSTEM;
         } else {
             op->cb = callback;
             op->cb_args = args;
-            op->cb_single = (flags & DPU_CALLBACK_SINGLE_CALL) != 0 || set.kind == DPU_SET_DPU;
+            op->cb_single = single;
             err = emu_op_submit(op, set, (flags & DPU_CALLBACK_ASYNC) != 0);
             emu_op_put(op);
         }

@@ -2,8 +2,12 @@
  * profile.c -- the profile string: "key=value,key=value".
  *
  * Every key is documented in docs/VIRTUAL_UPMEM_HOST.md. Sources, in order
- * of increasing precedence: built-in defaults, $UPMEM_PROFILE_BASE,
- * $UPMEM_PROFILE, the string given to dpu_alloc / dpu_alloc_ranks.
+ * of increasing precedence: built-in defaults, $UPMEM_PROFILE_BASE, the
+ * string given to dpu_alloc / dpu_alloc_ranks, $UPMEM_PROFILE -- the SDK's
+ * order (libdpu's dpu_properties_load_from_profile concatenates
+ * UPMEM_PROFILE_BASE, the program's string and UPMEM_PROFILE, a later key
+ * replacing an earlier one), so the environment can set a key for a program
+ * that sets it too (UPMEM_PROFILE=hostClock=none for `cryptopim bench`).
  */
 #include "profile.h"
 
@@ -50,7 +54,8 @@ const model_param_desc_t emu_model_param_table[] = {
      "P26: dpu_load (unknown, not on the steady-state path)"},
     {"rankRefDpus", offsetof(model_params_t, rank_ref_dpus), 64.0, "DPUs",
      "rank size of the P18-P20 measurements; k DPUs of a rank get BW(64)*(k/64)^a, "
-     "a = ln(P18/P16)/ln 64 so that BW(1) = serial and BW(64) = P18 [D]"},
+     "a = ln(BW(64)/serial)/ln 64 so that BW(1) = serial and BW(64) = P18/P19, or P20 for a "
+     "broadcast (a one-DPU broadcast is a one-DPU copy) [D]"},
 };
 const unsigned emu_model_param_count =
     sizeof emu_model_param_table / sizeof emu_model_param_table[0];
@@ -221,10 +226,11 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
         return parse_u32(v, &p->nr_jobs_per_rank) && p->nr_jobs_per_rank >= 1;
     if (!strcmp(k, "sampleDpus"))
         return parse_u32(v, &p->sample_dpus) && p->sample_dpus <= HOST_MAX_DPUS_PER_RANK;
-    if (!strcmp(k, "hostClock")) {
-        if (strcmp(v, "wall") && strcmp(v, "thread"))
+    if (!strcmp(k, "hostClock")) { /* see emu_host_clock_t (model.h) */
+        if (strcmp(v, "wall") && strcmp(v, "thread") && strcmp(v, "none"))
             return false;
         p->host_thread_clock = !strcmp(v, "thread");
+        p->host_clock_none = !strcmp(v, "none");
         return true;
     }
     if (!strcmp(k, "mode")) {
@@ -343,8 +349,9 @@ dpu_error_t emu_profile_build(const char *text, profile_t *p)
     model_params_default(&p->model);
     const char *bad = NULL;
     if (!apply_text(p, getenv("UPMEM_PROFILE_BASE"), "UPMEM_PROFILE_BASE", true) ||
+        !apply_text(p, text, "dpu_alloc", false) ||
         !apply_text(p, getenv("UPMEM_PROFILE"), "UPMEM_PROFILE", true) ||
-        !apply_text(p, text, "dpu_alloc", false) || (bad = vdpu_params_check(&p->vdpu)) != NULL) {
+        (bad = vdpu_params_check(&p->vdpu)) != NULL) {
         if (bad)
             refuse("all sources", "virtual DPU parameters", bad);
         emu_profile_release(p);

@@ -57,11 +57,13 @@ typedef struct {
     uint32_t sample_dpus;      /* sampleDpus: DPUs run per rank and
                                 * launch, 0 = all (see ops.c)       */
     bool host_thread_clock;    /* hostClock=thread                  */
+    bool host_clock_none;      /* hostClock=none                    */
     vdpu_params_t vdpu;
     model_params_t model;
 } profile_t;
 
-/* Builds the profile: defaults < UPMEM_PROFILE_BASE < UPMEM_PROFILE < text.
+/* Builds the profile: defaults < UPMEM_PROFILE_BASE < text < UPMEM_PROFILE
+ * (the SDK's order).
  * Returns DPU_ERR_INVALID_PROFILE on an unknown key or a bad value. */
 dpu_error_t emu_profile_build(const char *text, profile_t *out);
 void emu_profile_release(profile_t *p);

@@ -11,13 +11,16 @@
 #include "model.h"
 
 /* see queue.h */
-op_t *emu_op_new(op_type_t type, struct dpu_set_t set, op_exec_fn exec)
+op_t *emu_op_new(op_type_t type, struct dpu_set_t set, op_exec_fn exec, op_model_fn model,
+                 uint32_t rec_per_rank)
 {
     op_t *op = calloc(1, sizeof *op);
     if (op == NULL)
         return NULL;
     op->type = type;
     op->exec = exec;
+    op->model = model;
+    op->rec_per_rank = rec_per_rank ? rec_per_rank : 1;
     op->refs = 1;
     op->set = set;
     op->single = set.kind == DPU_SET_DPU ? set.dpu : NULL;
@@ -41,19 +44,32 @@ void emu_op_put(op_t *op)
     }
     if (op->program)
         emu_program_put(op->program);
+    for (uint32_t i = 0; i < op->nrecs; i++)
+        emu_model_put(op->recs[i]);
+    free(op->recs);
     free(op->ranks);
     pthread_mutex_destroy(&op->mu);
     pthread_cond_destroy(&op->cv);
     free(op);
 }
 
-/* see queue.h */
-void emu_op_note_done(op_t *op, double t)
+/* The job at rank position pos executed (ready) or never will (cancel):
+ * the modeled timeline may pass its records. */
+static void job_model_done(op_t *op, uint32_t pos, bool cancel)
 {
-    pthread_mutex_lock(&op->mu);
-    if (t > op->t_done)
-        op->t_done = t;
-    pthread_mutex_unlock(&op->mu);
+    emu_rec_t **r = emu_op_recs(op, pos);
+    for (uint32_t i = 0; r && i < op->rec_per_rank; i++) {
+        if (cancel)
+            emu_model_cancel(r[i]);
+        else
+            emu_model_ready(r[i]);
+    }
+}
+
+static void ops_model_done(op_t *op, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        job_model_done(op, i, false);
 }
 
 static void job_complete(job_t *job, dpu_error_t err)
@@ -107,6 +123,13 @@ static void *worker_main(void *arg)
             r->qlen = 0;
         }
         dpu_error_t sticky = r->sticky;
+        pthread_mutex_unlock(&r->mu);
+        /* the dropped jobs first: once this one is ready, the simulation may
+         * reach them (before busy is cleared: quiesced means simulable) */
+        for (job_t *d = dropped; d; d = d->next)
+            job_model_done(d->op, d->rank_pos, true);
+        job_model_done(job->op, job->rank_pos, false);
+        pthread_mutex_lock(&r->mu);
         r->busy = false;
         pthread_cond_broadcast(&r->cv);
         pthread_mutex_unlock(&r->mu);
@@ -187,13 +210,21 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
     memcpy(op->ranks, ranks, n * sizeof *ranks);
     if (op->call_ranks == 0)
         op->call_ranks = n;
-    double now = emu_model_host_now();
     for (uint32_t i = 0; i < n; i++) {
         jobs[i].op = op;
         jobs[i].rank = ranks[i];
         jobs[i].rank_pos = i;
-        jobs[i].submit_t = now;
         jobs[i].sync = !async;
+    }
+    /* the records on the modeled timelines: now, in the order of the calls
+     * (submission time = the host's present) */
+    if (op->model) {
+        op->recs = calloc((size_t)n * op->rec_per_rank, sizeof *op->recs);
+        if (op->recs) {
+            op->nrecs = n * op->rec_per_rank;
+            op->model_id = emu_model_op_id();
+            op->model(op, n);
+        }
     }
 
     /* inside a job of these ranks (a callback): run now, in this thread */
@@ -202,6 +233,7 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
         owned = emu_own_has(ranks[i]);
     if (owned) {
         dpu_error_t err = op->exec(op, jobs, n);
+        ops_model_done(op, n);
         free(jobs);
         return err;
     }
@@ -224,6 +256,7 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
             emu_own_push(op->ranks, n);
             err = op->exec(op, jobs, n);
             emu_own_pop(n);
+            ops_model_done(op, n);
         }
         for (uint32_t i = 0; i < claimed; i++) {
             struct dpu_rank_t *r = ranks[i];
@@ -234,7 +267,9 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
         }
         if (claimed == n) {
             free(jobs);
-            emu_model_host_advance_to(op->t_done);
+            double done = emu_model_wait(op->recs, op->nrecs);
+            if (done >= 0.0)
+                emu_model_host_advance_to(done);
             return err;
         }
     }
@@ -269,8 +304,7 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
         }
         if (job == NULL) {
             /* account for the job that will never run */
-            job_t dummy = jobs[i];
-            dummy.sync = !async;
+            job_model_done(op, i, true);
             pthread_mutex_lock(&op->mu);
             if (!async && op->err == DPU_OK)
                 op->err = err;
@@ -279,7 +313,6 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
             op->refs--;
             pthread_cond_broadcast(&op->cv);
             pthread_mutex_unlock(&op->mu);
-            (void)dummy;
         }
     }
     free(jobs);
@@ -289,8 +322,9 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
     while (op->pending > 0)
         pthread_cond_wait(&op->cv, &op->mu);
     err = op->err;
-    double done = op->t_done;
     pthread_mutex_unlock(&op->mu);
+    /* the modeled end of its records: simulated now, in time order */
+    double done = emu_model_wait(op->recs, op->nrecs);
     if ((uint32_t)err & (uint32_t)DPU_ERR_ASYNC_JOBS) {
         /* this synchronous call reports the sticky error: that clears it */
         for (uint32_t i = 0; i < n; i++) {
@@ -300,7 +334,8 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
             pthread_mutex_unlock(&ranks[i]->mu);
         }
     }
-    emu_model_host_advance_to(done);
+    if (done >= 0.0)
+        emu_model_host_advance_to(done);
     return err;
 }
 

@@ -30,10 +30,15 @@ typedef struct emu_job job_t;
 /* Executes op's jobs on their ranks (the caller owns them); returns the
  * error. One job from a rank's worker, all of the call's when inline. */
 typedef dpu_error_t (*op_exec_fn)(op_t *op, job_t *jobs, uint32_t n);
+/* Creates op's records on the modeled timelines (model.h): rec_per_rank for
+ * each of op->ranks, into op->recs[rank position * rec_per_rank + i]. Runs
+ * in the submitting thread, in the order of the calls. */
+typedef void (*op_model_fn)(op_t *op, uint32_t n);
 
 struct emu_op {
     op_type_t type;
     op_exec_fn exec;
+    op_model_fn model;
     int refs;             /* jobs + submitter (op->mu)         */
     struct dpu_t *single; /* DPU set, else NULL                */
     uint32_t call_ranks;  /* ranks taking part in the call     */
@@ -57,12 +62,18 @@ struct emu_op {
     uint32_t cb_arrived; /* SINGLE_CALL across rank workers   */
     bool cb_done;
     dpu_error_t cb_err;
+    /* modeled clock: the call's records, rec_per_rank per rank (the job
+     * of rank position i owns recs[i * rec_per_rank ...]); the queue marks
+     * them ready when the job ran, or cancels them */
+    uint64_t model_id; /* emu_model_op_id                   */
+    uint32_t rec_per_rank;
+    emu_rec_t **recs;
+    uint32_t nrecs;
     /* completion (synchronous calls) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     uint32_t pending;
     dpu_error_t err;
-    double t_done; /* max modeled end of its jobs      */
 };
 
 struct emu_job {
@@ -70,18 +81,23 @@ struct emu_job {
     op_t *op;
     struct dpu_rank_t *rank;
     uint32_t rank_pos; /* index of rank in op->ranks        */
-    double submit_t;   /* modeled host time at submission   */
     bool sync;         /* a waiter counts on it             */
 };
 
-op_t *emu_op_new(op_type_t type, struct dpu_set_t set, op_exec_fn exec);
+/* model may be NULL (the call takes no modeled time); rec_per_rank >= 1. */
+op_t *emu_op_new(op_type_t type, struct dpu_set_t set, op_exec_fn exec, op_model_fn model,
+                 uint32_t rec_per_rank);
 void emu_op_put(op_t *op);
 
-/* Runs op on every rank of the set (sync: waits, returns its error; async:
+/* Runs op on every rank of the set (sync: waits, returns its error, and
+ * advances the host's modeled time to the end of its records; async:
  * queues). Handles sticky errors and inline execution. */
 dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async);
-/* Records the modeled end of one of op's jobs (for the synchronous waiter). */
-void emu_op_note_done(op_t *op, double t);
+/* The records of the job at rank position pos. */
+static inline emu_rec_t **emu_op_recs(op_t *op, uint32_t pos)
+{
+    return op->recs ? &op->recs[pos * op->rec_per_rank] : NULL;
+}
 /* Waits until nothing is queued or running on the ranks. */
 void emu_ranks_quiesce(struct dpu_rank_t **ranks, uint32_t n);
 void emu_rank_stop_worker(struct dpu_rank_t *r);

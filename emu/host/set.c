@@ -47,6 +47,7 @@ static void rank_destroy(struct dpu_rank_t *r)
         free(d->res);
     }
     free(r->dpus);
+    emu_model_timeline_retire(&r->tl);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv);
     free(r);
@@ -181,7 +182,9 @@ dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profi
         return err;
     }
     const profile_t *p = &a->prof;
-    emu_model_set_host_clock(p->host_thread_clock);
+    emu_model_set_host_clock(p->host_clock_none     ? EMU_HOST_CLOCK_NONE
+                             : p->host_thread_clock ? EMU_HOST_CLOCK_THREAD
+                                                    : EMU_HOST_CLOCK_WALL);
     uint32_t ids[HOST_MAX_RANKS];
     uint32_t n = 0, have = 0;
 
