@@ -145,11 +145,14 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Appends a job (r->mu held); blocks while the queue is full. */
+/* Appends a job (r->mu held); blocks while the queue is full. Returns the
+ * rank's sticky error instead if it has one (it may strike while waiting). */
 static dpu_error_t enqueue_locked(struct dpu_rank_t *r, job_t *job)
 {
-    while (r->qlen >= r->prof->nr_jobs_per_rank)
+    while (r->qlen >= r->prof->nr_jobs_per_rank && r->sticky == DPU_OK)
         pthread_cond_wait(&r->cv, &r->mu);
+    if (r->sticky != DPU_OK)
+        return r->sticky;
     if (!r->worker_on) {
         if (pthread_create(&r->worker, NULL, worker_main, r) != 0)
             return DPU_ERR_SYSTEM;
@@ -164,6 +167,26 @@ static dpu_error_t enqueue_locked(struct dpu_rank_t *r, job_t *job)
     r->qlen++;
     pthread_cond_broadcast(&r->cv);
     return DPU_OK;
+}
+
+/* The host waits, on the modeled clock, for everything queued on the ranks
+ * (a mark at the end of each queue, as dpu_sync's). */
+static void host_waits_for_queues(struct dpu_rank_t **ranks, uint32_t n)
+{
+    emu_rec_t **marks = calloc(n, sizeof *marks);
+    if (marks == NULL)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        emu_rec_desc_t d = {.kind = EMU_REC_MARK, .op = emu_model_op_id(), .prof = ranks[i]->prof};
+        marks[i] = emu_model_rec_new(&ranks[i]->tl, &d);
+        emu_model_ready(marks[i]);
+    }
+    double done = emu_model_wait(marks, n);
+    if (done >= 0.0)
+        emu_model_host_advance_to(done);
+    for (uint32_t i = 0; i < n; i++)
+        emu_model_put(marks[i]);
+    free(marks);
 }
 
 /* see queue.h */
@@ -197,6 +220,13 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
             r->sticky = DPU_OK;
             pthread_mutex_unlock(&r->mu);
         }
+        /* On the modeled clock the host waited for that work too, as it
+         * does when the error strikes while this call's jobs are queued
+         * (they are dropped, and the wait ends with the ranks' queues):
+         * whether the error came before or after this call depends on the
+         * threads, its modeled time must not. */
+        if (sticky != DPU_OK)
+            host_waits_for_queues(ranks, n);
     }
     if (sticky != DPU_OK)
         return sticky;
@@ -244,7 +274,9 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
         for (; claimed < n; claimed++) {
             struct dpu_rank_t *r = ranks[claimed];
             pthread_mutex_lock(&r->mu);
-            bool idle = !r->busy && r->head == NULL;
+            /* (a rank that failed since the check above goes the queued
+             * way, which reports the error) */
+            bool idle = !r->busy && r->head == NULL && r->sticky == DPU_OK;
             if (idle)
                 r->busy = true;
             pthread_mutex_unlock(&r->mu);
@@ -287,19 +319,17 @@ dpu_error_t emu_op_submit(op_t *op, struct dpu_set_t set, bool async)
         } else {
             *job = jobs[i];
             pthread_mutex_lock(&r->mu);
-            if (r->sticky != DPU_OK && async) {
-                err = r->sticky;
-                pthread_mutex_unlock(&r->mu);
+            /* a rank that failed since the check above (or fails while
+             * this waits for a queue slot) takes no job: an asynchronous
+             * call is refused; a synchronous one's job ends with the error
+             * as if it had been queued before the failure and dropped, so
+             * the call reports and clears it */
+            dpu_error_t e = enqueue_locked(r, job);
+            pthread_mutex_unlock(&r->mu);
+            if (e != DPU_OK) {
+                err = e;
                 free(job);
                 job = NULL;
-            } else {
-                dpu_error_t e = enqueue_locked(r, job);
-                pthread_mutex_unlock(&r->mu);
-                if (e != DPU_OK) {
-                    err = e;
-                    free(job);
-                    job = NULL;
-                }
             }
         }
         if (job == NULL) {

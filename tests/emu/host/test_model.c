@@ -124,6 +124,8 @@ TEST(emu_model_caps_never_exceeded)
 {
     enum { L = 8192 };
     static uint8_t buf[64 * L];
+    /* each DPU's pulls land in its own place (ranks run concurrently) */
+    uint8_t *out = malloc((size_t)2560 * L);
     struct dpu_set_t set, rank, dpu;
     uint32_t i;
     M_OK(dpu_alloc_ranks(40, "hostClock=none", &set));
@@ -142,7 +144,8 @@ TEST(emu_model_caps_never_exceeded)
             size_t len = 8 * (1 + test_rand(&rng) % (L / 8));
             if (kind <= 1) {
                 DPU_FOREACH (rank, dpu, i)
-                    M_OK(dpu_prepare_xfer(dpu, buf + i * L));
+                    M_OK(
+                        dpu_prepare_xfer(dpu, kind ? out + ((size_t)r * 64 + i) * L : buf + i * L));
                 M_OK(dpu_push_xfer(rank, kind ? DPU_XFER_FROM_DPU : DPU_XFER_TO_DPU,
                                    DPU_MRAM_HEAP_POINTER_NAME, 0, len, DPU_XFER_ASYNC));
             } else if (kind == 2) {
@@ -160,7 +163,7 @@ TEST(emu_model_caps_never_exceeded)
         }
         /* and all ranks in one call, both directions */
         DPU_FOREACH (set, dpu, i)
-            M_OK(dpu_prepare_xfer(dpu, buf + (i % 64) * L));
+            M_OK(dpu_prepare_xfer(dpu, round & 1 ? out + (size_t)i * L : buf + (i % 64) * L));
         M_OK(dpu_push_xfer(set, round & 1 ? DPU_XFER_FROM_DPU : DPU_XFER_TO_DPU,
                            DPU_MRAM_HEAP_POINTER_NAME, 0, L, DPU_XFER_ASYNC));
     }
@@ -193,6 +196,7 @@ TEST(emu_model_caps_never_exceeded)
     CHECK(pushes > 40, "the trace has %d pushes", pushes);
     unlink(trace);
     M_OK(dpu_free(set));
+    free(out);
 }
 
 /* Re-pricing: 20 ranks push L bytes per DPU and 20 ranks 2L, all at once.
@@ -289,15 +293,23 @@ static dpu_error_t cb_sleep(struct dpu_set_t s, uint32_t idx, void *arg)
     return DPU_OK;
 }
 
+static dpu_error_t cb_fail(struct dpu_set_t s, uint32_t idx, void *arg)
+{
+    (void)s;
+    (void)idx;
+    (void)arg;
+    return DPU_ERR_INVALID_BUFFER_SIZE;
+}
+
 /* A seeded random asynchronous pipeline on 4 ranks of 8 DPUs: pushes both
  * ways, broadcasts, serial copies, launches of varying length, callbacks,
- * syncs of one rank or all; the host sleeps at random points (with
+ * syncs of one rank or all, failing jobs; the host sleeps at random points (with
  * hostClock=none that is not host work, but it lets the workers run ahead
  * or lag differently each time). Returns the final statistics. */
 static dpu_emu_stats_t random_pipeline(const char *profile, uint64_t seed, int perturb)
 {
     enum { L = 4096, DPUS = 8, STEPS = 120 };
-    static uint64_t in[DPUS][2 * L / 8];
+    static uint64_t in[DPUS][2 * L / 8], out[4 * DPUS][L / 8];
     static uint32_t nvals[STEPS];
     struct dpu_set_t set, rank, dpu, ranks[4];
     uint32_t i, r = 0;
@@ -318,13 +330,15 @@ static dpu_emu_stats_t random_pipeline(const char *profile, uint64_t seed, int p
     for (int step = 0; step < STEPS; step++) {
         uint32_t pick = (uint32_t)(test_rand(&rng) % 5);
         struct dpu_set_t tgt = pick == 4 ? set : ranks[pick];
-        uint32_t what = (uint32_t)(test_rand(&rng) % 8);
+        uint32_t what = (uint32_t)(test_rand(&rng) % 9);
         size_t len = 8 * (1 + test_rand(&rng) % (L / 8));
         switch (what) {
         case 0:
         case 1:
+            /* pulls: one place per DPU of the machine (ranks run concurrently) */
             DPU_FOREACH (tgt, dpu, i)
-                M_OK(dpu_prepare_xfer(dpu, in[i % DPUS]));
+                M_OK(dpu_prepare_xfer(dpu, what ? out[(pick == 4 ? 0 : pick * DPUS) + i]
+                                                : in[i % DPUS]));
             M_OK(dpu_push_xfer(tgt, what ? DPU_XFER_FROM_DPU : DPU_XFER_TO_DPU,
                                DPU_MRAM_HEAP_POINTER_NAME, what ? L : 0, len, DPU_XFER_ASYNC));
             break;
@@ -349,9 +363,21 @@ static dpu_emu_stats_t random_pipeline(const char *profile, uint64_t seed, int p
                 tgt, cb_sleep, (void *)(uintptr_t)(perturb ? test_rand(&prng) % 2000 : 0),
                 DPU_CALLBACK_ASYNC | (test_rand(&rng) & 1 ? DPU_CALLBACK_SINGLE_CALL : 0)));
             break;
-        default:
+        case 7:
             M_OK(dpu_sync(tgt));
             break;
+        default: {
+            /* a failing asynchronous job, then a sync that reports it: the
+             * failure comes before or after the sync is queued, as the
+             * threads go; the modeled time must not depend on it */
+            M_OK(dpu_callback(tgt, cb_fail, NULL, DPU_CALLBACK_ASYNC));
+            if (perturb && test_rand(&prng) % 2)
+                usleep(2000);
+            dpu_error_t e = dpu_sync(tgt);
+            CHECK(((uint32_t)e & 0xffffu) == DPU_ERR_INVALID_BUFFER_SIZE,
+                  "step %d target %u: sync after a failing callback: 0x%x", step, pick, (unsigned)e);
+            break;
+        }
         }
         if (perturb && test_rand(&prng) % 4 == 0)
             usleep((useconds_t)(test_rand(&prng) % 3000));
