@@ -375,7 +375,8 @@ static dpu_emu_stats_t random_pipeline(const char *profile, uint64_t seed, int p
                 usleep(2000);
             dpu_error_t e = dpu_sync(tgt);
             CHECK(((uint32_t)e & 0xffffu) == DPU_ERR_INVALID_BUFFER_SIZE,
-                  "step %d target %u: sync after a failing callback: 0x%x", step, pick, (unsigned)e);
+                  "step %d target %u: sync after a failing callback: 0x%x", step, pick,
+                  (unsigned)e);
             break;
         }
         }
