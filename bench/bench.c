@@ -62,7 +62,10 @@ static const char bench_help[] =
     "               (all: every experiment whose CSV is in DIR; needs gnuplot)\n"
     "\n"
     "PIM numbers are on the modeled clock (virtual UPMEM: 40 ranks x 64 DPUs,\n"
-    "16 tasklets unless varied), CPU numbers on the measured clock.  Progress\n"
+    "16 tasklets unless varied), CPU numbers on the measured clock.  Host work\n"
+    "between UPMEM calls is the calling thread's CPU time (hostClock=thread);\n"
+    "UPMEM_PROFILE overrides it as any profile key (UPMEM_PROFILE=hostClock=none:\n"
+    "no host work, modeled rows identical on every run).  Progress\n"
     "goes to stderr.  Exit status: 0, 1 if an output was wrong or a run failed,\n"
     "2 bad usage.\n";
 
@@ -370,7 +373,9 @@ static int pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats
     o.mode = pc->mode;
     /* virtual UPMEM only: host work on the caller's CPU clock, so the
      * simulator's threads (which share this machine's cores) do not inflate
-     * it; and the DPU sampling, a timing-only run (see the top of the file) */
+     * it -- $UPMEM_PROFILE comes after the program's string, as in the SDK,
+     * so UPMEM_PROFILE=hostClock=none overrides it; and the DPU sampling, a
+     * timing-only run (see the top of the file) */
     o.profile = b->sample_ok ? "hostClock=thread" : NULL;
     o.timing_only = pc->sampled;
     cpim_ctx *ctx = NULL;

@@ -170,7 +170,9 @@ int cmd_study(int argc, char **argv)
                 o.mode = (cpim_pim_mode)m;
                 /* Host work between UPMEM calls is modeled from this
                  * thread's CPU time, so the simulator's own threads on this
-                 * machine's cores do not inflate it (docs/MODEL.md). */
+                 * machine's cores do not inflate it (docs/MODEL.md);
+                 * UPMEM_PROFILE=hostClock=none overrides it (the SDK's
+                 * precedence) for bit-reproducible modeled rows. */
                 o.profile = "hostClock=thread";
                 cpim_ctx *p = cli_open("pim", &o);
                 if (!p) {

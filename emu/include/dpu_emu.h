@@ -46,22 +46,27 @@ typedef struct {
     uint64_t dpu_cycles_max;               /* slowest DPU of the last launch          */
 } dpu_emu_stats_t;
 
-/* Reads the counters (does not wait for queued work: call dpu_sync first to
- * include it). */
+/* Reads the counters: the modeled timeline up to the host's present (a job
+ * running then counts up to it; call dpu_sync first to include all queued
+ * work). */
 void dpu_emu_get_stats(dpu_emu_stats_t *stats);
 /* Modeled host time now (seconds). */
 double dpu_emu_host_time(void);
 /* Modeled time at which the last job queued on the rank_index-th rank of the
- * set ends (waits for that rank's queue so the value is final). */
+ * set would end if nothing else were submitted (waits for the queued work to
+ * run; a projection: later calls sharing bandwidth with it can move it). */
 double dpu_emu_rank_time(struct dpu_set_t set, uint32_t rank_index);
 /* Restarts the modeled timeline and zeroes every counter (waits for all
- * queued work first). Trace events recorded so far are kept. */
+ * queued work first). Trace events recorded so far are kept. Modeled times
+ * are differences of points on one timeline: runs that start at the same
+ * point (after a reset) compute them bit for bit alike. */
 void dpu_emu_reset(void);
 
 /* Records modeled events (one Chrome-trace thread per rank, plus the host)
  * and writes them as Chrome trace JSON (chrome://tracing, ui.perfetto.dev)
- * at dpu_emu_trace_stop() or process exit. The environment variable
- * UPMEM_TRACE=file.json starts a trace at the first API call. */
+ * at dpu_emu_trace_stop() (the timeline up to the host's present) or process
+ * exit. The environment variable UPMEM_TRACE=file.json starts a trace at the
+ * first API call. */
 dpu_error_t dpu_emu_trace_start(const char *path);
 dpu_error_t dpu_emu_trace_stop(void);
 
