@@ -82,8 +82,10 @@ struct emu_rec {
 };
 
 /* Simulation state of a rank: its current record and where it stands. A
- * projection (emu_model_rank_end) saves and restores exactly this. */
-enum { ST_IDLE, ST_TIMED, ST_DATA, ST_BARRIER };
+ * projection (emu_model_rank_end) saves and restores exactly this.
+ * ST_OPEN: a launch that started before its cycles are known (its worker is
+ * still simulating the kernel); it ends at or after start + its overhead. */
+enum { ST_IDLE, ST_TIMED, ST_DATA, ST_BARRIER, ST_OPEN };
 typedef struct {
     emu_rec_t *cur; /* the record being simulated or next (== head when committing) */
     int st;
@@ -116,7 +118,11 @@ static size_t g_nranks;
 static emu_mrank_t **g_scr; /* scratch for rate computation, g_nranks long */
 static size_t g_scr_cap;
 static ivals_t g_phase[DPU_EMU_NR_PHASES];
-static double g_phase_sum[DPU_EMU_NR_PHASES];
+/* Per-rank sums in fixed point (2^-90 s): a launch whose cycles come after
+ * the simulation passed its end (nothing depended on it) is added late, and
+ * an integer sum does not depend on the order of the additions. */
+#define FX_SHIFT 90
+static __int128 g_phase_fx[DPU_EMU_NR_PHASES];
 static uint64_t g_bytes_to, g_bytes_from, g_nr_launch, g_nr_xfer, g_cycles_max, g_last_launch_op;
 /* trace */
 static char *g_trace_path;
@@ -201,6 +207,8 @@ static int event_cmp(const void *x, const void *y)
     const event_t *p = x, *q = y;
     if (p->ts != q->ts)
         return p->ts < q->ts ? -1 : 1;
+    if (p->tid != q->tid)
+        return p->tid < q->tid ? -1 : 1;
     return (p->seq > q->seq) - (p->seq < q->seq);
 }
 
@@ -303,13 +311,13 @@ void emu_model_set_host_clock(emu_host_clock_t clock)
     pthread_mutex_unlock(&g_mu);
 }
 
-static void sim_run(double target, bool (*done)(void *), void *arg, bool may_wait);
+static void sim_run(double target, bool (*done)(void *), void *arg, bool may_wait, bool open_ok);
 
 static void trace_atexit(void)
 {
     pthread_mutex_lock(&g_mu);
     /* nothing will be submitted any more: simulate what is known */
-    sim_run(INFINITY, NULL, NULL, false);
+    sim_run(INFINITY, NULL, NULL, false, false);
     trace_write_locked();
     pthread_mutex_unlock(&g_mu);
 }
@@ -681,10 +689,14 @@ static void account_locked(const emu_mrank_t *mr, const emu_rec_t *r, double sta
         break;
     case EMU_REC_LAUNCH:
         g_nr_launch++;
-        /* the slowest DPU of the last launch call */
-        if (r->op != g_last_launch_op || r->cycles > g_cycles_max)
+        /* the slowest DPU of the last launch call (whatever the order in
+         * which its records end) */
+        if (r->op > g_last_launch_op) {
+            g_last_launch_op = r->op;
             g_cycles_max = r->cycles;
-        g_last_launch_op = r->op;
+        } else if (r->op == g_last_launch_op && r->cycles > g_cycles_max) {
+            g_cycles_max = r->cycles;
+        }
         break;
     case EMU_REC_MARK:
     case EMU_REC_BARRIER:
@@ -693,7 +705,7 @@ static void account_locked(const emu_mrank_t *mr, const emu_rec_t *r, double sta
         break;
     }
     ivals_add(&g_phase[r->phase], start, end);
-    g_phase_sum[r->phase] += dur;
+    g_phase_fx[r->phase] += (__int128)ldexp(dur, FX_SHIFT);
     trace_add(r->name, mr->row, start, dur, r->payload);
 }
 
@@ -750,16 +762,34 @@ static bool start_heads(bool commit)
         again = false;
         for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
             msim_t *s = &mr->s;
+            if (s->st == ST_OPEN && s->cur->ready) {
+                /* its cycles are known now: it ends at start + duration,
+                 * perhaps before g_sim_t if nothing waited for it */
+                double end = s->start + (s->cur->cancelled ? 0.0 : s->cur->fixed);
+                if (end > g_sim_t) {
+                    s->st = ST_TIMED;
+                    s->t_timed_end = end;
+                } else {
+                    rec_finish(mr, end, commit);
+                }
+            }
             while (s->st == ST_IDLE && s->cur) {
                 emu_rec_t *r = s->cur;
                 double earliest = r->submit > s->prev_end ? r->submit : s->prev_end;
                 if (earliest > g_sim_t)
                     break;
+                s->start = g_sim_t;
+                if (!r->ready && r->kind == EMU_REC_LAUNCH) {
+                    /* a launch needs no bandwidth: it may start before its
+                     * cycles are known (sim_run waits for them only when
+                     * something depends on its end) */
+                    s->st = ST_OPEN;
+                    break;
+                }
                 if (!r->ready) {
                     blocked = true;
                     break;
                 }
-                s->start = g_sim_t;
                 if (r->kind == EMU_REC_BARRIER && !r->cancelled) {
                     s->st = ST_BARRIER;
                     again = true;
@@ -905,23 +935,47 @@ static void step_to(double t, bool commit)
     }
 }
 
+/* Must the simulation know an open launch's end before it goes on to t?
+ * Yes if t may be at or after that end (it ends at or after start +
+ * overhead) and something depends on it: the rank's next record, or, when
+ * the caller needs the whole timeline up to `horizon` (not open_ok), the
+ * totals. */
+static bool open_blocks(double t, double horizon, bool open_ok)
+{
+    for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
+        const msim_t *s = &mr->s;
+        if (s->st != ST_OPEN)
+            continue;
+        double lb = s->start + s->cur->launch_over;
+        if (s->cur->next ? t >= lb : !open_ok && horizon >= lb)
+            return true;
+    }
+    return false;
+}
+
 /* Runs the simulation in time order, committing, up to `target` or until
  * done(arg); waits for records to become ready when may_wait (else stops
- * at the first one that is not). */
-static void sim_run(double target, bool (*done)(void *), void *arg, bool may_wait)
+ * at the first one that is not). open_ok: a launch still running on its
+ * worker may stay open if nothing depends on its end (a synchronous
+ * completion elsewhere need not wait for that kernel's simulation). */
+static void sim_run(double target, bool (*done)(void *), void *arg, bool may_wait, bool open_ok)
 {
     for (;;) {
         bool blocked = start_heads(true);
         if (done && done(arg))
             break;
+        double t = INFINITY;
+        if (!blocked) {
+            compute_rates();
+            t = next_event();
+            blocked = open_blocks(t, t < target ? t : target, open_ok);
+        }
         if (blocked) {
             if (!may_wait || g_sim_t >= target)
                 break;
             pthread_cond_wait(&g_cv, &g_mu);
             continue;
         }
-        compute_rates();
-        double t = next_event();
         if (!(t <= target) || t == INFINITY)
             break;
         step_to(t, true);
@@ -952,9 +1006,9 @@ double emu_model_wait(emu_rec_t *const *recs, uint32_t n)
     /* a worker or a callback only runs what is known, up to the host's
      * present, so that it never waits for itself */
     if (no_wait())
-        sim_run(g_host_t, all_done, &a, false);
+        sim_run(g_host_t, all_done, &a, false, true);
     else
-        sim_run(INFINITY, all_done, &a, true);
+        sim_run(INFINITY, all_done, &a, true, true);
     double end = -1.0;
     if (all_done(&a))
         for (uint32_t i = 0; i < n; i++)
@@ -970,7 +1024,7 @@ double emu_model_wait(emu_rec_t *const *recs, uint32_t n)
 void emu_model_get_stats(dpu_emu_stats_t *s)
 {
     pthread_mutex_lock(&g_mu);
-    sim_run(g_host_t, NULL, NULL, !no_wait());
+    sim_run(g_host_t, NULL, NULL, !no_wait(), false);
     double h = g_host_t;
     memset(s, 0, sizeof *s);
     s->host_time = h;
@@ -978,16 +1032,19 @@ void emu_model_get_stats(dpu_emu_stats_t *s)
     /* what runs at the host's present counts up to the present */
     ivals_t extra[DPU_EMU_NR_PHASES];
     memset(extra, 0, sizeof extra);
+    __int128 fx[DPU_EMU_NR_PHASES];
     for (int p = 0; p < DPU_EMU_NR_PHASES; p++)
-        s->phase_rank_sum[p] = g_phase_sum[p];
+        fx[p] = g_phase_fx[p];
     for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
         const msim_t *m = &mr->s;
-        if ((m->st == ST_TIMED || m->st == ST_DATA) && m->start < h) {
+        if ((m->st == ST_TIMED || m->st == ST_DATA || m->st == ST_OPEN) && m->start < h) {
             dpu_emu_phase_t p = m->cur->phase;
             ivals_add(&extra[p], m->start, h);
-            s->phase_rank_sum[p] += h - m->start;
+            fx[p] += (__int128)ldexp(h - m->start, FX_SHIFT);
         }
     }
+    for (int p = 0; p < DPU_EMU_NR_PHASES; p++)
+        s->phase_rank_sum[p] = ldexp((double)fx[p], -FX_SHIFT);
     for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
         ivals_union(&g_phase[p]);
         for (size_t i = 0; i < g_phase[p].n; i++)
@@ -1030,7 +1087,7 @@ double emu_model_rank_end(emu_timeline_t *tl)
             break;
         compute_rates();
         double e = next_event();
-        if (e == INFINITY)
+        if (e == INFINITY || open_blocks(e, e, false))
             break;
         step_to(e, false);
     }
@@ -1048,7 +1105,7 @@ double emu_model_rank_end(emu_timeline_t *tl)
 void emu_model_reset(void)
 {
     pthread_mutex_lock(&g_mu);
-    sim_run(INFINITY, NULL, NULL, !no_wait());
+    sim_run(INFINITY, NULL, NULL, !no_wait(), false);
     g_host_t = g_host_work = g_sim_t = 0.0;
     for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
         mr->s.prev_end = 0.0;
@@ -1058,7 +1115,7 @@ void emu_model_reset(void)
     }
     for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
         g_phase[p].n = 0;
-        g_phase_sum[p] = 0.0;
+        g_phase_fx[p] = 0;
     }
     g_bytes_to = g_bytes_from = g_nr_launch = g_nr_xfer = g_cycles_max = 0;
     g_last_launch_op = 0;
@@ -1079,7 +1136,7 @@ dpu_error_t emu_model_trace_stop(void)
 {
     pthread_mutex_lock(&g_mu);
     /* the trace holds the modeled timeline up to the host's present */
-    sim_run(g_host_t, NULL, NULL, !no_wait());
+    sim_run(g_host_t, NULL, NULL, !no_wait(), false);
     dpu_error_t err = trace_write_locked();
     free(g_trace_path);
     g_trace_path = NULL;
