@@ -31,6 +31,11 @@ double emu_host_wall(void);
 void emu_model_api_enter(void);
 void emu_model_api_exit(void);
 double emu_model_host_now(void);
+/* The modeled host time at this instant: the host timeline plus the host
+ * work since the last API exit, measured as hostClock says (what the next
+ * API entry would add); while an application thread is inside the library,
+ * the host timeline alone. For the program's clock calls (clock.h). */
+double emu_model_host_present(void);
 /* Host work between API calls is measured as wall time (default), or with
  * thread_cpu_time as the CPU time of the thread calling in: immune to the
  * simulator's own threads competing for the cores, exact for a host that
