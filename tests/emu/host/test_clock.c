@@ -10,6 +10,8 @@
 #include <dpu.h>
 #include <dpu_emu.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +229,60 @@ TEST(emu_host_modeled_time_host_work)
           "off, CLOCK_MONOTONIC is not the real one");
     OK(dpu_free(set));
     CHECK_ERR(dpu_alloc(1, "hostTime=simulated", &set), DPU_ERR_INVALID_PROFILE);
+}
+
+static atomic_bool g_stop;
+
+/* Reads the modeled clocks until told to stop; returns how many reads went
+ * back in time (never may). */
+static void *clock_reader(void *arg)
+{
+    (void)arg;
+    long back = 0;
+    struct timespec prev = {0, 0}, now;
+    struct timeval tv_prev = {0, 0}, tv;
+    while (!atomic_load(&g_stop)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        gettimeofday(&tv, NULL);
+        back += ts_s(&now) < ts_s(&prev);
+        back += tv.tv_sec < tv_prev.tv_sec ||
+                (tv.tv_sec == tv_prev.tv_sec && tv.tv_usec < tv_prev.tv_usec);
+        prev = now;
+        tv_prev = tv;
+    }
+    return (void *)back;
+}
+
+/* Threads reading the modeled clocks while the main thread calls the API
+ * (and resets the model): no crash, no deadlock, no clock going back. */
+TEST(emu_host_modeled_time_threads)
+{
+    struct dpu_set_t set;
+    OK(dpu_alloc(4, "nrRanks=2,nrDpusPerRank=2,hostTime=modeled,hostClock=thread", &set));
+    OK(dpu_load(set, "basic.dpu", NULL));
+    atomic_store(&g_stop, false);
+    pthread_t th[3];
+    for (int i = 0; i < 3; i++)
+        pthread_create(&th[i], NULL, clock_reader, NULL);
+    static uint64_t buf[1024];
+    for (int i = 0; i < 200; i++) {
+        OK(dpu_broadcast_to(set, DPU_MRAM_HEAP_POINTER_NAME, 0, buf, sizeof buf,
+                            i % 2 ? DPU_XFER_ASYNC : DPU_XFER_DEFAULT));
+        if (i % 50 == 49) {
+            OK(dpu_sync(set));
+            dpu_emu_reset();
+        }
+    }
+    OK(dpu_sync(set));
+    atomic_store(&g_stop, true);
+    for (int i = 0; i < 3; i++) {
+        void *back;
+        pthread_join(th[i], &back);
+        CHECK(back == NULL, "reader %d saw a clock go back %ld times", i, (long)back);
+    }
+    OK(dpu_free(set));
+    OK(dpu_alloc(1, "hostTime=real", &set));
+    OK(dpu_free(set));
 }
 
 /* Builds a profile from text; returns the error. */
