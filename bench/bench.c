@@ -15,10 +15,14 @@
  * and phase; schema below) and one PNG (gnuplot, when installed), drawn from
  * the CSV alone by bench_plot.c, so `--replot DIR` redraws existing results.
  *   experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,
- *   time_s,throughput_GBps,speedup,clock
+ *   time_s,throughput_GBps,speedup,clock,machine
  * `clock` is `measured` (wall time on this machine: the CPU backends) or
  * `modeled` (what the real UPMEM machine would take, from the virtual
  * UPMEM's model: the pim backend).  A modeled number is never a measurement.
+ * `machine` says which machine: `this-host` for a measured row; for a
+ * modeled row the virtual UPMEM's named machine (--machine, default
+ * `study`: the CryptoPIM study's 40-rank 450 MHz server, profile key
+ * machine=NAME, docs/MODEL.md), or `upmem-hw` on real hardware.
  *
  * Every output produced is checked against the cpu backend.  The kernels
  * are data-oblivious (tests/test_bench.c proves equal modeled cycles for
@@ -44,6 +48,7 @@
 
 static const char bench_help[] =
     "usage: cryptopim bench --experiment NAME|all [--out DIR] [--quick] [--no-sample]\n"
+    "                       [--machine NAME]\n"
     "       cryptopim bench --replot DIR [--experiment NAME|all]\n"
     "\n"
     "Runs the CryptoPIM study's experiments and writes NAME.csv and NAME.png\n"
@@ -58,24 +63,32 @@ static const char bench_help[] =
     "  --quick      small sizes (for tests)\n"
     "  --no-sample  simulate every DPU even where the kernels' data-obliviousness\n"
     "               allows timing one DPU per rank (slow: hours for `ranks`)\n"
+    "  --machine NAME  the machine the virtual UPMEM models (its profile key\n"
+    "               machine=NAME, docs/MODEL.md): study (default: the CryptoPIM\n"
+    "               study's server, 40 ranks x 64 DPUs at 450 MHz), prim (PrIM's\n"
+    "               2,556 DPUs at 350 MHz), dramatic (6 ranks, 383 DPUs, 400 MHz).\n"
+    "               Keys in UPMEM_PROFILE (e.g. clockMhz=400) override its keys.\n"
     "  --replot DIR run nothing: redraw DIR/NAME.png from the existing DIR/NAME.csv\n"
     "               (all: every experiment whose CSV is in DIR; needs gnuplot)\n"
     "\n"
-    "PIM numbers are on the modeled clock (virtual UPMEM: 40 ranks x 64 DPUs,\n"
-    "16 tasklets unless varied), CPU numbers on the measured clock.  Host work\n"
-    "between UPMEM calls is the calling thread's CPU time (hostClock=thread);\n"
-    "UPMEM_PROFILE overrides it as any profile key (UPMEM_PROFILE=hostClock=none:\n"
-    "no host work, modeled rows identical on every run).  Progress\n"
-    "goes to stderr.  Exit status: 0, 1 if an output was wrong or a run failed,\n"
-    "2 bad usage.\n";
+    "PIM numbers are on the modeled clock (the virtual UPMEM modeling the\n"
+    "machine above, 16 tasklets unless varied), CPU numbers on the measured\n"
+    "clock; the CSVs' `machine` column says which.  Host work between UPMEM\n"
+    "calls is the calling thread's CPU time (hostClock=thread); UPMEM_PROFILE\n"
+    "overrides it as any profile key (UPMEM_PROFILE=hostClock=none: no host\n"
+    "work, modeled rows identical on every run).  Progress goes to stderr.\n"
+    "Exit status: 0, 1 if an output was wrong or a run failed, 2 bad usage.\n";
 
 /* ---- settings ------------------------------------------------------------------ */
 
 typedef struct {
     const char *out;
     int quick;
-    int sample;    /* use sampleDpus=1 where allowed */
-    int sample_ok; /* the UPMEM layer accepted it (and hostClock) */
+    int sample;          /* use sampleDpus=1 where allowed */
+    int sample_ok;       /* the UPMEM layer accepted it (and hostClock, machine):
+                          * the virtual UPMEM */
+    const char *machine; /* --machine: the virtual UPMEM's named machine */
+    char profile[96];    /* machine=NAME,hostClock=thread (virtual UPMEM) */
     FILE *csv;
     const char *exp;
     int failed;
@@ -117,13 +130,21 @@ typedef struct {
     size_t bytes;
 } row_cfg;
 
+/* The CSVs' machine column: where a number comes from. */
+static const char *machine_label(const bench *b, cpim_clock clock)
+{
+    if (clock == CPIM_CLOCK_MEASURED)
+        return "this-host";
+    return b->sample_ok ? b->machine : "upmem-hw";
+}
+
 static void row(bench *b, const row_cfg *c, const char *phase, double t, double speedup,
                 cpim_clock clock)
 {
     double gbps = t > 0 ? (double)c->bytes / t / 1e9 : 0;
-    fprintf(b->csv, "%s,%s,%s,%s,%u,%u,%u,%u,%zu,%s,%.9f,%.4f,%.4f,%s\n", b->exp, c->kernel,
+    fprintf(b->csv, "%s,%s,%s,%s,%u,%u,%u,%u,%zu,%s,%.9f,%.4f,%.4f,%s,%s\n", b->exp, c->kernel,
             c->impl, c->mode, c->ranks, c->dpus, c->tasklets, c->threads, c->bytes, phase, t, gbps,
-            speedup, cpim_clock_name(clock));
+            speedup, cpim_clock_name(clock), machine_label(b, clock));
     fflush(b->csv);
 }
 
@@ -353,6 +374,8 @@ typedef struct {
     unsigned dpus, ranks, tasklets;
     cpim_pim_mode mode;
     int sampled;
+    int cycles; /* DPUs at 1000 MHz and no launch overhead: kernel seconds x
+                 * 1e9 = DPU cycles, whatever the machine's clock */
 } pim_cfg;
 
 static const char *mode_name(cpim_pim_mode m)
@@ -371,12 +394,14 @@ static int pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats
     o.ranks = pc->ranks;
     o.tasklets = pc->tasklets;
     o.mode = pc->mode;
-    /* virtual UPMEM only: host work on the caller's CPU clock, so the
-     * simulator's threads (which share this machine's cores) do not inflate
-     * it -- $UPMEM_PROFILE comes after the program's string, as in the SDK,
-     * so UPMEM_PROFILE=hostClock=none overrides it; and the DPU sampling, a
-     * timing-only run (see the top of the file) */
-    o.profile = b->sample_ok ? "hostClock=thread" : NULL;
+    /* virtual UPMEM only: the machine it models; host work on the caller's
+     * CPU clock, so the simulator's threads (which share this machine's
+     * cores) do not inflate it -- $UPMEM_PROFILE comes after the program's
+     * string, as in the SDK, so UPMEM_PROFILE=hostClock=none overrides it;
+     * and the DPU sampling, a timing-only run (see the top of the file) */
+    char prof[sizeof b->profile + 32];
+    snprintf(prof, sizeof prof, "%s%s", b->profile, pc->cycles ? ",clockMhz=1000,launchUs=0" : "");
+    o.profile = b->sample_ok ? prof : NULL;
     o.timing_only = pc->sampled;
     cpim_ctx *ctx = NULL;
     cpim_err rc = cpim_open(&ctx, "pim", &o);
@@ -414,15 +439,17 @@ static int pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats
     return check_output(b, w, k, pc->sampled, what);
 }
 
-/* Does the UPMEM layer know sampleDpus and hostClock?  (Only the virtual
- * UPMEM does.) */
-static int probe_sample(void)
+/* Does the UPMEM layer accept profile (with sampleDpus, which a
+ * timing-only run adds on the virtual UPMEM)?  Only the virtual UPMEM
+ * knows sampleDpus, hostClock and machine. */
+static int probe_profile(const char *profile, unsigned ranks)
 {
     cpim_options o;
     cpim_options_init(&o);
-    o.dpus = 1;
-    o.profile = "hostClock=thread";
-    o.timing_only = 1; /* adds sampleDpus=1 on the virtual UPMEM */
+    o.dpus = ranks ? 0 : 1;
+    o.ranks = ranks;
+    o.profile = profile;
+    o.timing_only = 1;
     cpim_ctx *ctx = NULL;
     cpim_err rc = cpim_open(&ctx, "pim", &o);
     cpim_close(ctx);
@@ -526,11 +553,15 @@ static double pim_ops_per_byte(bench *b, enum kern k)
     work w;
     if (work_init(&w, k == K_AES ? 256 * 1024 : 0, k == K_SHA ? 16 : 0, 16 * 1024) != 0)
         return 0;
-    pim_cfg pc = {1, 0, 16, CPIM_PIM_SYNC, 0};
+    pim_cfg pc = {1, 0, 16, CPIM_PIM_SYNC, 0, b->sample_ok};
     cpim_stats st;
     double opb = 0;
+    /* DPU cycles per byte (IPC ~1 at 16 tasklets): at 1000 MHz without
+     * launch overhead on the virtual UPMEM; on hardware the kernel time at
+     * PrIM's 350 MHz */
+    double hz = b->sample_ok ? 1e9 : 350e6;
     if (pim_run(b, &pc, &w, k, &st) == 0)
-        opb = st.modeled.kernel_s * 350e6 / (double)work_bytes(&w, k);
+        opb = st.modeled.kernel_s * hz / (double)work_bytes(&w, k);
     work_free(&w);
     return opb;
 }
@@ -628,7 +659,7 @@ static int exp_tasklets(bench *b)
             if (b->quick && !(t == 1 || t == 11 || t == 16))
                 continue;
             progress("tasklets: %s, 1 DPU, %u tasklets", kern_name[k], t);
-            pim_cfg pc = {1, 0, t, CPIM_PIM_SYNC, 0};
+            pim_cfg pc = {1, 0, t, CPIM_PIM_SYNC, 0, 0};
             cpim_stats st;
             if (pim_run(b, &pc, &w, (enum kern)k, &st) != 0)
                 continue;
@@ -683,7 +714,7 @@ static int exp_scaling(bench *b, int weak)
             /* sampling is exact here: every DPU gets the same work */
             int sampled = b->sample && b->sample_ok && n > 1;
             progress("%s: %s, %u DPUs%s", b->exp, kern_name[k], n, sampled ? " (sampled)" : "");
-            pim_cfg pc = {n, 0, 16, CPIM_PIM_SYNC, sampled};
+            pim_cfg pc = {n, 0, 16, CPIM_PIM_SYNC, sampled, 0};
             cpim_stats st;
             if (pim_run(b, &pc, &w, (enum kern)k, &st) != 0)
                 continue;
@@ -723,6 +754,11 @@ static int exp_ranks(bench *b)
     for (int k = K_AES; k <= K_SHA; k++) {
         for (size_t i = 0; i < npts; i++) {
             unsigned r = pts[i];
+            if (pim_available() && b->sample_ok && !probe_profile(b->profile, r)) {
+                progress("ranks: the modeled machine (%s) has fewer than %u ranks: stop at %u",
+                         b->machine, r, i ? pts[i - 1] : 0);
+                break;
+            }
             work w;
             size_t total = per_rank * r;
             if (work_init(&w, k == K_AES ? total : 0, k == K_SHA ? total / ml : 0, ml) != 0)
@@ -732,7 +768,7 @@ static int exp_ranks(bench *b)
             for (int m = CPIM_PIM_ASYNC_XFER; m <= CPIM_PIM_ASYNC_EXEC && pim_available(); m++) {
                 progress("ranks: %s, %u ranks, %s%s", kern_name[k], r, mode_name((cpim_pim_mode)m),
                          sampled ? " (sampled)" : "");
-                pim_cfg pc = {0, r, 16, (cpim_pim_mode)m, sampled};
+                pim_cfg pc = {0, r, 16, (cpim_pim_mode)m, sampled, 0};
                 cpim_stats st;
                 if (pim_run(b, &pc, &w, (enum kern)k, &st) != 0)
                     continue;
@@ -781,7 +817,7 @@ static int run_experiment(bench *b, const experiment *e)
     b->exp = e->name;
     if (e->long_format)
         fputs("experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,time_s,"
-              "throughput_GBps,speedup,clock\n",
+              "throughput_GBps,speedup,clock,machine\n",
               b->csv);
     double t0 = cpim_now();
     progress("%s: start", e->name);
@@ -830,6 +866,7 @@ int cmd_bench(int argc, char **argv)
     memset(&b, 0, sizeof b);
     b.out = "build/results";
     b.sample = 1;
+    b.machine = "study";
     b.cores = cpim_cores();
     const char *which = NULL, *replot_dir = NULL;
     cli_args a;
@@ -856,6 +893,9 @@ int cmd_bench(int argc, char **argv)
             b.quick = 1;
         } else if (!strcmp(opt, "--no-sample")) {
             b.sample = 0;
+        } else if (!strcmp(opt, "--machine")) {
+            if (!(b.machine = cli_value(&a, opt)))
+                return CLI_USAGE;
         } else {
             cli_error("bench: unknown option %s (see --help)", cli_quote(opt));
             return CLI_USAGE;
@@ -888,8 +928,25 @@ int cmd_bench(int argc, char **argv)
         cli_error("bench: the output folder %s is not a folder", b.out);
         return CLI_USAGE;
     }
-    if (pim_available())
-        b.sample_ok = probe_sample();
+    snprintf(b.profile, sizeof b.profile, "machine=%s,hostClock=thread", b.machine);
+    if (pim_available()) {
+        b.sample_ok = probe_profile(b.profile, 0);
+        if (!b.sample_ok && probe_profile("hostClock=thread", 0)) {
+            cli_error("bench: the virtual UPMEM refused --machine %s (prim, study, dramatic)",
+                      cli_quote(b.machine));
+            return CLI_USAGE;
+        }
+    }
+    if (b.sample_ok) {
+        const char *env = getenv("UPMEM_PROFILE"), *base = getenv("UPMEM_PROFILE_BASE");
+        progress("modeled machine: %s (virtual UPMEM, profile key machine=%s; --machine picks "
+                 "another, docs/MODEL.md)%s%s%s%s",
+                 b.machine, b.machine, env && *env ? "; UPMEM_PROFILE=" : "", env ? env : "",
+                 base && *base ? "; UPMEM_PROFILE_BASE=" : "", base ? base : "");
+    } else if (pim_available()) {
+        progress("modeled machine: none (the pim backend runs on UPMEM hardware: its times are "
+                 "measured by the SDK's host, see the clock column)");
+    }
     double t0 = cpim_now();
     for (size_t i = 0; i < N_EXPERIMENTS; i++) {
         if (strcmp(which, "all") && strcmp(which, experiments[i].name))

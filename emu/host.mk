@@ -3,7 +3,8 @@
 #
 #   build/libdpu.a                 emu/host/*.c + the virtual DPU (emu/vdpu/*.c):
 #                                  one archive, so `-ldpu` / DPU_HOST_LIBS is enough
-#   build/tests/emu/host/test-host tests/emu/host (PASS/FAIL lines)
+#   build/tests/emu/host/test-host tests/emu/host (PASS/FAIL lines); and
+#   tests/emu/host/modeled_time.sh: the modeled clock through upmem_env.sh
 #   make test-emu-host             those tests + the examples in emu/examples/
 #   make test-emu-lib              tests/emu/lib (layers, exported names, parameter tables)
 #
@@ -38,7 +39,8 @@ $(EMU_HOST_TDIR)/test-host: $(wildcard tests/emu/host/*.c) $(TEST_HARNESS) $(BUI
 	$(CC) $(EMU_HOST_CFLAGS) -Iemu/host -Itests -o $@ $(filter %.c,$^) $(BUILD)/libdpu.a $(LDLIBS)
 
 EMU_HOST_TEST_CMDS := "cd $(EMU_HOST_TDIR) && ./test-host" \
-    "sh emu/examples/run_all.sh $(abspath $(BUILD))"
+    "sh emu/examples/run_all.sh $(abspath $(BUILD))" \
+    "bash tests/emu/host/modeled_time.sh $(abspath $(BUILD))"
 
 .PHONY: test-emu-host
 test-emu-host: $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a

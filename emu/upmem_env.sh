@@ -1,15 +1,24 @@
 # upmem_env.sh -- environment for the virtual UPMEM (like the SDK's
 # upmem_env.sh). Source it from any shell:
-#     . /path/to/cryptopim/emu/upmem_env.sh [simulator]
+#     . /path/to/cryptopim/emu/upmem_env.sh [simulator] [--modeled-time] [--machine NAME]
 # It puts emu/bin (dpu-upmem-dpurte-clang, dpu-clang, dpu-pkg-config) first
 # on PATH, build/pkgconfig (dpu.pc) on PKG_CONFIG_PATH and sets
 # UPMEM_EMU_HOME to the checkout. Installed (`make install`), the same
 # script in PREFIX/lib/upmem-virtual puts its bin/ on PATH, its lib/ on
 # LD_LIBRARY_PATH and lib/pkgconfig on PKG_CONFIG_PATH. It does NOT set
 # UPMEM_HOME: the project's Makefile reads a set UPMEM_HOME as "the real SDK
-# is installed". The optional argument "simulator" sets
-# UPMEM_PROFILE_BASE=backend=simulator, as the SDK's script does.
-# Build the library first: `make emu` (or `make`) in the checkout.
+# is installed". Build the library first: `make emu` (or `make`).
+# Arguments (any order; others are ignored, as a file sourced without
+# arguments sees its caller's); given any of these, UPMEM_PROFILE_BASE
+# becomes their keys, else it is left as it is:
+#   simulator       backend=simulator, as the SDK's script does
+#   --modeled-time  hostTime=modeled: the programs' own clock calls
+#                   (gettimeofday, clock_gettime, time, clock) return the
+#                   modeled host time, so unchanged programs (PrIM's timers)
+#                   print modeled times (docs/VIRTUAL_UPMEM_HOST.md 4.1)
+#   --machine NAME  machine=NAME: prim, study or dramatic (docs/MODEL.md)
+# POSIX sh passes no arguments to a sourced file: there, set
+# UPMEM_PROFILE_BASE=hostTime=modeled (and so on) yourself.
 
 if [ -n "${BASH_SOURCE:-}" ]; then
     _upmem_emu_self=${BASH_SOURCE}
@@ -61,9 +70,27 @@ else
     *) PKG_CONFIG_PATH=$_upmem_emu_pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} ;;
     esac
     export LD_LIBRARY_PATH PKG_CONFIG_PATH
-    if [ "${1:-}" = simulator ]; then
-        UPMEM_PROFILE_BASE=backend=simulator
+    # No shift: sourced without arguments, "$@" are the caller's.
+    _upmem_emu_keys=""
+    _upmem_emu_next=""
+    for _upmem_emu_a in "$@"; do
+        if [ "$_upmem_emu_next" = machine ]; then
+            _upmem_emu_keys="$_upmem_emu_keys,machine=$_upmem_emu_a"
+            _upmem_emu_next=""
+            continue
+        fi
+        case $_upmem_emu_a in
+        simulator) _upmem_emu_keys="$_upmem_emu_keys,backend=simulator" ;;
+        --modeled-time) _upmem_emu_keys="$_upmem_emu_keys,hostTime=modeled" ;;
+        --machine=*) _upmem_emu_keys="$_upmem_emu_keys,machine=${_upmem_emu_a#--machine=}" ;;
+        --machine) _upmem_emu_next=machine ;;
+        *) ;; # not ours (maybe the caller's own arguments)
+        esac
+    done
+    if [ -n "$_upmem_emu_keys" ]; then
+        UPMEM_PROFILE_BASE=${_upmem_emu_keys#,}
         export UPMEM_PROFILE_BASE
     fi
+    unset _upmem_emu_keys _upmem_emu_next _upmem_emu_a
 fi
 unset _upmem_emu_self _upmem_emu_bin _upmem_emu_pc _upmem_emu_prefix

@@ -69,6 +69,8 @@ if command -v nm >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1; then
     bad=""
     for s in $(nm -D --defined-only "$R/lib/upmem-virtual/lib/libdpu.so.0" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' | sort -u); do
         case $s in LIBDPU_VIRTUAL) continue ;; esac
+        # the clock functions in place of libc's (emu/host/clock.c)
+        case $s in gettimeofday | clock_gettime | time | timespec_get | clock) continue ;; esac
         grep -qw -- "$s" emu/include/*.h || bad="$bad $s"
     done
     if [ -z "$bad" ]; then pass install_exports_libdpu; else fail install_exports_libdpu "not in the UPMEM headers:$bad"; fi

@@ -3,9 +3,23 @@
  * freeing waits for the ranks' queued work and stops their workers before
  * set.c destroys the ranks.
  */
+#include "clock.h"
 #include "entry.h"
+#include "model.h"
 #include "queue.h"
 #include "set.h"
+
+/* hostTime of the allocation's profile: the program's own clock calls read
+ * the modeled host time from now on (clock.h), or the real one again; a
+ * profile without the key leaves them as they are. */
+static void apply_host_time(const struct dpu_set_t *set)
+{
+    const profile_t *p = &set->list.ranks[0]->owner->prof;
+    if (p->host_time == EMU_HOST_TIME_MODELED)
+        emu_clock_set_source(emu_model_host_present);
+    else if (p->host_time == EMU_HOST_TIME_REAL)
+        emu_clock_set_source(NULL);
+}
 
 /* see dpu.h */
 dpu_error_t dpu_alloc(uint32_t nr_dpus, const char *profile, struct dpu_set_t *dpu_set)
@@ -13,6 +27,8 @@ dpu_error_t dpu_alloc(uint32_t nr_dpus, const char *profile, struct dpu_set_t *d
     emu_api_enter();
     dpu_error_t err =
         nr_dpus == 0 ? DPU_ERR_ALLOCATION : emu_alloc_new(nr_dpus, 0, profile, dpu_set);
+    if (err == DPU_OK)
+        apply_host_time(dpu_set);
     emu_api_exit();
     return err;
 }
@@ -26,6 +42,8 @@ dpu_error_t dpu_alloc_ranks(uint32_t nr_ranks, const char *profile, struct dpu_s
         err = emu_alloc_new(DPU_ALLOCATE_ALL, 0, profile, dpu_set);
     else
         err = nr_ranks == 0 ? DPU_ERR_ALLOCATION : emu_alloc_new(0, nr_ranks, profile, dpu_set);
+    if (err == DPU_OK)
+        apply_host_time(dpu_set);
     emu_api_exit();
     return err;
 }

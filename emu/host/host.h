@@ -15,6 +15,9 @@
  * the #includes and fails on a cycle, in `make test`):
  *
  *   host.h     these limits
+ *   clock      real clocks; the program's clock calls, on the
+ *              modeled clock with hostTime=modeled (a seam: the
+ *              modeled time comes from a source set by alloc)     clock.h
  *   profile    profile string, the host model's parameter table   profile.h
  *   prog       parsed DPU programs, shared by identical ELF bytes  prog.h
  *   model      modeled clock: timelines, costs, stats, trace      model.h
@@ -31,7 +34,9 @@
  *   emu        <dpu_emu.h>: the public dpu_emu_* API              emu.c
  *   error      dpu_error_to_string (names queue.h's job types)    error.c
  *
- * Seams where a lower layer must reach up: the queue runs a job through the
+ * Seams where a lower layer must reach up: the clock reads the modeled
+ * host time through a source function alloc.c sets (emu_model_host_present)
+ * when a profile says hostTime=modeled; the queue runs a job through the
  * op's own `exec` function (set by ops.c), so it never calls ops; the model
  * prices a job from plain numbers and keeps a rank's clock in an
  * emu_timeline_t the rank embeds, so it knows neither ops nor ranks;

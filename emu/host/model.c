@@ -32,11 +32,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
+
 /* see model.h */
 double emu_host_wall(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    emu_clock_real(CLOCK_MONOTONIC, &ts); /* never the program's (modeled) clock */
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -363,6 +365,24 @@ double emu_model_host_now(void)
 {
     pthread_mutex_lock(&g_mu);
     double t = g_host_t;
+    pthread_mutex_unlock(&g_mu);
+    return t;
+}
+
+/* see model.h */
+double emu_model_host_present(void)
+{
+    double now = emu_host_wall(), cpu = thread_cpu();
+    pthread_mutex_lock(&g_mu);
+    double t = g_host_t;
+    /* what the next API entry would add (nothing with hostClock=none) */
+    if (g_started && g_inside == 0 && g_host_clock != EMU_HOST_CLOCK_NONE) {
+        double d = now - g_last_exit;
+        if (g_host_clock == EMU_HOST_CLOCK_THREAD && tls_exit_cpu >= 0.0 && cpu >= 0.0)
+            d = cpu - tls_exit_cpu;
+        if (d > 0.0)
+            t += d;
+    }
     pthread_mutex_unlock(&g_mu);
     return t;
 }

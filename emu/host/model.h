@@ -67,6 +67,11 @@ void emu_model_api_exit(void);
 double emu_model_host_now(void);
 /* Process-wide: the last dpu_alloc decides. */
 void emu_model_set_host_clock(emu_host_clock_t clock);
+/* The modeled host time at this instant: the host timeline plus the host
+ * work since the last API exit, measured as hostClock says (what the next
+ * API entry would add); while an application thread is inside the library,
+ * the host timeline alone. For the program's clock calls (clock.h). */
+double emu_model_host_present(void);
 /* Host waited for modeled time t (a synchronous completion). */
 void emu_model_host_advance_to(double t);
 /* The calling thread is a library worker: it never waits for the simulation

@@ -67,36 +67,121 @@ static void model_params_default(model_params_t *m)
                sizeof(double));
 }
 
-/* Keys the real SDK accepts that have no effect here. */
-static const char *const sdk_ignored_keys[] = {
-    "nrThreadsPerRank",
-    "sgXferEnable",
-    "sgXferMaxBlocksPerDpu",
-    "chipId",
-    "cycleAccurate",
-    "enableProfiling",
-    "profilingDpuId",
-    "profilingSymbolName",
-    "clockDivision",
-    "ignoreVersion",
-    "disableSafeChecks",
-    "disableMuxSwitch",
-    "tryRepairIram",
-    "tryRepairWram",
-    "mramAccessByDpuOnly",
-    "regionMode",
-    "rankPath",
-    "nrCis",
-    "nrDpusPerCi",
-    "poolThreshold",
-    "enableDbgLogs",
-    "enableCmdsLogs",
-    "frequencyAdjustment",
-    "fckFrequency",
-    "clockDivisionMin",
-    "clockDivisionMax",
-    "dpuDrivenChannel",
-    "dispatchOnAllRanksNrRanks",
+/* Named machines (key machine=NAME). A preset is a profile string applied
+ * below every explicit key; docs/MODEL.md ("Named machines") gives the
+ * reasoning, docs/VIRTUAL_UPMEM_HOST.md §5.1 the table. What is not in a
+ * preset (transfer bandwidths, fixed costs, DMA cycles) keeps its default:
+ * see MODEL.md for why it does not scale with the DPU clock. */
+const emu_machine_t emu_machine_table[] = {
+    {"prim", "nrRanks=40,nrDpusPerRank=64,clockMhz=350,disabledDpus=36.63:37.63:38.63:39.63",
+     "PrIM's 2,556-DPU system: 20 DIMMs, 40 ranks, 350 MHz (v1A)",
+     "PrIM (Gomez-Luna et al. 2022) Table 1 via upmem-perf-facts.md P1 and 'PrIM systems' [S]: "
+     "20 DIMMs x 128 DPUs, 350 MHz, 2,556 usable DPUs; which 4 DPUs are off is not published: "
+     "ours, DPU 63 of the last 4 ranks, so the ranks PrIM's one-rank sweeps use are whole"},
+    {"study", "nrRanks=40,nrDpusPerRank=64,clockMhz=450",
+     "the CryptoPIM study's server: 20 DIMMs, 40 ranks, 2,560 DPUs, 450 MHz",
+     "the study (seeds/000, Sec. 4): '20 PIM DIMMs, each containing 128 DPUs (i.e., two ranks) "
+     "operating at a frequency of 450 MHz', 'up to 40 ranks, providing a total of 2560 DPUs'; "
+     "no faulty DPU count given, so all enabled (no other public source for 450 MHz parts: "
+     "perf-facts 7.6)"},
+    {"dramatic", "nrRanks=6,nrDpusPerRank=64,clockMhz=400,disabledDpus=5.63",
+     "DRAMatic's configuration: 6 ranks, 383 usable DPUs, 400 MHz (v1B)",
+     "DRAMatic (arXiv 2602.12433) as summarised in seeds/001 [secondary]: 'DPU 400MHz', "
+     "'6 ranks, 383 usable DPUs'; 383 = 6 x 64 - 1, so one DPU off, placed by us at DPU 63 "
+     "of the last rank; the summary's '383 of 509 DPUs' cannot be 6 ranks (at most 384): "
+     "read as the whole machine (8 ranks, 512 - 3) of which 6 ranks were used"},
+};
+const unsigned emu_machine_count = sizeof emu_machine_table / sizeof emu_machine_table[0];
+
+/* Keys of the real SDK that change nothing here, with the type the SDK
+ * reads them as (a value it could not parse is refused here too; the SDK
+ * reads a bool as "not false and not 0", so any value is one). Sources:
+ * the SDK's property list (Copyright 2021 UPMEM, its Python generator of
+ * DPU_PROFILE_PROPERTY_*), the 2020 libdpu dpu_profile.h
+ * (UBC-ECE-Sasha/upmem-sdk backends/commons/src/properties), and the
+ * profile strings of public programs; docs/VIRTUAL_UPMEM_HOST.md §5.2 says
+ * what each means on hardware and why it is ignored. */
+typedef enum { SDK_ANY, SDK_BOOL, SDK_INT } sdk_type_t;
+static const struct {
+    const char *key;
+    sdk_type_t type;
+} sdk_ignored_keys[] = {
+    /* all backends */
+    {"chipId", SDK_INT},
+    {"clockDivision", SDK_INT},
+    {"fckFrequency", SDK_INT},
+    {"enableProfiling", SDK_ANY},
+    {"profilingDpuId", SDK_INT},
+    {"profilingSliceId", SDK_INT},
+    {"profilingSymbolName", SDK_ANY},
+    {"mcountAddress", SDK_INT},
+    {"retMcountAddress", SDK_INT},
+    {"threadProfilingAddress", SDK_INT},
+    {"mramAccessByDpuOnly", SDK_BOOL},
+    {"disableSafeChecks", SDK_BOOL},
+    {"disableMuxSwitch", SDK_BOOL},
+    {"cmdsBufferSize", SDK_INT},
+    /* high-level API */
+    {"nrThreadsPerRank", SDK_INT},
+    {"sgXferEnable", SDK_BOOL},
+    {"sgXferMaxBlocksPerDpu", SDK_INT},
+    {"dispatchOnAllRanksNrRanks", SDK_INT},
+    /* Xeon SP transfer pool (PrIM's CPU-DPU passes nrThreadPerPool=8) */
+    {"nrThreadPerPool", SDK_INT},
+    {"poolThreshold1Thread", SDK_INT},
+    {"poolThreshold2Threads", SDK_INT},
+    {"poolThreshold4Threads", SDK_INT},
+    {"poolThreshold", SDK_INT},
+    /* functional simulator */
+    {"nrDpusPerCi", SDK_INT},
+    {"nrDpusPerCI", SDK_INT},
+    {"nrCis", SDK_INT},
+    {"iramSize", SDK_INT},
+    {"mramSize", SDK_INT},
+    {"wramSize", SDK_INT},
+    {"hasDbgMram", SDK_BOOL},
+    {"simulateCycleAccuracy", SDK_BOOL},
+    {"pipelineDepth", SDK_INT},
+    {"doProfiling", SDK_BOOL},
+    {"profileInstruction", SDK_ANY},
+    {"profileDma", SDK_ANY},
+    {"profileMemory", SDK_ANY},
+    {"profileIla", SDK_ANY},
+    /* modelsim */
+    {"modelsimMramFile", SDK_ANY},
+    {"modelsimWorkDir", SDK_ANY},
+    {"modelsimExecPath", SDK_ANY},
+    {"modelsimTclScript", SDK_ANY},
+    {"modelsimEnableGui", SDK_BOOL},
+    {"modelsimBypassMramSwitch", SDK_BOOL},
+    /* FPGA */
+    {"reportFileName", SDK_ANY},
+    {"analyzerEnabled", SDK_BOOL},
+    {"analyzerFilteringEnabled", SDK_BOOL},
+    {"mramBypassEnabled", SDK_BOOL},
+    {"mramEmulateRefresh", SDK_INT},
+    {"cycleAccurate", SDK_BOOL},
+    /* hardware */
+    {"regionMode", SDK_ANY},
+    {"rankPath", SDK_ANY},
+    {"ignoreVersion", SDK_BOOL},
+    {"tryRepairIram", SDK_BOOL},
+    {"tryRepairWram", SDK_BOOL},
+    {"ignoreVpd", SDK_BOOL},
+    {"frequencyAdjustment", SDK_ANY},
+    {"clockDivisionMin", SDK_INT},
+    {"clockDivisionMax", SDK_INT},
+    {"dpuDrivenChannel", SDK_ANY},
+    /* logs */
+    {"enableDbgLogs", SDK_ANY},
+    {"enableCmdsLogs", SDK_ANY},
+    /* backup SPI */
+    {"usbSerial", SDK_ANY},
+    {"chipSelect", SDK_INT},
+    /* Not a key of the SDK, which ignores unknown keys (it logs "unused
+     * profile property" as a warning): UPMEM's own UPIS passes
+     * nrJobPerRank=64, meaning nrJobsPerRank. Ignored as there. */
+    {"nrJobPerRank", SDK_ANY},
 };
 
 static bool parse_u64(const char *v, uint64_t *out)
@@ -145,6 +230,17 @@ static bool parse_bool(const char *v, bool *out)
         return true;
     }
     return false;
+}
+
+/* An integer as the SDK reads one (strtol/strtoul, base 0: 8, 0x8, -1). */
+static bool parse_sdk_int(const char *v)
+{
+    char *end;
+    if (*v == '\0')
+        return false;
+    errno = 0;
+    (void)strtoll(v, &end, 0);
+    return errno == 0 && *end == '\0';
 }
 
 /* disabledDpus=r.d:r.d:... */
@@ -216,8 +312,13 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
                p->nr_dpus_per_rank <= HOST_MAX_DPUS_PER_RANK;
     if (!strcmp(k, "disabledMask"))
         return parse_u64(v, &p->disabled_mask);
-    if (!strcmp(k, "disabledDpus"))
+    if (!strcmp(k, "disabledDpus")) {
+        if (p->disabled_by_machine) { /* an explicit list replaces the machine's */
+            memset(p->rank_disabled, 0, HOST_MAX_RANKS * sizeof *p->rank_disabled);
+            p->disabled_by_machine = false;
+        }
         return parse_disabled_list(v, p);
+    }
     if (!strcmp(k, "dispatchOnAllRanks"))
         return parse_bool(v, &p->dispatch_on_all_ranks);
     if (!strcmp(k, "disableResetOnAlloc"))
@@ -233,6 +334,17 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
         p->host_clock_none = !strcmp(v, "none");
         return true;
     }
+    if (!strcmp(k, "hostTime")) {
+        if (!strcmp(v, "modeled"))
+            p->host_time = EMU_HOST_TIME_MODELED;
+        else if (!strcmp(v, "real"))
+            p->host_time = EMU_HOST_TIME_REAL;
+        else
+            return false;
+        return true;
+    }
+    if (!strcmp(k, "machine")) /* applied first, from every source (emu_profile_build) */
+        return true;
     if (!strcmp(k, "mode")) {
         if (!strcmp(v, "timed"))
             vp->mode = VDPU_MODE_TIMED;
@@ -268,9 +380,84 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
         }
     }
     for (size_t i = 0; i < sizeof sdk_ignored_keys / sizeof sdk_ignored_keys[0]; i++)
-        if (!strcmp(k, sdk_ignored_keys[i]))
-            return true;
+        if (!strcmp(k, sdk_ignored_keys[i].key))
+            return sdk_ignored_keys[i].type != SDK_INT || parse_sdk_int(v);
     return false;
+}
+
+/* Keys apply_kv knows by name (not through a table). */
+static const char *const named_keys[] = {
+    "backend",
+    "nrRanks",
+    "nrDpusPerRank",
+    "disabledMask",
+    "disabledDpus",
+    "dispatchOnAllRanks",
+    "disableResetOnAlloc",
+    "nrJobsPerRank",
+    "sampleDpus",
+    "hostClock",
+    "hostTime",
+    "machine",
+    "mode",
+    "dmaRules",
+};
+
+/* Edit distance of a and b, case-insensitive, capped at 3 (a typo is 1-2). */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 63 || m > 63 || (n > m ? n - m : m - n) > 2)
+        return 3;
+    unsigned row[64];
+    for (size_t j = 0; j <= m; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= n; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= m; j++) {
+            unsigned up = row[j];
+            unsigned sub =
+                diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+            unsigned best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < best ? sub : best;
+            diag = up;
+        }
+    }
+    return row[m] < 3 ? row[m] : 3;
+}
+
+/* The known key closest to an unknown one (a typo), or NULL. */
+static const char *closest_key(const char *k)
+{
+    const char *best = NULL;
+    unsigned bd = 3;
+#define TRY_KEY(name)                                                                              \
+    do {                                                                                           \
+        unsigned d_ = edit_distance(k, (name));                                                    \
+        if (d_ < bd) {                                                                             \
+            bd = d_;                                                                               \
+            best = (name);                                                                         \
+        }                                                                                          \
+    } while (0)
+    for (size_t i = 0; i < sizeof named_keys / sizeof named_keys[0]; i++)
+        TRY_KEY(named_keys[i]);
+    for (unsigned i = 0; i < vdpu_param_count; i++)
+        TRY_KEY(vdpu_param_table[i].key);
+    for (unsigned i = 0; i < emu_model_param_count; i++)
+        TRY_KEY(emu_model_param_table[i].key);
+    for (size_t i = 0; i < sizeof sdk_ignored_keys / sizeof sdk_ignored_keys[0]; i++)
+        TRY_KEY(sdk_ignored_keys[i].key);
+#undef TRY_KEY
+    return best;
+}
+
+static const emu_machine_t *machine_find(const char *name)
+{
+    for (unsigned i = 0; i < emu_machine_count; i++)
+        if (!strcmp(name, emu_machine_table[i].name))
+            return &emu_machine_table[i];
+    return NULL;
 }
 
 static char *trim(char *s)
@@ -299,7 +486,48 @@ static void refuse(const char *source, const char *item, const char *why)
     fprintf(stderr, "virtual UPMEM: profile (%s): %s: %s\n", source, item, why);
 }
 
-static bool apply_text(profile_t *p, const char *text, const char *source, bool from_env)
+/* Whether apply_kv knows key k (its value may still be bad). */
+static bool key_known(const char *k)
+{
+    for (size_t i = 0; i < sizeof named_keys / sizeof named_keys[0]; i++)
+        if (!strcmp(k, named_keys[i]))
+            return true;
+    for (unsigned i = 0; i < vdpu_param_count; i++)
+        if (!strcmp(k, vdpu_param_table[i].key))
+            return true;
+    for (unsigned i = 0; i < emu_model_param_count; i++)
+        if (!strcmp(k, emu_model_param_table[i].key))
+            return true;
+    for (size_t i = 0; i < sizeof sdk_ignored_keys / sizeof sdk_ignored_keys[0]; i++)
+        if (!strcmp(k, sdk_ignored_keys[i].key))
+            return true;
+    return false;
+}
+
+/* Refuses item k (=v) of source: names the key, and says why. */
+static void refuse_item(const char *source, const char *k, const char *v, const char *why)
+{
+    char msg[256];
+    if (why == NULL && key_known(k)) {
+        snprintf(msg, sizeof msg, "invalid value \"%.64s\" (docs/VIRTUAL_UPMEM_HOST.md §5)", v);
+    } else if (why == NULL) {
+        const char *near = closest_key(k);
+        if (near)
+            snprintf(msg, sizeof msg, "unknown key (did you mean %s?)", near);
+        else
+            snprintf(msg, sizeof msg, "unknown key (docs/VIRTUAL_UPMEM_HOST.md §5)");
+    } else {
+        snprintf(msg, sizeof msg, "%s", why);
+    }
+    refuse(source, k, msg);
+}
+
+/* Which items of a source a pass applies: the machine first, from every
+ * source, so that its keys lie below all explicit ones; then the rest. */
+typedef enum { PASS_MACHINE, PASS_KEYS } pass_t;
+
+static bool apply_text(profile_t *p, const char *text, const char *source, bool from_env,
+                       pass_t pass)
 {
     if (text == NULL || *text == '\0')
         return true;
@@ -314,25 +542,49 @@ static bool apply_text(profile_t *p, const char *text, const char *source, bool 
             continue;
         char *eq = strchr(item, '=');
         if (eq == NULL) {
-            refuse(source, item, "not of the form key=value");
-            ok = false;
-            break;
+            if (pass == PASS_KEYS) {
+                refuse(source, item, "not of the form key=value");
+                ok = false;
+            }
+            continue;
         }
         *eq = '\0';
         const char *k = trim(item), *v = trim(eq + 1), *why = NULL;
-        if (from_env && timing_only_key(k)) {
+        if (pass == PASS_MACHINE) {
+            if (strcmp(k, "machine") != 0)
+                continue;
+            p->machine = machine_find(v);
+            if (p->machine == NULL) {
+                char names[128] = "";
+                for (unsigned i = 0; i < emu_machine_count; i++)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             i ? ", " : "", emu_machine_table[i].name);
+                char msg[192];
+                snprintf(msg, sizeof msg, "unknown machine \"%.32s\" (known: %s)", v, names);
+                refuse(source, k, msg);
+                ok = false;
+            }
+        } else if (from_env && timing_only_key(k)) {
             refuse(source, k,
                    "a timing-only key (reads of unsimulated DPUs fail); a program asks for it "
                    "in its own dpu_alloc profile, not through the environment");
             ok = false;
         } else if (!apply_kv(p, k, v, &why)) {
-            refuse(source, k,
-                   why ? why : "unknown key or invalid value (docs/VIRTUAL_UPMEM_HOST.md)");
+            refuse_item(source, k, v, why);
             ok = false;
         }
     }
     free(copy);
     return ok;
+}
+
+/* All sources in increasing precedence, for one pass. */
+static bool apply_sources(profile_t *p, const char *text, pass_t pass)
+{
+    /* the SDK's order: UPMEM_PROFILE_BASE < the program's string < UPMEM_PROFILE */
+    return apply_text(p, getenv("UPMEM_PROFILE_BASE"), "UPMEM_PROFILE_BASE", true, pass) &&
+           apply_text(p, text, "dpu_alloc", false, pass) &&
+           apply_text(p, getenv("UPMEM_PROFILE"), "UPMEM_PROFILE", true, pass);
 }
 
 /* see profile.h */
@@ -348,10 +600,14 @@ dpu_error_t emu_profile_build(const char *text, profile_t *p)
     vdpu_params_default(&p->vdpu);
     model_params_default(&p->model);
     const char *bad = NULL;
-    if (!apply_text(p, getenv("UPMEM_PROFILE_BASE"), "UPMEM_PROFILE_BASE", true) ||
-        !apply_text(p, text, "dpu_alloc", false) ||
-        !apply_text(p, getenv("UPMEM_PROFILE"), "UPMEM_PROFILE", true) ||
-        (bad = vdpu_params_check(&p->vdpu)) != NULL) {
+    bool ok = apply_sources(p, text, PASS_MACHINE);
+    if (ok && p->machine != NULL) {
+        char source[48];
+        snprintf(source, sizeof source, "machine=%s", p->machine->name);
+        ok = apply_text(p, p->machine->keys, source, false, PASS_KEYS);
+        p->disabled_by_machine = strstr(p->machine->keys, "disabledDpus=") != NULL;
+    }
+    if (!ok || !apply_sources(p, text, PASS_KEYS) || (bad = vdpu_params_check(&p->vdpu)) != NULL) {
         if (bad)
             refuse("all sources", "virtual DPU parameters", bad);
         emu_profile_release(p);

@@ -46,6 +46,23 @@ typedef struct {
 extern const model_param_desc_t emu_model_param_table[];
 extern const unsigned emu_model_param_count;
 
+/* hostTime: whether the program's own clock calls (gettimeofday, ...) read
+ * the modeled host time (clock.h). KEEP: the profile does not say, the
+ * process keeps what an earlier dpu_alloc set (real at start). */
+typedef enum { EMU_HOST_TIME_KEEP, EMU_HOST_TIME_REAL, EMU_HOST_TIME_MODELED } emu_host_time_t;
+
+/* A named machine (profile key machine=NAME): the profile it expands to,
+ * below every explicit key (docs/VIRTUAL_UPMEM_HOST.md §5.1, MODEL.md). */
+typedef struct {
+    const char *name;
+    const char *keys;   /* "key=value,..." */
+    const char *what;   /* one line: what machine it is */
+    const char *source; /* where each value comes from */
+} emu_machine_t;
+
+extern const emu_machine_t emu_machine_table[];
+extern const unsigned emu_machine_count;
+
 typedef struct {
     uint32_t nr_ranks;         /* machine size                     */
     uint32_t nr_dpus_per_rank; /* 1..64                            */
@@ -53,18 +70,24 @@ typedef struct {
     uint64_t *rank_disabled;   /* [HOST_MAX_RANKS] extra per rank  */
     bool dispatch_on_all_ranks;
     bool disable_reset_on_alloc;
-    uint32_t nr_jobs_per_rank; /* queue capacity (>= 1)            */
-    uint32_t sample_dpus;      /* sampleDpus: DPUs run per rank and
-                                * launch, 0 = all (see ops.c)       */
-    bool host_thread_clock;    /* hostClock=thread                  */
-    bool host_clock_none;      /* hostClock=none                    */
+    uint32_t nr_jobs_per_rank;    /* queue capacity (>= 1)            */
+    uint32_t sample_dpus;         /* sampleDpus: DPUs run per rank and
+                                   * launch, 0 = all (see ops.c)       */
+    bool host_thread_clock;       /* hostClock=thread                  */
+    bool host_clock_none;         /* hostClock=none                    */
+    emu_host_time_t host_time;    /* hostTime                          */
+    const emu_machine_t *machine; /* machine=NAME, NULL if none       */
+    bool disabled_by_machine;     /* rank_disabled holds the machine's
+                                   * disabledDpus (an explicit one
+                                   * replaces them)                    */
     vdpu_params_t vdpu;
     model_params_t model;
 } profile_t;
 
-/* Builds the profile: defaults < UPMEM_PROFILE_BASE < text < UPMEM_PROFILE
- * (the SDK's order).
- * Returns DPU_ERR_INVALID_PROFILE on an unknown key or a bad value. */
+/* Builds the profile: defaults < the machine (the last machine=NAME of the
+ * sources below) < UPMEM_PROFILE_BASE < text < UPMEM_PROFILE (the SDK's
+ * order). Returns DPU_ERR_INVALID_PROFILE on an unknown key or a bad value,
+ * with one line on stderr naming it. */
 dpu_error_t emu_profile_build(const char *text, profile_t *out);
 void emu_profile_release(profile_t *p);
 

@@ -149,6 +149,11 @@ static int pim_available_for(const cpim_options *opt, const char **why)
  * virtual UPMEM's key; the real SDK has no such shortcut). */
 #ifdef CPIM_VIRTUAL_UPMEM
 #define TIMING_ONLY_PROFILE "sampleDpus=1"
+/* Last, so it wins: the process's clocks stay real even if UPMEM_PROFILE
+ * says hostTime=modeled (a setting for unchanged programs' own timers):
+ * cpim_now is the measured clock of the CPU backends and the CLI, and the
+ * PIM numbers come from the model itself (cpim_stats.modeled). */
+#define REAL_CLOCK_PROFILE "hostTime=real"
 #endif
 
 /* The value of item `tok` if its key is `name`, else NULL.  Blanks around
@@ -198,7 +203,8 @@ static cpim_err parse_profile(struct pim_state *s, const char *in, char **out)
     s->budget = DEFAULT_BUDGET;
     s->direct_min = DIRECT_MIN_BYTES;
     size_t n = in ? strlen(in) : 0;
-    char *p = malloc(n + 1), *o = p ? malloc(n + sizeof ",sampleDpus=1") : NULL;
+    char *p = malloc(n + 1),
+         *o = p ? malloc(n + sizeof ",sampleDpus=1" + sizeof ",hostTime=real") : NULL;
     if (!p || !o) {
         free(p);
         return CPIM_ERR_NOMEM;
@@ -236,6 +242,7 @@ static cpim_err parse_profile(struct pim_state *s, const char *in, char **out)
 #ifdef TIMING_ONLY_PROFILE
     if (s->timing_only && !sampled)
         strcat(strcat(o, o[0] ? "," : ""), TIMING_ONLY_PROFILE);
+    strcat(strcat(o, o[0] ? "," : ""), REAL_CLOCK_PROFILE);
 #else
     (void)sampled;
 #endif

@@ -5,6 +5,9 @@
 #   - names declared in its public headers emu/include/*.h (the UPMEM API:
 #     dpu_*, dpulog_read_for_dpu; our extension dpu_emu_*), and
 #   - the internal prefixes emu_ (emu/host) and vdpu_ (emu/vdpu);
+#   - the C/POSIX clock functions emu/host/clock.c defines in place of libc's
+#     (gettimeofday, clock_gettime, time, timespec_get, clock: reserved names
+#     a program may not define itself);
 # anything else could collide with a name of the program (names.c).
 # libcryptopim.a may export cpim_* only: the public API (include/cryptopim.h)
 # and its internal names, cpim_crypto_* (src/crypto), cpim_pim_* (src/pim)
@@ -27,6 +30,7 @@ fi
 allowed_libdpu() {
     case $1 in
     emu_* | vdpu_*) return 0 ;;
+    gettimeofday | clock_gettime | time | timespec_get | clock) return 0 ;;
     dpu* | DPU*) grep -qw -- "$1" emu/include/*.h ;;
     *) return 1 ;;
     esac

@@ -8,6 +8,9 @@
  * the table's; dpu_alloc accepts the key at its default; and for the
  * virtual DPU's rows, a value below the range is refused
  * (DPU_ERR_INVALID_PROFILE) and the field's size matches the row's type.
+ * For every named machine (emu_machine_table, key machine=NAME): the doc
+ * has its row "| `name` | `keys` |" with the preset's exact keys, and
+ * dpu_alloc accepts machine=NAME.
  *
  * Usage: params docs/VIRTUAL_UPMEM_HOST.md. One group on the harness of tests/test.h:
  * one verdict per parameter and check.
@@ -119,7 +122,7 @@ int main(int argc, char **argv)
         return 2;
     }
     /* the verdicts checks() reports: the same conditions as its loops */
-    size_t count = 2 * (size_t)emu_model_param_count;
+    size_t count = 2 * (size_t)emu_model_param_count + 2 * (size_t)emu_machine_count;
     for (unsigned i = 0; i < vdpu_param_count; i++) {
         const vdpu_param_desc_t *d = &vdpu_param_table[i];
         count +=
@@ -161,5 +164,14 @@ static void checks(void)
         snprintf(val, sizeof val, "%.17g", d->def);
         result("emu_params_default_accepted", d->key,
                alloc_with(d->key, val) == DPU_OK ? NULL : "the profile refused the default");
+    }
+    for (unsigned i = 0; i < emu_machine_count; i++) {
+        const emu_machine_t *m = &emu_machine_table[i];
+        char row[256];
+        snprintf(row, sizeof row, "\n| `%s` | `%s` |", m->name, m->keys);
+        result("emu_params_doc_machine", m->name,
+               strstr(doc, row) ? NULL : "no row | `name` | `keys` | with the preset's keys");
+        result("emu_params_machine_accepted", m->name,
+               alloc_with("machine", m->name) == DPU_OK ? NULL : "dpu_alloc refused it");
     }
 }
