@@ -42,6 +42,11 @@ const vdpu_param_desc_t vdpu_param_table[] = {
      "so each transfer occupies it 111% of beta*S; P15: one engine per DPU"},
     {"fastQuantum", FIELD(fast_quantum), VDPU_PARAM_U32, 4096, 1, U32_MAX, 0, "instructions",
      "mode=fast: instructions a tasklet runs per turn (interpreter setting, no hardware figure)"},
+    {"isaFusion", FIELD(isa_fusion), VDPU_PARAM_U32, 1, 0, 1, 0, "0/1",
+     "1: RV32 idioms that are one DPU instruction (add;sltu;add = add;addc, lw;lw at 8k/8k+4 = "
+     "ld, sw;sw = sd, ALU op + branch on its result = op with condition, lui;addi = move, "
+     "auipc;jalr = call) cost the DPU's slots (UPMEM ISA as used by the SDK's compiler-rt); "
+     "0: one slot per RV32 instruction"},
     {"maxInstructions", FIELD(max_instructions), VDPU_PARAM_U64, 0, 0, U64_MAX, 0, "instructions",
      "watchdog: real instructions per run, 0 = none (no hardware figure)"},
 };

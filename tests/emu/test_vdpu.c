@@ -268,7 +268,7 @@ static void test_faults(void)
         {9, "fault_barrier_deadlock", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK,
          "every live tasklet is blocked (0:barrier", "main", 0},
         {10, "fault_illegal_instruction", "", VDPU_FAULT_ILLEGAL_INSN,
-         "illegal instruction 0x0000000b", "main", 0},
+         "illegal instruction 0x0000007b", "main", 0},
         {11, "fault_halt", "", VDPU_FAULT_HALT, "halt() called", "main", 0},
         {12, "fault_assert", "", VDPU_FAULT_ASSERT, "assertion failed: vzero == 1 (", "main", 0},
         {13, "fault_division_by_zero", "", VDPU_FAULT_DIV_ZERO, "division by zero", "do_div", 0},
