@@ -30,12 +30,12 @@
 
 /* custom-0 (0x0b), R-type: funct3 = operation, funct7 = operand selector or shift */
 #define __VDPU_RRR(f3, f7, dc, ra, rb)                                                             \
-    __asm__(".insn r 0x0b, %3, %4, %0, %1, %2"                                                    \
+    __asm__(".insn r 0x0b, %3, %4, %0, %1, %2"                                                     \
             : "=r"(dc)                                                                             \
             : "r"((uint32_t)(ra)), "r"((uint32_t)(rb)), "i"(f3), "i"(f7))
 /* the carry-flag ones are volatile: the flag is state the compiler cannot see */
 #define __VDPU_RRRC(f7, dc, ra, rb)                                                                \
-    __asm__ volatile(".insn r 0x0b, 5, %3, %0, %1, %2"                                            \
+    __asm__ volatile(".insn r 0x0b, 5, %3, %0, %1, %2"                                             \
                      : "=r"(dc)                                                                    \
                      : "r"((uint32_t)(ra)), "r"((uint32_t)(rb)), "i"(f7))
 

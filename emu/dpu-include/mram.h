@@ -32,13 +32,13 @@ extern __mram_ptr uint8_t __sys_used_mram_end[];
 #define __VDPU_DMA(wr, wram, mram, n)                                                              \
     do {                                                                                           \
         if (__builtin_constant_p(n) && !__VDPU_DMA_BAD(n))                                         \
-            __asm__ volatile(".insn r 0x5b, %2, %3, x0, %0, %1"                                   \
+            __asm__ volatile(".insn r 0x5b, %2, %3, x0, %0, %1"                                    \
                              :                                                                     \
                              : "r"((uint32_t)(wram)), "r"((uint32_t)(mram)),                       \
-                               "i"((wr) | ((((n) / 8 - 1) >> 7) << 1)), "i"(((n) / 8 - 1) & 0x7f) \
+                               "i"((wr) | ((((n) / 8 - 1) >> 7) << 1)), "i"(((n) / 8 - 1) & 0x7f)  \
                              : "memory");                                                          \
         else                                                                                       \
-            __asm__ volatile(".insn r 0x5b, %3, 0, %2, %0, %1"                                    \
+            __asm__ volatile(".insn r 0x5b, %3, 0, %2, %0, %1"                                     \
                              :                                                                     \
                              : "r"((uint32_t)(wram)), "r"((uint32_t)(mram)), "r"((uint32_t)(n)),   \
                                "i"(4 | (wr))                                                       \

@@ -80,8 +80,8 @@ uint64_t __muldi3(uint64_t x, uint64_t y)
     uint32_t p4 = XY(0, 4) + XY(4, 0) + XY(1, 3) + XY(3, 1) + XY(2, 2);
     uint32_t p5 = XY(0, 5) + XY(5, 0) + XY(1, 4) + XY(4, 1) + XY(2, 3) + XY(3, 2);
     uint32_t p6 = XY(0, 6) + XY(6, 0) + XY(1, 5) + XY(5, 1) + XY(2, 4) + XY(4, 2) + XY(3, 3);
-    uint32_t p7 = XY(0, 7) + XY(7, 0) + XY(1, 6) + XY(6, 1) + XY(2, 5) + XY(5, 2) + XY(3, 4) +
-                  XY(4, 3);
+    uint32_t p7 =
+        XY(0, 7) + XY(7, 0) + XY(1, 6) + XY(6, 1) + XY(2, 5) + XY(5, 2) + XY(3, 4) + XY(4, 3);
     uint64_t lo = p0 + ((uint64_t)p1 << 8) + ((uint64_t)p2 << 16) + ((uint64_t)p3 << 24);
     uint32_t hi = p4 + (p5 << 8) + (p6 << 16) + (p7 << 24);
     return lo + ((uint64_t)hi << 32);

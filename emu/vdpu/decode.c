@@ -424,11 +424,10 @@ void vdpu_fuse(vinsn_t *c, uint32_t n, const uint8_t *target)
             int sub = A->op == OP_SUB;
             for (uint32_t j = i + 1; j < n && j <= i + WIN && !target[j]; j++) {
                 vinsn_t *S = &c[j];
-                int carry =
-                    S->op == OP_SLTU && S->cost &&
-                    (sub ? (S->rs1 == A->rs1 && S->rs2 == A->rs2)
-                         : (S->rs1 == L && (S->rs2 == A->rs1 ||
-                                            (A->op == OP_ADD && S->rs2 == A->rs2))));
+                int carry = S->op == OP_SLTU && S->cost &&
+                            (sub ? (S->rs1 == A->rs1 && S->rs2 == A->rs2)
+                                 : (S->rs1 == L &&
+                                    (S->rs2 == A->rs1 || (A->op == OP_ADD && S->rs2 == A->rs2))));
                 if (carry && S->rd != 32) {
                     unsigned C = S->rd;
                     S->cost = 0;

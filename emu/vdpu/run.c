@@ -41,10 +41,14 @@ static inline uint32_t mul8(uint32_t sel, uint32_t a, uint32_t b)
 static inline uint64_t carry_op(int op, uint32_t a, uint32_t b, uint32_t c)
 {
     switch (op) {
-    case OP_ADD_C: return (uint64_t)a + b;
-    case OP_ADDC: return (uint64_t)a + b + c;
-    case OP_SUB_C: return (uint64_t)a + (uint32_t)~b + 1u;
-    default: return (uint64_t)a + (uint32_t)~b + c; /* OP_SUBC */
+    case OP_ADD_C:
+        return (uint64_t)a + b;
+    case OP_ADDC:
+        return (uint64_t)a + b + c;
+    case OP_SUB_C:
+        return (uint64_t)a + (uint32_t)~b + 1u;
+    default:
+        return (uint64_t)a + (uint32_t)~b + c; /* OP_SUBC */
     }
 }
 
@@ -263,8 +267,8 @@ static uint64_t perf_value(vdpu_t *d, uint64_t slots_now)
 
 /* One DMA (mram_read/mram_write: the ecall service or the ldma/sdma
  * instruction at instruction index pc). Returns 0 when done, 1 on a fault. */
-static __attribute__((noinline)) int do_dma(vdpu_t *d, vtask_t *t, int wr, uint32_t ma,
-                                            uint32_t wa, uint32_t n, uint32_t pc)
+static __attribute__((noinline)) int do_dma(vdpu_t *d, vtask_t *t, int wr, uint32_t ma, uint32_t wa,
+                                            uint32_t n, uint32_t pc)
 {
     int me = tid(d, t);
     const char *fn = wr ? "mram_write" : "mram_read";
