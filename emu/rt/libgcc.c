@@ -3,8 +3,8 @@
  * divider): the DPU runtime's algorithms (SDK compiler-rt, upmem/llvm-project
  * compiler-rt/lib/builtins/dpu: mulsi3, udiv32, div32, muldi3, udiv64), with
  * the DPU's own instructions where the SDK uses them, so their instruction
- * counts come out of execution. __mulsi3 and the 32-bit division core are in
- * muldiv.S. Soft-float is softfloat.c. */
+ * counts come out of execution. __mulsi3, the 32-bit division core and the
+ * signed 32-bit divisions are in muldiv.S. Soft-float is softfloat.c. */
 #include <built_ins.h>
 #include <stdint.h>
 
@@ -18,8 +18,6 @@ uint64_t __vdpu_udiv32(uint32_t n, uint32_t d);
 
 uint32_t __udivsi3(uint32_t n, uint32_t d);
 uint32_t __umodsi3(uint32_t n, uint32_t d);
-int32_t __divsi3(int32_t n, int32_t d);
-int32_t __modsi3(int32_t n, int32_t d);
 
 uint32_t __udivsi3(uint32_t n, uint32_t d)
 {
@@ -31,23 +29,7 @@ uint32_t __umodsi3(uint32_t n, uint32_t d)
     return (uint32_t)(__vdpu_udiv32(n, d) >> 32);
 }
 
-/* signed: on magnitudes, then the signs (the quotient negative when the signs
- * differ, the remainder with the dividend's sign); INT_MIN / -1 = INT_MIN */
-int32_t __divsi3(int32_t n, int32_t d)
-{
-    uint32_t un = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;
-    uint32_t ud = d < 0 ? 0u - (uint32_t)d : (uint32_t)d;
-    uint32_t q = (uint32_t)__vdpu_udiv32(un, ud);
-    return (int32_t)((n ^ d) < 0 ? 0u - q : q);
-}
-
-int32_t __modsi3(int32_t n, int32_t d)
-{
-    uint32_t un = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;
-    uint32_t ud = d < 0 ? 0u - (uint32_t)d : (uint32_t)d;
-    uint32_t r = (uint32_t)(__vdpu_udiv32(un, ud) >> 32);
-    return (int32_t)(n < 0 ? 0u - r : r);
-}
+/* __divsi3 and __modsi3 are in muldiv.S (the SDK's __div32 structure) */
 
 /* 64 x 64 -> 64 as a polynomial in bytes: byte i of x times byte j of y for
  * i + j <= 7, each an 8x8 mul_u?_u? instruction (the SDK's muldi3) */

@@ -124,3 +124,55 @@ __vdpu_udiv32:
     ecall
     ret
     .size __vdpu_udiv32, . - __vdpu_udiv32
+
+/* int32_t __divsi3(n, d) / __modsi3(n, d): the SDK's __div32 (compiler-rt
+ * div32.c): branch on the signs, divide the magnitudes, negate the quotient
+ * when the signs differ and the remainder when n < 0. Written out here
+ * rather than compiled from C so that, like the SDK's, it has no frame but
+ * the return address (INT_MIN / -1 = INT_MIN, as 0 - INT_MIN wraps). */
+    .globl __divsi3
+    .type __divsi3, @function
+    .p2align 2
+__divsi3:
+    addi sp, sp, -8          /* sd r22, 0, d22 */
+    sw ra, 4(sp)             /* add r22, r22, 8 */
+    bltz a0, 1f              /* clo zero, r0, z, pos_dividend */
+    bltz a1, 2f              /* clo zero, r1, z, pos_pos */
+    call __vdpu_udiv32       /* pos / pos */
+    j 9f
+2:  neg a1, a1               /* pos / neg: quotient negative */
+    call __vdpu_udiv32
+    neg a0, a0
+    j 9f
+1:  neg a0, a0
+    bltz a1, 3f
+    call __vdpu_udiv32       /* neg / pos: quotient negative */
+    neg a0, a0
+    j 9f
+3:  neg a1, a1               /* neg / neg: quotient positive */
+    call __vdpu_udiv32
+9:  lw ra, 4(sp)             /* ld d22, r22, -8 */
+    addi sp, sp, 8
+    ret                      /* jump r23 */
+    .size __divsi3, . - __divsi3
+
+    .globl __modsi3
+    .type __modsi3, @function
+    .p2align 2
+__modsi3:
+    addi sp, sp, -8
+    sw ra, 4(sp)
+    bltz a1, 1f              /* the remainder has the dividend's sign only */
+    bltz a0, 2f
+0:  call __vdpu_udiv32
+    mv a0, a1
+    j 9f
+1:  neg a1, a1
+    bgez a0, 0b
+2:  neg a0, a0
+    call __vdpu_udiv32
+    neg a0, a1
+9:  lw ra, 4(sp)
+    addi sp, sp, 8
+    ret
+    .size __modsi3, . - __modsi3
