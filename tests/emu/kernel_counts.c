@@ -73,7 +73,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: kernel_counts AES_ELF SHA_ELF\n");
         return 2;
     }
-    printf("kernel    bytes  RV32 instr/B  DPU instr/B  DPU/RV32  modeled cycles/B (RV32 -> DPU)\n");
+    printf(
+        "kernel    bytes  RV32 instr/B  DPU instr/B  DPU/RV32  modeled cycles/B (RV32 -> DPU)\n");
     for (int k = 0; k < 2; k++) {
         vdpu_result_t a, b;
         uint32_t n = 0;
@@ -81,8 +82,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "kernel_counts: run of %s failed\n", argv[1 + k]);
             return 1;
         }
-        printf("%-8s %6u  %12.2f  %11.2f  %8.3f  %.2f -> %.2f\n", k ? "SHA-256" : "AES-128",
-               n, (double)a.instructions / n, (double)b.instructions / n,
+        printf("%-8s %6u  %12.2f  %11.2f  %8.3f  %.2f -> %.2f\n", k ? "SHA-256" : "AES-128", n,
+               (double)a.instructions / n, (double)b.instructions / n,
                (double)b.instructions / (double)a.instructions, (double)a.cycles / n,
                (double)b.cycles / n);
     }

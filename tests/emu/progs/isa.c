@@ -47,7 +47,9 @@ int main(void)
     asm_out[k++] = r;
     __asm__ volatile(".insn r 0x33, 1, 1, %0, %1, %2" /* mulh (M) */ : "=r"(r) : "r"(mn), "r"(m1));
     asm_out[k++] = r;
-    __asm__ volatile(".insn r 0x33, 2, 1, %0, %1, %2" /* mulhsu (M) */ : "=r"(r) : "r"(m1), "r"(m1));
+    __asm__ volatile(".insn r 0x33, 2, 1, %0, %1, %2" /* mulhsu (M) */
+                     : "=r"(r)
+                     : "r"(m1), "r"(m1));
     asm_out[k++] = r;
     __asm__ volatile(".insn r 0x33, 3, 1, %0, %1, %2" /* mulhu (M) */ : "=r"(r) : "r"(m1), "r"(m1));
     asm_out[k++] = r;
