@@ -23,13 +23,35 @@ extern __mram_ptr uint8_t __sys_used_mram_end[];
 
 #define __VDPU_DMA_BAD(n) ((n) < 8 || (n) > 2048 || ((n)&7) != 0)
 
+/* One ldma (wr 0) / sdma (wr 1) instruction, as the SDK's
+ * __builtin_dpu_ldma/sdma: WRAM address, MRAM address, size. Encoded in RV32's
+ * custom-2 opcode (docs/VIRTUAL_DPU.md): a constant size as the DPU's 8-bit
+ * immediate n/8 - 1 (funct7 = its low 7 bits, funct3 bit 1 = bit 7), any
+ * other size in a register (funct3 4/5, the register in the rd field), so
+ * that the interpreter can still check it (VDPU_DMA_STRICT). */
+#define __VDPU_DMA(wr, wram, mram, n)                                                              \
+    do {                                                                                           \
+        if (__builtin_constant_p(n) && !__VDPU_DMA_BAD(n))                                         \
+            __asm__ volatile(".insn r 0x5b, %2, %3, x0, %0, %1"                                    \
+                             :                                                                     \
+                             : "r"((uint32_t)(wram)), "r"((uint32_t)(mram)),                       \
+                               "i"((wr) | ((((n) / 8 - 1) >> 7) << 1)), "i"(((n) / 8 - 1) & 0x7f)  \
+                             : "memory");                                                          \
+        else                                                                                       \
+            __asm__ volatile(".insn r 0x5b, %3, 0, %2, %0, %1"                                     \
+                             :                                                                     \
+                             : "r"((uint32_t)(wram)), "r"((uint32_t)(mram)), "r"((uint32_t)(n)),   \
+                               "i"(4 | (wr))                                                       \
+                             : "memory");                                                          \
+    } while (0)
+
 /* MRAM -> WRAM. nb_of_bytes: 8..2048, multiple of 8; addresses 8-aligned. */
 static inline __attribute__((always_inline, unused)) void
 mram_read(const __mram_ptr void *from, void *to, unsigned int nb_of_bytes)
     __attribute__((diagnose_if(__VDPU_DMA_BAD(nb_of_bytes),
                                "mram_read: size must be 8..2048 and a multiple of 8", "error")))
 {
-    vdpu_ecall3(VDPU_SYS_MRAM_READ, (uint32_t)from, (uint32_t)to, nb_of_bytes);
+    __VDPU_DMA(0, to, from, nb_of_bytes);
 }
 
 /* WRAM -> MRAM. Same rules. */
@@ -38,7 +60,7 @@ mram_write(const void *from, __mram_ptr void *to, unsigned int nb_of_bytes)
     __attribute__((diagnose_if(__VDPU_DMA_BAD(nb_of_bytes),
                                "mram_write: size must be 8..2048 and a multiple of 8", "error")))
 {
-    vdpu_ecall3(VDPU_SYS_MRAM_WRITE, (uint32_t)from, (uint32_t)to, nb_of_bytes);
+    __VDPU_DMA(1, from, to, nb_of_bytes);
 }
 
 #endif

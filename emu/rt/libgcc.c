@@ -1,31 +1,97 @@
-/* libgcc.c -- compiler support routines clang emits calls to on rv32im:
- * 64-bit division/remainder. (32-bit mul/div are native M instructions and
- * 64-bit multiply is inlined.) Soft-float is not provided. */
+/* libgcc.c -- the integer helper routines clang calls for DPU code, which is
+ * compiled without RV32's M extension (as the DPU has no multiplier or
+ * divider): the DPU runtime's algorithms (SDK compiler-rt, upmem/llvm-project
+ * compiler-rt/lib/builtins/dpu: mulsi3, udiv32, div32, muldi3, udiv64), with
+ * the DPU's own instructions where the SDK uses them, so their instruction
+ * counts come out of execution. __mulsi3, the 32-bit division core and the
+ * signed 32-bit divisions are in muldiv.S. Soft-float is softfloat.c. */
+#include <built_ins.h>
 #include <stdint.h>
 
-uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem);
+#include "../vdpu/abi.h"
 
+_Static_assert(VDPU_SYS_FAULT == 1 && VDPU_FAULT_DIV_ZERO == 2, "muldiv.S uses these numbers");
+
+/* muldiv.S: quotient in the low word, remainder in the high word; faults on
+ * a zero divisor */
+uint64_t __vdpu_udiv32(uint32_t n, uint32_t d);
+
+uint32_t __udivsi3(uint32_t n, uint32_t d);
+uint32_t __umodsi3(uint32_t n, uint32_t d);
+
+uint32_t __udivsi3(uint32_t n, uint32_t d)
+{
+    return (uint32_t)__vdpu_udiv32(n, d);
+}
+
+uint32_t __umodsi3(uint32_t n, uint32_t d)
+{
+    return (uint32_t)(__vdpu_udiv32(n, d) >> 32);
+}
+
+/* __divsi3 and __modsi3 are in muldiv.S (the SDK's __div32 structure) */
+
+/* 64 x 64 -> 64 as a polynomial in bytes: byte i of x times byte j of y for
+ * i + j <= 7, each an 8x8 mul_u?_u? instruction (the SDK's muldi3) */
+#define B8(w, k) ((k) >= 2 ? (w) >> 16 : (w)) /* the half-word holding byte k */
+#define P(xw, i, yw, j)                                                                            \
+    ({                                                                                             \
+        uint32_t __p;                                                                              \
+        if (((i)&1) == 0 && ((j)&1) == 0)                                                          \
+            __builtin_mul_ul_ul_rrr(__p, B8(xw, i), B8(yw, j));                                    \
+        else if (((i)&1) == 0)                                                                     \
+            __builtin_mul_ul_uh_rrr(__p, B8(xw, i), B8(yw, j));                                    \
+        else if (((j)&1) == 0)                                                                     \
+            __builtin_mul_uh_ul_rrr(__p, B8(xw, i), B8(yw, j));                                    \
+        else                                                                                       \
+            __builtin_mul_uh_uh_rrr(__p, B8(xw, i), B8(yw, j));                                    \
+        __p;                                                                                       \
+    })
+/* byte i (0..7) of x times byte j of y */
+#define XY(i, j) P((i) < 4 ? xl : xh, (i) % 4, (j) < 4 ? yl : yh, (j) % 4)
+
+uint64_t __muldi3(uint64_t x, uint64_t y);
+uint64_t __muldi3(uint64_t x, uint64_t y)
+{
+    uint32_t xl = (uint32_t)x, xh = (uint32_t)(x >> 32);
+    uint32_t yl = (uint32_t)y, yh = (uint32_t)(y >> 32);
+    uint32_t p0 = XY(0, 0);
+    uint32_t p1 = XY(0, 1) + XY(1, 0);
+    uint32_t p2 = XY(0, 2) + XY(2, 0) + XY(1, 1);
+    uint32_t p3 = XY(0, 3) + XY(3, 0) + XY(1, 2) + XY(2, 1);
+    uint32_t p4 = XY(0, 4) + XY(4, 0) + XY(1, 3) + XY(3, 1) + XY(2, 2);
+    uint32_t p5 = XY(0, 5) + XY(5, 0) + XY(1, 4) + XY(4, 1) + XY(2, 3) + XY(3, 2);
+    uint32_t p6 = XY(0, 6) + XY(6, 0) + XY(1, 5) + XY(5, 1) + XY(2, 4) + XY(4, 2) + XY(3, 3);
+    uint32_t p7 =
+        XY(0, 7) + XY(7, 0) + XY(1, 6) + XY(6, 1) + XY(2, 5) + XY(5, 2) + XY(3, 4) + XY(4, 3);
+    uint64_t lo = p0 + ((uint64_t)p1 << 8) + ((uint64_t)p2 << 16) + ((uint64_t)p3 << 24);
+    uint32_t hi = p4 + (p5 << 8) + (p6 << 16) + (p7 << 24);
+    return lo + ((uint64_t)hi << 32);
+}
+
+/* 64-bit division: the SDK's udiv64 loop (one shift-compare-subtract step per
+ * quotient bit from clz(d) - clz(n) down to 0; no div_step, which is 32-bit) */
+uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem);
 uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem)
 {
     if (d == 0) {
         /* division by zero faults the DPU, like 32-bit division */
-        volatile uint32_t z = 0;
-        (void)(1u / z);
+        __vdpu_udiv32(1, 0);
         return 0;
     }
-    if ((d >> 32) == 0 && (n >> 32) == 0) {
-        uint32_t q = (uint32_t)n / (uint32_t)d;
+    if (d > n) {
         if (rem)
-            *rem = (uint32_t)n - q * (uint32_t)d;
-        return q;
+            *rem = n;
+        return 0;
     }
-    uint64_t q = 0, r = 0;
-    int top = 63 - __builtin_clzll(n | 1);
-    for (int i = top; i >= 0; i--) {
-        r = (r << 1) | ((n >> i) & 1);
-        if (r >= d) {
-            r -= d;
-            q |= (uint64_t)1 << i;
+    uint64_t r = n, q = 0;
+    for (int i = __builtin_clzll(d) - __builtin_clzll(n); i >= 0; i--) {
+        uint64_t pivot = d << i;
+        if (r >= pivot) {
+            r -= pivot;
+            q = (q << 1) | 1;
+        } else {
+            q <<= 1;
         }
     }
     if (rem)

@@ -12,12 +12,12 @@ static void fault_unaligned(const char *msg)
 
 static inline void dma_read(uint32_t mram, void *wram, uint32_t n)
 {
-    vdpu_ecall3(VDPU_SYS_MRAM_READ, mram, (uint32_t)wram, n);
+    __VDPU_DMA(0, wram, mram, n); /* one ldma, as mram_read */
 }
 
 static inline void dma_write(const void *wram, uint32_t mram, uint32_t n)
 {
-    vdpu_ecall3(VDPU_SYS_MRAM_WRITE, (uint32_t)wram, mram, n);
+    __VDPU_DMA(1, wram, mram, n); /* one sdma, as mram_write */
 }
 
 /* see mram_unaligned.h */

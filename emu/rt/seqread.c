@@ -16,7 +16,7 @@ seqreader_buffer_t __seqread_alloc(uint32_t page)
 
 static void load(seqreader_t *r, uint32_t page)
 {
-    vdpu_ecall3(VDPU_SYS_MRAM_READ, r->mram_addr, r->wram_cache, 2u * page);
+    __VDPU_DMA(0, r->wram_cache, r->mram_addr, 2u * page); /* one ldma */
 }
 
 /* see seqread.h */

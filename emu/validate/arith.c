@@ -75,10 +75,11 @@ int main(void)
             mram_read((__mram_ptr const void *)(in + blk * MICRO_BLOCK), cache[id], MICRO_BLOCK);
         barrier_wait(&bar);
         if (mine) {
-            perfcounter_t t0 = perfcounter_get();
+            /* 32-bit counter values: see emu/validate/mram.c */
+            uint32_t t0 = (uint32_t)perfcounter_get();
             update(cache[id], scalar);
-            perfcounter_t t1 = perfcounter_get();
-            perfcounter_t t2 = perfcounter_get();
+            uint32_t t1 = (uint32_t)perfcounter_get();
+            uint32_t t2 = (uint32_t)perfcounter_get();
             /* minus the cost of reading the counter, as PrIM's cyclecount.h */
             total += (t1 - t0) - (t2 - t1);
             windows++;

@@ -30,13 +30,16 @@ static uint8_t cache[NR_TASKLETS][2048] __attribute__((aligned(8)));
 static uint64_t __attribute__((noinline))
 timed_dma(uint32_t write, uintptr_t mram, void *wram, uint32_t size)
 {
-    perfcounter_t t0 = perfcounter_get();
+    /* 32-bit counter values: the window is short, and clang (RV32, no M)
+     * turns the 64-bit (t1 - t0) - (t2 - t1) into a __muldi3 call by a
+     * constant (InstCombine's neg-shl to mul) that would land in the window */
+    uint32_t t0 = (uint32_t)perfcounter_get();
     if (!write)
         mram_read((__mram_ptr const void *)mram, wram, size);
     else
         mram_write(wram, (__mram_ptr void *)mram, size);
-    perfcounter_t t1 = perfcounter_get();
-    perfcounter_t t2 = perfcounter_get();
+    uint32_t t1 = (uint32_t)perfcounter_get();
+    uint32_t t2 = (uint32_t)perfcounter_get();
     /* minus the cost of reading the counter, as PrIM's cyclecount.h */
     return (t1 - t0) - (t2 - t1);
 }

@@ -18,10 +18,86 @@ static int is_reg_alu(int op)
 
 /* 1 for ops after which execution does not simply go on at the next index
  * (control transfers, and ops that always fault) */
-static int ends_run(int op)
+static int ends_run(const vinsn_t *I)
 {
+    int op = I->op;
     return (op >= OP_BEQ && op <= OP_BGEU) || op == OP_JAL || op == OP_JALR || op == OP_BADJUMP ||
-           op == OP_ILLEGAL || op == OP_EBREAK;
+           op == OP_ILLEGAL || op == OP_EBREAK || (op == OP_MUL_STEP && I->imm >= 0);
+}
+
+/* The DPU's own instructions in RV32's custom opcode space (encodings in
+ * docs/VIRTUAL_DPU.md, "The DPU's own instructions"). Returns the op, with
+ * I's fields set; OP_ILLEGAL for a malformed word. */
+static int decode_custom(uint32_t w, uint32_t i, uint32_t n, vinsn_t *I, uint32_t *rdp)
+{
+    uint32_t opc = w & 0x7f, rd = (w >> 7) & 31, f3 = (w >> 12) & 7;
+    uint32_t rs2 = (w >> 20) & 31, f7 = w >> 25;
+    /* pair registers: an even register and the next one, as the DPU's d0..d22;
+     * not x0 (the sink) nor sp (checked writes) */
+    int pair_ok = (rd & 1) == 0 && rd != 0 && rd != 2;
+    switch (opc) {
+    case 0x0b: /* custom-0: register ALU ops */
+        if (rd == 2)
+            return OP_ILLEGAL;
+        if (f3 == 0 && f7 < 16) {
+            I->imm = (int32_t)f7;
+            return OP_MUL8;
+        }
+        if (f3 >= 1 && f3 <= 4 && f7 < 32) {
+            static const int sops[5] = {0, OP_LSL_ADD, OP_LSL_SUB, OP_LSR_ADD, OP_ROL_ADD};
+            I->imm = (int32_t)f7;
+            return sops[f3];
+        }
+        if (f3 == 5 && f7 < 4) {
+            static const int cops[4] = {OP_ADD_C, OP_ADDC, OP_SUB_C, OP_SUBC};
+            I->imm = 0;
+            return cops[f7];
+        }
+        return OP_ILLEGAL;
+    case 0x2b: { /* custom-1: pair ops */
+        uint32_t imm = w >> 20;
+        if (f3 <= 1) { /* mul_step / div_step rd:rd+1, rs1, shift, jump */
+            uint32_t off = imm >> 5;
+            if (!pair_ok || (f3 == 1 && off))
+                return OP_ILLEGAL;
+            I->rs2 = (uint8_t)(imm & 31);
+            if (off) {
+                if ((uint64_t)i + off >= n)
+                    return OP_ILLEGAL;
+                I->imm = (int32_t)(i + off);
+            } else {
+                I->imm = -1;
+            }
+            return f3 == 0 ? OP_MUL_STEP : OP_DIV_STEP;
+        }
+        if (f3 == 2) { /* ld rd:rd+1, imm(rs1) */
+            if (!pair_ok)
+                return OP_ILLEGAL;
+            I->imm = sext(imm, 12);
+            return OP_LD;
+        }
+        if (f3 == 3) { /* sd rs2:rs2+1, imm(rs1) */
+            if (rs2 & 1)
+                return OP_ILLEGAL;
+            I->imm = sext(((w >> 25) << 5) | rd, 12);
+            *rdp = 0;
+            return OP_SD;
+        }
+        return OP_ILLEGAL;
+    }
+    case 0x5b: /* custom-2: ldma/sdma WRAM rs1, MRAM rs2 */
+        if (f3 <= 3 && rd == 0) {
+            I->imm = (int32_t)(((((f3 >> 1) << 7) | f7) + 1) * 8);
+            return (f3 & 1) ? OP_SDMA : OP_LDMA;
+        }
+        if ((f3 == 4 || f3 == 5) && f7 == 0) {
+            I->imm = (int32_t)rd; /* the size register */
+            *rdp = 0;
+            return f3 == 5 ? OP_SDMA_R : OP_LDMA_R;
+        }
+        return OP_ILLEGAL;
+    }
+    return OP_ILLEGAL;
 }
 
 /* the caller (program.c) rejects more than VDPU_IRAM_MAX_INSNS instructions */
@@ -33,7 +109,7 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
 {
     for (uint32_t i = 0; i < n; i++) {
         uint32_t w = words[i];
-        vinsn_t I = {OP_ILLEGAL, 0, 0, 0, (int32_t)w, 0};
+        vinsn_t I = {OP_ILLEGAL, 0, 0, 0, (int32_t)w, 0, 1};
         uint32_t opc = w & 0x7f, rd = (w >> 7) & 31, f3 = (w >> 12) & 7;
         uint32_t rs1 = (w >> 15) & 31, rs2 = (w >> 20) & 31, f7 = w >> 25;
         int32_t immi = sext(w >> 20, 12);
@@ -209,6 +285,11 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
             } else if (f3 == 2 && rs1 == 0 && (w >> 20) == 0xf14)
                 op = OP_HARTID; /* csrr rd, mhartid */
             break;
+        case 0x0b:
+        case 0x2b:
+        case 0x5b:
+            op = decode_custom(w, i, n, &I, &rd);
+            break;
         default:
             break;
         }
@@ -231,17 +312,199 @@ int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out)
         }
         I.op = (uint8_t)op;
         I.rd = (uint8_t)(rd == 0 ? 32 : rd);
+        I.cost = 1;
         out[i] = I;
     }
     /* sentinel: falling off the end of .text */
-    out[n] = (vinsn_t){OP_BADJUMP, 32, 0, 0, (int32_t)n, 1};
-    /* straight-line run lengths, from the back: an instruction after which
-     * execution may not continue at the next index ends its run. A jump into
-     * the middle of a run still runs straight to its end, so run lengths need
-     * no knowledge of branch targets. ecall is not an end: when it does not
-     * stop the tasklet it continues at the next index (the interpreter
-     * refunds the rest of the run when it stops). n <= 4096 fits uint16_t. */
-    for (uint32_t i = n; i-- > 0;)
-        out[i].run = (uint16_t)(ends_run(out[i].op) ? 1 : out[i + 1].run + 1);
+    out[n] = (vinsn_t){OP_BADJUMP, 32, 0, 0, (int32_t)n, 1, 1};
+    vdpu_runs(out, n);
     return 0;
+}
+
+/* Straight-line runs, from the back: an instruction after which execution
+ * may not continue at the next index ends its run; `run` is the sum of the
+ * costs from an instruction to the end of its run. A jump into the middle of
+ * a run still runs straight to its end, so runs need no knowledge of branch
+ * targets. ecall is not an end: when it does not stop the tasklet it
+ * continues at the next index (the interpreter refunds the rest of the run
+ * when it stops). n <= 4096 fits uint16_t. */
+void vdpu_runs(vinsn_t *code, uint32_t n)
+{
+    for (uint32_t i = n; i-- > 0;)
+        code[i].run = (uint16_t)(code[i].cost + (ends_run(&code[i]) ? 0 : code[i + 1].run));
+}
+
+/* ------------------------------------------------------------ cost fusion
+ * The DPU executes several RV32 idioms as one instruction. Those idioms keep
+ * their RV32 instructions (semantics unchanged); only the instructions the
+ * DPU does not need cost 0 issue slots. Sources: the DPU instruction set as
+ * used by the SDK's compiler-rt (upmem/llvm-project, compiler-rt/lib/builtins/
+ * dpu) and its disassembled programs: 48-bit instructions with 32-bit
+ * immediates, an optional condition and jump target on ALU instructions,
+ * add/addc with a carry flag, 8-byte ld/sd, `call` in one instruction.
+ *
+ * A folded instruction must only ever execute right after its partner, so
+ * nothing between the two (partner excluded) may be a jump target. */
+
+static int is_alu(int op)
+{
+    return op == OP_LI || is_imm_alu(op) || (is_reg_alu(op) && op < OP_MUL) ||
+           (op >= OP_MUL8 && op <= OP_SUBC);
+}
+static int is_mem(int op)
+{
+    return (op >= OP_LB && op <= OP_SW) || op == OP_LD || op == OP_SD ||
+           (op >= OP_LDMA && op <= OP_SDMA_R) || op == OP_ECALL;
+}
+/* the register an instruction writes (32 = none) */
+static unsigned dest(const vinsn_t *I)
+{
+    if (I->op == OP_ADDI_SP || I->op == OP_SPCHK_I || I->op == OP_SPCHK_R)
+        return 2;
+    if (I->op == OP_ECALL)
+        return 10; /* a0 (and a1): results of runtime services */
+    return I->rd;
+}
+static int writes(const vinsn_t *I, unsigned r)
+{
+    unsigned d = dest(I);
+    if (I->op == OP_ECALL)
+        return r == 10 || r == 11;
+    if (I->op == OP_LD || I->op == OP_MUL_STEP || I->op == OP_DIV_STEP)
+        return r == d || r == d + 1;
+    return d == r;
+}
+static int is_cond_branch(int op)
+{
+    return op >= OP_BEQ && op <= OP_BGEU;
+}
+
+void vdpu_fuse(vinsn_t *c, uint32_t n, const uint8_t *target)
+{
+    enum { WIN = 4 }; /* how far apart a pair may be */
+    for (uint32_t i = 0; i < n; i++) {
+        vinsn_t *A = &c[i];
+        if (A->cost == 0 || ends_run(A))
+            continue;
+        /* (1) ALU op + branch on its result vs zero, or + unconditional
+         * jump: the DPU's "op rc, ra, rb, cond, target" (e.g. `add r0, r0,
+         * -1, nz, loop`, `move r0, r1, true, start`). slt/sltu + branch is
+         * the DPU's compare-and-jump (`jltu ra, rb, target`). */
+        if (i + 1 < n && !target[i + 1] && is_alu(A->op) && A->rd != 32) {
+            vinsn_t *B = &c[i + 1];
+            int on_rd = is_cond_branch(B->op) && B->op != OP_BLTU && B->op != OP_BGEU &&
+                        ((B->rs1 == A->rd && B->rs2 == 0) ||
+                         ((B->op == OP_BEQ || B->op == OP_BNE) && B->rs1 == 0 && B->rs2 == A->rd));
+            int jump = B->op == OP_JAL && B->rd == 32;
+            if (B->cost && (on_rd || jump)) {
+                B->cost = 0;
+                continue;
+            }
+        }
+        /* (2) 32-bit constants and calls: lui/auipc + addi, lui + load
+         * through it, auipc + jalr (the DPU's move/lw with a 32-bit
+         * immediate, and `call`) */
+        if (A->op == OP_LI && A->rd != 32 && i + 1 < n && !target[i + 1]) {
+            vinsn_t *B = &c[i + 1];
+            int addi = B->op == OP_ADDI && B->rs1 == A->rd && B->rd == A->rd;
+            int call = B->op == OP_JALR && B->rs1 == A->rd;
+            int load = B->op >= OP_LB && B->op <= OP_LHU && B->rs1 == A->rd && B->rd == A->rd;
+            if (B->cost && (addi || call || load)) {
+                B->cost = 0;
+                continue;
+            }
+        }
+        /* (3) 64-bit add/sub: add lo; sltu carry; ...; add hi, x, carry is
+         * the DPU's add; addc (2 instructions): the carry extraction and the
+         * add of the carry are folded (the latter only if the high word
+         * already has its own add, else it is the addc itself). sub: sltu
+         * borrow, a, b next to sub lo, a, b. */
+        if (A->op == OP_ADD || A->op == OP_ADDI || A->op == OP_SUB) {
+            unsigned L = A->rd;
+            int sub = A->op == OP_SUB;
+            for (uint32_t j = i + 1; j < n && j <= i + WIN && !target[j]; j++) {
+                vinsn_t *S = &c[j];
+                int carry = S->op == OP_SLTU && S->cost &&
+                            (sub ? (S->rs1 == A->rs1 && S->rs2 == A->rs2)
+                                 : (S->rs1 == L &&
+                                    (S->rs2 == A->rs1 || (A->op == OP_ADD && S->rs2 == A->rs2))));
+                if (carry && S->rd != 32) {
+                    unsigned C = S->rd;
+                    S->cost = 0;
+                    /* the high word: x = y op z somewhere in the window, then
+                     * hi = x op carry */
+                    int have_hi = 0;
+                    for (uint32_t k = i + 1; k < n && k <= j + WIN && !target[k]; k++) {
+                        vinsn_t *H = &c[k];
+                        if (k != j && H->op == A->op && H->cost && (k < j || !writes(H, C)))
+                            have_hi = 1;
+                        if (k > j && H->op == (sub ? OP_SUB : OP_ADD) && H->cost && have_hi &&
+                            (H->rs2 == C || (!sub && H->rs1 == C))) {
+                            H->cost = 0;
+                            break;
+                        }
+                        if (k > j && (writes(H, C) || ends_run(H)))
+                            break;
+                    }
+                    break;
+                }
+                if (ends_run(S) || writes(S, L) || writes(S, A->rs1) || writes(S, A->rs2))
+                    break;
+            }
+            /* the borrow may also come first: sltu b, x, y; sub lo, x, y */
+        }
+        if (A->op == OP_SLTU && A->cost && A->rd != 32) {
+            for (uint32_t j = i + 1; j < n && j <= i + 2 && !target[j]; j++) {
+                vinsn_t *S = &c[j];
+                if (S->op == OP_SUB && S->rs1 == A->rs1 && S->rs2 == A->rs2 && A->rd != A->rs1 &&
+                    A->rd != A->rs2) {
+                    /* the sltu is the borrow of this sub: fold it (the sub
+                     * sets the DPU's carry flag) and the sub of the borrow */
+                    unsigned C = A->rd;
+                    int have_hi = 0, found = 0;
+                    for (uint32_t k = j + 1; k < n && k <= j + WIN && !target[k]; k++) {
+                        vinsn_t *H = &c[k];
+                        if (H->op == OP_SUB && H->cost && H->rs2 != C)
+                            have_hi = 1;
+                        if (H->op == OP_SUB && H->cost && H->rs2 == C && have_hi) {
+                            H->cost = 0;
+                            found = 1;
+                            break;
+                        }
+                        if (writes(H, C) || ends_run(H))
+                            break;
+                    }
+                    (void)found;
+                    /* the sltu is folded into the sub (moved to the sub's
+                     * slot: the cost only, semantics unchanged) */
+                    S->cost = 1;
+                    A->cost = 0;
+                    /* A is the first of the pair: it must not be a target
+                     * either, as execution entering at the sub would skip
+                     * it; it is executed, just not charged */
+                    break;
+                }
+                if (ends_run(S) || writes(S, A->rs1) || writes(S, A->rs2) || writes(S, A->rd))
+                    break;
+            }
+        }
+        /* (4) two word loads/stores at 8k and 8k+4 from the same base: one
+         * 8-byte ld/sd */
+        if ((A->op == OP_LW || A->op == OP_SW) && A->cost && (A->imm & 3) == 0) {
+            int32_t want = (A->imm & 4) ? A->imm - 4 : A->imm + 4;
+            if (A->op == OP_LW && A->rd == A->rs1)
+                continue;
+            for (uint32_t j = i + 1; j < n && j <= i + WIN && !target[j]; j++) {
+                vinsn_t *B = &c[j];
+                if (B->op == A->op && B->cost && B->rs1 == A->rs1 && B->imm == want &&
+                    (A->op == OP_SW || B->rd != A->rd)) {
+                    B->cost = 0;
+                    break;
+                }
+                if (ends_run(B) || is_mem(B->op) || writes(B, A->rs1))
+                    break;
+            }
+        }
+    }
+    vdpu_runs(c, n);
 }

@@ -22,13 +22,18 @@ const vdpu_param_desc_t vdpu_param_table[] = {
      "at most 4294 (CLOCKS_PER_SEC, in Hz, is a 32-bit word)"},
     {"revolverCycles", FIELD(timing.revolver_cycles), VDPU_PARAM_U32, 11, 1, U32_MAX, 0, "cycles",
      "P3: a tasklet issues at most once every 11 cycles (HC31, uPIMulator)"},
+    /* DPU code is compiled without M: multiplies and divides run the runtime's
+     * __mulsi3/__udivsi3/... (emu/rt/muldiv.S, libgcc.c) with mul_step and
+     * div_step, so their cost comes out of execution. These three only price
+     * RV32 M instructions written by hand in asm (documented fallback). */
     {"mulSlots", FIELD(timing.mul_slots), VDPU_PARAM_U32, 28, 1, U32_MAX, 0, "slots",
-     "P8: 32x32 mul in software, ~34 instr/op incl. ld/st loop (PrIM INT32 MUL 10.27 MOPS) "
-     "=> ~28 for the op alone"},
+     "fallback for a hand-written RV32 mul only (compiled code calls __mulsi3): P8, PrIM INT32 "
+     "MUL 10.27 MOPS = ~34 instr/op incl. loop => ~28 for the op"},
     {"mulhSlots", FIELD(timing.mulh_slots), VDPU_PARAM_U32, 56, 1, U32_MAX, 0, "slots",
-     "P9-derived: mulh/mulhsu/mulhu need the full 64-bit product (~2x mul)"},
+     "fallback for a hand-written mulh/mulhsu/mulhu only: P9-derived, the 64-bit product ~2x mul"},
     {"divSlots", FIELD(timing.div_slots), VDPU_PARAM_U32, 25, 1, U32_MAX, 0, "slots",
-     "P8: ~31 instr/op incl. loop (PrIM INT32 DIV 11.27 MOPS) => ~25 for the op alone"},
+     "fallback for a hand-written div/divu/rem/remu only (compiled code calls __udivsi3...): P8, "
+     "PrIM INT32 DIV 11.27 MOPS = ~31 instr/op incl. loop => ~25 for the op"},
     {"dmaReadAlpha", FIELD(timing.dma_read_alpha), VDPU_PARAM_U32, 77, 0, U32_MAX, 0, "cycles",
      "P12: mram_read latency 77 + 0.5*S cycles (PrIM)"},
     {"dmaWriteAlpha", FIELD(timing.dma_write_alpha), VDPU_PARAM_U32, 61, 0, U32_MAX, 0, "cycles",
@@ -42,6 +47,11 @@ const vdpu_param_desc_t vdpu_param_table[] = {
      "so each transfer occupies it 111% of beta*S; P15: one engine per DPU"},
     {"fastQuantum", FIELD(fast_quantum), VDPU_PARAM_U32, 4096, 1, U32_MAX, 0, "instructions",
      "mode=fast: instructions a tasklet runs per turn (interpreter setting, no hardware figure)"},
+    {"isaFusion", FIELD(isa_fusion), VDPU_PARAM_U32, 1, 0, 1, 0, "0/1",
+     "1: RV32 idioms that are one DPU instruction (add;sltu;add = add;addc, lw;lw at 8k/8k+4 = "
+     "ld, sw;sw = sd, ALU op + branch on its result = op with condition, lui;addi = move, "
+     "auipc;jalr = call) cost the DPU's slots (UPMEM ISA as used by the SDK's compiler-rt); "
+     "0: one slot per RV32 instruction"},
     {"maxInstructions", FIELD(max_instructions), VDPU_PARAM_U64, 0, 0, U64_MAX, 0, "instructions",
      "watchdog: real instructions per run, 0 = none (no hardware figure)"},
 };

@@ -26,6 +26,7 @@ void vdpu_program_free(vdpu_program_t *p)
     if (!p)
         return;
     free(p->code);
+    free(p->code_rv32);
     free(p->wram_img);
     free(p->mram_img);
     free(p->syms);
@@ -61,6 +62,52 @@ static int in_range(uint64_t a, uint64_t n, uint64_t base, uint64_t size)
 /* Name of section s for messages: from the section name table when the name
  * lies inside it and is NUL-terminated there, else "?" (a crafted sh_name
  * must not make an error message read outside the file). */
+/* The DPU-cost view of the code (vdpu_fuse) next to the plain RV32 one. The
+ * fusion needs every place execution may enter other than by falling
+ * through: branch and jump targets, return points, functions, the entry, and
+ * IRAM addresses stored in the initial WRAM/MRAM images (jump tables,
+ * function pointers). */
+static int fuse_costs(vdpu_program_t *p)
+{
+    uint32_t n = p->n_insns;
+    size_t bytes = ((size_t)n + 1) * sizeof(vinsn_t);
+    uint8_t *tg = calloc((size_t)n + 1, 1);
+    p->code_rv32 = malloc(bytes);
+    if (!tg || !p->code_rv32) {
+        free(tg);
+        return -1;
+    }
+    memcpy(p->code_rv32, p->code, bytes);
+    tg[p->entry] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const vinsn_t *I = &p->code[i];
+        if (((I->op >= OP_BEQ && I->op <= OP_BGEU) || I->op == OP_JAL ||
+             (I->op == OP_MUL_STEP && I->imm >= 0)) &&
+            (uint32_t)I->imm < n)
+            tg[I->imm] = 1;
+        if ((I->op == OP_JAL || I->op == OP_JALR) && I->rd != 32 && i + 1 < n)
+            tg[i + 1] = 1;
+    }
+    for (uint32_t k = 0; k < p->n_funcs; k++) {
+        uint32_t a = p->funcs[k]->value - VDPU_IRAM_BASE;
+        if ((a & 3) == 0 && a / 4 < n)
+            tg[a / 4] = 1;
+    }
+    const uint8_t *imgs[2] = {p->wram_img, p->mram_img};
+    uint32_t lens[2] = {p->wram_img ? VDPU_WRAM_SIZE : 0, p->mram_init_size};
+    for (int m = 0; m < 2; m++)
+        for (uint32_t o = 0; o + 4 <= lens[m]; o += 4) {
+            uint32_t v;
+            memcpy(&v, imgs[m] + o, 4);
+            uint32_t a = v - VDPU_IRAM_BASE;
+            if ((a & 3) == 0 && a / 4 < n)
+                tg[a / 4] = 1;
+        }
+    vdpu_fuse(p->code, n, tg);
+    free(tg);
+    return 0;
+}
+
 static const char *sec_name(const uint8_t *shstr, uint32_t shstr_size, const Elf32_Shdr *s)
 {
     if (!shstr || s->sh_name >= shstr_size ||
@@ -319,6 +366,8 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
         if (c && c->size == 4 && c->value <= VDPU_WRAM_SIZE - 4)
             p->clocks_addr = c->value;
     }
+    if (fuse_costs(p) != 0)
+        FAIL(VDPU_ERR_NOMEM, "out of memory");
     free(sh);
     *out = p;
     return VDPU_OK;

@@ -23,6 +23,66 @@ static inline uint32_t orcb(uint32_t a)
     return r;
 }
 
+/* the DPU's 8x8-bit multiplies: sel bits 3:2 pick the byte of a, 1:0 of b:
+ * 0 = unsigned low (bits 7:0), 1 = unsigned high (15:8), 2 = signed low,
+ * 3 = signed high (mul_ul_ul .. mul_sh_sh) */
+static inline uint32_t mul8(uint32_t sel, uint32_t a, uint32_t b)
+{
+    uint32_t sa = sel >> 2, sb = sel & 3;
+    uint32_t ba = (a >> (8 * (sa & 1))) & 0xff, bb = (b >> (8 * (sb & 1))) & 0xff;
+    int32_t x = (sa & 2) ? (int32_t)(int8_t)ba : (int32_t)ba;
+    int32_t y = (sb & 2) ? (int32_t)(int8_t)bb : (int32_t)bb;
+    return (uint32_t)(x * y);
+}
+
+/* add.c/addc/sub.c/subc: the 32-bit result in the low word, the new carry
+ * flag in bit 32. The DPU's carry after a subtraction is "no borrow", as
+ * sub = a + ~b + 1 (ARM convention): subc = a + ~b + carry. */
+static inline uint64_t carry_op(int op, uint32_t a, uint32_t b, uint32_t c)
+{
+    switch (op) {
+    case OP_ADD_C:
+        return (uint64_t)a + b;
+    case OP_ADDC:
+        return (uint64_t)a + b + c;
+    case OP_SUB_C:
+        return (uint64_t)a + (uint32_t)~b + 1u;
+    default:
+        return (uint64_t)a + (uint32_t)~b + c; /* OP_SUBC */
+    }
+}
+
+/* mul_step on the pair p[0] (multiplier, shifted right) / p[1] (accumulator):
+ * if the multiplier's bit 0 is set, add ra << shift. Returns the new
+ * multiplier (the DPU's `z` condition jumps when it is 0). */
+static inline uint32_t mul_step(uint32_t *p, uint32_t ra, uint32_t shift)
+{
+    uint32_t e = p[0], o = p[1];
+    if (e & 1)
+        o += ra << shift;
+    e >>= 1;
+    p[0] = e;
+    p[1] = o;
+    return e;
+}
+
+/* div_step on the pair p[0] (quotient bits, shifted in) / p[1] (dividend,
+ * becoming the remainder): if p[1] >= ra << shift, subtract it and shift in
+ * a 1, else a 0 (the SDK's description: compiler-rt/lib/builtins/dpu/udiv64.c) */
+static inline void div_step(uint32_t *p, uint32_t ra, uint32_t shift)
+{
+    uint64_t pv = (uint64_t)ra << shift;
+    uint32_t q = p[0], r = p[1];
+    if (r >= pv) {
+        r -= (uint32_t)pv;
+        q = (q << 1) | 1u;
+    } else {
+        q <<= 1;
+    }
+    p[0] = q;
+    p[1] = r;
+}
+
 /* Dense one-line handlers, one per op: keep the layout. */
 /* clang-format off */
 /* ALU semantics shared by the fast switch (constant op, inlined) and the
@@ -112,12 +172,13 @@ static __attribute__((noinline)) int slow_access(vdpu_t *d, vtask_t *t, uint32_t
     if (a - VDPU_MRAM_BASE < VDPU_MRAM_SIZE) {
         uint8_t *p = d->mram + (a - VDPU_MRAM_BASE);
         if (store) {
-            uint32_t v = *val;
-            memcpy(p, &v, size); /* little-endian host */
+            memcpy(p, val, size); /* little-endian host; size 8: val[0..1] */
         } else {
-            uint32_t v = 0;
-            memcpy(&v, p, size);
-            *val = v;
+            uint32_t v[2] = {0, 0};
+            memcpy(v, p, size);
+            val[0] = v[0];
+            if (size == 8)
+                val[1] = v[1];
         }
         charge_dma(d, t, store, d->params.timing.mram_direct_bytes);
         return 1;
@@ -204,6 +265,51 @@ static uint64_t perf_value(vdpu_t *d, uint64_t slots_now)
     return (raw - d->perf_base) & ~(uint64_t)15;
 }
 
+/* One DMA (mram_read/mram_write: the ecall service or the ldma/sdma
+ * instruction at instruction index pc). Returns 0 when done, 1 on a fault. */
+static __attribute__((noinline)) int do_dma(vdpu_t *d, vtask_t *t, int wr, uint32_t ma, uint32_t wa,
+                                            uint32_t n, uint32_t pc)
+{
+    int me = tid(d, t);
+    const char *fn = wr ? "mram_write" : "mram_read";
+    if (d->params.dma_rules == VDPU_DMA_HARDWARE) {
+        /* ldma/sdma ignore the 3 low address bits and encode n/8 - 1 in 8 bits
+         * (see vdpu.h); the checks below then pass, except the range check */
+        n = ((((n >> 3) - 1u) & 0xffu) + 1u) << 3;
+        wa &= ~7u;
+        ma &= ~7u;
+    }
+    if (n < VDPU_DMA_MIN || n > VDPU_DMA_MAX || (n & 7)) {
+        vdpu_fault(d, me, pc, VDPU_FAULT_DMA_SIZE,
+                   "%s: DMA size %u bytes: must be 8..2048 and a multiple of 8", fn, n);
+        return 1;
+    }
+    if (wa & 7) {
+        vdpu_fault(d, me, pc, VDPU_FAULT_DMA_ALIGN, "%s: WRAM address 0x%x is not 8-byte aligned",
+                   fn, wa);
+        return 1;
+    }
+    if (ma & 7) {
+        vdpu_fault(d, me, pc, VDPU_FAULT_DMA_ALIGN, "%s: MRAM address 0x%x is not 8-byte aligned",
+                   fn, ma);
+        return 1;
+    }
+    uint32_t mo = ma & (VDPU_MRAM_SIZE - 1);
+    if (wa > VDPU_WRAM_SIZE - n || mo > VDPU_MRAM_SIZE - n) {
+        vdpu_fault(d, me, pc, VDPU_FAULT_DMA_RANGE,
+                   "%s: %u bytes at WRAM 0x%x / MRAM offset 0x%x run past the end of WRAM (64 KiB) "
+                   "or MRAM (64 MiB)",
+                   fn, n, wa, mo);
+        return 1;
+    }
+    if (wr)
+        memcpy(d->mram + mo, d->wram + wa, n);
+    else
+        memcpy(d->wram + wa, d->mram + mo, n);
+    charge_dma(d, t, wr, n);
+    return 0;
+}
+
 /* Runtime services. t->pc points at the ecall. Returns 0 to continue with
  * the next instruction, 1 if the tasklet stopped (blocked, exited, fault). */
 static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t slots_now)
@@ -230,45 +336,7 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
     case VDPU_SYS_MRAM_READ:
     case VDPU_SYS_MRAM_WRITE: {
         int wr = nr == VDPU_SYS_MRAM_WRITE;
-        uint32_t ma = wr ? a1 : a0, wa = wr ? a0 : a1, n = a2;
-        const char *fn = wr ? "mram_write" : "mram_read";
-        if (d->params.dma_rules == VDPU_DMA_HARDWARE) {
-            /* ldma/sdma ignore the 3 low address bits and encode n/8 - 1 in 8 bits
-             * (see vdpu.h); the checks below then pass, except the range check */
-            n = ((((n >> 3) - 1u) & 0xffu) + 1u) << 3;
-            wa &= ~7u;
-            ma &= ~7u;
-        }
-        if (n < VDPU_DMA_MIN || n > VDPU_DMA_MAX || (n & 7)) {
-            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_SIZE,
-                       "%s: DMA size %u bytes: must be 8..2048 and a multiple of 8", fn, n);
-            return 1;
-        }
-        if (wa & 7) {
-            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_ALIGN,
-                       "%s: WRAM address 0x%x is not 8-byte aligned", fn, wa);
-            return 1;
-        }
-        if (ma & 7) {
-            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_DMA_ALIGN,
-                       "%s: MRAM address 0x%x is not 8-byte aligned", fn, ma);
-            return 1;
-        }
-        uint32_t mo = ma & (VDPU_MRAM_SIZE - 1);
-        if (wa > VDPU_WRAM_SIZE - n || mo > VDPU_MRAM_SIZE - n) {
-            vdpu_fault(
-                d, me, t->pc - 1, VDPU_FAULT_DMA_RANGE,
-                "%s: %u bytes at WRAM 0x%x / MRAM offset 0x%x run past the end of WRAM (64 KiB) "
-                "or MRAM (64 MiB)",
-                fn, n, wa, mo);
-            return 1;
-        }
-        if (wr)
-            memcpy(d->mram + mo, d->wram + wa, n);
-        else
-            memcpy(d->wram + wa, d->mram + mo, n);
-        charge_dma(d, t, wr, n);
-        return 0;
+        return do_dma(d, t, wr, wr ? a1 : a0, wr ? a0 : a1, a2, t->pc - 1);
     }
     case VDPU_SYS_LOCK_ACQUIRE: {
         vlock_t *l = find_lock(d, a0);
@@ -501,7 +569,7 @@ static __attribute__((noinline)) void div_fault(vdpu_t *d, vtask_t *t)
 static VDPU_ONE_COPY uint32_t
 exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *stopped)
 {
-    const vinsn_t *code = d->prog->code;
+    const vinsn_t *code = d->code;
     const uint32_t n_insns = d->prog->n_insns;
     uint32_t *R = t->r;
     uint8_t *W = d->wram;
@@ -544,7 +612,7 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
 #define RRI(op) CASE(op) R[I->rd] = alu(op, R[I->rs1], (uint32_t)I->imm); NEXT;
 #define RRR(op) CASE(op) R[I->rd] = alu(op, R[I->rs1], R[I->rs2]); NEXT;
 /* the instruction at pc did not execute: refund it and the rest of its run */
-#define STOP do { left += STEPPING ? 1u : code[pc].run; t->pc = pc; stop = 1; goto out; } while (0)
+#define STOP do { left += STEPPING ? code[pc].cost : code[pc].run; t->pc = pc; stop = 1; goto out; } while (0)
 #define LOAD(op, size, mask, T, CONV) \
     CASE(op) { \
         uint32_t a = R[I->rs1] + (uint32_t)I->imm; \
@@ -562,18 +630,19 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
     ENTER();
 
 #if VDPU_THREADED
-step: /* stepping mode: charge and check per instruction */
-    if (left == 0)
+step: /* stepping mode: charge and check per instruction (a folded
+       instruction, cost 0, always goes with the one before it) */
+    if (left < I->cost)
         goto budget_out;
-    left--;
+    left -= I->cost;
     goto *handlers[I->op];
 #else
 dispatch:
     I = &code[pc];
     if (stepping) {
-        if (left == 0)
+        if (left < I->cost)
             goto budget_out;
-        left--;
+        left -= I->cost;
     }
     switch (I->op) {
 #endif
@@ -605,6 +674,43 @@ dispatch:
         if (UNLIKELY(b == 0)) { t->pc = pc; div_fault(d, t); STOP; }
         R[I->rd] = I->op == OP_DIVU ? a / b : a % b;
         extra += div_x;
+        NEXT;
+    }
+    CASE(OP_MUL8) R[I->rd] = mul8((uint32_t)I->imm, R[I->rs1], R[I->rs2]); NEXT;
+    CASE(OP_LSL_ADD) R[I->rd] = R[I->rs1] + (R[I->rs2] << I->imm); NEXT;
+    CASE(OP_LSL_SUB) R[I->rd] = R[I->rs1] - (R[I->rs2] << I->imm); NEXT;
+    CASE(OP_LSR_ADD) R[I->rd] = R[I->rs1] + (R[I->rs2] >> I->imm); NEXT;
+    CASE(OP_ROL_ADD) R[I->rd] = R[I->rs1] + rotr(R[I->rs2], 32u - (uint32_t)I->imm); NEXT;
+    CASE(OP_ADD_C) CASE(OP_ADDC) CASE(OP_SUB_C) CASE(OP_SUBC) {
+        uint64_t s = carry_op(I->op, R[I->rs1], R[I->rs2], t->carry);
+        t->carry = (uint32_t)(s >> 32); R[I->rd] = (uint32_t)s;
+        NEXT;
+    }
+    CASE(OP_MUL_STEP) {
+        uint32_t e = mul_step(R + I->rd, R[I->rs1], I->rs2);
+        if (I->imm < 0) NEXT;
+        pc = e == 0 ? (uint32_t)I->imm : pc + 1;
+        ENTER();
+    }
+    CASE(OP_DIV_STEP) div_step(R + I->rd, R[I->rs1], I->rs2); NEXT;
+    CASE(OP_LD) {
+        uint32_t a = R[I->rs1] + (uint32_t)I->imm, v[2];
+        if (LIKELY((a & 0xffff0007u) == 0)) memcpy(v, W + a, 8);
+        else { t->pc = pc; if (!slow_access(d, t, a, 8, 0, v)) STOP; }
+        R[I->rd] = v[0]; R[I->rd + 1] = v[1];
+        NEXT;
+    }
+    CASE(OP_SD) {
+        uint32_t a = R[I->rs1] + (uint32_t)I->imm, v[2] = {R[I->rs2], R[I->rs2 + 1]};
+        if (LIKELY((a & 0xffff0007u) == 0)) memcpy(W + a, v, 8);
+        else { t->pc = pc; if (!slow_access(d, t, a, 8, 1, v)) STOP; }
+        NEXT;
+    }
+    CASE(OP_LDMA) CASE(OP_SDMA) CASE(OP_LDMA_R) CASE(OP_SDMA_R) {
+        int wr = I->op == OP_SDMA || I->op == OP_SDMA_R;
+        uint32_t n = (I->op == OP_LDMA_R || I->op == OP_SDMA_R) ? R[I->imm] : (uint32_t)I->imm;
+        t->pc = pc;
+        if (do_dma(d, t, wr, R[I->rs2], R[I->rs1], n, pc)) STOP;
         NEXT;
     }
     CASE(OP_ADDI_SP) {
@@ -653,7 +759,7 @@ dispatch:
     CASE(OP_ECALL) {
         /* not an end of run: executed so far = charged minus the rest of
          * the run after this ecall (nothing while stepping) */
-        uint32_t after = STEPPING ? 0u : code[pc].run - 1u;
+        uint32_t after = STEPPING ? 0u : (uint32_t)code[pc].run - code[pc].cost;
         uint32_t done = budget - left - after;
         t->pc = pc;
         if (d->params.mode != VDPU_MODE_TIMED)
@@ -708,15 +814,15 @@ out:
 static inline __attribute__((always_inline)) uint32_t
 runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
 {
-    const vinsn_t *code = d->prog->code;
+    const vinsn_t *code = d->code;
     const uint32_t n_insns = d->prog->n_insns;
     uint32_t *R = t->r;
-    uint32_t pc = t->pc, n = 0, slots = 0;
+    uint32_t pc = t->pc, n = 0, slots = 0, ins = 0;
     const uint32_t mul_s = d->params.timing.mul_slots;
     const uint32_t mulh_s = d->params.timing.mulh_slots;
     const uint32_t div_s = d->params.timing.div_slots;
-#define A_RRI(op) case op: R[I->rd] = alu(op, R[I->rs1], (uint32_t)I->imm); pc++; slots++; break
-#define A_RRR(op) case op: R[I->rd] = alu(op, R[I->rs1], R[I->rs2]); pc++; slots++; break
+#define A_RRI(op) case op: R[I->rd] = alu(op, R[I->rs1], (uint32_t)I->imm); pc++; break
+#define A_RRR(op) case op: R[I->rd] = alu(op, R[I->rs1], R[I->rs2]); pc++; break
     while (n < cap) {
         const vinsn_t *I = &code[pc];
         switch (I->op) {
@@ -729,9 +835,23 @@ runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
         A_RRR(OP_SRL); A_RRR(OP_SRA); A_RRR(OP_OR); A_RRR(OP_AND);
         A_RRR(OP_ANDN); A_RRR(OP_ORN); A_RRR(OP_XNOR); A_RRR(OP_MAX); A_RRR(OP_MAXU); A_RRR(OP_MIN);
         A_RRR(OP_MINU); A_RRR(OP_ROL); A_RRR(OP_ROR); A_RRR(OP_SH1ADD); A_RRR(OP_SH2ADD); A_RRR(OP_SH3ADD);
-        case OP_MUL: R[I->rd] = R[I->rs1] * R[I->rs2]; pc++; slots += mul_s; break;
+        case OP_MUL: R[I->rd] = R[I->rs1] * R[I->rs2]; pc++; slots += mul_s - 1; break;
         case OP_MULH: case OP_MULHSU: case OP_MULHU:
-            R[I->rd] = alu(I->op, R[I->rs1], R[I->rs2]); pc++; slots += mulh_s; break;
+            R[I->rd] = alu(I->op, R[I->rs1], R[I->rs2]); pc++; slots += mulh_s - 1; break;
+        case OP_MUL8: R[I->rd] = mul8((uint32_t)I->imm, R[I->rs1], R[I->rs2]); pc++; break;
+        case OP_LSL_ADD: R[I->rd] = R[I->rs1] + (R[I->rs2] << I->imm); pc++; break;
+        case OP_LSL_SUB: R[I->rd] = R[I->rs1] - (R[I->rs2] << I->imm); pc++; break;
+        case OP_LSR_ADD: R[I->rd] = R[I->rs1] + (R[I->rs2] >> I->imm); pc++; break;
+        case OP_ROL_ADD: R[I->rd] = R[I->rs1] + rotr(R[I->rs2], 32u - (uint32_t)I->imm); pc++; break;
+        case OP_ADD_C: case OP_ADDC: case OP_SUB_C: case OP_SUBC: {
+            uint64_t s = carry_op(I->op, R[I->rs1], R[I->rs2], t->carry);
+            t->carry = (uint32_t)(s >> 32); R[I->rd] = (uint32_t)s; pc++; break;
+        }
+        case OP_MUL_STEP: {
+            uint32_t e = mul_step(R + I->rd, R[I->rs1], I->rs2);
+            pc = (I->imm >= 0 && e == 0) ? (uint32_t)I->imm : pc + 1; break;
+        }
+        case OP_DIV_STEP: div_step(R + I->rd, R[I->rs1], I->rs2); pc++; break;
         case OP_DIV: case OP_REM: {
             int32_t a = (int32_t)R[I->rs1], b = (int32_t)R[I->rs2];
             if (b == 0)
@@ -740,41 +860,44 @@ runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
             if (a == INT32_MIN && b == -1) { q = INT32_MIN; r = 0; }
             else { q = a / b; r = a % b; }
             R[I->rd] = (uint32_t)(I->op == OP_DIV ? q : r);
-            pc++; slots += div_s; break;
+            pc++; slots += div_s - 1; break;
         }
         case OP_DIVU: case OP_REMU: {
             uint32_t a = R[I->rs1], b = R[I->rs2];
             if (b == 0)
                 goto out;
             R[I->rd] = I->op == OP_DIVU ? a / b : a % b;
-            pc++; slots += div_s; break;
+            pc++; slots += div_s - 1; break;
         }
         case OP_ADDI_SP: {
             uint32_t v = R[I->rs1] + (uint32_t)I->imm;
             if (v - t->stack_lo > t->stack_hi - t->stack_lo)
                 goto out;
-            R[2] = v; pc++; slots++; break;
+            R[2] = v; pc++; break;
         }
-        case OP_BEQ: pc = R[I->rs1] == R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
-        case OP_BNE: pc = R[I->rs1] != R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
-        case OP_BLT: pc = (int32_t)R[I->rs1] < (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
-        case OP_BGE: pc = (int32_t)R[I->rs1] >= (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
-        case OP_BLTU: pc = R[I->rs1] < R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
-        case OP_BGEU: pc = R[I->rs1] >= R[I->rs2] ? (uint32_t)I->imm : pc + 1; slots++; break;
-        case OP_JAL: R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1); pc = (uint32_t)I->imm; slots++; break;
+        case OP_BEQ: pc = R[I->rs1] == R[I->rs2] ? (uint32_t)I->imm : pc + 1; break;
+        case OP_BNE: pc = R[I->rs1] != R[I->rs2] ? (uint32_t)I->imm : pc + 1; break;
+        case OP_BLT: pc = (int32_t)R[I->rs1] < (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; break;
+        case OP_BGE: pc = (int32_t)R[I->rs1] >= (int32_t)R[I->rs2] ? (uint32_t)I->imm : pc + 1; break;
+        case OP_BLTU: pc = R[I->rs1] < R[I->rs2] ? (uint32_t)I->imm : pc + 1; break;
+        case OP_BGEU: pc = R[I->rs1] >= R[I->rs2] ? (uint32_t)I->imm : pc + 1; break;
+        case OP_JAL: R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1); pc = (uint32_t)I->imm; break;
         case OP_JALR: {
             uint32_t tgt = (R[I->rs1] + (uint32_t)I->imm) & ~1u;
             uint32_t idx = (tgt - VDPU_IRAM_BASE) >> 2;
             if ((tgt & 3) || tgt < VDPU_IRAM_BASE || idx >= n_insns)
                 goto out;
             R[I->rd] = VDPU_IRAM_BASE + 4u * (pc + 1);
-            pc = idx; slots++; break;
+            pc = idx; break;
         }
-        case OP_NOP: pc++; slots++; break;
-        case OP_HARTID: R[I->rd] = (uint32_t)tid(d, t); pc++; slots++; break;
+        case OP_NOP: pc++; break;
+        case OP_HARTID: R[I->rd] = (uint32_t)tid(d, t); pc++; break;
         default:
             goto out;
         }
+        /* I executed: its own slots (0 when folded) plus the extra ones */
+        slots += I->cost;
+        ins += I->cost;
         n++;
     }
 out:
@@ -782,7 +905,7 @@ out:
 #undef A_RRR
     R[32] = 0;
     t->pc = pc;
-    *ninsn = n;
+    *ninsn = ins;
     return slots;
 }
 /* clang-format on */
@@ -997,6 +1120,7 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
         t->state = k == 0 ? TS_RUN : TS_WAITBOOT;
     }
     res->nr_tasklets = d->nr;
+    d->code = d->params.isa_fusion ? p->code : p->code_rv32;
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);
     else

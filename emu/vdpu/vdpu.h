@@ -122,6 +122,9 @@ typedef struct {
     vdpu_timing_t timing;
     uint32_t fast_quantum;      /* FAST mode: instructions per tasklet turn (>=1)  */
     uint64_t max_instructions;  /* watchdog (real instructions per run), 0 = none  */
+    uint32_t isa_fusion;        /* 1: RV32 idioms the DPU does in one instruction
+                                   cost the DPU's slots (docs/VIRTUAL_DPU.md);
+                                   0: every RV32 instruction is one slot        */
     vdpu_dma_rules_t dma_rules; /* default VDPU_DMA_STRICT                         */
 } vdpu_params_t;
 

@@ -21,6 +21,14 @@
     X(ANDN) X(ORN) X(XNOR) X(MAX) X(MAXU) X(MIN) X(MINU) X(ROL) X(ROR) \
     X(SH1ADD) X(SH2ADD) X(SH3ADD) \
     X(MUL) X(MULH) X(MULHSU) X(MULHU) X(DIV) X(DIVU) X(REM) X(REMU) \
+    /* the DPU's own instructions (custom opcodes, docs/VIRTUAL_DPU.md) */ \
+    X(MUL8)     /* 8x8-bit multiply: operand byte selectors in imm */ \
+    X(LSL_ADD) X(LSL_SUB) X(LSR_ADD) X(ROL_ADD) /* shift amount in imm */ \
+    X(ADD_C) X(ADDC) X(SUB_C) X(SUBC) /* carry flag (per tasklet) */ \
+    X(MUL_STEP) X(DIV_STEP) /* register pair rd:rd+1, shift in rs2, jump target in imm */ \
+    X(LD) X(SD) /* 8-byte load/store of the pair rd:rd+1 (rs2:rs2+1) */ \
+    X(LDMA) X(SDMA) /* DMA; size in bytes in imm, or register number in imm (_R) */ \
+    X(LDMA_R) X(SDMA_R) \
     /* system */ \
     X(ECALL) X(EBREAK) X(HARTID) \
     /* checked variants */ \
@@ -41,10 +49,14 @@ typedef struct {
     uint8_t op, rd, rs1, rs2; /* rd==0 is redirected to the sink register 32 */
     int32_t imm;              /* immediate, or target index for branches/jal,
                                  or raw encoding for OP_ILLEGAL/OP_EBREAK     */
-    uint16_t run;             /* instructions from this one to the end of its
-                                 straight-line run (the next branch, jump or
-                                 faulting op, inclusive): the interpreter
-                                 charges the budget once per run (run.c)     */
+    uint16_t run;             /* issue slots (sum of `cost`) from this one to
+                                 the end of its straight-line run (the next
+                                 branch, jump or faulting op, inclusive): the
+                                 interpreter charges the budget once per run
+                                 (run.c)                                     */
+    uint8_t cost;             /* issue slots of this instruction: 1, or 0 when
+                                 it is folded into the DPU instruction of the
+                                 one before it (decode.c, vdpu_fuse)         */
 } vinsn_t;
 
 typedef struct {
@@ -56,7 +68,8 @@ typedef struct {
 } vsym_t;
 
 struct vdpu_program {
-    vinsn_t *code; /* n_insns + 1 (last = OP_BADJUMP sentinel) */
+    vinsn_t *code;      /* n_insns + 1 (last = OP_BADJUMP sentinel), DPU costs */
+    vinsn_t *code_rv32; /* the same, every instruction 1 slot (isaFusion=0) */
     uint32_t n_insns;
     uint32_t entry;            /* insn index */
     uint8_t *wram_img;         /* VDPU_WRAM_SIZE bytes (zero where .bss) */
@@ -90,6 +103,7 @@ typedef struct {
     uint64_t ready;    /* timed: earliest next issue cycle */
     uint32_t pending;  /* timed: extra issue slots still owed */
     uint64_t dma_done; /* timed: completion cycle of a DMA issued by the last insn */
+    uint32_t carry;    /* the DPU's carry flag (add.c/addc/sub.c/subc), 0 or 1 */
     vdpu_tasklet_stats_t st;
 } vtask_t;
 
@@ -110,6 +124,7 @@ struct vdpu {
     uint8_t *wram; /* VDPU_WRAM_SIZE (+ slack) */
     uint8_t *mram; /* VDPU_MRAM_SIZE, mmap NORESERVE */
     const vdpu_program_t *prog;
+    const vinsn_t *code; /* prog->code or prog->code_rv32 (params.isa_fusion) */
     /* run state */
     vtask_t t[VDPU_MAX_TASKLETS];
     unsigned nr;
@@ -133,5 +148,13 @@ struct vdpu {
 void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out);
+/* Cost fusion (decode.c): code[] decoded by vdpu_decode; target[i] != 0 when
+ * instruction i may be entered other than from i-1 (branch/jump target,
+ * return point, function, address found in data). Sets `cost` to 0 where an
+ * RV32 instruction is part of the DPU instruction of its partner, and
+ * recomputes `run` as slot sums. */
+void vdpu_fuse(vinsn_t *code, uint32_t n, const uint8_t *target);
+/* Recompute `run` (suffix slot sums of each straight-line run). */
+void vdpu_runs(vinsn_t *code, uint32_t n);
 
 #endif

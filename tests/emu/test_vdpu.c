@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "progs/dpu_isa.h"
 #include "progs/isa_ops.h"
 #include "test.h"
 #include "vdpu.h"
@@ -268,10 +269,11 @@ static void test_faults(void)
         {9, "fault_barrier_deadlock", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK,
          "every live tasklet is blocked (0:barrier", "main", 0},
         {10, "fault_illegal_instruction", "", VDPU_FAULT_ILLEGAL_INSN,
-         "illegal instruction 0x0000000b", "main", 0},
+         "illegal instruction 0x0000007b", "main", 0},
         {11, "fault_halt", "", VDPU_FAULT_HALT, "halt() called", "main", 0},
         {12, "fault_assert", "", VDPU_FAULT_ASSERT, "assertion failed: vzero == 1 (", "main", 0},
-        {13, "fault_division_by_zero", "", VDPU_FAULT_DIV_ZERO, "division by zero", "do_div", 0},
+        {13, "fault_division_by_zero", "", VDPU_FAULT_DIV_ZERO, "division by zero", "__vdpu_udiv32",
+         0},
         {14, "fault_misaligned_load", "", VDPU_FAULT_MISALIGNED, "misaligned access: 4-byte load",
          "main", 0},
         {15, "fault_dma_past_mram_end", "", VDPU_FAULT_DMA_RANGE, "run past the end", "main", 0},
@@ -938,6 +940,190 @@ static void test_wrapper_path(void)
     }
 }
 
+/* ------------------------------------------------------------ DPU ISA */
+/* host references of tests/emu/progs/dpu_isa.c */
+static uint32_t ref_mul8(unsigned v, uint32_t a, uint32_t b)
+{
+    unsigned sa = v >> 2, sb = v & 3;
+    uint32_t ba = (a >> (8 * (sa & 1))) & 0xff, bb = (b >> (8 * (sb & 1))) & 0xff;
+    int32_t x = (sa & 2) ? (int8_t)ba : (int32_t)ba, y = (sb & 2) ? (int8_t)bb : (int32_t)bb;
+    return (uint32_t)(x * y);
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd32(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 32);
+}
+
+static int isa_expect(uint32_t *o, const uint32_t in[3], int i)
+{
+    uint32_t a = in[0], b = in[1], c = in[2], k = 0;
+    o[k++] = a + b;
+    o[k++] = a + (b << 5);
+    o[k++] = a + (b << 31);
+    o[k++] = a - (b << 3);
+    o[k++] = a - (b << 17);
+    o[k++] = a + (b >> 1);
+    o[k++] = a + (b >> 30);
+    o[k++] = a + b;
+    o[k++] = a + ref_rotr(b, 32 - 13);
+    uint64_t s = (((uint64_t)a << 32) | b) + (((uint64_t)c << 32) | a);
+    o[k++] = (uint32_t)s;
+    o[k++] = (uint32_t)(s >> 32);
+    s = (((uint64_t)a << 32) | b) - (((uint64_t)c << 32) | a);
+    o[k++] = (uint32_t)s;
+    o[k++] = (uint32_t)(s >> 32);
+    /* mul_step on (multiplier a, accumulator c), ra = b, shift 7 */
+    o[k++] = a >> 1;
+    o[k++] = c + ((a & 1) ? b << 7 : 0);
+    /* div_step on (quotient a, remainder c), ra = b >> 12, shift 9 */
+    uint64_t pv = (uint64_t)(b >> 12) << 9;
+    if (c >= pv) {
+        o[k++] = (a << 1) | 1;
+        o[k++] = c - (uint32_t)pv;
+    } else {
+        o[k++] = a << 1;
+        o[k++] = c;
+    }
+    o[k++] = a;
+    o[k++] = b;
+    uint32_t dv = (i & 1) ? (b >> (i % 31)) | 1u : b | 1u;
+    o[k++] = a * b;
+    o[k++] = a / dv;
+    o[k++] = a % dv;
+    int32_t sa = (int32_t)a, sd = (int32_t)dv;
+    o[k++] = (sa == INT32_MIN && sd == -1) ? (uint32_t)INT32_MIN : (uint32_t)(sa / sd);
+    o[k++] = (sa == INT32_MIN && sd == -1) ? 0u : (uint32_t)(sa % sd);
+    uint64_t x = ((uint64_t)a << 32) | b, y = ((uint64_t)c << 32) | (a ^ b);
+    uint64_t p = x * y, y2 = (i & 1) ? (y >> (i % 61)) | 1u : y | 1u;
+    o[k++] = (uint32_t)p;
+    o[k++] = (uint32_t)(p >> 32);
+    p = (uint64_t)a * b;
+    o[k++] = (uint32_t)p;
+    o[k++] = (uint32_t)(p >> 32);
+    p = x / y2;
+    o[k++] = (uint32_t)p;
+    o[k++] = (uint32_t)(p >> 32);
+    p = x % y2;
+    o[k++] = (uint32_t)p;
+    o[k++] = (uint32_t)(p >> 32);
+    int64_t sx = (int64_t)x, sy = (int64_t)y2;
+    p = (sx == INT64_MIN && sy == -1) ? (uint64_t)INT64_MIN : (uint64_t)(sx / sy);
+    o[k++] = (uint32_t)p;
+    o[k++] = (uint32_t)(p >> 32);
+    p = (sx == INT64_MIN && sy == -1) ? 0u : (uint64_t)(sx % sy);
+    o[k++] = (uint32_t)p;
+    o[k++] = (uint32_t)(p >> 32);
+    return (int)k;
+}
+
+/* The DPU's own instructions against host references: every 8x8 product of
+ * the 16 mul_x_y (exhaustive), random operands for the others and for the
+ * runtime's multiply/divide helpers, in both modes and without cost fusion
+ * (outputs must not depend on it); and what sequences cost. */
+static void test_dpu_isa(void)
+{
+    char path[256];
+    if (build("dpu_isa", "dpu_isa.c", "-Wall -Wextra -Werror", path, sizeof path)) {
+        for (int k = 0; k < 5; k++)
+            fail("dpu_isa_build", "build failed: %.300s", last_log);
+        return;
+    }
+    static uint32_t in[DISA_N][3];
+    for (int i = 0; i < DISA_N; i++)
+        for (int j = 0; j < 3; j++)
+            in[i][j] = (i < 4) ? (j == 1 ? 0x80000000u >> i : 0xffffffffu - (uint32_t)i) : rnd32();
+    uint32_t cost[2][DISA_NCOST] = {{0}}, mulc[2][5] = {{0}};
+    static const char *const names[3] = {"dpu_isa_timed", "dpu_isa_fast", "dpu_isa_unfused"};
+    for (int m = 0; m < 3; m++) {
+        ctx_t c;
+        if (open_prog(names[m], path, m == 1 ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
+            continue;
+        if (m == 2) {
+            vdpu_params_t prm;
+            vdpu_params_default(&prm);
+            prm.isa_fusion = 0;
+            prm.max_instructions = 2000000000ull;
+            vdpu_set_params(c.d, &prm);
+        }
+        vdpu_result_t r;
+        wr(&c, "rin", in, sizeof in);
+        if (run_ok(names[m], &c, &r)) {
+            close_prog(&c);
+            continue;
+        }
+        static uint32_t mul8[256 * 256];
+        int bad = 0;
+        char why[200] = "";
+        vdpu_symbol_t sy;
+        vdpu_program_symbol(c.p, "mul8_out", &sy);
+        for (unsigned v = 0; v < 16 && !bad; v++) {
+            vdpu_mram_read(c.d, sy.offset + v * sizeof mul8, mul8, sizeof mul8);
+            for (uint32_t a = 0; a < 256 && !bad; a++)
+                for (uint32_t b = 0; b < 256 && !bad; b++) {
+                    uint32_t x = a | ((a ^ 0xa5u) << 8) | 0x12340000u;
+                    uint32_t y = b | ((b ^ 0x3cu) << 8) | 0xfedc0000u;
+                    uint32_t e = ref_mul8(v, x, y);
+                    if (mul8[a * 256 + b] != e) {
+                        bad = 1;
+                        snprintf(why, sizeof why, "mul8 variant %u a=%u b=%u: %u, expected %u", v,
+                                 a, b, mul8[a * 256 + b], e);
+                    }
+                }
+        }
+        static uint32_t out[DISA_N][DISA_NOUT];
+        rd(&c, "rout", out, sizeof out);
+        for (int i = 0; i < DISA_N && !bad; i++) {
+            uint32_t e[DISA_NOUT];
+            int n = isa_expect(e, in[i], i);
+            for (int k = 0; k < n && !bad; k++)
+                if (out[i][k] != e[k]) {
+                    bad = 1;
+                    snprintf(why, sizeof why,
+                             "operands %08x %08x %08x, result %d: %08x, expected %08x", in[i][0],
+                             in[i][1], in[i][2], k, out[i][k], e[k]);
+                }
+        }
+        if (bad)
+            fail(names[m], "%s", why);
+        else
+            pass(names[m]);
+        if (m != 1)
+            rd(&c, "cost", cost[m ? 1 : 0], sizeof cost[0]);
+        if (m == 0)
+            rd(&c, "mulc", mulc, sizeof mulc);
+        close_prog(&c);
+    }
+    /* __mulsi3: one mul_step per bit of the smaller operand (at least one),
+     * whichever side it is on: operands 0, 1, 3, 0xffffffff (index 0 is a
+     * warm-up of the same call site) */
+    int mok = 1;
+    for (int j = 0; j < 2; j++)
+        mok &= mulc[j][1] == mulc[j][2] && mulc[j][3] == mulc[j][2] + 1 &&
+               mulc[j][4] == mulc[j][2] + 31 && mulc[j][2] > 0;
+    if (mok && mulc[0][2] == mulc[1][2])
+        pass("dpu_isa_mulsi3_cost");
+    else
+        fail("dpu_isa_mulsi3_cost",
+             "mul(big, 0/1/3/big) %u %u %u %u, mul(0/1/3/big, big) %u %u %u %u", mulc[0][1],
+             mulc[0][2], mulc[0][3], mulc[0][4], mulc[1][1], mulc[1][2], mulc[1][3], mulc[1][4]);
+    uint32_t *k = cost[0];
+    /* folded idioms (the counts include the same perfcounter calls): add;
+     * sltu; add; add = 2 adds; lw/sw pair = 1 lw; addi; bnez = lui; addi =
+     * 1 addi; a pair across 8 bytes = 2 lw. Without fusion: RV32 counts. */
+    uint32_t *u = cost[1];
+    if (k[4] == k[5] && k[6] == k[12] && k[7] == k[10] && k[8] == k[10] && k[9] == k[10] &&
+        k[11] == k[12] + 1 && u[4] == u[5] + 2 && u[6] == u[12] + 1 && u[8] == u[10] + 1)
+        pass("dpu_isa_fusion_cost");
+    else
+        fail("dpu_isa_fusion_cost",
+             "fused: add64 %u vs 2 adds %u, lw pair %u sw pair %u vs lw %u, addi+bnez %u lui+addi "
+             "%u vs addi %u, split pair %u; unfused: add64 %u adds %u lw pair %u lw %u",
+             k[4], k[5], k[6], k[7], k[12], k[8], k[9], k[10], k[11], u[4], u[5], u[6], u[12]);
+}
+
 static void test_isa_O2(void)
 {
     test_isa("");
@@ -958,6 +1144,7 @@ int main(int argc, char **argv)
     /* name, group, number of verdicts it reports */
     test_register_group("isa", test_isa_O2, 4);
     test_register_group("isa_O0", test_isa_O0, 4);
+    test_register_group("dpu_isa", test_dpu_isa, 5);
     test_register_group("faults", test_faults, 34);
     test_register_group("watchdog", test_watchdog, 2);
     test_register_group("dma_rules", test_dma_rules, 4);

@@ -52,7 +52,7 @@ int main(void)
     if (me() == 0)
         vdpu_ecall2(VDPU_SYS_BARRIER_WAIT, (uint32_t)&bar, 2);
 #elif FAULT == 10 /* illegal instruction */
-    __asm__ volatile(".word 0x0000000b");
+    __asm__ volatile(".word 0x0000007b");
 #elif FAULT == 11 /* halt() */
     halt();
 #elif FAULT == 12 /* failed assert */

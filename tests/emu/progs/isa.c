@@ -41,15 +41,17 @@ int main(void)
     asm_out[k++] = r;
     /* INT_MIN / -1 and INT_MIN % -1 (RISC-V: quotient INT_MIN, remainder 0) */
     uint32_t mn = 0x80000000u, m1 = in[2]; /* host puts 0xffffffff in in[2] */
-    __asm__ volatile("div %0, %1, %2" : "=r"(r) : "r"(mn), "r"(m1));
+    __asm__ volatile(".insn r 0x33, 4, 1, %0, %1, %2" /* div (M) */ : "=r"(r) : "r"(mn), "r"(m1));
     asm_out[k++] = r;
-    __asm__ volatile("rem %0, %1, %2" : "=r"(r) : "r"(mn), "r"(m1));
+    __asm__ volatile(".insn r 0x33, 6, 1, %0, %1, %2" /* rem (M) */ : "=r"(r) : "r"(mn), "r"(m1));
     asm_out[k++] = r;
-    __asm__ volatile("mulh %0, %1, %2" : "=r"(r) : "r"(mn), "r"(m1));
+    __asm__ volatile(".insn r 0x33, 1, 1, %0, %1, %2" /* mulh (M) */ : "=r"(r) : "r"(mn), "r"(m1));
     asm_out[k++] = r;
-    __asm__ volatile("mulhsu %0, %1, %2" : "=r"(r) : "r"(m1), "r"(m1));
+    __asm__ volatile(".insn r 0x33, 2, 1, %0, %1, %2" /* mulhsu (M) */
+                     : "=r"(r)
+                     : "r"(m1), "r"(m1));
     asm_out[k++] = r;
-    __asm__ volatile("mulhu %0, %1, %2" : "=r"(r) : "r"(m1), "r"(m1));
+    __asm__ volatile(".insn r 0x33, 3, 1, %0, %1, %2" /* mulhu (M) */ : "=r"(r) : "r"(m1), "r"(m1));
     asm_out[k++] = r;
     return 0;
 }

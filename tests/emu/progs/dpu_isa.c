@@ -1,0 +1,198 @@
+/* dpu_isa.c -- the DPU's own instructions (built_ins.h, mram.h) and the
+ * runtime's multiply/divide helpers, checked by tests/emu/test_vdpu.c
+ * (group dpu_isa) against host C references. */
+#include "dpu_isa.h"
+
+#include <built_ins.h>
+#include <defs.h>
+#include <mram.h>
+#include <perfcounter.h>
+#include <stdint.h>
+
+/* every 8x8 product: [variant][a][b] for operand bytes a, b (exhaustive) */
+__mram_noinit uint32_t mul8_out[16][256][256];
+__host uint32_t rin[DISA_N][3];          /* random operands (host) */
+__host uint32_t rout[DISA_N][DISA_NOUT]; /* results */
+__host uint32_t cost[DISA_NCOST];        /* instruction counts of sequences */
+uint32_t row[256];
+uint64_t pair_buf[2];
+__host uint32_t mulc[2][5]; /* instruction counts of mul(big, x), mul(x, big) */
+volatile uint32_t mul_operand[5] = {1, 0, 1, 3, 0xffffffffu};
+uint64_t *volatile pair_ptr = pair_buf;
+
+/* the operand words: the selected byte, another value in the other byte */
+static inline uint32_t opa(uint32_t a)
+{
+    return a | ((a ^ 0xa5u) << 8) | 0x12340000u;
+}
+static inline uint32_t opb(uint32_t b)
+{
+    return b | ((b ^ 0x3cu) << 8) | 0xfedc0000u;
+}
+
+#define MUL8_ROWS(v, insn)                                                                         \
+    for (uint32_t a = 0; a < 256; a++) {                                                           \
+        uint32_t x = opa(a);                                                                       \
+        for (uint32_t b = 0; b < 256; b++) {                                                       \
+            uint32_t r;                                                                            \
+            insn(r, x, opb(b));                                                                    \
+            row[b] = r;                                                                            \
+        }                                                                                          \
+        mram_write(row, mul8_out[v][a], sizeof row);                                               \
+    }
+
+static __attribute__((noinline)) uint32_t mul(uint32_t a, uint32_t b)
+{
+    return a * b;
+}
+
+/* instructions (issue slots) of f's body: perfcounter around it */
+#define COUNT(dst, body)                                                                           \
+    do {                                                                                           \
+        perfcounter_config(COUNT_INSTRUCTIONS, true);                                              \
+        body;                                                                                      \
+        dst = (uint32_t)perfcounter_get();                                                         \
+    } while (0)
+
+int main(void)
+{
+    MUL8_ROWS(0, __builtin_mul_ul_ul_rrr)
+    MUL8_ROWS(1, __builtin_mul_ul_uh_rrr)
+    MUL8_ROWS(2, __builtin_mul_ul_sl_rrr)
+    MUL8_ROWS(3, __builtin_mul_ul_sh_rrr)
+    MUL8_ROWS(4, __builtin_mul_uh_ul_rrr)
+    MUL8_ROWS(5, __builtin_mul_uh_uh_rrr)
+    MUL8_ROWS(6, __builtin_mul_uh_sl_rrr)
+    MUL8_ROWS(7, __builtin_mul_uh_sh_rrr)
+    MUL8_ROWS(8, __builtin_mul_sl_ul_rrr)
+    MUL8_ROWS(9, __builtin_mul_sl_uh_rrr)
+    MUL8_ROWS(10, __builtin_mul_sl_sl_rrr)
+    MUL8_ROWS(11, __builtin_mul_sl_sh_rrr)
+    MUL8_ROWS(12, __builtin_mul_sh_ul_rrr)
+    MUL8_ROWS(13, __builtin_mul_sh_uh_rrr)
+    MUL8_ROWS(14, __builtin_mul_sh_sl_rrr)
+    MUL8_ROWS(15, __builtin_mul_sh_sh_rrr)
+
+    for (int i = 0; i < DISA_N; i++) {
+        uint32_t a = rin[i][0], b = rin[i][1], c = rin[i][2], *o = rout[i], k = 0, r;
+        __builtin_lsl_add_rrri(r, a, b, 0);
+        o[k++] = r;
+        __builtin_lsl_add_rrri(r, a, b, 5);
+        o[k++] = r;
+        __builtin_lsl_add_rrri(r, a, b, 31);
+        o[k++] = r;
+        __builtin_lsl_sub_rrri(r, a, b, 3);
+        o[k++] = r;
+        __builtin_lsl_sub_rrri(r, a, b, 17);
+        o[k++] = r;
+        __builtin_lsr_add_rrri(r, a, b, 1);
+        o[k++] = r;
+        __builtin_lsr_add_rrri(r, a, b, 30);
+        o[k++] = r;
+        __builtin_rol_add_rrri(r, a, b, 0);
+        o[k++] = r;
+        __builtin_rol_add_rrri(r, a, b, 13);
+        o[k++] = r;
+        /* 64-bit add and sub through the carry flag: (a:b) + (c:a), (a:b) - (c:a) */
+        uint32_t lo, hi;
+        __builtin_add_rrr(lo, b, a);
+        __builtin_addc_rrr(hi, a, c);
+        o[k++] = lo;
+        o[k++] = hi;
+        __builtin_sub_rrr(lo, b, a);
+        __builtin_subc_rrr(hi, a, c);
+        o[k++] = lo;
+        o[k++] = hi;
+        /* one mul_step / div_step on the pair (c:a) with ra = b */
+        uint64_t d = ((uint64_t)c << 32) | a;
+        __builtin_mul_step_drdi(d, b, 7);
+        o[k++] = (uint32_t)d;
+        o[k++] = (uint32_t)(d >> 32);
+        d = ((uint64_t)c << 32) | a;
+        __builtin_div_step_drdi(d, b >> 12, 9);
+        o[k++] = (uint32_t)d;
+        o[k++] = (uint32_t)(d >> 32);
+        /* ld/sd: store (a, b), load back swapped halves through a second slot */
+        uint64_t v = ((uint64_t)b << 32) | a, w;
+        __builtin_sd_rid(pair_buf, 8, v);
+        __builtin_ld_dri(w, pair_buf, 8);
+        o[k++] = (uint32_t)w;
+        o[k++] = (uint32_t)(w >> 32);
+        /* the runtime's helpers (no M: __mulsi3, __udivsi3, ...) */
+        uint32_t dv = (i & 1) ? (b >> (i % 31)) | 1u : b | 1u;
+        o[k++] = a * b;
+        o[k++] = a / dv;
+        o[k++] = a % dv;
+        o[k++] = (uint32_t)((int32_t)a / (int32_t)dv);
+        o[k++] = (uint32_t)((int32_t)a % (int32_t)dv);
+        uint64_t x = ((uint64_t)a << 32) | b, y = ((uint64_t)c << 32) | (a ^ b);
+        uint64_t p = x * y, y2 = (i & 1) ? (y >> (i % 61)) | 1u : y | 1u;
+        o[k++] = (uint32_t)p;
+        o[k++] = (uint32_t)(p >> 32);
+        p = (uint64_t)a * b;
+        o[k++] = (uint32_t)p;
+        o[k++] = (uint32_t)(p >> 32);
+        p = x / y2;
+        o[k++] = (uint32_t)p;
+        o[k++] = (uint32_t)(p >> 32);
+        p = x % y2;
+        o[k++] = (uint32_t)p;
+        o[k++] = (uint32_t)(p >> 32);
+        p = (uint64_t)((int64_t)x / (int64_t)y2);
+        o[k++] = (uint32_t)p;
+        o[k++] = (uint32_t)(p >> 32);
+        p = (uint64_t)((int64_t)x % (int64_t)y2);
+        o[k++] = (uint32_t)p;
+        o[k++] = (uint32_t)(p >> 32);
+    }
+
+    /* costs: __mulsi3 is data-dependent (one mul_step per bit of the
+     * smaller operand), and the folded idioms cost what the DPU's
+     * instructions cost */
+    volatile uint32_t big = 0xffffffffu;
+    volatile uint32_t s;
+    uint64_t *pb = pair_ptr; /* in a register before the counts */
+    /* the same call site for each operand (index 0 warms the loop up) */
+#pragma clang loop unroll(disable)
+    for (int i = 0; i < 5; i++) {
+        uint32_t x = big, y = mul_operand[i];
+        COUNT(mulc[0][i], s = mul(x, y));
+    }
+#pragma clang loop unroll(disable)
+    for (int i = 0; i < 5; i++) {
+        uint32_t x = big, y = mul_operand[i];
+        COUNT(mulc[1][i], s = mul(y, x));
+    }
+    (void)s;
+    uint32_t t0 = big, t1 = mul_operand[3], t2 = 0, t3 = 0;
+    /* add; sltu; add; add = add; addc: 2 */
+    COUNT(cost[4], __asm__ volatile("add %0, %0, %2\n\tsltu %1, %0, %2\n\tadd %3, %3, %2\n\t"
+                                    "add %3, %3, %1"
+                                    : "+r"(t0), "+r"(t2), "+r"(t1), "+r"(t3)));
+    /* two independent adds: 2 */
+    COUNT(cost[5], __asm__ volatile("add %0, %0, %1\n\tadd %0, %0, %1" : "+r"(t0) : "r"(t1)));
+    /* lw pair at 8k/8k+4: one ld */
+    COUNT(cost[6], __asm__ volatile("lw %0, 0(%2)\n\tlw %1, 4(%2)"
+                                    : "=&r"(t2), "=&r"(t3)
+                                    : "r"(pb)
+                                    : "memory"));
+    /* sw pair: one sd */
+    COUNT(cost[7], __asm__ volatile("sw %0, 8(%2)\n\tsw %1, 12(%2)"
+                                    :
+                                    : "r"(t2), "r"(t3), "r"(pb)
+                                    : "memory"));
+    /* addi + branch on its result: one add with a condition */
+    COUNT(cost[8], __asm__ volatile("addi %0, %0, -1\n\tbnez %0, 1f\n\t1:" : "+r"(t1)));
+    /* lui + addi: one move with a 32-bit immediate */
+    COUNT(cost[9], __asm__ volatile("lui %0, 0x12345\n\taddi %0, %0, 0x678" : "=r"(t1)));
+    /* one addi, the reference */
+    COUNT(cost[10], __asm__ volatile("addi %0, %0, 1" : "+r"(t1)));
+    /* lw pair at 4/8: not one ld (crosses 8 bytes) */
+    COUNT(cost[11], __asm__ volatile("lw %0, 4(%2)\n\tlw %1, 8(%2)"
+                                     : "=&r"(t2), "=&r"(t3)
+                                     : "r"(pb)
+                                     : "memory"));
+    /* one lw, the reference of the pairs */
+    COUNT(cost[12], __asm__ volatile("lw %0, 0(%1)" : "=r"(t2) : "r"(pb) : "memory"));
+    return 0;
+}
