@@ -3,6 +3,7 @@
 # Makefile after emu/vdpu.mk (uses VDPU_LIB and VDPU_CFLAGS from there).
 #
 #   make test-emu-rt     build the test DPU programs and run tests/emu/rt/rt_run
+#   make emu-sync-costs  modeled cycles/instructions of barrier, mutex, handshake
 #
 # The DPU programs are always built with the virtual UPMEM's wrapper: they test
 # our runtime, not the real SDK.
@@ -10,7 +11,8 @@
 RT_TEST_DIR  := $(BUILD)/tests/emu/rt
 RT_DPU_CC    := emu/bin/dpu-upmem-dpurte-clang
 RT_TEST_NAMES := sync sem alloc printf printf_small seqread unaligned buddy
-RT_TEST_ELFS := $(RT_TEST_NAMES:%=$(RT_TEST_DIR)/dpu_%.elf)
+RT_TEST_ELFS := $(RT_TEST_NAMES:%=$(RT_TEST_DIR)/dpu_%.elf) \
+                $(patsubst %,$(RT_TEST_DIR)/dpu_synccost_t%.elf,1 4 8 16)
 RT_TEST_RUN  := $(RT_TEST_DIR)/rt_run
 RT_DPU_DEPS  := $(wildcard emu/rt/*.c emu/rt/*.S emu/rt/*.lds emu/dpu-include/*.h) \
                 emu/vdpu/abi.h $(RT_DPU_CC) tests/emu/rt/printf_cases.h
@@ -29,13 +31,21 @@ $(RT_TEST_DIR)/dpu_%.elf: tests/emu/rt/dpu_%.c $(RT_DPU_DEPS)
 	@mkdir -p $(dir $@)
 	$(RT_DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=$(RT_NR_$*) -o $@ $<
 
+# what synchronisation costs, for several tasklet counts (rt_run --costs)
+$(RT_TEST_DIR)/dpu_synccost_t%.elf: tests/emu/rt/dpu_synccost.c $(RT_DPU_DEPS)
+	@mkdir -p $(dir $@)
+	$(RT_DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=$* -o $@ $<
+
 $(RT_TEST_RUN): tests/emu/rt/rt_run.c $(TEST_HARNESS) tests/emu/rt/printf_cases.h $(VDPU_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(VDPU_CFLAGS) -Itests -o $@ $(filter %.c,$^) $(VDPU_LIB) $(LDLIBS)
 
-.PHONY: test-emu-rt
+.PHONY: test-emu-rt emu-sync-costs
 test-emu-rt: $(RT_TEST_RUN) $(RT_TEST_ELFS)
 	@sh tests/run.sh "$(RT_TEST_RUN) $(RT_TEST_DIR)"
+
+emu-sync-costs: $(RT_TEST_RUN) $(RT_TEST_ELFS)
+	$(RT_TEST_RUN) $(RT_TEST_DIR) --costs
 
 TEST_CMDS += "$(RT_TEST_RUN) $(RT_TEST_DIR)"
 TEST_DEPS += $(RT_TEST_RUN) $(RT_TEST_ELFS)

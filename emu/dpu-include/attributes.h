@@ -18,8 +18,9 @@
  * linker script gathers them between __sys_host_begin and __sys_host_end. */
 #define __host                                                                                     \
     __attribute__((section(".data.__sys_host." __VDPU_STR(__COUNTER__)), aligned(8), used))
-/* Atomic bits are modelled as WRAM bytes whose address names a lock. */
-#define __atomic_bit       __attribute__((section(".data.__sys_atomic"), used))
+/* An atomic bit: a name in the non-loaded `.atomic` region whose address's
+ * low byte is the bit number (atomic_bit.h, emu/rt/dpu.lds). */
+#define __atomic_bit       __attribute__((section(".atomic"), used))
 #define __lower_data(name) __attribute__((used))
 
 #endif

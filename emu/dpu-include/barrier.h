@@ -1,21 +1,24 @@
-/* barrier.h -- barriers (virtual UPMEM, SDK names and layout).
- * BARRIER_INIT(name, count) at file scope defines `barrier_t name`;
- * barrier_wait(&name) sleeps until `count` tasklets have arrived, then all
- * resume and the barrier re-arms (reusable in loops). The expected count is
- * read from initial_count at every wait, so barriers filled in at run time
- * (PrIM HST-L sets wait_queue/count/initial_count/lock itself) work too.
- * Waiting with fewer than `count` live tasklets deadlocks: the interpreter
- * faults with VDPU_FAULT_DEADLOCK. The interpreter keeps the arrival count
- * (keyed by the barrier's address); `count` and `lock` are kept for layout
- * compatibility only. */
+/* barrier.h -- barriers (virtual UPMEM, SDK names, layout and algorithm).
+ * BARRIER_INIT(name, count) at file scope defines `barrier_t name` and its
+ * atomic bit; barrier_wait(&name) (emu/rt/sync.c) returns once `count`
+ * tasklets have called it, and the barrier re-arms (reusable in loops).
+ * As the SDK's: under the barrier's atomic bit (`lock` holds the bit) an
+ * arriving tasklet decrements `count`, joins the circular wait queue
+ * (`wait_queue` = last waiter, 0xFF = empty; the links are the runtime's
+ * per-tasklet table) and stops; the last one resumes the waiters one by
+ * one and restores `count` from `initial_count`. The fields may be filled in
+ * at run time (PrIM HST-L sets all four, `lock` = the low byte of an
+ * ATOMIC_BIT_INIT bit's address). The state lives in WRAM and persists across
+ * launches, as on hardware. Waiting with fewer than `count` live tasklets is a
+ * deadlock fault (VDPU_FAULT_DEADLOCK). `count` is written into the object by
+ * the assembler, as the SDK's macro does: a number or a macro expanding to an
+ * arithmetic expression (NR_TASKLETS, NR_TASKLETS / 2), not a C cast. */
 #ifndef _DPU_BARRIER_H_
 #define _DPU_BARRIER_H_
 
 #include <atomic_bit.h>
 #include <attributes.h>
 #include <stdint.h>
-
-#include "../vdpu/abi.h"
 
 typedef struct barrier_t {
     uint8_t wait_queue;
@@ -24,13 +27,23 @@ typedef struct barrier_t {
     uint8_t lock;
 } barrier_t;
 
+/* clang-format off */
 #define BARRIER_INIT(_name, _counter)                                                              \
     _Static_assert((_counter) > 0 && (_counter) < 128, "barrier counter must be in 1..127");       \
-    barrier_t _name = {0xFF, (uint8_t)(_counter), (uint8_t)(_counter), 0}
+    ATOMIC_BIT_INIT(__CONCAT(barrier_, _name));                                                    \
+    extern barrier_t _name;                                                                        \
+    __asm__(".section .data." __VDPU_STR(_name) ",\"aw\",@progbits\n"                              \
+            ".type " __VDPU_STR(_name) ",@object\n"                                                \
+            ".globl " __VDPU_STR(_name) "\n"                                                       \
+            ".p2align 2\n" __VDPU_STR(_name) ":\n"                                                 \
+            ".byte 0xFF\n"                                                                         \
+            ".byte " __VDPU_STR(_counter) "\n"                                                     \
+            ".byte " __VDPU_STR(_counter) "\n"                                                     \
+            ".byte " __VDPU_STR(ATOMIC_BIT_GET(__CONCAT(barrier_, _name))) " - __atomic_start_addr\n" \
+            ".size " __VDPU_STR(_name) ", 4\n"                                                     \
+            ".text\n")
+/* clang-format on */
 
-static inline __attribute__((always_inline, unused)) void barrier_wait(barrier_t *barrier)
-{
-    vdpu_ecall2(VDPU_SYS_BARRIER_WAIT, (uint32_t)barrier, barrier->initial_count);
-}
+void barrier_wait(barrier_t *barrier);
 
 #endif

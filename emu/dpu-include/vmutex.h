@@ -1,38 +1,64 @@
-/* vmutex.h -- virtual mutexes: NB_VMUTEXES independent locks
- * (virtual UPMEM, SDK names). VMUTEX_INIT(name, NB_VMUTEXES, NB_MUTEXES) at
- * file scope; vmutex_lock(&name, id) / vmutex_unlock(&name, id) with
- * id < NB_VMUTEXES (<= 65536). Each id is its own lock (no false sharing, as
- * in the SDK); NB_MUTEXES (the hardware bits the SDK spreads them over) only
- * affects contention on hardware and is recorded but unused here. Lock keys are
- * (address of the object << 16) | id, never equal to a WRAM address. */
+/* vmutex.h -- virtual mutexes: many locks over few hardware mutexes
+ * (virtual UPMEM, SDK names and layout). VMUTEX_INIT(name, NB_VMUTEXES,
+ * NB_MUTEXES) at file scope; vmutex_lock(&name, id) / vmutex_unlock(&name, id)
+ * with id < NB_VMUTEXES. Each virtual mutex is one bit in WRAM; the hardware
+ * mutex (atomic bit) (id >> 3) & (NB_MUTEXES - 1) guards the update of its
+ * byte only, not the critical section, so ids never share a lock. As the
+ * SDK's: lock = acquire; read the byte; set the bit; store; release; and
+ * retry while the bit was already set. (The SDK wants NB_VMUTEXES a multiple
+ * of 8; here any count works, rounded up to whole bytes.) */
 #ifndef _DPU_VMUTEX_H_
 #define _DPU_VMUTEX_H_
 
+#include <mutex.h>
 #include <stdint.h>
 
-#include "../vdpu/abi.h"
-
-typedef struct vmutex {
-    uint32_t nb_vmutexes;
-    uint32_t nb_mutexes;
-} vmutex_t;
+struct vmutex {
+    uint8_t *vm;
+    uint8_t *hw_mutexes;
+    uint8_t hw_mutexes_mask;
+};
+typedef struct vmutex vmutex_t;
 
 #define VMUTEX_INIT(_name, _nb_vmutexes, _nb_mutexes)                                              \
     _Static_assert((_nb_vmutexes) > 0 && (_nb_vmutexes) <= 65536,                                  \
                    "VMUTEX_INIT: 1..65536 virtual mutexes");                                       \
     _Static_assert((_nb_mutexes) > 0 && ((_nb_mutexes) & ((_nb_mutexes)-1)) == 0,                  \
-                   "VMUTEX_INIT: the number of mutexes must be a power of 2");                     \
-    vmutex_t _name = {(_nb_vmutexes), (_nb_mutexes)}
+                   "VMUTEX_INIT: the number of hardware mutexes must be a power of 2");            \
+    uint8_t __atomic_bit __CONCAT(hw_mutexes_, _name)[_nb_mutexes];                                \
+    uint8_t __CONCAT(vmutex_, _name)[((_nb_vmutexes) + 7) >> 3];                                   \
+    struct vmutex _name = {__CONCAT(vmutex_, _name), __CONCAT(hw_mutexes_, _name),                 \
+                           (uint8_t)((_nb_mutexes)-1)}
 
-static inline __attribute__((always_inline, unused)) void vmutex_lock(vmutex_t *vmutex, uint32_t id)
+static inline __attribute__((always_inline, unused)) void vmutex_lock(struct vmutex *vm,
+                                                                      uint16_t id)
 {
-    vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, ((uint32_t)vmutex << 16) | (id & 0xFFFFu));
+    volatile uint8_t *byte = vm->vm + (id >> 3);
+    uint8_t mask = (uint8_t)(1u << (id & 7u));
+    uint32_t hw = (uint32_t)&vm->hw_mutexes[(id >> 3) & vm->hw_mutexes_mask];
+    for (;;) {
+        __vdpu_acquire(hw);
+        uint8_t old = *byte;
+        if (!(old & mask)) {
+            *byte = (uint8_t)(old | mask);
+            __vdpu_release(hw);
+            return;
+        }
+        /* taken: release and wait for the bit to clear, as the SDK's loop
+         * (acquire, lbu, or, sb, release, jeq) does and is charged */
+        __vdpu_release_wait(hw, byte, mask);
+    }
 }
 
-static inline __attribute__((always_inline, unused)) void vmutex_unlock(vmutex_t *vmutex,
-                                                                        uint32_t id)
+static inline __attribute__((always_inline, unused)) void vmutex_unlock(struct vmutex *vm,
+                                                                        uint16_t id)
 {
-    vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, ((uint32_t)vmutex << 16) | (id & 0xFFFFu));
+    volatile uint8_t *byte = vm->vm + (id >> 3);
+    uint8_t mask = (uint8_t)(1u << (id & 7u));
+    uint32_t hw = (uint32_t)&vm->hw_mutexes[(id >> 3) & vm->hw_mutexes_mask];
+    __vdpu_acquire(hw);
+    *byte = (uint8_t)(*byte & ~mask);
+    __vdpu_release(hw);
 }
 
 #endif

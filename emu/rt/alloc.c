@@ -1,6 +1,7 @@
 /* alloc.c -- WRAM heap: mem_alloc/mem_reset (alloc.h) and the fixed-size-block
  * allocator (fsb_allocator.h). */
 #include <alloc.h>
+#include <atomic_bit.h>
 #include <fsb_allocator.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,13 +14,14 @@ extern uint8_t __sys_heap_start[];
  * other global (the SDK's documented behaviour); mem_reset rewinds it. */
 uint32_t __sys_heap_pointer = (uint32_t)__sys_heap_start;
 
-/* Its address doubles as the key of the heap lock. */
-#define HEAP_LOCK ((uint32_t)&__sys_heap_pointer)
+/* the heap's atomic bit, as the SDK's __heap_pointer bit */
+static uint8_t __atomic_bit heap_bit;
+#define HEAP_LOCK ((uint32_t)&heap_bit)
 
 /* see alloc.h */
 void *mem_alloc(size_t size)
 {
-    vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, HEAP_LOCK);
+    __vdpu_acquire(HEAP_LOCK);
     uint32_t p = (__sys_heap_pointer + 7u) & ~7u;
     if (size > VDPU_WRAM_SIZE || p + size > VDPU_WRAM_SIZE)
         vdpu_ecall2(
@@ -29,24 +31,24 @@ void *mem_alloc(size_t size)
         __sys_heap_pointer = p + size;
     else
         p = __sys_heap_pointer;
-    vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, HEAP_LOCK);
+    __vdpu_release(HEAP_LOCK);
     return (void *)p;
 }
 
 /* see alloc.h */
 void *mem_reset(void)
 {
-    vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, HEAP_LOCK);
+    __vdpu_acquire(HEAP_LOCK);
     __sys_heap_pointer = (uint32_t)__sys_heap_start;
-    vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, HEAP_LOCK);
+    __vdpu_release(HEAP_LOCK);
     return __sys_heap_start;
 }
 
 /* ---------------------------------------------------------------- fsb */
 /* Layout: nb blocks chained through their first word, then one word holding
  * the head of the free list; the allocator handle points to that word. */
-static uint8_t fsb_lock_obj;
-#define FSB_LOCK ((uint32_t)&fsb_lock_obj)
+static uint8_t __atomic_bit fsb_bit;
+#define FSB_LOCK ((uint32_t)&fsb_bit)
 
 /* see fsb_allocator.h */
 fsb_allocator_t fsb_alloc(unsigned int block_size, unsigned int nb_of_blocks)
@@ -68,19 +70,19 @@ fsb_allocator_t fsb_alloc(unsigned int block_size, unsigned int nb_of_blocks)
 /* see fsb_allocator.h */
 void *fsb_get(fsb_allocator_t allocator)
 {
-    vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, FSB_LOCK);
+    __vdpu_acquire(FSB_LOCK);
     void **blk = *allocator;
     if (blk != NULL)
         *allocator = *blk;
-    vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, FSB_LOCK);
+    __vdpu_release(FSB_LOCK);
     return blk;
 }
 
 /* see fsb_allocator.h */
 void fsb_free(fsb_allocator_t allocator, void *ptr)
 {
-    vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, FSB_LOCK);
+    __vdpu_acquire(FSB_LOCK);
     *(void **)ptr = *allocator;
     *allocator = ptr;
-    vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, FSB_LOCK);
+    __vdpu_release(FSB_LOCK);
 }

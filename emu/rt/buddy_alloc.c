@@ -4,6 +4,7 @@
  * order k, USED | k = head of an allocated block. Free blocks of order k
  * form a doubly linked list through their first two words. */
 #include <alloc.h>
+#include <atomic_bit.h>
 #include <buddy_alloc.h>
 #include <errno.h>
 #include <stddef.h>
@@ -25,9 +26,9 @@ static uint8_t *heap;
 static uint8_t *meta;
 static uint32_t heap_size, top_order;
 static blk_t *free_list[MAX_ORDERS];
-static uint8_t lock_obj;
-#define LOCK()   vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, (uint32_t)&lock_obj)
-#define UNLOCK() vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, (uint32_t)&lock_obj)
+static uint8_t __atomic_bit lock_bit;
+#define LOCK()   __vdpu_acquire((uint32_t)&lock_bit)
+#define UNLOCK() __vdpu_release((uint32_t)&lock_bit)
 
 static void push(blk_t *b, uint32_t k)
 {

@@ -2,6 +2,7 @@
 #include <mram.h>
 #include <mram_unaligned.h>
 #include <stdint.h>
+#include <vmutex.h>
 
 #include "../vdpu/abi.h"
 
@@ -81,9 +82,9 @@ void mram_write_unaligned(const void *from, __mram_ptr void *dest, unsigned int 
         patch_word(d, f, n);
 }
 
-/* One lock per (dest / 8) % 256; the key space (object address << 16 | i)
- * never collides with plain mutexes (keys = WRAM addresses < 64 KiB). */
-static uint8_t atomic_lock_obj;
+/* One virtual mutex per (dest / 8) % 256 over 8 hardware mutexes, as the
+ * SDK's helpers use a vmutex. */
+VMUTEX_INIT(mram_atomic_vm, 256, 8);
 
 /* see mram_unaligned.h */
 void __mram_update_atomic(uint32_t dest, uint32_t width, uint32_t value,
@@ -91,10 +92,10 @@ void __mram_update_atomic(uint32_t dest, uint32_t width, uint32_t value,
 {
     if (dest & (width - 1u))
         fault_unaligned("mram_*_int_atomic: the int address in MRAM must be 4-aligned");
-    uint32_t key = ((uint32_t)&atomic_lock_obj << 16) | ((dest >> 3) & 0xFFu);
+    uint16_t key = (uint16_t)((dest >> 3) & 0xFFu);
     uint64_t word __attribute__((aligned(8)));
     uint8_t *p = (uint8_t *)&word + (dest & 7u);
-    vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, key);
+    vmutex_lock(&mram_atomic_vm, key);
     dma_read(dest & ~7u, &word, 8u);
     if (update_func != 0)
         update_func(p, args);
@@ -103,5 +104,5 @@ void __mram_update_atomic(uint32_t dest, uint32_t width, uint32_t value,
     else
         *p = (uint8_t)value;
     dma_write(&word, dest & ~7u, 8u);
-    vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, key);
+    vmutex_unlock(&mram_atomic_vm, key);
 }

@@ -15,12 +15,14 @@
  * give 0 for negative operands.
  *
  * Only uint32_t/uint64_t arithmetic: nothing here may itself need a
- * soft-float call, and 64-bit multiply is done from 32x32->64 products (which
- * rv32im inlines as mul + mulhu). Rounding follows the classic scheme: a
- * significand with the integer bit at a fixed position (bit 30 of 32 / bit 62
- * of 64) plus round bits below the last kept bit, and an exponent one less
- * than the biased exponent so that packing with '+' lets a rounding carry
- * ripple into the exponent field. */
+ * soft-float call. Add, sub, mul and div follow compiler-rt (see the comment
+ * above f32_add); their 32x32->64 products are plain C `(uint64_t)x * y`, so
+ * they cost what the virtual DPU charges for a multiply (the DPU, with no
+ * multiplier, calls a mul_step routine for each). Conversions round with the
+ * classic scheme: a significand with the integer bit at a fixed position
+ * (bit 30 of 32 / bit 62 of 64) plus round bits below the last kept bit, and
+ * an exponent one less than the biased exponent so that packing with '+' lets
+ * a rounding carry ripple into the exponent field. */
 #include <stdint.h>
 
 /* ------------------------------------------------------------ bit access */
@@ -173,257 +175,480 @@ static uint64_t f64_norm_round_pack(uint64_t sign, int32_t exp, uint64_t sig)
 }
 
 /* ------------------------------------------------------------ binary32 */
-static uint32_t f32_propagate_nan(uint32_t a, uint32_t b)
+
+/* The four operations of both formats follow LLVM compiler-rt's generic
+ * soft-float routines, which the UPMEM SDK compiles for the DPU and links
+ * (fp_add_impl.inc, fp_mul_impl.inc, divsf3.c/divdf3.c of its runtime):
+ * the same steps on the same widths, so a program executes the operation mix
+ * the DPU executes -- in particular the same 32x32->64 products, written as
+ * plain C `(uint64_t)x * y`, so that whatever prices a multiply on the
+ * virtual DPU prices these. Our own code; differences: the division also
+ * rounds subnormal quotients correctly (the SDK's divsf3/divdf3 flush them to
+ * zero; that path is only taken for such results), and shifts that C leaves
+ * undefined are guarded. */
+
+/* subnormal significand -> leading 1 at the implicit bit; the exponent it
+ * implies (compiler-rt's normalize) */
+static inline int f32_normalize(uint32_t *sig)
 {
-    return (f32_isnan(a) ? a : b) | 0x00400000u;
+    int shift = __builtin_clz(*sig) - __builtin_clz(F32_HIDDEN);
+    *sig <<= shift;
+    return 1 - shift;
 }
 
-/* a + b for the bit patterns (sub = a + (b ^ sign)) */
+/* a + b; b's sign flipped for a - b (compiler-rt __addXf3__) */
 static uint32_t f32_add(uint32_t a, uint32_t b)
 {
-    uint32_t aabs = a & F32_ABS, babs = b & F32_ABS;
-    if (aabs >= F32_INF || babs >= F32_INF) {
-        if (f32_isnan(a) || f32_isnan(b))
-            return f32_propagate_nan(a, b);
-        if (aabs == F32_INF)
-            return (babs == F32_INF && (a ^ b) & F32_SIGN) ? F32_QNAN : a;
-        return b;
+    uint32_t aAbs = a & F32_ABS, bAbs = b & F32_ABS;
+    /* zero, infinity or NaN */
+    if (aAbs - 1u >= F32_INF - 1u || bAbs - 1u >= F32_INF - 1u) {
+        if (aAbs > F32_INF)
+            return a | 0x00400000u;
+        if (bAbs > F32_INF)
+            return b | 0x00400000u;
+        if (aAbs == F32_INF)
+            return (a ^ b) == F32_SIGN ? F32_QNAN : a; /* inf - inf */
+        if (bAbs == F32_INF)
+            return b;
+        if (!aAbs)
+            return bAbs ? b : (a & b); /* -0 + -0 = -0, else +0 */
+        if (!bAbs)
+            return a;
     }
-    if (babs == 0)
-        return aabs == 0 ? (a & b) : a; /* -0 + -0 = -0, else +0 */
-    if (aabs == 0)
-        return b;
-    if (aabs < babs) { /* make a the larger magnitude: its sign wins */
+    if (bAbs > aAbs) { /* a gets the larger magnitude: its sign wins */
         uint32_t t = a;
         a = b;
         b = t;
-        t = aabs;
-        aabs = babs;
-        babs = t;
     }
-    int32_t ea = (int32_t)(aabs >> 23), eb = (int32_t)(babs >> 23);
-    uint32_t sa = aabs & F32_FRAC, sb = babs & F32_FRAC;
-    if (ea)
-        sa |= F32_HIDDEN;
-    else
-        ea = 1;
-    if (eb)
-        sb |= F32_HIDDEN;
-    else
-        eb = 1;
-    sa <<= 7; /* hidden bit at 30 */
-    sb = shr_jam32(sb << 7, (uint32_t)(ea - eb));
+    int aExp = (int)(a >> 23 & 0xff), bExp = (int)(b >> 23 & 0xff);
+    uint32_t aSig = a & F32_FRAC, bSig = b & F32_FRAC;
+    if (aExp == 0)
+        aExp = f32_normalize(&aSig);
+    if (bExp == 0)
+        bExp = f32_normalize(&bSig);
     uint32_t sign = a & F32_SIGN;
-    uint32_t s;
-    if ((a ^ b) & F32_SIGN) {
-        s = sa - sb;
-        if (s == 0)
-            return 0; /* exact cancellation: +0 in round-to-nearest */
+    int subtraction = ((a ^ b) & F32_SIGN) != 0;
+    /* three bits below the significand: round, guard, sticky */
+    aSig = (aSig | F32_HIDDEN) << 3;
+    bSig = (bSig | F32_HIDDEN) << 3;
+    uint32_t align = (uint32_t)(aExp - bExp);
+    if (align) {
+        if (align < 32) {
+            uint32_t sticky = (bSig << (32 - align)) != 0;
+            bSig = bSig >> align | sticky;
+        } else {
+            bSig = 1; /* only the sticky bit: b is nonzero */
+        }
+    }
+    if (subtraction) {
+        aSig -= bSig;
+        if (aSig == 0)
+            return 0; /* exact cancellation: +0 */
+        if (aSig < F32_HIDDEN << 3) {
+            int shift = __builtin_clz(aSig) - __builtin_clz(F32_HIDDEN << 3);
+            aSig <<= shift;
+            aExp -= shift;
+        }
     } else {
-        s = sa + sb;
+        aSig += bSig;
+        if (aSig & F32_HIDDEN << 4) { /* carry out: one bit right */
+            uint32_t sticky = aSig & 1;
+            aSig = aSig >> 1 | sticky;
+            aExp += 1;
+        }
     }
-    return f32_norm_round_pack(sign, ea - 1, s);
+    if (aExp >= 0xff)
+        return F32_INF | sign;
+    if (aExp <= 0) {
+        /* subnormal result; it is exact below 2^-126, so the shift is small,
+         * but keep it defined */
+        uint32_t shift = (uint32_t)(1 - aExp);
+        if (shift < 32) {
+            uint32_t sticky = (aSig << (32 - shift)) != 0;
+            aSig = aSig >> shift | sticky;
+        } else {
+            aSig = aSig != 0;
+        }
+        aExp = 0;
+    }
+    uint32_t rgs = aSig & 7;
+    uint32_t result = (aSig >> 3 & F32_FRAC) | (uint32_t)aExp << 23 | sign;
+    /* round to nearest, ties to even; may carry into infinity, correctly */
+    if (rgs > 4)
+        result++;
+    if (rgs == 4)
+        result += result & 1;
+    return result;
 }
 
-/* unpack a finite nonzero operand into a significand in [2^23, 2^24) and an
- * exponent (biased; below 1 for subnormals) */
-static uint32_t f32_unpack(uint32_t aabs, int32_t *exp)
-{
-    int32_t e = (int32_t)(aabs >> 23);
-    uint32_t s = aabs & F32_FRAC;
-    if (e)
-        s |= F32_HIDDEN;
-    else {
-        int shift = __builtin_clz(s) - 8;
-        s <<= shift;
-        e = 1 - shift;
-    }
-    *exp = e;
-    return s;
-}
-
+/* special operands of mul/div: a NaN or the result for zero/inf operands,
+ * else scale the subnormal significands (compiler-rt's prologue) */
 static uint32_t f32_mul(uint32_t a, uint32_t b)
 {
+    uint32_t aExp = a >> 23 & 0xff, bExp = b >> 23 & 0xff;
     uint32_t sign = (a ^ b) & F32_SIGN;
-    uint32_t aabs = a & F32_ABS, babs = b & F32_ABS;
-    if (aabs >= F32_INF || babs >= F32_INF) {
-        if (f32_isnan(a) || f32_isnan(b))
-            return f32_propagate_nan(a, b);
-        if (aabs == 0 || babs == 0)
-            return F32_QNAN; /* inf * 0 */
-        return sign | F32_INF;
+    uint32_t aSig = a & F32_FRAC, bSig = b & F32_FRAC;
+    int scale = 0;
+    if (aExp - 1u >= 0xfeu || bExp - 1u >= 0xfeu) {
+        uint32_t aAbs = a & F32_ABS, bAbs = b & F32_ABS;
+        if (aAbs > F32_INF)
+            return a | 0x00400000u;
+        if (bAbs > F32_INF)
+            return b | 0x00400000u;
+        if (aAbs == F32_INF)
+            return bAbs ? (aAbs | sign) : F32_QNAN; /* inf * 0 */
+        if (bAbs == F32_INF)
+            return aAbs ? (bAbs | sign) : F32_QNAN;
+        if (!aAbs || !bAbs)
+            return sign;
+        if (aAbs < F32_HIDDEN)
+            scale += f32_normalize(&aSig);
+        if (bAbs < F32_HIDDEN)
+            scale += f32_normalize(&bSig);
     }
-    if (aabs == 0 || babs == 0)
-        return sign;
-    int32_t ea, eb;
-    uint32_t sa = f32_unpack(aabs, &ea), sb = f32_unpack(babs, &eb);
-    uint64_t p = (uint64_t)sa * sb; /* [2^46, 2^48) */
-    uint32_t s = (uint32_t)(p >> 16) | ((uint32_t)p & 0xffff ? 1u : 0u);
-    return f32_norm_round_pack(sign, ea + eb - 128, s);
+    aSig |= F32_HIDDEN;
+    bSig |= F32_HIDDEN;
+    /* b left-aligned: the 48-bit product's leading 1 is bit 23 or 24 of hi */
+    uint64_t product = (uint64_t)aSig * (bSig << 8);
+    uint32_t hi = (uint32_t)(product >> 32), lo = (uint32_t)product;
+    int pExp = (int)aExp + (int)bExp - 127 + scale;
+    if (hi & F32_HIDDEN) {
+        pExp++;
+    } else {
+        hi = hi << 1 | lo >> 31;
+        lo <<= 1;
+    }
+    if (pExp >= 0xff)
+        return F32_INF | sign;
+    if (pExp <= 0) {
+        /* subnormal: shift so that the round bit is lo's top bit */
+        uint32_t shift = (uint32_t)(1 - pExp);
+        if (shift >= 32)
+            return sign; /* below half the smallest subnormal */
+        uint32_t sticky = (lo << (32 - shift)) != 0;
+        lo = hi << (32 - shift) | lo >> shift | sticky;
+        hi >>= shift;
+    } else {
+        hi = (hi & F32_FRAC) | (uint32_t)pExp << 23;
+    }
+    hi |= sign;
+    if (lo > 0x80000000u)
+        hi++;
+    if (lo == 0x80000000u)
+        hi += hi & 1;
+    return hi;
+}
+
+/* Subnormal quotient (compiler-rt's divsf3/divdf3 flush it to zero). The
+ * 24/53-bit q is below a/b by f = residual / b units of q, 0 < f < 1.125 (the
+ * reciprocal is biased low; compiler-rt's error bound), so q + 1 may still be
+ * below a/b. shift = how far q goes right. Rounds to nearest even. */
+static uint64_t subnormal_quotient(uint64_t q, uint64_t residual, uint64_t b, uint32_t shift)
+{
+    if (residual >= b) {
+        q++;
+        residual -= b;
+    }
+    if (shift > 63)
+        return 0;
+    uint64_t half = 1ull << (shift - 1), rem = q & ((half << 1) - 1);
+    q >>= shift;
+    if (rem > half || (rem == half && (residual != 0 || (q & 1))))
+        q++;
+    return q;
 }
 
 static uint32_t f32_div(uint32_t a, uint32_t b)
 {
+    uint32_t aExp = a >> 23 & 0xff, bExp = b >> 23 & 0xff;
     uint32_t sign = (a ^ b) & F32_SIGN;
-    uint32_t aabs = a & F32_ABS, babs = b & F32_ABS;
-    if (aabs >= F32_INF || babs >= F32_INF) {
-        if (f32_isnan(a) || f32_isnan(b))
-            return f32_propagate_nan(a, b);
-        if (aabs == F32_INF)
-            return babs == F32_INF ? F32_QNAN : (sign | F32_INF);
-        return sign; /* finite / inf */
+    uint32_t aSig = a & F32_FRAC, bSig = b & F32_FRAC;
+    int scale = 0;
+    if (aExp - 1u >= 0xfeu || bExp - 1u >= 0xfeu) {
+        uint32_t aAbs = a & F32_ABS, bAbs = b & F32_ABS;
+        if (aAbs > F32_INF)
+            return a | 0x00400000u;
+        if (bAbs > F32_INF)
+            return b | 0x00400000u;
+        if (aAbs == F32_INF)
+            return bAbs == F32_INF ? F32_QNAN : (aAbs | sign);
+        if (bAbs == F32_INF)
+            return sign;
+        if (!aAbs)
+            return bAbs ? sign : F32_QNAN; /* 0 / 0 */
+        if (!bAbs)
+            return F32_INF | sign;
+        if (aAbs < F32_HIDDEN)
+            scale += f32_normalize(&aSig);
+        if (bAbs < F32_HIDDEN)
+            scale -= f32_normalize(&bSig);
     }
-    if (babs == 0)
-        return aabs == 0 ? F32_QNAN : (sign | F32_INF);
-    if (aabs == 0)
-        return sign;
-    int32_t ea, eb;
-    uint32_t sa = f32_unpack(aabs, &ea), sb = f32_unpack(babs, &eb);
-    if (sa < sb) {
-        sa <<= 1;
-        ea--;
+    aSig |= F32_HIDDEN;
+    bSig |= F32_HIDDEN;
+    int qExp = (int)aExp - (int)bExp + scale;
+    /* b as Q31 in [1, 2); reciprocal estimate 3/4 + 1/sqrt(2) - b/2 (Q32,
+     * ~3.5 bits), then three Newton-Raphson steps x = x * (2 - x * b), each
+     * two 32x32->64 products, to ~28 bits */
+    uint32_t q31b = bSig << 8;
+    uint32_t recip = 0x7504f333u - q31b;
+    uint32_t corr;
+    corr = 0u - (uint32_t)((uint64_t)recip * q31b >> 32);
+    recip = (uint32_t)((uint64_t)recip * corr >> 31);
+    corr = 0u - (uint32_t)((uint64_t)recip * q31b >> 32);
+    recip = (uint32_t)((uint64_t)recip * corr >> 31);
+    corr = 0u - (uint32_t)((uint64_t)recip * q31b >> 32);
+    recip = (uint32_t)((uint64_t)recip * corr >> 31);
+    /* bias it below the true reciprocal, so that q <= a/b */
+    recip -= 2;
+    uint32_t q = (uint32_t)((uint64_t)recip * (aSig << 1) >> 32);
+    /* q in [0.5, 2): normalise to [1, 2); residual r = a - q*b in
+     * [0, ulp*b): q rounds up when 2r > b (no exact half) */
+    uint32_t residual;
+    if (q < F32_HIDDEN << 1) {
+        residual = (aSig << 24) - q * bSig;
+        qExp--;
+    } else {
+        q >>= 1;
+        residual = (aSig << 23) - q * bSig;
     }
-    /* quotient in [1, 2): integer digit 1, then three 8-bit digits from the
-     * 32-bit divider (the remainder stays below sb < 2^24, so r << 8 fits) */
-    uint32_t r = sa - sb, q = 1;
-    for (int i = 0; i < 3; i++) {
-        r <<= 8;
-        uint32_t d = r / sb;
-        r -= d * sb;
-        q = (q << 8) | d;
-    }
-    /* q: 1 + 24 fraction bits; the 24th is the round bit, r != 0 the sticky */
-    return f32_round_pack(sign, ea - eb + 126, (q << 6) | (r != 0));
+    int wExp = qExp + 127;
+    if (wExp >= 0xff)
+        return F32_INF | sign;
+    if (wExp < 1)
+        return sign | (uint32_t)subnormal_quotient(q, residual, bSig, (uint32_t)(1 - wExp));
+    uint32_t round = (residual << 1) > bSig;
+    uint32_t absResult = (q & F32_FRAC) | (uint32_t)wExp << 23;
+    absResult += round;
+    return absResult | sign;
 }
 
 /* ------------------------------------------------------------ binary64 */
-static uint64_t f64_propagate_nan(uint64_t a, uint64_t b)
+
+static inline int f64_clz(uint64_t a)
 {
-    return (f64_isnan(a) ? a : b) | 0x0008000000000000ull;
+    /* compiler-rt's rep_clz on a 32-bit machine */
+    if (a & 0xffffffff00000000ull)
+        return __builtin_clz((uint32_t)(a >> 32));
+    return 32 + __builtin_clz((uint32_t)a);
+}
+
+static inline int f64_normalize(uint64_t *sig)
+{
+    int shift = f64_clz(*sig) - f64_clz(F64_HIDDEN);
+    *sig <<= shift;
+    return 1 - shift;
+}
+
+/* 64x64 -> 128 from four 32x32 -> 64 products (compiler-rt's wideMultiply) */
+static inline void f64_wide_mul(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t plolo = a0 * b0, plohi = a0 * b1, philo = a1 * b0, phihi = a1 * b1;
+    uint64_t r0 = plolo & 0xffffffffu;
+    uint64_t r1 = (plolo >> 32) + (plohi & 0xffffffffu) + (philo & 0xffffffffu);
+    *lo = r0 + (r1 << 32);
+    *hi = (plohi >> 32) + (philo >> 32) + (r1 >> 32) + phihi;
 }
 
 static uint64_t f64_add(uint64_t a, uint64_t b)
 {
-    uint64_t aabs = a & F64_ABS, babs = b & F64_ABS;
-    if (aabs >= F64_INF || babs >= F64_INF) {
-        if (f64_isnan(a) || f64_isnan(b))
-            return f64_propagate_nan(a, b);
-        if (aabs == F64_INF)
-            return (babs == F64_INF && (a ^ b) & F64_SIGN) ? F64_QNAN : a;
-        return b;
+    uint64_t aAbs = a & F64_ABS, bAbs = b & F64_ABS;
+    if (aAbs - 1u >= F64_INF - 1u || bAbs - 1u >= F64_INF - 1u) {
+        if (aAbs > F64_INF)
+            return a | 0x0008000000000000ull;
+        if (bAbs > F64_INF)
+            return b | 0x0008000000000000ull;
+        if (aAbs == F64_INF)
+            return (a ^ b) == F64_SIGN ? F64_QNAN : a;
+        if (bAbs == F64_INF)
+            return b;
+        if (!aAbs)
+            return bAbs ? b : (a & b);
+        if (!bAbs)
+            return a;
     }
-    if (babs == 0)
-        return aabs == 0 ? (a & b) : a;
-    if (aabs == 0)
-        return b;
-    if (aabs < babs) {
+    if (bAbs > aAbs) {
         uint64_t t = a;
         a = b;
         b = t;
-        t = aabs;
-        aabs = babs;
-        babs = t;
     }
-    int32_t ea = (int32_t)(aabs >> 52), eb = (int32_t)(babs >> 52);
-    uint64_t sa = aabs & F64_FRAC, sb = babs & F64_FRAC;
-    if (ea)
-        sa |= F64_HIDDEN;
-    else
-        ea = 1;
-    if (eb)
-        sb |= F64_HIDDEN;
-    else
-        eb = 1;
-    sa <<= 10;
-    sb = shr_jam64(sb << 10, (uint32_t)(ea - eb));
+    int aExp = (int)(a >> 52 & 0x7ff), bExp = (int)(b >> 52 & 0x7ff);
+    uint64_t aSig = a & F64_FRAC, bSig = b & F64_FRAC;
+    if (aExp == 0)
+        aExp = f64_normalize(&aSig);
+    if (bExp == 0)
+        bExp = f64_normalize(&bSig);
     uint64_t sign = a & F64_SIGN;
-    uint64_t s;
-    if ((a ^ b) & F64_SIGN) {
-        s = sa - sb;
-        if (s == 0)
+    int subtraction = ((a ^ b) & F64_SIGN) != 0;
+    aSig = (aSig | F64_HIDDEN) << 3;
+    bSig = (bSig | F64_HIDDEN) << 3;
+    uint32_t align = (uint32_t)(aExp - bExp);
+    if (align) {
+        if (align < 64) {
+            uint64_t sticky = (bSig << (64 - align)) != 0;
+            bSig = bSig >> align | sticky;
+        } else {
+            bSig = 1;
+        }
+    }
+    if (subtraction) {
+        aSig -= bSig;
+        if (aSig == 0)
             return 0;
+        if (aSig < F64_HIDDEN << 3) {
+            int shift = f64_clz(aSig) - f64_clz(F64_HIDDEN << 3);
+            aSig <<= shift;
+            aExp -= shift;
+        }
     } else {
-        s = sa + sb;
+        aSig += bSig;
+        if (aSig & F64_HIDDEN << 4) {
+            uint64_t sticky = aSig & 1;
+            aSig = aSig >> 1 | sticky;
+            aExp += 1;
+        }
     }
-    return f64_norm_round_pack(sign, ea - 1, s);
-}
-
-static uint64_t f64_unpack(uint64_t aabs, int32_t *exp)
-{
-    int32_t e = (int32_t)(aabs >> 52);
-    uint64_t s = aabs & F64_FRAC;
-    if (e)
-        s |= F64_HIDDEN;
-    else {
-        int shift = clz64(s) - 11;
-        s <<= shift;
-        e = 1 - shift;
+    if (aExp >= 0x7ff)
+        return F64_INF | sign;
+    if (aExp <= 0) {
+        uint32_t shift = (uint32_t)(1 - aExp);
+        if (shift < 64) {
+            uint64_t sticky = (aSig << (64 - shift)) != 0;
+            aSig = aSig >> shift | sticky;
+        } else {
+            aSig = aSig != 0;
+        }
+        aExp = 0;
     }
-    *exp = e;
-    return s;
+    uint32_t rgs = (uint32_t)aSig & 7;
+    uint64_t result = (aSig >> 3 & F64_FRAC) | (uint64_t)aExp << 52 | sign;
+    if (rgs > 4)
+        result++;
+    if (rgs == 4)
+        result += result & 1;
+    return result;
 }
 
 static uint64_t f64_mul(uint64_t a, uint64_t b)
 {
+    uint32_t aExp = (uint32_t)(a >> 52) & 0x7ff, bExp = (uint32_t)(b >> 52) & 0x7ff;
     uint64_t sign = (a ^ b) & F64_SIGN;
-    uint64_t aabs = a & F64_ABS, babs = b & F64_ABS;
-    if (aabs >= F64_INF || babs >= F64_INF) {
-        if (f64_isnan(a) || f64_isnan(b))
-            return f64_propagate_nan(a, b);
-        if (aabs == 0 || babs == 0)
-            return F64_QNAN;
-        return sign | F64_INF;
+    uint64_t aSig = a & F64_FRAC, bSig = b & F64_FRAC;
+    int scale = 0;
+    if (aExp - 1u >= 0x7feu || bExp - 1u >= 0x7feu) {
+        uint64_t aAbs = a & F64_ABS, bAbs = b & F64_ABS;
+        if (aAbs > F64_INF)
+            return a | 0x0008000000000000ull;
+        if (bAbs > F64_INF)
+            return b | 0x0008000000000000ull;
+        if (aAbs == F64_INF)
+            return bAbs ? (aAbs | sign) : F64_QNAN;
+        if (bAbs == F64_INF)
+            return aAbs ? (bAbs | sign) : F64_QNAN;
+        if (!aAbs || !bAbs)
+            return sign;
+        if (aAbs < F64_HIDDEN)
+            scale += f64_normalize(&aSig);
+        if (bAbs < F64_HIDDEN)
+            scale += f64_normalize(&bSig);
     }
-    if (aabs == 0 || babs == 0)
-        return sign;
-    int32_t ea, eb;
-    uint64_t sa = f64_unpack(aabs, &ea), sb = f64_unpack(babs, &eb);
-    sa <<= 10; /* [2^62, 2^63) */
-    sb <<= 11; /* [2^63, 2^64): product in [2^125, 2^127) */
-    /* 64x64 -> 128 from four 32x32 -> 64 products */
-    uint32_t a0 = (uint32_t)sa, a1 = (uint32_t)(sa >> 32);
-    uint32_t b0 = (uint32_t)sb, b1 = (uint32_t)(sb >> 32);
-    uint64_t p00 = (uint64_t)a0 * b0, p01 = (uint64_t)a0 * b1;
-    uint64_t p10 = (uint64_t)a1 * b0, p11 = (uint64_t)a1 * b1;
-    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-    uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-    uint32_t lo_nonzero = ((uint32_t)p00 | (uint32_t)mid) != 0;
-    return f64_norm_round_pack(sign, ea + eb - 1023, hi | lo_nonzero);
+    aSig |= F64_HIDDEN;
+    bSig |= F64_HIDDEN;
+    uint64_t hi, lo;
+    f64_wide_mul(aSig, bSig << 11, &hi, &lo);
+    int pExp = (int)aExp + (int)bExp - 1023 + scale;
+    if (hi & F64_HIDDEN) {
+        pExp++;
+    } else {
+        hi = hi << 1 | lo >> 63;
+        lo <<= 1;
+    }
+    if (pExp >= 0x7ff)
+        return F64_INF | sign;
+    if (pExp <= 0) {
+        uint32_t shift = (uint32_t)(1 - pExp);
+        if (shift >= 64)
+            return sign;
+        uint64_t sticky = (lo << (64 - shift)) != 0;
+        lo = hi << (64 - shift) | lo >> shift | sticky;
+        hi >>= shift;
+    } else {
+        hi = (hi & F64_FRAC) | (uint64_t)pExp << 52;
+    }
+    hi |= sign;
+    if (lo > 0x8000000000000000ull)
+        hi++;
+    if (lo == 0x8000000000000000ull)
+        hi += hi & 1;
+    return hi;
 }
 
 static uint64_t f64_div(uint64_t a, uint64_t b)
 {
+    uint32_t aExp = (uint32_t)(a >> 52) & 0x7ff, bExp = (uint32_t)(b >> 52) & 0x7ff;
     uint64_t sign = (a ^ b) & F64_SIGN;
-    uint64_t aabs = a & F64_ABS, babs = b & F64_ABS;
-    if (aabs >= F64_INF || babs >= F64_INF) {
-        if (f64_isnan(a) || f64_isnan(b))
-            return f64_propagate_nan(a, b);
-        if (aabs == F64_INF)
-            return babs == F64_INF ? F64_QNAN : (sign | F64_INF);
-        return sign;
+    uint64_t aSig = a & F64_FRAC, bSig = b & F64_FRAC;
+    int scale = 0;
+    if (aExp - 1u >= 0x7feu || bExp - 1u >= 0x7feu) {
+        uint64_t aAbs = a & F64_ABS, bAbs = b & F64_ABS;
+        if (aAbs > F64_INF)
+            return a | 0x0008000000000000ull;
+        if (bAbs > F64_INF)
+            return b | 0x0008000000000000ull;
+        if (aAbs == F64_INF)
+            return bAbs == F64_INF ? F64_QNAN : (aAbs | sign);
+        if (bAbs == F64_INF)
+            return sign;
+        if (!aAbs)
+            return bAbs ? sign : F64_QNAN;
+        if (!bAbs)
+            return F64_INF | sign;
+        if (aAbs < F64_HIDDEN)
+            scale += f64_normalize(&aSig);
+        if (bAbs < F64_HIDDEN)
+            scale -= f64_normalize(&bSig);
     }
-    if (babs == 0)
-        return aabs == 0 ? F64_QNAN : (sign | F64_INF);
-    if (aabs == 0)
-        return sign;
-    int32_t ea, eb;
-    uint64_t sa = f64_unpack(aabs, &ea), sb = f64_unpack(babs, &eb);
-    if (sa < sb) {
-        sa <<= 1;
-        ea--;
+    aSig |= F64_HIDDEN;
+    bSig |= F64_HIDDEN;
+    int qExp = (int)aExp - (int)bExp + scale;
+    /* 32-bit reciprocal of b's top bits, three Newton-Raphson steps (as in
+     * the binary32 division) */
+    uint32_t q31b = (uint32_t)(bSig >> 21);
+    uint32_t recip32 = 0x7504f333u - q31b;
+    uint32_t corr32;
+    corr32 = 0u - (uint32_t)((uint64_t)recip32 * q31b >> 32);
+    recip32 = (uint32_t)((uint64_t)recip32 * corr32 >> 31);
+    corr32 = 0u - (uint32_t)((uint64_t)recip32 * q31b >> 32);
+    recip32 = (uint32_t)((uint64_t)recip32 * corr32 >> 31);
+    corr32 = 0u - (uint32_t)((uint64_t)recip32 * q31b >> 32);
+    recip32 = (uint32_t)((uint64_t)recip32 * corr32 >> 31);
+    /* keep it from having wrapped to zero when b's top word is exactly 1.0 */
+    recip32--;
+    /* a fourth step in 64 bits, to ~56 bits */
+    uint32_t q63blo = (uint32_t)bSig << 11;
+    uint64_t corr = 0 - ((uint64_t)recip32 * q31b + ((uint64_t)recip32 * q63blo >> 32));
+    uint32_t cHi = (uint32_t)(corr >> 32), cLo = (uint32_t)corr;
+    uint64_t recip = (uint64_t)recip32 * cHi + ((uint64_t)recip32 * cLo >> 32);
+    recip -= 2; /* strictly below the true reciprocal: q <= a/b */
+    uint64_t q, qLo;
+    f64_wide_mul(aSig << 2, recip, &q, &qLo);
+    uint64_t residual;
+    if (q < F64_HIDDEN << 1) {
+        residual = (aSig << 53) - q * bSig;
+        qExp--;
+    } else {
+        q >>= 1;
+        residual = (aSig << 52) - q * bSig;
     }
-    /* restoring division, one quotient bit per step: 1 + 53 fraction bits
-     * (the 53rd is the round bit); the remainder stays below sb < 2^53 */
-    uint64_t r = sa - sb, q = 1;
-    for (int i = 0; i < 53; i++) {
-        r <<= 1;
-        q <<= 1;
-        if (r >= sb) {
-            r -= sb;
-            q |= 1;
-        }
-    }
-    return f64_round_pack(sign, ea - eb + 1022, (q << 9) | (r != 0));
+    int wExp = qExp + 1023;
+    if (wExp >= 0x7ff)
+        return F64_INF | sign;
+    if (wExp < 1)
+        return sign | subnormal_quotient(q, residual, bSig, (uint32_t)(1 - wExp));
+    uint64_t round = (residual << 1) > bSig;
+    uint64_t absResult = (q & F64_FRAC) | (uint64_t)wExp << 52;
+    absResult += round;
+    return absResult | sign;
 }
 
 /* ------------------------------------------------------------ compare */
@@ -593,13 +818,15 @@ double __floatundidf(uint64_t a);
 float __powisf2(float a, int32_t n);
 double __powidf2(double a, int32_t n);
 
-float __addsf3(float a, float b)
+/* __sub?f3 calls __add?f3 with b's sign flipped, as compiler-rt's
+ * subsf3.c/subdf3.c do (a separate unit there: the call stays) */
+__attribute__((noinline)) float __addsf3(float a, float b)
 {
     return u2f(f32_add(f2u(a), f2u(b)));
 }
 float __subsf3(float a, float b)
 {
-    return u2f(f32_add(f2u(a), f2u(b) ^ F32_SIGN));
+    return __addsf3(a, u2f(f2u(b) ^ F32_SIGN));
 }
 float __mulsf3(float a, float b)
 {
@@ -614,13 +841,13 @@ float __negsf2(float a)
     return u2f(f2u(a) ^ F32_SIGN);
 }
 
-double __adddf3(double a, double b)
+__attribute__((noinline)) double __adddf3(double a, double b)
 {
     return u2d(f64_add(d2u(a), d2u(b)));
 }
 double __subdf3(double a, double b)
 {
-    return u2d(f64_add(d2u(a), d2u(b) ^ F64_SIGN));
+    return __adddf3(a, u2d(d2u(b) ^ F64_SIGN));
 }
 double __muldf3(double a, double b)
 {
@@ -683,8 +910,10 @@ double __extendsfdf2(float a)
                    (aabs > F32_INF ? 0x0008000000000000ull : 0));
     if (aabs == 0)
         return u2d(sign);
-    int32_t e;
-    uint32_t s = f32_unpack(aabs, &e); /* exact: 24 bits fit in 53 */
+    int32_t e = (int32_t)(aabs >> 23);
+    uint32_t s = aabs & F32_FRAC;
+    if (e == 0)
+        e = f32_normalize(&s); /* exact: 24 bits fit in 53 */
     return u2d(sign | ((uint64_t)(uint32_t)(e + 896) << 52) | ((uint64_t)(s & F32_FRAC) << 29));
 }
 

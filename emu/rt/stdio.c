@@ -12,6 +12,7 @@
  * __stdout_buffer_state.total counts the bytes written since boot; once it
  * exceeds the buffer size the ring has wrapped and the log is unreadable
  * (sticky `wrapped`). The host reads records from offset 0 up to `total`. */
+#include <atomic_bit.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,7 +40,9 @@ static uint32_t fill;     /* bytes in stage                            */
 static uint32_t ring_off; /* ring offset where the stage goes          */
 static uint32_t flushed;  /* bytes of the current record already in MRAM */
 
-#define LOCK_KEY ((uint32_t)&__stdout_buffer_state)
+/* the printf buffer's atomic bit, as the SDK's __stdout_buffer_lock */
+static uint8_t __atomic_bit stdout_bit;
+#define LOCK_KEY ((uint32_t)&stdout_bit)
 
 /* The helpers below are noinline on purpose: inlined, the printf path grows
  * from ~280 to ~520 instructions of the 4096-instruction IRAM. */
@@ -116,7 +119,7 @@ __attribute__((noinline)) static void put_str(const char *s)
 
 static void vlog(uint64_t desc, const char *format, va_list ap)
 {
-    vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, LOCK_KEY);
+    __vdpu_acquire(LOCK_KEY);
     ring_off = __stdout_buffer_state.off;
     fill = 0;
     flushed = 0;
@@ -163,7 +166,7 @@ static void vlog(uint64_t desc, const char *format, va_list ap)
         __stdout_buffer_state.wrapped = 1;
     __stdout_buffer_state.total = total;
     __stdout_buffer_state.off = ring_off;
-    vdpu_ecall1(VDPU_SYS_LOCK_RELEASE, LOCK_KEY);
+    __vdpu_release(LOCK_KEY);
 }
 
 /* see stdio.h */

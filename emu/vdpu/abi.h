@@ -11,10 +11,11 @@
  *     results in a0 (and a1 for 64-bit results, low word in a0).
  *     Registers other than a0/a1 are preserved. See vdpu_ecall*() helpers
  *     at the end of this file (riscv32 only).
- * "Blocking" services put the calling tasklet to sleep inside the
- * interpreter; other tasklets keep running (no host thread per tasklet).
- * All sync state (locks, barrier arrivals, handshake waits) is reset at every
- * boot (vdpu_run); WRAM/MRAM contents are NOT reset (globals persist).
+ * STOP puts the calling tasklet to sleep inside the interpreter; other
+ * tasklets keep running (no host thread per tasklet). The atomic bits are
+ * cleared at every boot (vdpu_run), as the SDK's crt0 does; WRAM/MRAM
+ * contents are NOT reset (globals persist, and so do the barrier/semaphore
+ * counters and wait queues the runtime keeps in WRAM, as on hardware).
  * Boot: only tasklet 0 starts; crt0 runs the .init_array constructors
  * (__attribute__((constructor)): use them for per-boot runtime resets such as
  * the printf buffer position), then VDPU_SYS_BOOT starts the other tasklets.
@@ -75,33 +76,34 @@
 #define VDPU_SYS_MRAM_WRITE                                                                        \
     3u /* (a0=WRAM addr, a1=MRAM addr, a2=bytes) : DMA WRAM->MRAM;                                 \
           same rules as MRAM_READ. */
-#define VDPU_SYS_LOCK_ACQUIRE                                                                      \
-    4u /* (a0=key) : blocking acquire of the lock named by key (any                                \
-          32-bit value; use the WRAM address of the mutex object or                                \
-          an atomic-bit number). Non-recursive: re-acquire by owner                                \
-          deadlocks. */
-#define VDPU_SYS_LOCK_RELEASE                                                                      \
-    5u                       /* (a0=key) : release; wakes the first waiter (FIFO). Release         \
-                                of a free lock is a no-op (as an atomic-bit clear). */
-#define VDPU_SYS_LOCK_TRY 6u /* (a0=key) -> a0 = 1 acquired, 0 busy. Never blocks. */
-#define VDPU_SYS_BARRIER_WAIT                                                                      \
-    7u /* (a0=key (WRAM addr of barrier object), a1=count 1..127) :                                \
-          block until `count` tasklets waited on key; the last                                     \
-          arrival releases all; then it re-arms. */
-#define VDPU_SYS_SEM_TAKE                                                                          \
-    8u /* (a0=WRAM addr of an int32 counter) : atomically                                          \
-          counter -= 1; if the new value < 0 the caller sleeps on                                  \
-          that address until a SEM_GIVE wakes it. */
-#define VDPU_SYS_SEM_GIVE                                                                          \
-    9u /* (a0=WRAM addr of the same int32 counter) : atomically                                    \
-          counter += 1; if there are sleepers, wake the first (FIFO). */
-#define VDPU_SYS_HS_NOTIFY                                                                         \
-    10u /* () : block until some tasklet waits on me                                               \
-           (HS_WAIT_FOR(me())), then release both. */
-#define VDPU_SYS_HS_WAIT_FOR                                                                       \
-    11u /* (a0=notifier tasklet id) -> a0 = 0 after the notifier                                   \
-           notified, or VDPU_HS_EALREADY immediately if another                                    \
-           tasklet already waits on that notifier. */
+/* Synchronisation primitives: the DPU's own (acquire/release of one of the 256
+ * atomic bits, stop, resume). The runtime builds the SDK's mutexes, barriers,
+ * semaphores and handshakes from them (emu/dpu-include, emu/rt/sync.c), so a
+ * program executes the SDK's instruction sequences. "Spins": while the
+ * condition does not hold, the ecall does not complete and is issued again at
+ * the tasklet's next issue slot (as the DPU's `acquire rb, 0, nz, .` jumps to
+ * itself), one issue slot per attempt; a0..a2 and a7 are left untouched. */
+#define VDPU_SYS_ACQUIRE                                                                           \
+    4u                      /* (a0=atomic bit; its low 8 bits are the bit, as the DPU's acquire    \
+                               takes them from rb + imm) : set the bit; spins while it is set. */
+#define VDPU_SYS_RELEASE 5u /* (a0=atomic bit) : clear the bit (no-op if clear). */
+#define VDPU_SYS_ACQUIRE_TRY                                                                       \
+    6u                   /* (a0=atomic bit) -> a0 = 1 bit was clear, now set (taken);              \
+                            0 bit was set (busy). Never spins. */
+#define VDPU_SYS_STOP 7u /* () : the calling tasklet sleeps until RESUMEd. */
+#define VDPU_SYS_RESUME                                                                            \
+    8u /* (a0=tasklet id) : start a stopped tasklet (it continues after its                        \
+          STOP); spins while that tasklet still runs (the DPU's resume                             \
+          fails on a running thread and the SDK retries it). A tasklet that                        \
+          exited or does not exist faults (VDPU_FAULT_BAD_ECALL). */
+#define VDPU_SYS_RELEASE_WAIT                                                                      \
+    9u /* (a0=atomic bit, a1=WRAM byte address, a2=bit mask) : release the                         \
+          bit, then spin while (byte & mask) != 0 -- the retry loop of the                         \
+          SDK's vmutex_lock (acquire, lbu, or, sb, release, jeq: each retry                        \
+          is charged VDPU_VMUTEX_RETRY_SLOTS issue slots, as the loop's 6                          \
+          instructions). The interpreter sees the wait, so deadlock detection                      \
+          covers it. */
+/* 10, 11: unused (were blocking barrier/semaphore/handshake services) */
 #define VDPU_SYS_PERF_CONFIG                                                                       \
     12u /* (a0=config COUNT_*, a1=reset 0/1) -> a0:a1 = counter value                              \
            before the reset (64-bit, 16-cycle granularity). */
@@ -115,7 +117,16 @@
            only tasklet 0 runs. Used by crt0; not for user code. */
 #define VDPU_SYS_COUNT 16u
 
-#define VDPU_HS_EALREADY 114 /* value of EALREADY returned by HS_WAIT_FOR */
+#define VDPU_VMUTEX_RETRY_SLOTS 6u /* see VDPU_SYS_RELEASE_WAIT */
+
+/* Atomic bits: 256 per DPU; the SDK's linker script reserves the first 200
+ * for the toolchain (upmem-api.md: at most 56 user mutexes). __atomic_bit
+ * variables live in a non-loaded region at VDPU_ATOMIC_BASE, so the low byte
+ * of an atomic bit's address is its bit (the barrier/semaphore `lock` byte);
+ * WRAM loads/stores to that region fault (it is not memory). */
+#define VDPU_ATOMIC_BASE     0xF0000000u
+#define VDPU_ATOMIC_BITS     256u
+#define VDPU_ATOMIC_RESERVED 200u
 
 /* perfcounter configs (same values as the SDK's perfcounter_config_t) */
 #define VDPU_PERF_SAME         0

@@ -185,6 +185,10 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
             continue;
         const char *nm = NAME(s);
         uint64_t a = s->sh_addr, n = s->sh_size;
+        if (s->sh_type == SHT_NOBITS && in_range(a, n, VDPU_ATOMIC_BASE, VDPU_ATOMIC_BITS)) {
+            /* the atomic bits: names only, no memory (the interpreter keeps them) */
+            continue;
+        }
         if (in_range(a, n, VDPU_IRAM_BASE, 0x80000000ull)) {
             if (!(s->sh_flags & SHF_EXECINSTR))
                 FAIL(VDPU_ERR_LAYOUT, "section %s in IRAM is not executable", nm);
@@ -434,7 +438,10 @@ static void fill_sym(const vsym_t *v, vdpu_symbol_t *o)
     o->addr = v->value;
     o->size = v->size;
     o->host_visible = v->host;
-    if (v->value >= VDPU_IRAM_BASE) {
+    if (v->value >= VDPU_ATOMIC_BASE) { /* an atomic bit: not memory */
+        o->mem = VDPU_MEM_ABS;
+        o->offset = v->value;
+    } else if (v->value >= VDPU_IRAM_BASE) {
         o->mem = VDPU_MEM_IRAM;
         o->offset = v->value - VDPU_IRAM_BASE;
     } else if (v->value >= VDPU_MRAM_BASE && v->value - VDPU_MRAM_BASE <= VDPU_MRAM_SIZE) {

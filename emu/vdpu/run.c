@@ -204,13 +204,23 @@ static __attribute__((noinline)) void stack_fault(vdpu_t *d, vtask_t *t, uint32_
         tid(d, t), sp, t->stack_lo, t->stack_hi, t->stack_hi - t->stack_lo, tid(d, t));
 }
 
-/* --------------------------------------------------------- blocking */
-static void block(vdpu_t *d, vtask_t *t, int kind, uint32_t key)
+/* ------------------------------------------------------ synchronisation */
+/* The DPU's primitives (VDPU_SYS_ACQUIRE ... RELEASE_WAIT, abi.h): the
+ * runtime builds mutexes, barriers, semaphores and handshakes from them as
+ * the SDK does, so their cost is the instructions they execute, a spinning
+ * acquire included. A tasklet is "stuck" when it is stopped, not booted, or
+ * spins on something only another tasklet's instruction can change: an
+ * atomic bit that is set, the resume of a tasklet that runs, a vmutex's WRAM
+ * bit that is set. When every live tasklet is stuck nothing can ever change
+ * again: that is the deadlock fault. Checked whenever a tasklet becomes stuck
+ * (stop, exit, or the first failed attempt of a spin), against the live
+ * state, so it is exact: no watchdog, no false alarm. (A wait written as a
+ * plain loop in C is not a spin the interpreter can see; only the optional
+ * instruction limit stops such a program.) */
+static void stop_tasklet(vdpu_t *d, vtask_t *t)
 {
     t->state = TS_BLOCKED;
-    t->bkind = kind;
-    t->bkey = key;
-    t->bseq = d->seq++;
+    t->bkind = BK_STOP;
     t->bsince = d->now;
 }
 
@@ -225,29 +235,105 @@ static void wake(vdpu_t *d, vtask_t *w)
     }
 }
 
-static vtask_t *first_waiter(vdpu_t *d, int kind, uint32_t key)
+static int wram_byte(const vdpu_t *d, uint32_t a)
 {
-    vtask_t *best = NULL;
-    for (unsigned i = 0; i < d->nr; i++) {
-        vtask_t *w = &d->t[i];
-        if (w->state == TS_BLOCKED && w->bkind == kind && w->bkey == key &&
-            (!best || w->bseq < best->bseq))
-            best = w;
+    return a < VDPU_WRAM_SIZE ? d->wram[a] : 0;
+}
+
+/* 1 if t cannot make progress until another tasklet acts (see above) */
+static int stuck(const vdpu_t *d, const vtask_t *t)
+{
+    if (t->state == TS_BLOCKED || t->state == TS_WAITBOOT)
+        return 1;
+    if (t->state != TS_RUN)
+        return 0;
+    switch (t->spin) {
+    case SPIN_ACQUIRE:
+        return d->bits[t->spin_arg] != 0;
+    case SPIN_RESUME: {
+        /* its next attempt succeeds on a stopped tasklet, faults on an exited one */
+        const vtask_t *x = &d->t[t->spin_arg];
+        return x->state == TS_RUN;
     }
-    return best;
+    case SPIN_VWAIT:
+        return (wram_byte(d, t->spin_arg) & t->spin_mask) != 0;
+    default:
+        return 0;
+    }
 }
 
-static vlock_t *find_lock(vdpu_t *d, uint32_t key)
+/* The fault: names every live tasklet, what it waits for and where. */
+static void deadlock(vdpu_t *d)
 {
-    for (unsigned i = 0; i < d->n_locks; i++)
-        if (d->locks[i].key == key)
-            return &d->locks[i];
-    return NULL;
+    char buf[240];
+    size_t o = 0;
+    int first = -1;
+    uint32_t first_pc = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < d->nr; i++) {
+        const vtask_t *w = &d->t[i];
+        if (w->state == TS_DONE)
+            continue;
+        /* a stopped tasklet's pc is past its stop; a spinning one's is its ecall */
+        uint32_t pc = w->state == TS_BLOCKED ? w->pc - 1 : w->pc;
+        const char *fn = vdpu_program_func_name(d->prog, VDPU_IRAM_BASE + 4u * pc);
+        char what[96];
+        if (w->state == TS_WAITBOOT)
+            snprintf(what, sizeof what, "not booted");
+        else if (w->state == TS_BLOCKED)
+            snprintf(what, sizeof what, "stopped in %s", fn);
+        else if (w->spin == SPIN_ACQUIRE)
+            snprintf(what, sizeof what, "acquire of atomic bit %u (set by %d) in %s", w->spin_arg,
+                     d->bit_taker[w->spin_arg], fn);
+        else if (w->spin == SPIN_RESUME)
+            snprintf(what, sizeof what, "resume of running tasklet %u in %s", w->spin_arg, fn);
+        else
+            snprintf(what, sizeof what, "vmutex wait on WRAM 0x%x bit 0x%x in %s", w->spin_arg,
+                     w->spin_mask, fn);
+        if (o < sizeof buf - 1)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%u:%s", o ? ", " : "", i, what);
+        if (first < 0) {
+            first = (int)i;
+            first_pc = pc;
+        }
+    }
+    vdpu_fault(d, first, first_pc, VDPU_FAULT_DEADLOCK,
+               "deadlock: every live tasklet is stopped or spins on what only another can change "
+               "(%s)",
+               buf);
 }
 
-static int wram_word_ok(uint32_t a)
+/* Called when a tasklet became stuck: faults if every live tasklet is. */
+static int check_deadlock(vdpu_t *d)
 {
-    return (a & 3) == 0 && a <= VDPU_WRAM_SIZE - 4;
+    int live = 0;
+    for (unsigned i = 0; i < d->nr; i++) {
+        const vtask_t *w = &d->t[i];
+        if (w->state == TS_DONE)
+            continue;
+        if (!stuck(d, w))
+            return 0;
+        live = 1;
+    }
+    if (!live)
+        return 0;
+    deadlock(d);
+    return 1;
+}
+
+/* The ecall did not complete: issue it again at the tasklet's next slot.
+ * The first failed attempt of a spin is the moment the tasklet may have
+ * become stuck. Returns 1 (the run of instructions ends here). */
+static int spin_again(vdpu_t *d, vtask_t *t, uint8_t kind, uint32_t arg, uint32_t mask)
+{
+    t->pc--;
+    if (t->spin != kind || t->spin_arg != arg || t->spin_mask != mask) {
+        t->spin = kind;
+        t->spin_arg = arg;
+        t->spin_mask = mask;
+        check_deadlock(d);
+    }
+    return 1;
 }
 
 static uint64_t perf_value(vdpu_t *d, uint64_t slots_now)
@@ -322,6 +408,7 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
     case VDPU_SYS_EXIT:
         t->state = TS_DONE;
         t->st.cycles = d->now + 1;
+        check_deadlock(d);
         return 1;
     case VDPU_SYS_FAULT: {
         char m[200];
@@ -338,128 +425,68 @@ static __attribute__((noinline)) int do_ecall(vdpu_t *d, vtask_t *t, uint64_t sl
         int wr = nr == VDPU_SYS_MRAM_WRITE;
         return do_dma(d, t, wr, wr ? a1 : a0, wr ? a0 : a1, a2, t->pc - 1);
     }
-    case VDPU_SYS_LOCK_ACQUIRE: {
-        vlock_t *l = find_lock(d, a0);
-        if (!l) {
-            if (d->n_locks >= VDPU_MAX_LOCKS) {
-                vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
-                           "more than %d locks held at once", VDPU_MAX_LOCKS);
-                return 1;
-            }
-            d->locks[d->n_locks++] = (vlock_t){a0, me};
-            return 0;
-        }
-        block(d, t, BK_LOCK, a0);
-        return 1;
-    }
-    case VDPU_SYS_LOCK_TRY: {
-        vlock_t *l = find_lock(d, a0);
-        if (l || d->n_locks >= VDPU_MAX_LOCKS) {
+    case VDPU_SYS_ACQUIRE:
+    case VDPU_SYS_ACQUIRE_TRY: {
+        uint32_t bit = a0 & (VDPU_ATOMIC_BITS - 1u);
+        if (d->bits[bit]) {
+            if (nr == VDPU_SYS_ACQUIRE)
+                return spin_again(d, t, SPIN_ACQUIRE, bit, 0);
             R[10] = 0;
             return 0;
         }
-        d->locks[d->n_locks++] = (vlock_t){a0, me};
-        R[10] = 1;
+        d->bits[bit] = 1;
+        d->bit_taker[bit] = (int8_t)me;
+        t->spin = SPIN_NONE;
+        if (nr == VDPU_SYS_ACQUIRE_TRY)
+            R[10] = 1;
         return 0;
     }
-    case VDPU_SYS_LOCK_RELEASE: {
-        vlock_t *l = find_lock(d, a0);
-        if (!l)
-            return 0;
-        vtask_t *w = first_waiter(d, BK_LOCK, a0);
-        if (w) {
-            l->owner = tid(d, w);
-            wake(d, w);
-        } else {
-            *l = d->locks[--d->n_locks];
-        }
+    case VDPU_SYS_RELEASE:
+        d->bits[a0 & (VDPU_ATOMIC_BITS - 1u)] = 0;
         return 0;
-    }
-    case VDPU_SYS_BARRIER_WAIT: {
-        if (a1 == 0 || a1 > 127) {
-            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
-                       "barrier_wait: count %u not in 1..127", a1);
-            return 1;
-        }
-        vbarrier_t *b = NULL;
-        for (unsigned i = 0; i < d->n_bars; i++)
-            if (d->bars[i].key == a0)
-                b = &d->bars[i];
-        if (!b) {
-            if (d->n_bars >= VDPU_MAX_BARRIERS) {
-                vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL, "more than %d barriers",
-                           VDPU_MAX_BARRIERS);
-                return 1;
-            }
-            b = &d->bars[d->n_bars++];
-            *b = (vbarrier_t){a0, a1, 0};
-        }
-        if (++b->arrived >= b->count) {
-            b->arrived = 0;
-            for (unsigned i = 0; i < d->nr; i++) {
-                vtask_t *w = &d->t[i];
-                if (w->state == TS_BLOCKED && w->bkind == BK_BARRIER && w->bkey == a0)
-                    wake(d, w);
-            }
-            return 0;
-        }
-        block(d, t, BK_BARRIER, a0);
+    case VDPU_SYS_STOP:
+        stop_tasklet(d, t);
+        check_deadlock(d);
         return 1;
-    }
-    case VDPU_SYS_SEM_TAKE:
-    case VDPU_SYS_SEM_GIVE: {
-        if (!wram_word_ok(a0)) {
-            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
-                       "semaphore counter address 0x%x is not a 4-aligned WRAM address", a0);
-            return 1;
-        }
-        int32_t v;
-        memcpy(&v, d->wram + a0, 4);
-        if (nr == VDPU_SYS_SEM_TAKE) {
-            v = (int32_t)((uint32_t)v - 1u);
-            memcpy(d->wram + a0, &v, 4);
-            if (v < 0) {
-                block(d, t, BK_SEM, a0);
-                return 1;
-            }
-            return 0;
-        }
-        v = (int32_t)((uint32_t)v + 1u);
-        memcpy(d->wram + a0, &v, 4);
-        vtask_t *w = first_waiter(d, BK_SEM, a0);
-        if (w)
-            wake(d, w);
-        return 0;
-    }
-    case VDPU_SYS_HS_NOTIFY: {
-        vtask_t *w = first_waiter(d, BK_WAITFOR, (uint32_t)me);
-        if (w) {
-            w->r[10] = 0;
-            wake(d, w);
-            return 0;
-        }
-        block(d, t, BK_NOTIFY, (uint32_t)me);
-        return 1;
-    }
-    case VDPU_SYS_HS_WAIT_FOR: {
+    case VDPU_SYS_RESUME: {
         if (a0 >= d->nr) {
             vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
-                       "handshake_wait_for(%u): no such tasklet (NR_TASKLETS=%u)", a0, d->nr);
+                       "resume(%u): no such tasklet (NR_TASKLETS=%u)", a0, d->nr);
             return 1;
         }
-        if (first_waiter(d, BK_WAITFOR, a0)) {
-            R[10] = VDPU_HS_EALREADY;
-            return 0;
+        vtask_t *x = &d->t[a0];
+        if (x->state == TS_DONE) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
+                       "resume(%u): that tasklet has exited", a0);
+            return 1;
         }
-        vtask_t *n = &d->t[a0];
-        if (n->state == TS_BLOCKED && n->bkind == BK_NOTIFY) {
-            wake(d, n);
-            R[10] = 0;
-            return 0;
+        if (x->state == TS_RUN)
+            return spin_again(d, t, SPIN_RESUME, a0, 0);
+        /* stopped, or not booted yet (booting is a resume) */
+        wake(d, x);
+        t->spin = SPIN_NONE;
+        return 0;
+    }
+    case VDPU_SYS_RELEASE_WAIT: {
+        if (a1 >= VDPU_WRAM_SIZE || a2 == 0 || a2 > 0xffu) {
+            vdpu_fault(d, me, t->pc - 1, VDPU_FAULT_BAD_ECALL,
+                       "vmutex wait: 0x%x is not a WRAM byte or mask 0x%x not in 1..0xff", a1, a2);
+            return 1;
         }
-        R[10] = 0;
-        block(d, t, BK_WAITFOR, a0);
-        return 1;
+        if (t->spin == SPIN_VWAIT && t->spin_arg == a1 && t->spin_mask == a2) {
+            /* a retry: the bit was released by the first attempt, and the
+             * SDK's loop around it is charged (its first instruction is this
+             * ecall's own slot) */
+            t->svc_slots += VDPU_VMUTEX_RETRY_SLOTS - 1u;
+            t->st.slots += VDPU_VMUTEX_RETRY_SLOTS - 1u;
+            d->total_slots += VDPU_VMUTEX_RETRY_SLOTS - 1u;
+        } else {
+            d->bits[a0 & (VDPU_ATOMIC_BITS - 1u)] = 0;
+        }
+        if (d->wram[a1] & a2)
+            return spin_again(d, t, SPIN_VWAIT, a1, a2);
+        t->spin = SPIN_NONE;
+        return 0;
     }
     case VDPU_SYS_PERF_CONFIG: {
         if (a0 > VDPU_PERF_NOTHING) {
@@ -918,29 +945,6 @@ static void account(vdpu_t *d, vtask_t *t, uint32_t n, uint32_t extra)
     d->total_slots += (uint64_t)n + extra;
 }
 
-static void deadlock(vdpu_t *d)
-{
-    char buf[200];
-    size_t o = 0;
-    buf[0] = 0;
-    static const char *const kinds[] = {
-        "-", "mutex", "barrier", "semaphore", "handshake_notify", "handshake_wait_for"};
-    for (unsigned i = 0; i < d->nr && o < sizeof buf - 40; i++) {
-        vtask_t *w = &d->t[i];
-        if (w->state == TS_BLOCKED)
-            o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%u:%s@0x%x", o ? " " : "", i,
-                                  kinds[w->bkind], w->bkey);
-    }
-    int first = -1;
-    for (unsigned i = 0; i < d->nr; i++)
-        if (d->t[i].state == TS_BLOCKED) {
-            first = (int)i;
-            break;
-        }
-    vdpu_fault(d, first, first >= 0 ? d->t[first].pc - 1 : 0, VDPU_FAULT_DEADLOCK,
-               "deadlock: every live tasklet is blocked (%s)", buf);
-}
-
 /* t: the tasklet that issued last. The fault names it and its pc (the next
  * instruction it would execute), which is inside the code that ran away;
  * naming no tasklet would report pc index 0, i.e. 0x80000000 (the entry). */
@@ -970,6 +974,7 @@ static void run_fast(vdpu_t *d)
             int stopped;
             uint32_t n = exec_core(d, t, q, &extra, &stopped);
             account(d, t, n, extra);
+            t->svc_slots = 0; /* untimed: the slots are counted, nothing to schedule */
             if (t->state != TS_DONE)
                 last = t;
         }
@@ -1056,6 +1061,9 @@ static void run_timed(vdpu_t *d)
                 account(d, pick, ra_n, ra_slots - ra_n);
             extra += ra_slots;
         }
+        /* slots a service charged beyond its ecall (already accounted) */
+        extra += pick->svc_slots;
+        pick->svc_slots = 0;
         pick->pending = extra;
         pick->ready = now + rev;
         if (pick->dma_done) {
@@ -1104,9 +1112,8 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     d->nr = p->nr_tasklets;
     d->now = 0;
     d->engine_free = 0;
-    d->seq = 0;
-    d->n_locks = 0;
-    d->n_bars = 0;
+    memset(d->bits, 0, sizeof d->bits); /* crt0 of the SDK clears them at boot */
+    memset(d->bit_taker, -1, sizeof d->bit_taker);
     d->perf_mode = VDPU_PERF_CYCLES;
     d->perf_base = 0;
     d->total_slots = 0;

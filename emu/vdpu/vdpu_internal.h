@@ -89,35 +89,28 @@ struct vdpu_program {
 };
 
 enum { TS_RUN = 0, TS_BLOCKED, TS_DONE, TS_WAITBOOT };
-enum { BK_NONE = 0, BK_LOCK, BK_BARRIER, BK_SEM, BK_NOTIFY, BK_WAITFOR };
+enum { BK_NONE = 0, BK_STOP };
+/* what a running tasklet spins on (a sync ecall that did not complete) */
+enum { SPIN_NONE = 0, SPIN_ACQUIRE, SPIN_RESUME, SPIN_VWAIT };
 
 typedef struct {
     uint32_t r[34]; /* x0..x31, 32 = sink for writes to x0 */
     uint32_t pc;    /* instruction index */
     uint32_t stack_lo, stack_hi;
     int state;
-    int bkind;
-    uint32_t bkey;
-    uint64_t bseq;     /* FIFO order of blocking */
+    int bkind;         /* BK_STOP while state == TS_BLOCKED */
     uint64_t bsince;   /* cycle when blocked */
     uint64_t ready;    /* timed: earliest next issue cycle */
     uint32_t pending;  /* timed: extra issue slots still owed */
     uint64_t dma_done; /* timed: completion cycle of a DMA issued by the last insn */
     uint32_t carry;    /* the DPU's carry flag (add.c/addc/sub.c/subc), 0 or 1 */
+    /* sync: what the tasklet spins on (SPIN_*): the atomic bit, the tasklet
+     * to resume, or the WRAM byte/mask of a vmutex wait */
+    uint8_t spin;
+    uint32_t spin_arg, spin_mask;
+    uint32_t svc_slots; /* issue slots a service charged beyond its own (timed) */
     vdpu_tasklet_stats_t st;
 } vtask_t;
-
-typedef struct {
-    uint32_t key;
-    int owner;
-} vlock_t;
-typedef struct {
-    uint32_t key;
-    uint32_t count, arrived;
-} vbarrier_t;
-
-#define VDPU_MAX_LOCKS    256
-#define VDPU_MAX_BARRIERS 64
 
 struct vdpu {
     vdpu_params_t params;
@@ -128,13 +121,10 @@ struct vdpu {
     /* run state */
     vtask_t t[VDPU_MAX_TASKLETS];
     unsigned nr;
-    uint64_t now;         /* timed: current cycle; fast: slots so far */
-    uint64_t engine_free; /* DMA engine free at */
-    uint64_t seq;
-    vlock_t locks[VDPU_MAX_LOCKS];
-    unsigned n_locks;
-    vbarrier_t bars[VDPU_MAX_BARRIERS];
-    unsigned n_bars;
+    uint64_t now;                       /* timed: current cycle; fast: slots so far */
+    uint64_t engine_free;               /* DMA engine free at */
+    uint8_t bits[VDPU_ATOMIC_BITS];     /* the atomic bits (cleared at boot) */
+    int8_t bit_taker[VDPU_ATOMIC_BITS]; /* tasklet that last set each bit (messages) */
     int perf_mode;
     uint64_t perf_base;
     uint64_t total_slots; /* fast-path counters are folded in here */

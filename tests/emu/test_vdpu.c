@@ -267,7 +267,9 @@ static void test_faults(void)
          "stack overflow: tasklet 0", "recurse", 0},
         {8, "fault_heap_full_via_runtime", "", VDPU_FAULT_HEAP_FULL, "heap full", "main", 0},
         {9, "fault_barrier_deadlock", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK,
-         "every live tasklet is blocked (0:barrier", "main", 0},
+         "every live tasklet is stopped or spins on what only another can change (0:stopped in "
+         "barrier_wait)",
+         "barrier_wait", 0},
         {10, "fault_illegal_instruction", "", VDPU_FAULT_ILLEGAL_INSN,
          "illegal instruction 0x0000007b", "main", 0},
         {11, "fault_halt", "", VDPU_FAULT_HALT, "halt() called", "main", 0},
@@ -277,7 +279,20 @@ static void test_faults(void)
         {14, "fault_misaligned_load", "", VDPU_FAULT_MISALIGNED, "misaligned access: 4-byte load",
          "main", 0},
         {15, "fault_dma_past_mram_end", "", VDPU_FAULT_DMA_RANGE, "run past the end", "main", 0},
-        {16, "fault_mutex_deadlock", "-DNR_TASKLETS=3", VDPU_FAULT_DEADLOCK, "mutex", "main", -2},
+        {16, "fault_mutex_deadlock", "-DNR_TASKLETS=3", VDPU_FAULT_DEADLOCK,
+         "2:acquire of atomic bit 200 (set by ", "main", -2},
+        {18, "fault_resume_exited_tasklet", "-DNR_TASKLETS=2", VDPU_FAULT_BAD_ECALL,
+         "resume(1): that tasklet has exited", "main", 0},
+        {19, "fault_vmutex_deadlock", "-DNR_TASKLETS=3", VDPU_FAULT_DEADLOCK, "vmutex wait on WRAM",
+         "main", -2},
+        {20, "fault_all_stopped", "-DNR_TASKLETS=4", VDPU_FAULT_DEADLOCK,
+         "(0:stopped in main, 1:stopped in main, 2:stopped in main, 3:stopped in main)", "main", 0},
+        {21, "fault_resume_self", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK,
+         "(1:resume of running tasklet 1 in main)", "main", 1},
+        {22, "fault_atomic_bit_is_not_memory", "", VDPU_FAULT_BAD_ACCESS,
+         "1-byte load at 0xf00000c8", "main", 0},
+        {23, "fault_handshake_no_such_tasklet", "-DNR_TASKLETS=2", VDPU_FAULT_BAD_ECALL,
+         "handshake_wait_for: no such tasklet", "handshake_wait_for", -2},
         {7, "fault_stack_overflow_tasklet3", "-DNR_TASKLETS=4 -DSTACK_SIZE_TASKLET_3=256",
          VDPU_FAULT_STACK_OVERFLOW, "stack overflow: tasklet", "recurse", -2},
     };
@@ -442,6 +457,13 @@ static void test_limits(void)
         fail("limit_wram_budget_rejected_at_link", "unexpected message: %.300s", last_log);
     else
         pass("limit_wram_budget_rejected_at_link");
+
+    if (build("lim_atomic", "faults.c", "-DFAULT=24", path, sizeof path) == 0)
+        fail("limit_atomic_bits_rejected_at_link", "link succeeded");
+    else if (!strstr(last_log, "atomic bits exceeded: more than 56"))
+        fail("limit_atomic_bits_rejected_at_link", "unexpected message: %.300s", last_log);
+    else
+        pass("limit_atomic_bits_rejected_at_link");
 
     if (build("lim_iram", "iram_big.c", "", path, sizeof path) == 0)
         fail("limit_iram_budget_rejected_at_link", "link succeeded");
@@ -736,8 +758,13 @@ static void test_sync(void)
                     ok = 0;
                     break;
                 }
-            if (ok && rd32(&c, "sem_order") != 12) {
-                fail(nm, "semaphore order %u (expected 12)", rd32(&c, "sem_order"));
+            if (ok && rd32(&c, "stop_order") != 12) {
+                fail(nm, "stop/resume order %u (expected 12)", rd32(&c, "stop_order"));
+                ok = 0;
+            }
+            if (ok && rd32(&c, "try_result") != 101) {
+                fail(nm, "acquire_try taken/busy/taken = %03u (expected 101)",
+                     rd32(&c, "try_result"));
                 ok = 0;
             }
             if (ok && rd32(&c, "hs_result") != 1000) {
@@ -1145,10 +1172,10 @@ int main(int argc, char **argv)
     test_register_group("isa", test_isa_O2, 4);
     test_register_group("isa_O0", test_isa_O0, 4);
     test_register_group("dpu_isa", test_dpu_isa, 5);
-    test_register_group("faults", test_faults, 34);
+    test_register_group("faults", test_faults, 46);
     test_register_group("watchdog", test_watchdog, 2);
     test_register_group("dma_rules", test_dma_rules, 4);
-    test_register_group("limits", test_limits, 6);
+    test_register_group("limits", test_limits, 7);
     test_register_group("crafted_elf", test_crafted_elf, 4);
     test_register_group("persist", test_persist, 4);
     test_register_group("perf", test_perf, 3);

@@ -1,5 +1,6 @@
-/* persist.c -- globals keep their values across runs until reloaded; sync
- * state (locks) is reset at each boot. */
+/* persist.c -- globals keep their values across runs until reloaded; the
+ * atomic bits are cleared at each boot. */
+#include <atomic_bit.h>
 #include <defs.h>
 #include <mram.h>
 
@@ -7,11 +8,11 @@
 __host uint32_t counter;     /* .bss  */
 __host uint32_t initd = 100; /* .data */
 __mram uint64_t mcount;
-static uint8_t lock;
+static uint8_t __atomic_bit lock;
 int main(void)
 {
-    /* lock taken and never released: next boot must still get it */
-    vdpu_ecall1(VDPU_SYS_LOCK_ACQUIRE, (uint32_t)&lock);
+    /* bit taken and never released: next boot must still get it */
+    vdpu_ecall1(VDPU_SYS_ACQUIRE, (uint32_t)&lock);
     counter++;
     initd++;
     mcount = mcount + 1; /* direct MRAM access */

@@ -471,13 +471,179 @@ out:
     close_prog(&p);
 }
 
+/* ------------------------------------------------------- what sync costs */
+/* dpu_synccost_t<N>.elf (N tasklets): one run per mode with `rounds`
+ * iterations; the modeled cost of the synchronisation is the run's cycles and
+ * instructions minus those of mode 0 (the same loop, empty), per round. */
+typedef struct {
+    double cycles, insns; /* per round (barrier, handshake) or per operation (mutex) */
+} cost_t;
+
+static const unsigned cost_tasklets[4] = {1, 4, 8, 16};
+
+static int sync_cost(const char *name, unsigned nr, uint32_t mode, uint32_t rounds, cost_t *c)
+{
+    char file[64];
+    prog_t p;
+    snprintf(file, sizeof file, "dpu_synccost_t%u.elf", nr);
+    if (open_prog(name, file, &p))
+        return -1;
+    uint64_t cyc[2], ins[2];
+    for (int k = 0; k < 2; k++) {
+        /* the reference: the empty loop, or the same delays (staggered barrier) */
+        wr_u32(&p, "mode", k ? mode : mode == 4 ? 5 : 0);
+        wr_u32(&p, "rounds", rounds);
+        wr_u32(&p, "counter", 0);
+        wr_u32(&p, "chain_errors", 0);
+        if (run(name, &p, 0)) {
+            close_prog(&p);
+            return -1;
+        }
+        cyc[k] = p.res.cycles;
+        ins[k] = p.res.instructions;
+    }
+    int bad = 0;
+    if (mode == 2 && rd_u32(&p, "counter", 0) != nr * rounds) {
+        fail(name, "%u tasklets: mutex-protected counter %u, expected %u", nr,
+             rd_u32(&p, "counter", 0), nr * rounds);
+        bad = 1;
+    }
+    if (mode == 3 && rd_u32(&p, "chain_errors", 0) != 0) {
+        fail(name, "%u tasklets: %u values passed out of order along the handshake chain", nr,
+             rd_u32(&p, "chain_errors", 0));
+        bad = 1;
+    }
+    close_prog(&p);
+    /* a mutex round is one lock/unlock per tasklet: cost per operation */
+    double per = mode == 2 ? (double)rounds * nr : (double)rounds;
+    c->cycles = ((double)cyc[1] - (double)cyc[0]) / per;
+    c->insns = ((double)ins[1] - (double)ins[0]) / per;
+    return bad ? -1 : 0;
+}
+
+/* A barrier executes the SDK's sequence: when the tasklets arrive one at a
+ * time (staggered), its instructions are exactly a fixed part plus, per
+ * other tasklet, one waiter's arrival and one turn of the last one's resume
+ * loop -- linear in the tasklets, nobody spins. When they all arrive at once,
+ * the arrivals queue on the barrier's atomic bit and spin, so its cycles and
+ * instructions grow faster than the tasklets. */
+static void test_cost_barrier(void)
+{
+    const char *n = "rt_cost_barrier";
+    cost_t c[4], s[4];
+    for (int i = 0; i < 4; i++)
+        if (sync_cost(n, cost_tasklets[i], 1, 200, &c[i]) ||
+            sync_cost(n, cost_tasklets[i], 4, 50, &s[i]))
+            return;
+    /* staggered, N = 4, 8, 16: one more tasklet adds one waiter's arrival and
+     * one resume, the same instructions each time (the first waiter, which
+     * finds the queue empty, is part of the fixed part) */
+    double b1 = (s[2].insns - s[1].insns) / 4.0, b2 = (s[3].insns - s[2].insns) / 8.0;
+    if (b1 < 10.0 || b1 > 60.0 || b1 != b2) {
+        fail(n,
+             "staggered: instructions per barrier %.2f / %.2f / %.2f for 4 / 8 / 16 tasklets: "
+             "per added tasklet %.3f then %.3f (expected one constant in 10..60)",
+             s[1].insns, s[2].insns, s[3].insns, b1, b2);
+        return;
+    }
+    if (!(c[0].cycles < c[1].cycles && c[1].cycles < c[2].cycles && c[2].cycles < c[3].cycles)) {
+        fail(n,
+             "modeled cycles per barrier %.1f / %.1f / %.1f / %.1f for 1 / 4 / 8 / 16 tasklets: "
+             "not growing",
+             c[0].cycles, c[1].cycles, c[2].cycles, c[3].cycles);
+        return;
+    }
+    if (!(c[1].insns > s[1].insns && c[3].insns > s[3].insns)) {
+        fail(n,
+             "simultaneous arrivals did not spin: %.1f / %.1f instructions for 4 / 16 tasklets "
+             "(staggered: %.1f / %.1f)",
+             c[1].insns, c[3].insns, s[1].insns, s[3].insns);
+        return;
+    }
+    test_pass(n);
+}
+
+/* A contended mutex spins: every retry of the acquire is an issued
+ * instruction, so instructions and cycles per lock/unlock grow with the
+ * contenders (one tasklet never spins). */
+static void test_cost_mutex(void)
+{
+    const char *n = "rt_cost_mutex";
+    cost_t c[4];
+    for (int i = 0; i < 4; i++)
+        if (sync_cost(n, cost_tasklets[i], 2, 100, &c[i]))
+            return;
+    if (!(c[0].insns < c[1].insns && c[1].insns < c[2].insns && c[2].insns < c[3].insns)) {
+        fail(n,
+             "instructions per lock/unlock %.1f / %.1f / %.1f / %.1f for 1 / 4 / 8 / 16 "
+             "tasklets: the contended acquire does not spin",
+             c[0].insns, c[1].insns, c[2].insns, c[3].insns);
+        return;
+    }
+    /* past 11 tasklets the pipeline is full: the spinners' issue slots slow
+     * the holder down, and a lock/unlock pair takes longer */
+    if (!(c[2].cycles < c[3].cycles)) {
+        fail(n,
+             "modeled cycles per lock/unlock %.1f / %.1f / %.1f / %.1f for 1 / 4 / 8 / 16 "
+             "tasklets",
+             c[0].cycles, c[1].cycles, c[2].cycles, c[3].cycles);
+        return;
+    }
+    test_pass(n);
+}
+
+/* A handshake chain passes values in order and costs per round (the value
+ * travels through all tasklets) more with more tasklets. */
+static void test_cost_handshake(void)
+{
+    const char *n = "rt_cost_handshake";
+    cost_t c[3];
+    for (int i = 0; i < 3; i++)
+        if (sync_cost(n, cost_tasklets[i + 1], 3, 50, &c[i]))
+            return;
+    if (!(c[0].cycles > 0 && c[0].cycles < c[1].cycles && c[1].cycles < c[2].cycles)) {
+        fail(n, "modeled cycles per round of the chain %.1f / %.1f / %.1f for 4 / 8 / 16 tasklets",
+             c[0].cycles, c[1].cycles, c[2].cycles);
+        return;
+    }
+    test_pass(n);
+}
+
+/* --costs: the table of docs/VIRTUAL_DPU.md */
+static int print_costs(void)
+{
+    static const struct {
+        uint32_t mode, rounds;
+        const char *what;
+    } rows[4] = {{1, 200, "barrier_wait, all arrive at once (per barrier)"},
+                 {4, 50, "barrier_wait, arrivals staggered (per barrier)"},
+                 {2, 100, "mutex_lock+unlock, all tasklets contending (per pair)"},
+                 {3, 50, "handshake chain through all tasklets (per round)"}};
+    printf("# modeled (timed virtual DPU, 350 MHz): cost = run minus the same run with an empty "
+           "loop\n");
+    printf("%-56s %8s %12s %12s\n", "operation", "tasklets", "cycles", "instructions");
+    for (int r = 0; r < 4; r++)
+        for (int i = 0; i < 4; i++) {
+            cost_t c;
+            if (rows[r].mode == 3 && cost_tasklets[i] == 1)
+                continue;
+            if (sync_cost("costs", cost_tasklets[i], rows[r].mode, rows[r].rounds, &c))
+                return 1;
+            printf("%-56s %8u %12.1f %12.1f\n", rows[r].what, cost_tasklets[i], c.cycles, c.insns);
+        }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: rt_run DIR [NAME-PREFIX...] (DIR: the dpu_*.elf test programs)\n");
+        fprintf(stderr, "usage: rt_run DIR [NAME-PREFIX...] | DIR --costs (DIR: the dpu_*.elf "
+                        "test programs)\n");
         return 2;
     }
     dir = argv[1];
+    if (argc == 3 && strcmp(argv[2], "--costs") == 0)
+        return print_costs();
     /* the names the tests report (their `n`), so name filters select them */
     test_register_group("rt_sync", test_sync, 1);
     test_register_group("rt_sem_handshake", test_sem_handshake, 1);
@@ -487,6 +653,9 @@ int main(int argc, char **argv)
     test_register_group("rt_seqread", test_seqread, 1);
     test_register_group("rt_mram_unaligned", test_unaligned, 1);
     test_register_group("rt_buddy_alloc", test_buddy, 1);
+    test_register_group("rt_cost_barrier", test_cost_barrier, 1);
+    test_register_group("rt_cost_mutex", test_cost_mutex, 1);
+    test_register_group("rt_cost_handshake", test_cost_handshake, 1);
     argv[1] = argv[0];
     return test_main(argc - 1, argv + 1);
 }

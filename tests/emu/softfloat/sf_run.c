@@ -400,6 +400,45 @@ static void rnd_pair(const op_t *o, uint64_t *a, uint64_t *b)
     }
 }
 
+/* ------------------------------------------------------------------- grid */
+/* Add/sub/mul/div: every pair of 5-bit significands (1.xxxx: exact sums,
+ * products and quotients, ties) at 32 exponent settings: for add/sub an
+ * alignment distance of 0..31 (x2 for binary64), for mul/div a result
+ * exponent from 4 above the smallest normal down to 27 below it (subnormal
+ * results, their rounding, and underflow to zero), both signs of b. */
+#define GRID_PAIRS (16 * 16 * 32 * 2)
+
+static int grid_kind(const op_t *o)
+{
+    if (o->ta != o->tb || !is_float_kind(o->ta) || strlen(o->name) != 6)
+        return 0;
+    if (!strncmp(o->name, "add", 3) || !strncmp(o->name, "sub", 3))
+        return 1;
+    return !strncmp(o->name, "mul", 3) ? 2 : !strncmp(o->name, "div", 3) ? 3 : 0;
+}
+
+static void grid_pair(const op_t *o, size_t i, uint64_t *a, uint64_t *b)
+{
+    int fmt = o->ta == 'D', kind = grid_kind(o);
+    uint32_t fbits = fmt ? 52 : 23;
+    int32_t bias = fmt ? 1023 : 127;
+    uint64_t fa = (uint64_t)(i & 15) << (fbits - 4), fb = (uint64_t)(i >> 4 & 15) << (fbits - 4);
+    int32_t k = (int32_t)(i >> 8 & 31), ea, eb;
+    uint64_t sign_b = (i >> 13 & 1) ? 1ull << (fmt ? 63 : 31) : 0;
+    if (kind == 1) { /* alignment distance */
+        ea = bias;
+        eb = bias - k * (fmt ? 2 : 1);
+    } else if (kind == 2) { /* ea + eb - bias = result exponent 5 - k */
+        ea = 10;
+        eb = 5 - k + bias - ea;
+    } else { /* ea - eb + bias = 5 - k */
+        ea = 5;
+        eb = ea + bias - 5 + k;
+    }
+    *a = ((uint64_t)ea << fbits) | fa;
+    *b = (((uint64_t)eb << fbits) | fb) ^ sign_b;
+}
+
 /* ---------------------------------------------------------------- the DPUs */
 static const char *dir;
 /* Why loading the DPU programs failed ("" when it did not). */
@@ -471,7 +510,8 @@ static void test_op(int op)
     size_t na = special_count(o->ta), nb = special_count(o->tb);
     if (o->tb == 'I') /* powi exponents: small */
         nb = 1;
-    size_t nspecial = na * nb, total = nspecial + RANDOM_PAIRS, done = 0, checked = 0;
+    size_t nspecial = na * nb, ngrid = grid_kind(o) ? GRID_PAIRS : 0;
+    size_t total = nspecial + ngrid + RANDOM_PAIRS, done = 0, checked = 0;
     char err[512];
     vdpu_result_t res;
     if (load_error[0]) {
@@ -485,6 +525,8 @@ static void test_op(int op)
                 a[n] = special_at(o->ta, done / nb);
                 b[n] = o->tb == 'I' ? (uint64_t)(uint32_t)((int32_t)(done % 7) - 3)
                                     : special_at(o->tb, done % nb);
+            } else if (done < nspecial + ngrid) {
+                grid_pair(o, done - nspecial, &a[n], &b[n]);
             } else {
                 rnd_pair(o, &a[n], &b[n]);
             }
@@ -508,7 +550,8 @@ static void test_op(int op)
         }
         checked += n;
     }
-    printf("# softfloat_%s: %zu operand sets, %zu special\n", o->name, checked, nspecial);
+    printf("# softfloat_%s: %zu operand sets, %zu special, %zu grid\n", o->name, checked, nspecial,
+           ngrid);
 }
 
 /* The test softfloat_<op> (a = the operation). */
