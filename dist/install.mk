@@ -101,12 +101,15 @@ $(UPMEM_RT)/librt.a: $(wildcard emu/rt/* emu/dpu-include/*.h) emu/vdpu/abi.h emu
 	    -o $(UPMEM_RT)/probe $(UPMEM_RT)/probe.c
 
 # dpu.pc for the checkout (emu/upmem_env.sh puts $(BUILD)/pkgconfig on
-# PKG_CONFIG_PATH): the static libdpu.a of this build tree.
+# PKG_CONFIG_PATH): the static libdpu.a of this build tree, as -L/-l so that
+# CMake's pkg_check_modules lists it in DPU_LIBRARIES / DPU_LINK_LIBRARIES,
+# whole (as dpu-pkg-config) so that the flags may precede the sources.
 $(BUILD)/pkgconfig/dpu.pc: dist/dpu.pc.in emu/bin/dpu-pkg-config
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(abspath .)|' -e 's|@LIBDIR@|$(abspath $(BUILD))|' \
 	    -e 's|@INCLUDEDIR@|$(abspath emu/include)|' -e 's|@SDKVERSION@|$(SDK_VERSION)|' \
-	    -e 's|-L$${libdir} @RPATH@-ldpu|$${libdir}/libdpu.a|' $< >$@
+	    -e 's|-L$${libdir} @RPATH@-ldpu|-L$${libdir} -Wl,--whole-archive -ldpu -Wl,--no-whole-archive -lpthread -lm|' \
+	    $< >$@
 
 # The installed static library: as $(LIB), but its last-resort folder of DPU
 # programs is LIBDIR/cryptopim/dpu rather than this build tree (a program
