@@ -686,6 +686,21 @@ TEST(cpp_async)
     CHECK(g_calls == 1 && g_dpus == NR_DPUS, "call(single): %u calls on %u DPUs", g_calls.load(),
           g_dpus.load());
 
+    /* on one DPU: the callback's set is that DPU alone */
+    g_calls = 0;
+    g_dpus = 0;
+    DpuSetAsync one = t.cpp.dpus()[4]->async();
+    one.call([](DpuSet &dpuSet, unsigned) {
+        g_calls++;
+        g_dpus = (unsigned)dpuSet.dpus().size();
+        dpuSet.copy("scale", Words{77});
+    });
+    one.sync();
+    t.cpp.copy(scales, "scale");
+    CHECK(g_calls == 1 && g_dpus == 1 && scales[4][0] == 77 && scales[5][0] == 101,
+          "call() on DPU 4: %u calls, %u DPUs, scales %llu %llu", g_calls.load(), g_dpus.load(),
+          (unsigned long long)scales[4][0], (unsigned long long)scales[5][0]);
+
     /* a DPU fault in an asynchronous launch: sync() throws the C error */
     t.cpp.copy("scale", Words{13});
     uint64_t thirteen = 13;
