@@ -185,12 +185,14 @@ run: all
 clean:
 	rm -rf build build-san
 
+# C and C++ sources (emu/include/dpu is the C++ header `#include <dpu>`)
+FORMAT_FILES = $$(git ls-files '*.c' '*.h' '*.cpp' '*.hpp' emu/include/dpu)
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h')
+	clang-format -i $(FORMAT_FILES)
 
 # Lists the files that differ from .clang-format (exit 1 if any).
 format-check:
-	@bad=$$(for f in $$(git ls-files '*.c' '*.h'); do \
+	@bad=$$(for f in $(FORMAT_FILES); do \
 	    clang-format --dry-run "$$f" 2>&1 | grep -q warning && echo "$$f"; done); \
 	if [ -n "$$bad" ]; then echo "not clang-formatted:"; echo "$$bad"; exit 1; fi
 

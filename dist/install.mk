@@ -16,7 +16,7 @@
 #   MANDIR      man1/cryptopim.1, man3/libcryptopim.3
 #   LIBDIR/upmem-virtual/   the virtual UPMEM as an SDK stand-in: bin/
 #               (dpu-upmem-dpurte-clang, dpu-clang, dpu-pkg-config), include/
-#               (<dpu.h>...), lib/ (libdpu.so.0, libdpu.a, pkgconfig/dpu.pc,
+#               (<dpu.h>..., the C++ <dpu>), lib/ (libdpu.so.0, libdpu.a, pkgconfig/dpu.pc,
 #               dpu-rt/ the prebuilt DPU runtime), dpu-include/ and vdpu/abi.h (DPU
 #               headers), rt/dpu.lds, examples/, upmem_env.sh, INSTALLED (marker
 #               the scripts use to tell an install from a checkout)
@@ -101,12 +101,15 @@ $(UPMEM_RT)/librt.a: $(wildcard emu/rt/* emu/dpu-include/*.h) emu/vdpu/abi.h emu
 	    -o $(UPMEM_RT)/probe $(UPMEM_RT)/probe.c
 
 # dpu.pc for the checkout (emu/upmem_env.sh puts $(BUILD)/pkgconfig on
-# PKG_CONFIG_PATH): the static libdpu.a of this build tree.
+# PKG_CONFIG_PATH): the static libdpu.a of this build tree, as -L/-l so that
+# CMake's pkg_check_modules lists it in DPU_LIBRARIES / DPU_LINK_LIBRARIES,
+# whole (as dpu-pkg-config) so that the flags may precede the sources.
 $(BUILD)/pkgconfig/dpu.pc: dist/dpu.pc.in emu/bin/dpu-pkg-config
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(abspath .)|' -e 's|@LIBDIR@|$(abspath $(BUILD))|' \
 	    -e 's|@INCLUDEDIR@|$(abspath emu/include)|' -e 's|@SDKVERSION@|$(SDK_VERSION)|' \
-	    -e 's|-L$${libdir} @RPATH@-ldpu|$${libdir}/libdpu.a|' $< >$@
+	    -e 's|-L$${libdir} @RPATH@-ldpu|-L$${libdir} -Wl,--whole-archive -ldpu -Wl,--no-whole-archive -lpthread -lm|' \
+	    $< >$@
 
 # The installed static library: as $(LIB), but its last-resort folder of DPU
 # programs is LIBDIR/cryptopim/dpu rather than this build tree (a program
@@ -173,7 +176,7 @@ ifneq ($(REAL_SDK),1)
 	    $(I_UPM)/dpu-include $(I_UPM)/vdpu $(I_UPM)/rt $(I_UPM)/examples
 	install -m 755 emu/bin/dpu-upmem-dpurte-clang emu/bin/dpu-pkg-config $(I_UPM)/bin/
 	ln -sf dpu-upmem-dpurte-clang $(I_UPM)/bin/dpu-clang
-	install -m 644 emu/include/*.h $(I_UPM)/include/
+	install -m 644 emu/include/*.h emu/include/*.hpp emu/include/dpu $(I_UPM)/include/
 	install -m 644 emu/dpu-include/*.h $(I_UPM)/dpu-include/
 	install -m 644 emu/vdpu/abi.h $(I_UPM)/vdpu/
 	install -m 644 emu/rt/dpu.lds $(I_UPM)/rt/
@@ -208,7 +211,8 @@ DEB       := $(BUILD)/cryptopim_$(CPIM_VERSION)_$(DEB_ARCH).deb
 DEB_STAGE := $(BUILD)/deb-root
 
 DEB_DEPS  := $(filter-out all,$(INSTALL_DEPS)) $(LIB) $(DPU_PROGS) $(BUILD)/libdpu.a \
-    $(wildcard dist/* man/* emu/bin/* emu/upmem_env.sh emu/include/*.h emu/dpu-include/*.h \
+    $(wildcard dist/* man/* emu/bin/* emu/upmem_env.sh emu/include/*.h emu/include/*.hpp \
+    emu/include/dpu emu/dpu-include/*.h \
     emu/examples/*/* emu/examples/*/*/*)
 deb: $(DEB)
 $(DEB): $(DEB_DEPS)

@@ -78,3 +78,43 @@ test-emu-lib: $(EMU_LIB_TEST_DEPS)
 
 TEST_CMDS += $(EMU_LIB_TEST_CMDS)
 TEST_DEPS += $(EMU_LIB_TEST_DEPS)
+
+# ---- the C++ host API (<dpu>, emu/include/dpu.hpp): tests/emu/cpp ----
+#   build/tests/emu/cpp/test-cpp   every method and copy overload against its
+#                                  C twin (built as C++11; the header is also
+#                                  compiled as C++20); make test-emu-cpp
+# Without a C++ compiler ($(CXX), g++ by default) the test is reported skipped.
+EMU_CPP_TDIR := $(BUILD)/tests/emu/cpp
+EMU_CPP_HDRS := emu/include/dpu emu/include/dpu.hpp $(wildcard emu/include/*.h)
+EMU_HAVE_CXX := $(shell command -v $(CXX) >/dev/null 2>&1 && echo 1)
+EMU_CPP_CXXFLAGS = -std=c++11 $(CFLAGS) -Wall -Wextra -Werror -Wshadow $(EMU_HOST_SANFLAGS) \
+    -Iemu/include -Itests
+
+$(EMU_CPP_TDIR)/harness.o: tests/harness.c tests/test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(EMU_HOST_SANFLAGS) -c $< -o $@
+
+$(EMU_CPP_TDIR)/cpp_kernel.dpu: tests/emu/cpp/dpu/cpp_kernel.c emu/bin/dpu-upmem-dpurte-clang
+	@mkdir -p $(dir $@)
+	emu/bin/dpu-upmem-dpurte-clang -DNR_TASKLETS=2 -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(EMU_CPP_TDIR)/test-cpp: tests/emu/cpp/test_cpp.cpp $(EMU_CPP_TDIR)/harness.o $(EMU_CPP_HDRS) \
+    $(BUILD)/libdpu.a
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++20 -Wall -Wextra -Werror -Wshadow -Iemu/include -Itests -fsyntax-only $<
+	$(CXX) $(EMU_CPP_CXXFLAGS) -o $@ $< $(EMU_CPP_TDIR)/harness.o $(BUILD)/libdpu.a $(LDLIBS)
+
+ifeq ($(EMU_HAVE_CXX),1)
+EMU_CPP_TEST_CMDS := "cd $(EMU_CPP_TDIR) && ./test-cpp"
+EMU_CPP_TEST_DEPS := $(EMU_CPP_TDIR)/test-cpp $(EMU_CPP_TDIR)/cpp_kernel.dpu
+else
+EMU_CPP_TEST_CMDS := "sh -c '. tests/lib.sh; skip emu_cpp \"no C++ compiler ($(CXX))\"; finish'"
+EMU_CPP_TEST_DEPS :=
+endif
+
+.PHONY: test-emu-cpp
+test-emu-cpp: $(EMU_CPP_TEST_DEPS)
+	@sh tests/run.sh $(EMU_CPP_TEST_CMDS)
+
+TEST_CMDS += $(EMU_CPP_TEST_CMDS)
+TEST_DEPS += $(EMU_CPP_TEST_DEPS)

@@ -49,3 +49,26 @@ emu-sync-costs: $(RT_TEST_RUN) $(RT_TEST_ELFS)
 
 TEST_CMDS += "$(RT_TEST_RUN) $(RT_TEST_DIR)"
 TEST_DEPS += $(RT_TEST_RUN) $(RT_TEST_ELFS)
+
+# ---- the DPU libc as the SDK ships it (tests/emu/rt/libc_run.c) ----
+# dpu_libc.elf includes every header of the SDK's libc and prints the results
+# of tests/emu/rt/libc_cases.h; libc_run runs the same cases on glibc and
+# compares them section by section (make test-emu-libc).
+LIBC_TEST_ELF := $(RT_TEST_DIR)/dpu_libc.elf
+LIBC_TEST_RUN := $(RT_TEST_DIR)/libc_run
+
+# a larger stack than the 1 KiB default: the cases print up to 12 values a call
+$(LIBC_TEST_ELF): tests/emu/rt/dpu_libc.c tests/emu/rt/libc_cases.h $(RT_DPU_DEPS)
+	@mkdir -p $(dir $@)
+	$(RT_DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=2 -DSTACK_SIZE_DEFAULT=4096 -o $@ $<
+
+$(LIBC_TEST_RUN): tests/emu/rt/libc_run.c tests/emu/rt/libc_cases.h $(TEST_HARNESS) $(VDPU_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(VDPU_CFLAGS) -Itests -o $@ $(filter %.c,$^) $(VDPU_LIB) $(LDLIBS)
+
+.PHONY: test-emu-libc
+test-emu-libc: $(LIBC_TEST_RUN) $(LIBC_TEST_ELF)
+	@sh tests/run.sh "$(LIBC_TEST_RUN) $(RT_TEST_DIR)"
+
+TEST_CMDS += "$(LIBC_TEST_RUN) $(RT_TEST_DIR)"
+TEST_DEPS += $(LIBC_TEST_RUN) $(LIBC_TEST_ELF)

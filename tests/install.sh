@@ -9,8 +9,9 @@
 #     its AES-CTR equals `openssl enc`;
 #   - the installed CLI finds its DPU programs and passes the openssl enc and
 #     sha256sum interop checks;
-#   - an UPMEM example copied to a temporary folder builds and runs with only
-#     the installed virtual UPMEM (its upmem_env.sh, a clean environment);
+#   - UPMEM examples copied to a temporary folder build and run with only
+#     the installed virtual UPMEM (its upmem_env.sh, a clean environment): a C
+#     Makefile project, a C++ one (#include <dpu>) and a CMake one;
 #   - `man -l` renders both pages without warnings;
 #   - `make uninstall` leaves nothing; the .deb installs into and is removed
 #     from a private dpkg root (no root rights, nothing touches the system).
@@ -40,6 +41,8 @@ for f in bin/cryptopim bin/cryptopim-bench include/cryptopim.h lib/libcryptopim.
     lib/cryptopim/dpu/aes-t16 lib/cryptopim/dpu/sha256-t24 share/man/man1/cryptopim.1 \
     share/man/man3/libcryptopim.3 lib/upmem-virtual/bin/dpu-upmem-dpurte-clang \
     lib/upmem-virtual/bin/dpu-pkg-config lib/upmem-virtual/include/dpu.h \
+    lib/upmem-virtual/include/dpu lib/upmem-virtual/include/dpu.hpp \
+    lib/upmem-virtual/dpu-include/inttypes.h lib/upmem-virtual/dpu-include/ctype.h \
     lib/upmem-virtual/lib/libdpu.so.0 lib/upmem-virtual/lib/libdpu.a \
     lib/upmem-virtual/lib/pkgconfig/dpu.pc lib/upmem-virtual/lib/dpu-rt/librt.a \
     lib/upmem-virtual/upmem_env.sh lib/upmem-virtual/examples/vecadd/Makefile; do
@@ -184,6 +187,27 @@ if command -v bash >/dev/null 2>&1; then
         pass install_upmem_env
     else
         fail install_upmem_env "$(cat "$T/log")"
+    fi
+    # the C++ API (#include <dpu>) and a CMake project (pkg_check_modules)
+    cp -R "$R/lib/upmem-virtual/examples/cpp_minmax" "$T/cpp_minmax"
+    if ! command -v g++ >/dev/null 2>&1; then
+        skip install_upmem_cpp_example "no g++"
+    elif env -i HOME="$T" PATH=/usr/local/bin:/usr/bin:/bin bash -c \
+        ". '$R/lib/upmem-virtual/upmem_env.sh' && cd '$T/cpp_minmax' && make -s all NR_DPUS=8 && make -s test NR_DPUS=8" \
+        >"$T/log" 2>&1 && grep -q '^PASS example_cpp_minmax' "$T/log"; then
+        pass install_upmem_cpp_example
+    else
+        fail install_upmem_cpp_example "$(tail -n 5 "$T/log")"
+    fi
+    cp -R "$R/lib/upmem-virtual/examples/cmake_checksum" "$T/cmake_checksum"
+    if ! command -v cmake >/dev/null 2>&1; then
+        skip install_upmem_cmake_example "no cmake"
+    elif env -i HOME="$T" PATH=/usr/local/bin:/usr/bin:/bin bash -c \
+        ". '$R/lib/upmem-virtual/upmem_env.sh' && cmake -S '$T/cmake_checksum' -B '$T/cmake_build' -DNR_DPUS=8 -DPKG_CONFIG_ARGN=--define-prefix && cmake --build '$T/cmake_build' && '$T/cmake_build/host_app'" \
+        >"$T/log" 2>&1 && grep -q '^PASS example_cmake_checksum' "$T/log"; then
+        pass install_upmem_cmake_example
+    else
+        fail install_upmem_cmake_example "$(tail -n 5 "$T/log")"
     fi
 else
     skip install_upmem_example "no bash (the environment script finds itself through BASH_SOURCE)"

@@ -1,6 +1,10 @@
-/* stdlib.h -- minimal libc subset for the virtual DPU. */
+/* stdlib.h -- the DPU libc's <stdlib.h> (virtual UPMEM; the SDK 2025.1
+ * header's functions, plus strtol and strtoul). Like the SDK's, it includes
+ * <attributes.h> (__host, __dma_aligned...). No malloc: see alloc.h and
+ * buddy_alloc.h. */
 #ifndef _DPU_STDLIB_H_
 #define _DPU_STDLIB_H_
+#include <attributes.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +17,15 @@ typedef struct {
 typedef struct {
     long quot, rem;
 } ldiv_t;
+typedef struct {
+    long long quot, rem;
+} lldiv_t;
+/* No environment on a DPU: always NULL (as the SDK's). */
+static inline __attribute__((unused)) char *getenv(const char *name)
+{
+    (void)name;
+    return NULL;
+}
 static inline __attribute__((unused)) int abs(int x)
 {
     return x < 0 ? -x : x;
@@ -33,6 +46,11 @@ static inline __attribute__((unused)) div_t div(int a, int b)
 static inline __attribute__((unused)) ldiv_t ldiv(long a, long b)
 {
     ldiv_t r = {a / b, a % b};
+    return r;
+}
+static inline __attribute__((unused)) lldiv_t lldiv(long long a, long long b)
+{
+    lldiv_t r = {a / b, a % b};
     return r;
 }
 /* exit(): stops the calling tasklet only (like returning from main). */

@@ -387,21 +387,15 @@ static void rank_it_settle(struct dpu_set_rank_iterator_t *it)
 {
     uint32_t n = it->set.kind == DPU_SET_DPU ? 1 : it->set.list.nr_ranks;
     it->has_next = it->count < n;
+    if (it->has_next && it->set.kind == DPU_SET_DPU) {
+        /* a DPU set is its own only "rank", as in the SDK (dpu_set.c of
+         * 2025.1): what is done to it touches that DPU, not its rank */
+        it->next = it->set;
+        return;
+    }
     it->next.kind = DPU_SET_RANKS;
     it->next.list.nr_ranks = it->has_next ? 1 : 0;
-    if (!it->has_next)
-        it->next.list.ranks = NULL;
-    else if (it->set.kind == DPU_SET_DPU)
-        it->next.list.ranks = &it->set.dpu->rank->owner->ranks[0];
-    else
-        it->next.list.ranks = &it->set.list.ranks[it->count];
-    if (it->has_next && it->set.kind == DPU_SET_DPU) {
-        /* the DPU's own rank, found in its allocation's array */
-        alloc_t *a = it->set.dpu->rank->owner;
-        for (uint32_t i = 0; i < a->nr_ranks; i++)
-            if (a->ranks[i] == it->set.dpu->rank)
-                it->next.list.ranks = &a->ranks[i];
-    }
+    it->next.list.ranks = it->has_next ? &it->set.list.ranks[it->count] : NULL;
 }
 
 /* see dpu.h */

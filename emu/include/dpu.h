@@ -96,7 +96,8 @@ void dpu_set_rank_iterator_next(struct dpu_set_rank_iterator_t *iterator);
  * dpu receives a DPU set, i its position 0, 1, ... */
 #define DPU_FOREACH(...) _DPU_CAT(_DPU_FOREACH_, _DPU_NARGS(__VA_ARGS__))(__VA_ARGS__)
 /* DPU_RANK_FOREACH(set, rank) / (set, rank, i): every rank of the set, as a
- * one-rank set pointing into the parent (usable, not freeable). */
+ * one-rank set pointing into the parent (usable, not freeable); on a DPU
+ * set, that DPU set once (as the SDK). */
 #define DPU_RANK_FOREACH(...) _DPU_CAT(_DPU_RANK_FOREACH_, _DPU_NARGS(__VA_ARGS__))(__VA_ARGS__)
 
 /* --------------------------------------------------------------- programs */

@@ -64,8 +64,18 @@ typedef enum _dpu_error_t {
 /* In an asynchronous-job error, bit offset of the job type. */
 #define DPU_ERROR_ASYNC_JOB_TYPE_SHIFT (16)
 
+/* C linkage also when included from C++ without extern "C" (the SDK
+ * needs the wrapper; accepting both costs nothing) */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Text for a status, in a heap string that the caller must free(); NULL only
  * if memory is exhausted. Async-job errors name the job type and the code. */
 char *dpu_error_to_string(dpu_error_t status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DPU_ERROR_H */

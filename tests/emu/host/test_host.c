@@ -132,6 +132,19 @@ static void t_alloc_counts(void)
     DPU_RANK_FOREACH (set, rank)
         count++;
     CHECK(count == 2, "2-arg DPU_RANK_FOREACH visited %u", count);
+    /* on a DPU set: that DPU set, once (SDK), not the DPU's whole rank */
+    count = 0;
+    DPU_FOREACH (set, dpu, i)
+        if (i == 70)
+            break;
+    DPU_RANK_FOREACH (dpu, rank) {
+        uint32_t rn = 0;
+        OK(dpu_get_nr_dpus(rank, &rn));
+        CHECK(rank.kind == DPU_SET_DPU && rank.dpu == dpu.dpu && rn == 1,
+              "DPU_RANK_FOREACH on a DPU set gave kind %d with %u DPUs", rank.kind, rn);
+        count++;
+    }
+    CHECK(count == 1, "DPU_RANK_FOREACH on a DPU set visited %u", count);
     /* a second allocation takes other ranks; all 40 are then too many */
     struct dpu_set_t other;
     OK(dpu_alloc_ranks(38, NULL, &other));
