@@ -25,6 +25,9 @@ typedef struct cmp_impl {
     int (*ctr)(void *state, const uint8_t iv[16], const uint8_t *in, uint8_t *out, size_t len);
     int (*sha256_batch)(void *state, const uint8_t *const *msgs, const size_t *lens, size_t n,
                         uint8_t (*digests)[32]);
+    /* The longest message sha256_batch takes (0: any); a batch with a longer
+     * one is not measured. */
+    size_t sha_max_len;
 } cmp_impl;
 
 /* The libraries compiled in (possibly none). */

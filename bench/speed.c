@@ -1,8 +1,12 @@
 /*
  * speed.c -- `cryptopim speed`: throughput of the backends (and, with
  * --compare, of OpenSSL and intel-ipsec-mb) on the CryptoPIM workloads:
- * AES-128-ECB and AES-128-CTR on an 8 MiB and a 256 MiB buffer, SHA-256 on
- * 1024 messages of 32 KiB.
+ * AES-128-ECB and AES-128-CTR on an 8 MiB and a 256 MiB buffer; SHA-256 on
+ * 1024 messages of 32 KiB (`sha256`), on 512 messages of mixed lengths
+ * 1 B .. 1 MiB (`sha256-mixed`: log-uniform, a fixed seed, the same every
+ * run), on 2048 such messages of 1 B .. 65534 B (`sha256-mix64k`: the
+ * longest intel-ipsec-mb's job API takes) and on one message of 64 KiB, 8 MiB and 1 GiB
+ * (`sha256-1msg`: the single-stream speed, a batch of one).
  *
  * Method: every case is first checked once against our cpu backend (a
  * mismatch is an error: exit 1), then run once as a warm-up, then repeated
@@ -27,9 +31,12 @@
 static const char speed_help[] =
     "usage: cryptopim speed [--backend NAME]... [--threads N] [--compare] [--csv]\n"
     "\n"
-    "Measures AES-128-ECB and AES-128-CTR on an 8 MiB and a 256 MiB buffer and\n"
-    "SHA-256 on 1024 messages of 32 KiB.  Default backends: every available CPU\n"
-    "backend (cpu, aesni, shani); operations a backend does not provide are\n"
+    "Measures AES-128-ECB and AES-128-CTR on an 8 MiB and a 256 MiB buffer, and\n"
+    "SHA-256 on 1024 messages of 32 KiB (sha256), on 512 messages of mixed\n"
+    "lengths 1 B..1 MiB (sha256-mixed, seeded), on 2048 of 1 B..65534 B\n"
+    "(sha256-mix64k: intel-ipsec-mb takes no longer message) and on one message\n"
+    "of 64 KiB, 8 MiB and 1 GiB (sha256-1msg).  Default backends: every\n"
+    "available CPU backend (cpu, aesni, shani); operations a backend does not provide are\n"
     "skipped.  Each case: checked against the cpu backend, one warm-up run, then\n"
     "repeated for >= 0.5 s (and >= 3 runs); the best run is reported.\n"
     "\n"
@@ -48,12 +55,31 @@ static const char speed_help[] =
 struct workload {
     size_t aes_sizes[2];
     size_t sha_count, sha_len;
+    size_t mixed_count, mixed_max; /* lengths log-uniform in 1..mixed_max */
+    size_t mix64_count;            /* the same in 1..65534 (intel-ipsec-mb's limit) */
+    size_t one_sizes[3];           /* single messages */
     double min_time;
     unsigned min_runs;
 };
 
-static const struct workload full = {{8u << 20, 256u << 20}, 1024, 32u << 10, 0.5, 3};
-static const struct workload quick = {{64u << 10, 1u << 20}, 16, 4u << 10, 0.01, 2};
+static const struct workload full = {.aes_sizes = {8u << 20, 256u << 20},
+                                     .sha_count = 1024,
+                                     .sha_len = 32u << 10,
+                                     .mixed_count = 512,
+                                     .mixed_max = 1u << 20,
+                                     .mix64_count = 2048,
+                                     .one_sizes = {64u << 10, 8u << 20, 1u << 30},
+                                     .min_time = 0.5,
+                                     .min_runs = 3};
+static const struct workload quick = {.aes_sizes = {64u << 10, 1u << 20},
+                                      .sha_count = 16,
+                                      .sha_len = 4u << 10,
+                                      .mixed_count = 40,
+                                      .mixed_max = 64u << 10,
+                                      .mix64_count = 40,
+                                      .one_sizes = {4u << 10, 64u << 10, 1u << 20},
+                                      .min_time = 0.01,
+                                      .min_runs = 2};
 
 static const uint8_t key[16] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
                                 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f};
@@ -61,8 +87,16 @@ static const uint8_t key[16] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
  * libraries with a narrower counter agree with the 128-bit one. */
 static const uint8_t iv0[16] = {0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7};
 
-enum op { OP_ECB, OP_CTR, OP_SHA };
-static const char *const op_name[] = {"aes-128-ecb", "aes-128-ctr", "sha256"};
+enum op { OP_ECB, OP_CTR, OP_SHA, OP_SHA_MIXED, OP_SHA_MIX64, OP_SHA_ONE };
+static const char *const op_name[] = {"aes-128-ecb",  "aes-128-ctr",   "sha256",
+                                      "sha256-mixed", "sha256-mix64k", "sha256-1msg"};
+
+/* One SHA-256 batch to measure, with its reference digests (cpu backend). */
+struct shaw {
+    const uint8_t **msgs;
+    size_t *lens, count, bytes;
+    uint8_t (*dig)[32], (*ref)[32];
+};
 
 /* One thing to measure: either our backend (ctx) or a comparison library. */
 struct subject {
@@ -79,11 +113,17 @@ struct bufs {
     uint8_t *check_in;  /* aes_sizes[0] bytes of test data */
     uint8_t *check_out; /* output of the subject under check */
     uint8_t *ref_ecb, *ref_ctr;
-    uint8_t *sha_data;
-    const uint8_t **msgs;
-    size_t *lens;
-    uint8_t (*dig)[32], (*ref_dig)[32];
+    uint8_t *sha_data, *mixed_data, *one_data;
+    /* [0] 1024 x 32 KiB, [1] mixed lengths, [2] mixed up to 65534 bytes, [3..5] one
+     * message of each one_size */
+    struct shaw sha[6];
 };
+
+/* The SHA workload of (op, k): k selects the single-message size. */
+static struct shaw *sha_of(struct bufs *b, enum op op, size_t k)
+{
+    return &b->sha[op == OP_SHA_ONE ? 3 + k : (size_t)(op - OP_SHA)];
+}
 
 struct speed {
     struct workload w;
@@ -93,25 +133,29 @@ struct speed {
 };
 
 /* Runs op once on subject; 0, CPIM_ERR_UNSUPPORTED (as a positive code), or
- * -1 on another error. */
+ * -1 on another error.  For the SHA ops, len is the index k of sha_of(). */
 static int run_op(struct speed *sp, struct subject *su, enum op op, const uint8_t *in, uint8_t *out,
                   size_t len)
 {
     struct bufs *b = &sp->b;
+    struct shaw *sw = op >= OP_SHA ? sha_of(b, op, len) : NULL;
     if (su->lib) {
         const cmp_impl *l = su->lib;
         if ((op == OP_ECB && !l->ecb_enc) || (op == OP_CTR && !l->ctr) ||
-            (op == OP_SHA && !l->sha256_batch))
+            (op >= OP_SHA && !l->sha256_batch))
             return CPIM_ERR_UNSUPPORTED;
+        for (size_t i = 0; sw && l->sha_max_len && i < sw->count; i++)
+            if (sw->lens[i] > l->sha_max_len)
+                return CPIM_ERR_UNSUPPORTED; /* a message longer than the library takes */
         if (op == OP_ECB)
             return l->ecb_enc(su->lib_state, in, out, len);
         if (op == OP_CTR)
             return l->ctr(su->lib_state, iv0, in, out, len);
-        return l->sha256_batch(su->lib_state, b->msgs, b->lens, sp->w.sha_count, b->dig);
+        return l->sha256_batch(su->lib_state, sw->msgs, sw->lens, sw->count, sw->dig);
     }
     uint8_t ctr[16];
     cpim_err rc;
-    if (op != OP_SHA && su->no_aes)
+    if (op < OP_SHA && su->no_aes)
         return CPIM_ERR_UNSUPPORTED;
     memcpy(ctr, iv0, 16);
     if (op == OP_ECB)
@@ -119,7 +163,7 @@ static int run_op(struct speed *sp, struct subject *su, enum op op, const uint8_
     else if (op == OP_CTR)
         rc = cpim_aes_ctr(su->ctx, ctr, in, out, len);
     else
-        rc = cpim_sha256_batch(su->ctx, b->msgs, b->lens, sp->w.sha_count, b->dig);
+        rc = cpim_sha256_batch(su->ctx, sw->msgs, sw->lens, sw->count, sw->dig);
     if (rc == CPIM_OK)
         return 0;
     if (rc == CPIM_ERR_UNSUPPORTED)
@@ -151,11 +195,13 @@ static void print_row(const struct speed *sp, enum op op, const char *backend, s
 }
 
 /* Checks the subject's output once against the reference.  Returns 0 if it
- * matches, 1 if the operation is unsupported, -1 on mismatch or error. */
-static int check(struct speed *sp, struct subject *su, enum op op)
+ * matches, 1 if the operation is unsupported, -1 on mismatch or error.  k:
+ * the SHA workload's index (sha_of). */
+static int check(struct speed *sp, struct subject *su, enum op op, size_t k)
 {
     struct bufs *b = &sp->b;
-    size_t len = sp->w.aes_sizes[0];
+    size_t len = op >= OP_SHA ? k : sp->w.aes_sizes[0];
+    struct shaw *sw = op >= OP_SHA ? sha_of(b, op, k) : NULL;
     int rc = run_op(sp, su, op, b->check_in, b->check_out, len);
     if (rc == CPIM_ERR_UNSUPPORTED)
         return 1;
@@ -166,7 +212,7 @@ static int check(struct speed *sp, struct subject *su, enum op op)
     }
     int same = op == OP_ECB   ? !memcmp(b->check_out, b->ref_ecb, len)
                : op == OP_CTR ? !memcmp(b->check_out, b->ref_ctr, len)
-                              : !memcmp(b->dig, b->ref_dig, sp->w.sha_count * 32);
+                              : !memcmp(sw->dig, sw->ref, sw->count * 32);
     if (!same) {
         cli_error("speed: %s %s output differs from the cpu backend", su->name, op_name[op]);
         return -1;
@@ -178,7 +224,7 @@ static int check(struct speed *sp, struct subject *su, enum op op)
 static int measure(struct speed *sp, struct subject *su, enum op op, size_t len)
 {
     struct bufs *b = &sp->b;
-    size_t bytes = op == OP_SHA ? sp->w.sha_count * sp->w.sha_len : len;
+    size_t bytes = op >= OP_SHA ? sha_of(b, op, len)->bytes : len;
     double best = 1e300, best_modeled = 1e300, spent = 0;
     int has_modeled = 0;
     for (int runs = -1; runs < (int)sp->w.min_runs || spent < sp->w.min_time; runs++) {
@@ -209,8 +255,23 @@ static int measure(struct speed *sp, struct subject *su, enum op op, size_t len)
 
 static void run_subject(struct speed *sp, struct subject *su)
 {
-    for (int op = OP_ECB; op <= OP_SHA; op++) {
-        int c = check(sp, su, (enum op)op);
+    for (int op = OP_ECB; op <= OP_SHA_ONE; op++) {
+        if (op >= OP_SHA) {
+            for (size_t k = 0; k < (op == OP_SHA_ONE ? 3u : 1u); k++) {
+                int c = check(sp, su, (enum op)op, k);
+                if (c == 1) {
+                    if (!sp->csv && k == 0)
+                        printf("%-12s %-9s (not provided by this backend%s: skipped)\n",
+                               op_name[op], su->name,
+                               su->lib && su->lib->sha_max_len ? ", or a message is too long" : "");
+                    break;
+                }
+                if (c < 0 || measure(sp, su, (enum op)op, k))
+                    sp->failed = 1;
+            }
+            continue;
+        }
+        int c = check(sp, su, (enum op)op, 0);
         if (c == 1) {
             if (!sp->csv)
                 printf("%-12s %-9s (not provided by this backend: skipped)\n", op_name[op],
@@ -219,11 +280,6 @@ static void run_subject(struct speed *sp, struct subject *su)
         }
         if (c < 0) {
             sp->failed = 1;
-            continue;
-        }
-        if (op == OP_SHA) {
-            if (measure(sp, su, OP_SHA, 0))
-                sp->failed = 1;
             continue;
         }
         for (int k = 0; k < 2; k++)
@@ -243,6 +299,38 @@ static void fill(uint8_t *p, size_t n, uint64_t seed)
     }
 }
 
+static int alloc_shaw(struct shaw *sw, size_t count)
+{
+    sw->count = count;
+    sw->msgs = calloc(count, sizeof *sw->msgs);
+    sw->lens = calloc(count, sizeof *sw->lens);
+    sw->dig = calloc(count, sizeof *sw->dig);
+    sw->ref = calloc(count, sizeof *sw->ref);
+    return sw->msgs && sw->lens && sw->dig && sw->ref ? 0 : -1;
+}
+
+/* The mixed lengths: log-uniform in 1..max (xorshift64, fixed seed, so every
+ * run and every subject hashes the same batch); returns the total. */
+static size_t mixed_lengths(size_t *lens, size_t n, size_t max)
+{
+    uint64_t x = 0x243f6a8885a308d3u;
+    unsigned bits = 0;
+    while (((size_t)2 << bits) <= max)
+        bits++;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        size_t lo = (size_t)1 << ((x >> 40) % (bits + 1)); /* a power of two 1..max */
+        lens[i] = lo + (size_t)(x & 0xffffffffu) % lo;     /* in [lo, 2 lo) */
+        if (lens[i] > max)
+            lens[i] = max;
+        total += lens[i];
+    }
+    return total;
+}
+
 static int alloc_bufs(struct speed *sp)
 {
     struct bufs *b = &sp->b;
@@ -254,19 +342,39 @@ static int alloc_bufs(struct speed *sp)
     b->ref_ecb = malloc(small);
     b->ref_ctr = malloc(small);
     b->sha_data = malloc(shab);
-    b->msgs = calloc(w->sha_count, sizeof *b->msgs);
-    b->lens = calloc(w->sha_count, sizeof *b->lens);
-    b->dig = calloc(w->sha_count, sizeof *b->dig);
-    b->ref_dig = calloc(w->sha_count, sizeof *b->ref_dig);
+    b->one_data = malloc(w->one_sizes[2]);
     if (!b->big || !b->check_in || !b->check_out || !b->ref_ecb || !b->ref_ctr || !b->sha_data ||
-        !b->msgs || !b->lens || !b->dig || !b->ref_dig)
+        !b->one_data || alloc_shaw(&b->sha[0], w->sha_count) ||
+        alloc_shaw(&b->sha[1], w->mixed_count) || alloc_shaw(&b->sha[2], w->mix64_count))
         return -1;
+    for (int k = 0; k < 3; k++)
+        if (alloc_shaw(&b->sha[3 + k], 1))
+            return -1;
     fill(b->big, w->aes_sizes[1], 0x9e3779b97f4a7c15u);
     fill(b->check_in, small, 0x2545f4914f6cdd1du);
     fill(b->sha_data, shab, 0x853c49e6748fea9bu);
+    fill(b->one_data, w->one_sizes[2], 0x5851f42d4c957f2du);
     for (size_t i = 0; i < w->sha_count; i++) {
-        b->msgs[i] = b->sha_data + i * w->sha_len;
-        b->lens[i] = w->sha_len;
+        b->sha[0].msgs[i] = b->sha_data + i * w->sha_len;
+        b->sha[0].lens[i] = w->sha_len;
+    }
+    b->sha[0].bytes = shab;
+    /* Mixed: one buffer, each message at its own (mostly unaligned) offset;
+     * both mixed batches share it. */
+    struct shaw *m = &b->sha[1], *m64 = &b->sha[2];
+    m->bytes = mixed_lengths(m->lens, m->count, w->mixed_max);
+    m64->bytes = mixed_lengths(m64->lens, m64->count, 65534);
+    size_t mb = m->bytes > m64->bytes ? m->bytes : m64->bytes;
+    if (!(b->mixed_data = malloc(mb + 64)))
+        return -1;
+    fill(b->mixed_data, mb + 64, 0x14057b7ef767814fu);
+    for (size_t i = 0, off = 0; i < m->count; off += m->lens[i++])
+        m->msgs[i] = b->mixed_data + off;
+    for (size_t i = 0, off = 0; i < m64->count; off += m64->lens[i++])
+        m64->msgs[i] = b->mixed_data + off;
+    for (int k = 0; k < 3; k++) {
+        b->sha[3 + k].msgs[0] = b->one_data;
+        b->sha[3 + k].lens[0] = b->sha[3 + k].bytes = w->one_sizes[k];
     }
     return 0;
 }
@@ -279,10 +387,14 @@ static void free_bufs(struct bufs *b)
     free(b->ref_ecb);
     free(b->ref_ctr);
     free(b->sha_data);
-    free(b->msgs);
-    free(b->lens);
-    free(b->dig);
-    free(b->ref_dig);
+    free(b->mixed_data);
+    free(b->one_data);
+    for (int k = 0; k < 6; k++) {
+        free(b->sha[k].msgs);
+        free(b->sha[k].lens);
+        free(b->sha[k].dig);
+        free(b->sha[k].ref);
+    }
 }
 
 /* The reference outputs, from the cpu backend. */
@@ -300,8 +412,8 @@ static int make_reference(struct speed *sp)
         rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, b->check_in, b->ref_ecb, len);
     if (rc == CPIM_OK)
         rc = cpim_aes_ctr(ctx, ctr, b->check_in, b->ref_ctr, len);
-    if (rc == CPIM_OK)
-        rc = cpim_sha256_batch(ctx, b->msgs, b->lens, sp->w.sha_count, b->ref_dig);
+    for (int k = 0; k < 6 && rc == CPIM_OK; k++)
+        rc = cpim_sha256_batch(ctx, b->sha[k].msgs, b->sha[k].lens, b->sha[k].count, b->sha[k].ref);
     cpim_close(ctx);
     if (rc != CPIM_OK) {
         cli_error("speed: the cpu backend (the reference) failed: %s", cpim_strerror(rc));

@@ -1,30 +1,31 @@
 /*
- * shani.c -- the `shani` backend: SHA-256 batches with the x86 SHA extensions
- * (sha256rnds2 / sha256msg1 / sha256msg2), see backend.h for the contract.
+ * shani.c -- the `shani` backend: SHA-256 on x86 with whatever this CPU
+ * has of SHA-NI, AVX-512 and AVX2 (the kernels: sha256_ni.c,
+ * sha256_avx512.c, sha256_avx2.c, see sha256_x86.h), and the lane
+ * scheduler that feeds them; see backend.h for the contract.
  *
- * One SHA-256 message is a chain of dependent compressions, and within a
- * block sha256rnds2 depends on the previous sha256rnds2, so a single stream
- * leaves the SHA unit idle for most of each instruction's latency.  The batch
- * API gives many independent messages, so the kernel runs SHANI_LANES
- * messages at once, interleaving their instruction streams round by round
- * (like intel-ipsec-mb's sha256_ni_x2).  A small scheduler keeps the lanes
- * fed: each lane walks its message's whole blocks straight from the caller's
- * buffer, then one or two padding blocks from a per-lane buffer, then takes
- * the next message; every kernel call runs all lanes for the smallest number
- * of blocks any lane has left in its current run.  When fewer messages than
- * lanes remain, the narrower kernels (x3, x2, x1) finish them.
- *
- * A 16-lane AVX-512 (or 8-lane AVX2) multi-buffer SHA-256 was measured
- * before choosing, through intel-ipsec-mb's own implementations on the
- * target machine (AMD Zen 4, 1 thread, 1024 x 32 KiB): AVX-512 16 lanes
- * 3.44 GB/s, AVX2 8 lanes 1.83 GB/s, its SHA-NI x2 3.44 GB/s.  4 interleaved
- * SHA-NI streams here do 3.4-3.6 GB/s, so the simpler SHA-NI code is kept
- * (docs/CRYPTO.md has the numbers).
+ * Engines, picked at cpim_open from CPUID/XCR0 (cpim_x86_features):
+ *  - one message or stream: the SHA-NI x1 kernel, called straight on the
+ *    caller's buffer (no lane bookkeeping);
+ *  - many: 16 AVX-512 lanes (else 8 AVX2 lanes if the CPU lacks SHA-NI),
+ *    each lane one message, refilled with the next message as soon as its
+ *    message ends, so lanes stay full while messages remain;
+ *  - the tail: once too few messages are left to fill the SIMD lanes
+ *    (fewer than `simd_min` busy lanes), the unfinished ones move, with their
+ *    chaining values, to 4 interleaved SHA-NI streams (or, without SHA-NI,
+ *    the last one to the portable code), which are faster than a SIMD kernel
+ *    running mostly idle lanes;
+ *  - without AVX2: 4 interleaved SHA-NI streams throughout.
+ * Messages are taken longest first (a bucket sort on log2 of the block
+ * count, O(n)), so the tail that the SIMD lanes cannot fill is short
+ * messages, not the one 1 MiB message that arrived last.
+ * The thresholds come from measurements on the development machine (Zen 4),
+ * docs/CRYPTO.md "The `shani` engines".
  *
  * Bulk work is split over threads by messages, in contiguous runs of about
- * equal bytes.  AES in this backend is the portable code (portable.h),
- * multi-threaded like the `cpu` backend, so that every operation works here;
- * for AES speed use `aesni`.
+ * equal bytes; each thread runs its own scheduler.  AES in this backend is
+ * the portable code (portable.h), multi-threaded like the `cpu` backend, so
+ * that every operation works here; for AES speed use `aesni`.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,160 +34,125 @@
 #include "parallel.h"
 #include "portable.h"
 #include "sha256.h"
+#include "sha256_x86.h"
 #include "x86_cpu.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define CPIM_HAVE_X86 1
-#endif
-
-/* Messages hashed at once per thread (interleaved SHA-NI streams). */
-#define SHANI_LANES 4
 /* Below this many bytes (plus 64 per message) a batch stays on one thread. */
 #define MIN_SHA_PARALLEL (128u * 1024u)
+/* SHA-NI streams interleaved (4: 1.2x the throughput of 2 on Zen 4). */
+#define NI_LANES  4
+#define MAX_LANES 16
+
+/* SIMD lanes that must be busy for the SIMD kernel to beat the alternative
+ * once the queue is empty.  Measured on Zen 4 (docs/CRYPTO.md): AVX-512 x16
+ * ~3.8 GB/s, 4 SHA-NI streams ~2.9 GB/s -> 16 * 2.9 / 3.8 ~ 12 lanes; without
+ * SHA-NI the alternative is the portable code (~0.4 GB/s, one message): 2
+ * lanes of AVX-512 (2 * 3.8 / 16), 4 of AVX2 (4 * 0.95 / 8) beat it. */
+#define AVX512_MIN_VS_NI   12
+#define AVX512_MIN_VS_PORT 2
+#define AVX2_MIN_VS_PORT   4
 
 struct shani_state {
     unsigned threads; /* 0 = all cores */
+    unsigned eng;     /* CPIM_SHA_ENG_* this context uses */
     cpim_portable_aes aes;
 };
 
-#ifdef CPIM_HAVE_X86
+static unsigned engine_mask = ~0u;
 
-#define TGT_SHA __attribute__((target("sha,sse4.1")))
-#define INLINE  static inline __attribute__((always_inline))
-
-/* Compresses nb blocks for each of n (1..4) lanes: lane l hashes
- * p[l][0 .. 64 * nb) into h[l].  n is a compile-time constant at every call
- * site, so the lane loops unroll and the streams interleave. */
-TGT_SHA INLINE void shani_kernel(const int n, uint32_t *const h[], const uint8_t *const p[],
-                                 size_t nb)
+unsigned cpim_sha256_x86_set_engines(unsigned mask)
 {
-    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-    __m128i s0[SHANI_LANES], s1[SHANI_LANES];
-    const uint8_t *q[SHANI_LANES];
-    /* The state as the instructions want it: s0 = ABEF, s1 = CDGH. */
-#pragma GCC unroll 4
-    for (int l = 0; l < n; l++) {
-        __m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)h[l]), 0xB1);
-        __m128i u = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(h[l] + 4)), 0x1B);
-        s0[l] = _mm_alignr_epi8(t, u, 8);
-        s1[l] = _mm_blend_epi16(u, t, 0xF0);
-        q[l] = p[l];
-    }
-    for (; nb; nb--) {
-        __m128i save0[SHANI_LANES], save1[SHANI_LANES], w[SHANI_LANES][4];
-#pragma GCC unroll 4
-        for (int l = 0; l < n; l++)
-            save0[l] = s0[l], save1[l] = s1[l];
-#pragma GCC unroll 16
-        for (int g = 0; g < 16; g++) {
-            const __m128i k = _mm_loadu_si128((const __m128i *)(cpim_crypto_sha256_k + 4 * g));
-#pragma GCC unroll 4
-            for (int l = 0; l < n; l++) {
-                __m128i *x = w[l];
-                if (g < 4) {
-                    x[g] =
-                        _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(q[l] + 16 * g)), bswap);
-                } else {
-                    /* W[4g..4g+3] from W[4g-16 ..]: msg1 adds sigma0, the
-                     * alignr supplies W[i-7], msg2 adds sigma1. */
-                    __m128i t = _mm_sha256msg1_epu32(x[g & 3], x[(g + 1) & 3]);
-                    t = _mm_add_epi32(t, _mm_alignr_epi8(x[(g + 3) & 3], x[(g + 2) & 3], 4));
-                    x[g & 3] = _mm_sha256msg2_epu32(t, x[(g + 3) & 3]);
-                }
-                __m128i m = _mm_add_epi32(x[g & 3], k);
-                s1[l] = _mm_sha256rnds2_epu32(s1[l], s0[l], m);
-                s0[l] = _mm_sha256rnds2_epu32(s0[l], s1[l], _mm_shuffle_epi32(m, 0x0E));
-            }
-        }
-#pragma GCC unroll 4
-        for (int l = 0; l < n; l++) {
-            s0[l] = _mm_add_epi32(s0[l], save0[l]);
-            s1[l] = _mm_add_epi32(s1[l], save1[l]);
-            q[l] += 64;
-        }
-    }
-#pragma GCC unroll 4
-    for (int l = 0; l < n; l++) {
-        __m128i t = _mm_shuffle_epi32(s0[l], 0x1B);                        /* FEBA */
-        __m128i u = _mm_shuffle_epi32(s1[l], 0xB1);                        /* DCHG */
-        _mm_storeu_si128((__m128i *)h[l], _mm_blend_epi16(t, u, 0xF0));    /* DCBA */
-        _mm_storeu_si128((__m128i *)(h[l] + 4), _mm_alignr_epi8(u, t, 8)); /* HGFE */
-    }
+    return __atomic_exchange_n(&engine_mask, mask, __ATOMIC_RELAXED);
 }
 
-TGT_SHA static void shani_x1(uint32_t *const h[], const uint8_t *const p[], size_t nb)
+unsigned cpim_sha256_x86_engines(void)
 {
-    shani_kernel(1, h, p, nb);
-}
-TGT_SHA static void shani_x2(uint32_t *const h[], const uint8_t *const p[], size_t nb)
-{
-    shani_kernel(2, h, p, nb);
-}
-TGT_SHA static void shani_x3(uint32_t *const h[], const uint8_t *const p[], size_t nb)
-{
-    shani_kernel(3, h, p, nb);
-}
-TGT_SHA static void shani_x4(uint32_t *const h[], const uint8_t *const p[], size_t nb)
-{
-    shani_kernel(4, h, p, nb);
+    unsigned f = cpim_x86_features(), e = 0;
+    if ((f & CPIM_X86_SHANI) && (f & CPIM_X86_SSE41))
+        e |= CPIM_SHA_ENG_NI;
+    if (f & CPIM_X86_AVX2)
+        e |= CPIM_SHA_ENG_AVX2;
+    if (f & CPIM_X86_AVX512)
+        e |= CPIM_SHA_ENG_AVX512;
+    return e & __atomic_load_n(&engine_mask, __ATOMIC_RELAXED);
 }
 
-typedef void (*shani_fn)(uint32_t *const h[], const uint8_t *const p[], size_t nb);
-static const shani_fn shani_by_lanes[SHANI_LANES + 1] = {NULL, shani_x1, shani_x2, shani_x3,
-                                                         shani_x4};
+/* ---- the work: a batch's messages, or the streaming API's runs of blocks ---------------- */
 
-/* ---- multi-message scheduler ------------------------------------------------------------ */
+struct job {
+    int blocks; /* 0: messages (padding, digest out); 1: runs of blocks into h[] */
+    const uint8_t *const *p;
+    const size_t *len; /* bytes (messages) or blocks (runs) */
+    uint8_t (*digests)[32];
+    uint32_t *const *h;
+    unsigned eng;
+};
+
+static size_t item_blocks(const struct job *j, size_t i)
+{
+    return j->blocks ? j->len[i] : j->len[i] / 64 + (j->len[i] % 64 + 9 <= 64 ? 1 : 2);
+}
 
 struct lane {
-    size_t msg;       /* index of the message in the batch */
+    size_t item;      /* index in the job */
     const uint8_t *p; /* next block of the current run */
     size_t nb;        /* blocks left in the current run */
-    int in_pad;       /* 1 once the run is the padding blocks */
-    uint32_t h[8];    /* chaining value */
-    uint8_t pad[128]; /* the final 1 or 2 blocks */
+    int in_pad;       /* 1 once the run is the last one (padding, or a blocks run) */
+    uint32_t h[8];    /* chaining value while the lane is not in a SIMD state */
+    uint8_t pad[128]; /* the final 1 or 2 blocks of a message */
 };
 
-struct sha_job {
-    const uint8_t *const *msgs;
-    const size_t *lens;
-    uint8_t (*digests)[32];
-};
+static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
-static void lane_start(struct lane *ln, const struct sha_job *j, size_t i)
+static void lane_start(struct lane *ln, const struct job *j, size_t i)
 {
-    static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    memcpy(ln->h, iv, sizeof iv);
-    ln->msg = i;
-    ln->p = j->msgs[i];
-    ln->nb = j->lens[i] / 64;
-    ln->in_pad = 0;
+    ln->item = i;
+    ln->p = j->p[i];
+    if (j->blocks) {
+        memcpy(ln->h, j->h[i], sizeof ln->h);
+        ln->nb = j->len[i];
+        ln->in_pad = 1;
+    } else {
+        memcpy(ln->h, iv, sizeof iv);
+        ln->nb = j->len[i] / 64;
+        ln->in_pad = 0;
+    }
 }
 
-/* Switches a lane whose run is used up to its padding blocks; returns 0 when
- * the message is completely hashed. */
-static int lane_next_run(struct lane *ln, const struct sha_job *j)
+/* The padding blocks of a message (FIPS 180-4 5.1.1) into ln->pad; their count. */
+static size_t make_pad(uint8_t pad[128], const uint8_t *msg, size_t len)
+{
+    size_t rem = len % 64, nb = rem + 9 <= 64 ? 1 : 2;
+    uint64_t bits = (uint64_t)len * 8;
+    memset(pad, 0, 128);
+    if (rem)
+        memcpy(pad, msg + (len - rem), rem);
+    pad[rem] = 0x80;
+    for (int b = 0; b < 8; b++)
+        pad[64 * nb - 1 - b] = (uint8_t)(bits >> (8 * b));
+    return nb;
+}
+
+/* Switches a lane whose run is used up to the next one; 0 when the item is
+ * completely hashed. */
+static int lane_next_run(struct lane *ln, const struct job *j)
 {
     if (ln->in_pad)
         return 0;
-    size_t len = j->lens[ln->msg], rem = len % 64;
-    uint64_t bits = (uint64_t)len * 8;
-    size_t nb = rem + 9 <= 64 ? 1 : 2;
-    memset(ln->pad, 0, sizeof ln->pad);
-    if (rem)
-        memcpy(ln->pad, j->msgs[ln->msg] + (len - rem), rem);
-    ln->pad[rem] = 0x80;
-    for (int b = 0; b < 8; b++)
-        ln->pad[64 * nb - 1 - b] = (uint8_t)(bits >> (8 * b));
+    ln->nb = make_pad(ln->pad, j->p[ln->item], j->len[ln->item]);
     ln->p = ln->pad;
-    ln->nb = nb;
     ln->in_pad = 1;
     return 1;
 }
 
-static void lane_digest(const struct lane *ln, uint8_t out[32])
+static void lane_finish(const struct lane *ln, const struct job *j)
 {
+    if (j->blocks) {
+        memcpy(j->h[ln->item], ln->h, sizeof ln->h);
+        return;
+    }
+    uint8_t *out = j->digests[ln->item];
     for (int i = 0; i < 8; i++) {
         out[4 * i] = (uint8_t)(ln->h[i] >> 24);
         out[4 * i + 1] = (uint8_t)(ln->h[i] >> 16);
@@ -195,114 +161,253 @@ static void lane_digest(const struct lane *ln, uint8_t out[32])
     }
 }
 
-/* Hashes messages [b, e) of the job, up to SHANI_LANES at a time. */
-static void shani_messages(const struct sha_job *j, size_t b, size_t e)
+/* Longest first: items [b, e) by descending floor(log2(blocks)), stable
+ * within a bucket (a counting sort: O(n), where qsort on 1e6 tiny messages
+ * would cost more than hashing them).  NULL if out of memory (then the
+ * natural order is used). */
+static size_t *longest_first(const struct job *j, size_t b, size_t e)
 {
-    struct lane lanes[SHANI_LANES];
-    struct lane *act[SHANI_LANES]; /* the busy lanes, packed */
-    int nact = 0;
-    size_t next = b;
-    for (int l = 0; l < SHANI_LANES && next < e; l++) {
-        act[nact] = &lanes[l];
-        lane_start(act[nact++], j, next++);
+    size_t n = e - b, cnt[65] = {0};
+    size_t *ord = malloc(n * sizeof *ord);
+    unsigned char *lg = malloc(n);
+    if (!ord || !lg) {
+        free(ord);
+        free(lg);
+        return NULL;
     }
-    while (nact) {
-        /* Every busy lane has a non-empty run: move on those that do not. */
+    for (size_t i = 0; i < n; i++) {
+        size_t nb = item_blocks(j, b + i);
+        unsigned l = 0;
+        while (nb >>= 1)
+            l++;
+        lg[i] = (unsigned char)(63 - l); /* bucket 0 = longest */
+        cnt[lg[i] + 1]++;
+    }
+    for (int k = 1; k < 65; k++)
+        cnt[k] += cnt[k - 1];
+    for (size_t i = 0; i < n; i++)
+        ord[cnt[lg[i]]++] = b + i;
+    free(lg);
+    return ord;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+
+/* The scheduler's queue: items in the order they are taken. */
+struct queue {
+    const struct job *j;
+    const size_t *ord; /* NULL: natural order */
+    size_t next, b, e;
+};
+
+static int queue_take(struct queue *q, struct lane *ln)
+{
+    for (;;) {
+        if (q->b + q->next >= q->e)
+            return 0;
+        size_t i = q->ord ? q->ord[q->next] : q->b + q->next;
+        q->next++;
+        if (q->j->blocks && !q->j->len[i])
+            continue; /* a stream with nothing to absorb: its h stays as it is */
+        lane_start(ln, q->j, i);
+        return 1;
+    }
+}
+
+/* Brings a busy lane to a non-empty run: finishes items (refilling the lane
+ * from the queue) until it has blocks to hash; 0 if it went idle. */
+static int lane_ready(struct lane *ln, struct queue *q, int *fresh)
+{
+    *fresh = 0;
+    while (!ln->nb) {
+        if (lane_next_run(ln, q->j))
+            continue;
+        lane_finish(ln, q->j);
+        if (!queue_take(q, ln))
+            return 0;
+        *fresh = 1;
+    }
+    return 1;
+}
+
+/* The SIMD phase: W lanes (16 or 8) kept full from the queue; returns when
+ * fewer than `min` lanes are busy, leaving the busy ones in act[] with their
+ * chaining values in ln->h. */
+static int simd_phase(struct queue *q, struct lane *lanes, struct lane **act, int nact, int w,
+                      int min)
+{
+    cpim_sha_x16 s16;
+    cpim_sha_x8 s8;
+    struct lane *slot[MAX_LANES] = {0};
+    for (int l = 0; l < nact; l++) /* lanes are all fresh here */
+        slot[l] = act[l];
+    for (int l = nact; l < w; l++)
+        slot[l] = queue_take(q, &lanes[l]) ? &lanes[l] : NULL;
+    for (int l = 0; l < w; l++)
+        if (slot[l])
+            w == 16 ? cpim_sha_x16_set(&s16, l, slot[l]->h) : cpim_sha_x8_set(&s8, l, slot[l]->h);
+    for (;;) {
+        int busy = 0, first = -1;
+        size_t nb = 0;
+        for (int l = 0; l < w; l++) {
+            struct lane *ln = slot[l];
+            if (!ln)
+                continue;
+            if (!ln->nb) {
+                /* Its run ended: the chaining value comes out of the SIMD state. */
+                if (w == 16)
+                    cpim_sha_x16_get(&s16, l, ln->h);
+                else
+                    cpim_sha_x8_get(&s8, l, ln->h);
+                int fresh;
+                if (!lane_ready(ln, q, &fresh)) {
+                    slot[l] = NULL;
+                    continue;
+                }
+                if (w == 16)
+                    cpim_sha_x16_set(&s16, l, ln->h);
+                else
+                    cpim_sha_x8_set(&s8, l, ln->h);
+            }
+            if (first < 0 || ln->nb < nb)
+                nb = ln->nb;
+            if (first < 0)
+                first = l;
+            busy++;
+        }
+        if (busy < min || !busy)
+            break;
+        const uint8_t *p[MAX_LANES];
+        for (int l = 0; l < w; l++) /* an idle lane rereads a busy one's blocks */
+            p[l] = slot[l] ? slot[l]->p : slot[first]->p;
+        if (w == 16)
+            cpim_sha256_avx512_x16(&s16, p, nb);
+        else
+            cpim_sha256_avx2_x8(&s8, p, nb);
+        for (int l = 0; l < w; l++)
+            if (slot[l]) {
+                slot[l]->p += 64 * nb;
+                slot[l]->nb -= nb;
+            }
+    }
+    nact = 0;
+    for (int l = 0; l < w; l++)
+        if (slot[l]) {
+            if (w == 16)
+                cpim_sha_x16_get(&s16, l, slot[l]->h);
+            else
+                cpim_sha_x8_get(&s8, l, slot[l]->h);
+            act[nact++] = slot[l];
+        }
+    cpim_wipe(&s16, sizeof s16);
+    cpim_wipe(&s8, sizeof s8);
+    return nact;
+}
+
+/* The last phase: the busy lanes and the rest of the queue on up to 4
+ * interleaved SHA-NI streams, or (ni == 0) one at a time in the portable
+ * code. */
+static void tail_phase(struct queue *q, struct lane *lanes, struct lane **act, int nact, int ni)
+{
+    int used[MAX_LANES] = {0};
+    for (int l = 0; l < nact; l++)
+        used[act[l] - lanes] = 1;
+    int width = ni ? NI_LANES : 1;
+    for (int l = 0; l < MAX_LANES && nact < width; l++) /* fill up from the queue */
+        if (!used[l] && queue_take(q, &lanes[l])) {
+            used[l] = 1;
+            act[nact++] = &lanes[l];
+        }
+    for (;;) {
         for (int l = 0; l < nact;) {
-            struct lane *ln = act[l];
-            if (ln->nb || lane_next_run(ln, j)) {
+            int fresh;
+            if (lane_ready(act[l], q, &fresh)) {
                 l++;
                 continue;
             }
-            lane_digest(ln, j->digests[ln->msg]);
-            if (next < e) {
-                lane_start(ln, j, next++);
-            } else {
-                act[l] = act[--nact];
-            }
+            act[l] = act[--nact];
         }
         if (!nact)
             break;
+        int k = nact < width ? nact : width;
         size_t nb = act[0]->nb;
-        uint32_t *h[SHANI_LANES];
-        const uint8_t *p[SHANI_LANES];
-        for (int l = 0; l < nact; l++) {
+        uint32_t *h[NI_LANES];
+        const uint8_t *p[NI_LANES];
+        for (int l = 0; l < k; l++) {
             if (act[l]->nb < nb)
                 nb = act[l]->nb;
             h[l] = act[l]->h;
             p[l] = act[l]->p;
         }
-        shani_by_lanes[nact](h, p, nb);
-        for (int l = 0; l < nact; l++) {
+        if (ni) {
+            cpim_sha256_ni_lanes(k, h, p, nb);
+        } else {
+            for (size_t done = 0; done < nb;) { /* the portable code takes uint32_t counts */
+                uint32_t c = nb - done > (1u << 24) ? 1u << 24 : (uint32_t)(nb - done);
+                cpim_crypto_sha256_blocks(h[0], p[0] + 64 * done, c);
+                done += c;
+            }
+        }
+        for (int l = 0; l < k; l++) {
             act[l]->p += 64 * nb;
             act[l]->nb -= nb;
         }
     }
-    cpim_wipe(lanes, sizeof lanes);
 }
 
-static void sha_runs(void *arg, size_t first, size_t end)
+/* One item alone on the x1 kernel, straight from the caller's buffer. */
+static void single_x1(const struct job *j, size_t i)
 {
-    shani_messages(arg, first, end);
-}
-
-/* The streaming API's blocks (backend.h, sha256_blocks): the same lanes,
- * each taking one stream's run of whole blocks, straight into its h. */
-struct blocks_job {
-    uint32_t *const *h;
-    const uint8_t *const *p;
-    const size_t *nb;
-};
-
-static void blocks_runs(void *arg, size_t b, size_t e)
-{
-    const struct blocks_job *j = arg;
-    uint32_t *h[SHANI_LANES];
-    const uint8_t *p[SHANI_LANES];
-    size_t left[SHANI_LANES];
-    int nact = 0;
-    size_t next = b;
-    for (;;) {
-        while (nact < SHANI_LANES && next < e) { /* fill idle lanes */
-            if (j->nb[next]) {
-                h[nact] = j->h[next];
-                p[nact] = j->p[next];
-                left[nact++] = j->nb[next];
-            }
-            next++;
-        }
-        if (!nact)
-            break;
-        size_t nb = left[0];
-        for (int l = 1; l < nact; l++)
-            if (left[l] < nb)
-                nb = left[l];
-        shani_by_lanes[nact](h, p, nb);
-        for (int l = 0; l < nact;) {
-            p[l] += 64 * nb;
-            left[l] -= nb;
-            if (left[l]) {
-                l++;
-                continue;
-            }
-            nact--; /* done: the last lane takes its place */
-            h[l] = h[nact], p[l] = p[nact], left[l] = left[nact];
-        }
+    if (j->blocks) {
+        if (j->len[i])
+            cpim_sha256_ni_x1(j->h[i], j->p[i], j->len[i]);
+        return;
     }
+    struct lane ln;
+    lane_start(&ln, j, i);
+    if (ln.nb)
+        cpim_sha256_ni_x1(ln.h, ln.p, ln.nb);
+    size_t nb = make_pad(ln.pad, j->p[i], j->len[i]);
+    cpim_sha256_ni_x1(ln.h, ln.pad, nb);
+    lane_finish(&ln, j);
+    cpim_wipe(&ln, sizeof ln);
 }
-#endif /* CPIM_HAVE_X86 */
+
+/* Hashes items [b, e) of the job (one thread's share). */
+static void run_items(void *arg, size_t b, size_t e)
+{
+    const struct job *j = arg;
+    unsigned eng = j->eng;
+    int ni = (eng & CPIM_SHA_ENG_NI) != 0;
+    if (e - b == 1 && ni) {
+        single_x1(j, b);
+        return;
+    }
+    int w = (eng & CPIM_SHA_ENG_AVX512) ? 16 : (eng & CPIM_SHA_ENG_AVX2) ? 8 : 0;
+    int min = w == 16 ? (ni ? AVX512_MIN_VS_NI : AVX512_MIN_VS_PORT)
+                      : (ni ? MAX_LANES + 1 /* AVX2 loses to SHA-NI even when full */
+                            : AVX2_MIN_VS_PORT);
+    size_t *ord = e - b > 1 ? longest_first(j, b, e) : NULL;
+    struct queue q = {j, ord, 0, b, e};
+    struct lane lanes[MAX_LANES];
+    struct lane *act[MAX_LANES];
+    int nact = 0;
+    if (w && (size_t)min <= e - b)
+        nact = simd_phase(&q, lanes, act, 0, w, min);
+    tail_phase(&q, lanes, act, nact, ni);
+    cpim_wipe(lanes, sizeof lanes);
+    free(ord);
+}
+#endif /* x86 */
 
 /* ---- backend glue ------------------------------------------------------------------------ */
 
+/* Available with SHA-NI, or with AVX2 alone (the SIMD lanes then do the
+ * work, the portable code the last message): faster than `cpu` either way. */
 static int shani_available(const char **why)
 {
-    unsigned f = cpim_x86_features();
-    if (!(f & CPIM_X86_SHANI)) {
-        *why = "CPU lacks the SHA extensions (SHA-NI)";
-        return 0;
-    }
-    if (!(f & CPIM_X86_SSE41)) {
-        *why = "CPU lacks SSE4.1";
+    if (!cpim_sha256_x86_engines()) {
+        *why = "CPU lacks the SHA extensions (SHA-NI) and AVX2";
         return 0;
     }
     return 1;
@@ -314,6 +419,7 @@ static cpim_err shani_open(void **state, const cpim_options *opt)
     if (!s)
         return CPIM_ERR_NOMEM;
     s->threads = opt ? opt->threads : 0;
+    s->eng = cpim_sha256_x86_engines();
     *state = s;
     return CPIM_OK;
 }
@@ -326,15 +432,33 @@ static void shani_close(void *p)
     free(p);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+/* A batch that stays on the calling thread (one message, or under `min`
+ * bytes with the 64 per message cpim_parallel_msgs counts) is run here
+ * directly: cpim_parallel_msgs asks the OS for the core count on every call
+ * (sysconf reads /sys), which cost ~6 us, longer than hashing 4 KiB. */
+static int fits_one_thread(const size_t *lens, size_t count, uint64_t min)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < count && total < min; i++)
+        total += (uint64_t)lens[i] + 64;
+    return count <= 1 || total < min;
+}
+#endif
+
 static cpim_err shani_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
                           uint8_t (*digests)[32], cpim_stats *st)
 {
-#ifdef CPIM_HAVE_X86
+#if defined(__x86_64__) || defined(__i386__)
     struct shani_state *s = state;
     (void)st; /* the core records bytes and the measured time */
-    struct sha_job j = {msgs, lens, digests};
+    struct job j = {0, msgs, lens, digests, NULL, s->eng};
+    if (s->threads == 1 || fits_one_thread(lens, count, MIN_SHA_PARALLEL)) {
+        run_items(&j, 0, count);
+        return CPIM_OK;
+    }
     /* A thread that cannot start has its share done by the caller. */
-    (void)cpim_parallel_msgs(s->threads, lens, count, MIN_SHA_PARALLEL, sha_runs, &j);
+    (void)cpim_parallel_msgs(s->threads, lens, count, MIN_SHA_PARALLEL, run_items, &j);
     return CPIM_OK;
 #else
     (void)state, (void)msgs, (void)lens, (void)count, (void)digests, (void)st;
@@ -345,11 +469,15 @@ static cpim_err shani_sha(void *state, const uint8_t *const *msgs, const size_t 
 static cpim_err shani_sha_blocks(void *state, uint32_t *const *h, const uint8_t *const *p,
                                  const size_t *nblocks, size_t count, cpim_stats *st)
 {
-#ifdef CPIM_HAVE_X86
+#if defined(__x86_64__) || defined(__i386__)
     struct shani_state *s = state;
     (void)st; /* the core records bytes and the measured time */
-    struct blocks_job j = {h, p, nblocks};
-    (void)cpim_parallel_msgs(s->threads, nblocks, count, MIN_SHA_PARALLEL / 64, blocks_runs, &j);
+    struct job j = {1, p, nblocks, NULL, h, s->eng};
+    if (s->threads == 1 || fits_one_thread(nblocks, count, MIN_SHA_PARALLEL / 64)) {
+        run_items(&j, 0, count);
+        return CPIM_OK;
+    }
+    (void)cpim_parallel_msgs(s->threads, nblocks, count, MIN_SHA_PARALLEL / 64, run_items, &j);
     return CPIM_OK;
 #else
     (void)state, (void)h, (void)p, (void)nblocks, (void)count, (void)st;
@@ -386,7 +514,8 @@ static cpim_err shani_ctr(void *state, uint8_t counter[16], const uint8_t *in, u
 const cpim_backend_vt cpim_backend_shani = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "shani",
-    .description = "SHA-NI (x86), 4 messages interleaved; the portable code for AES",
+    .description = "x86 SHA-256: SHA-NI (1 stream, 4 interleaved) and AVX-512 16-lane or AVX2 "
+                   "8-lane multi-buffer, by CPUID; the portable code for AES",
     .available = shani_available,
     .open = shani_open,
     .close = shani_close,
