@@ -2,7 +2,7 @@
 # emu/validate/prim_micro.sh -- PrIM's eight microbenchmarks on the virtual
 # UPMEM, unchanged, with their own timers on the modeled clock.
 #
-# Usage: sh emu/validate/prim_micro.sh PRIM_DIR [OUT_DIR]
+# Usage: [PRIM_MICRO_FULL=1] sh emu/validate/prim_micro.sh PRIM_DIR [OUT_DIR]
 #   PRIM_DIR  a copy of CMU-SAFARI/prim-benchmarks (holding Microbenchmarks/),
 #             or its Microbenchmarks folder. Nothing is written there: each
 #             benchmark is copied to OUT_DIR/src/ and built with its own
@@ -141,6 +141,37 @@ W=WRAM
 run wram-streaming $W "NR_DPUS=1 NR_TASKLETS=16 BL=10 MEM=WRAM OP=streaming" "-w 0 -e 1 -i 262144"
 run wram-random $W "NR_DPUS=1 NR_TASKLETS=16 BL=10 MEM=WRAM OP=random" "-w 0 -e 1 -i 262144"
 run wram-strided-s4 $W "NR_DPUS=1 NR_TASKLETS=16 BL=10 MEM=WRAM OP=strided" "-w 0 -e 1 -i 262144 -s 4"
+
+# PRIM_MICRO_FULL=1: the whole sweep of docs/MODEL.md ("Every PrIM
+# microbenchmark"): 4 types x 4 ops x 1 and 16 tasklets, MRAM latency 8..2048 B
+# both ways, STREAM x 5 ops x 1..16 tasklets, transfers x 1..64 DPUs (~15 min)
+if [ "${PRIM_MICRO_FULL:-0}" = 1 ]; then
+    A=Arithmetic-Throughput
+    for T in INT32 INT64 FLOAT DOUBLE; do
+      for O in ADD SUB MUL DIV; do
+        case $T$O in *DIV|FLOAT*|DOUBLE*) n1=16384; n16=65536 ;; *) n1=65536; n16=262144 ;; esac
+        run arith-$O-$T-tl1 $A "NR_DPUS=1 NR_TASKLETS=1 BL=10 OP=$O TYPE=$T" "-w 0 -e 1 -i $n1"
+        run arith-$O-$T-tl16 $A "NR_DPUS=1 NR_TASKLETS=16 BL=10 OP=$O TYPE=$T" "-w 0 -e 1 -i $n16"
+      done
+    done
+    M=MRAM-Latency
+    for b in 3 4 5 6 7 8 9 10 11; do
+      run mram-read-bl$b $M "NR_DPUS=1 NR_TASKLETS=1 BL=$b OP=READ" "-w 0 -e 1 -i 262144"
+      run mram-write-bl$b $M "NR_DPUS=1 NR_TASKLETS=1 BL=$b OP=WRITE" "-w 0 -e 1 -i 262144"
+    done
+    for op in copy copyw add scale triad; do
+      for t in 1 2 4 6 8 11 16; do
+        run stream-$op-tl$t STREAM "NR_DPUS=1 NR_TASKLETS=$t BL=10 MEM=MRAM OP=$op" "-w 0 -e 1 -i 262144"
+      done
+    done
+    run wram-streaming WRAM "NR_DPUS=1 NR_TASKLETS=16 BL=10 MEM=WRAM OP=streaming" "-w 0 -e 1 -i 262144"
+    C=CPU-DPU
+    for d in 1 4 16 64; do
+      for tr in SERIAL PUSH BROADCAST; do
+        run cpudpu-$tr-$d $C "NR_DPUS=$d NR_TASKLETS=1 BL=10 TRANSFER=$tr" "-w 1 -e 3 -i 524288"
+      done
+    done
+fi
 
 echo "prim_micro: results in $out/summary.tsv (times modeled; logs in $out)" >&2
 column -t -s "$(printf '\t')" "$out/summary.tsv" 2>/dev/null || cat "$out/summary.tsv"
