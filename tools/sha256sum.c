@@ -224,23 +224,6 @@ static void put_sum(const struct sums *s, const char *name, const uint8_t d[32])
     putchar(s->zero ? '\0' : '\n');
 }
 
-/* Reads up to n bytes (less only at end of file); the count, or -1 and errno. */
-static ssize_t read_full(int fd, uint8_t *p, size_t n)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, p + got, n - got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    return (ssize_t)got;
-}
-
 static void stream_close(struct item *it)
 {
     if (it->fd > STDIN_FILENO)
@@ -276,7 +259,7 @@ static cpim_err hash_streams(struct sums *s, size_t *nstreamed)
             if (it->err || it->eof)
                 continue;
             uint8_t *buf = s->chunks + j * (size_t)STREAM_CHUNK;
-            ssize_t r = read_full(it->fd, buf, STREAM_CHUNK);
+            long r = cli_read_full(it->fd, buf, STREAM_CHUNK);
             if (r < 0) {
                 it->err = errno;
                 stream_close(it);

@@ -327,6 +327,38 @@ static cpim_err blocks_call(cpim_ctx *ctx, uint32_t **h, const uint8_t **p, size
     return rc;
 }
 
+/* The working copies of a streaming call: chaining values and one or two
+ * blocks per stream, and the argument arrays of the backend call. */
+struct sha_scratch {
+    struct sha_work {
+        uint32_t h[8];
+        uint8_t blk[128];
+    } * wk;
+    uint32_t **hp;
+    const uint8_t **pp;
+    size_t *nb;
+};
+
+static cpim_err scratch_get(struct sha_scratch *x, size_t count)
+{
+    memset(x, 0, sizeof *x);
+    if (!count)
+        return CPIM_OK;
+    x->wk = malloc(count * sizeof *x->wk);
+    x->hp = malloc(count * sizeof *x->hp);
+    x->pp = malloc(count * sizeof *x->pp);
+    x->nb = malloc(count * sizeof *x->nb);
+    return x->wk && x->hp && x->pp && x->nb ? CPIM_OK : CPIM_ERR_NOMEM;
+}
+
+/* Wipes the copies (chaining values and message bytes) and frees. */
+static void scratch_free(struct sha_scratch *x, size_t count)
+{
+    if (x->wk)
+        cpim_wipe(x->wk, count * sizeof *x->wk);
+    free(x->wk), free(x->hp), free(x->pp), free(x->nb);
+}
+
 cpim_err cpim_sha256_update_many(cpim_ctx *ctx, cpim_sha256_state *const *s,
                                  const uint8_t *const *p, const size_t *lens, size_t count)
 {
@@ -346,20 +378,18 @@ cpim_err cpim_sha256_update_many(cpim_ctx *ctx, cpim_sha256_state *const *s,
     if (!ctx->vt->sha256_blocks)
         return CPIM_ERR_UNSUPPORTED;
     /* working copies, committed only when every backend call succeeded */
-    struct work {
-        uint32_t h[8];
-        uint8_t blk[64];
-    } *wk = count ? malloc(count * sizeof *wk) : NULL;
-    uint32_t **hp = count ? malloc(count * sizeof *hp) : NULL;
-    const uint8_t **pp = count ? malloc(count * sizeof *pp) : NULL;
-    size_t *nb = count ? malloc(count * sizeof *nb) : NULL;
-    if (count && (!wk || !hp || !pp || !nb)) {
-        free(wk), free(hp), free(pp), free(nb);
+    struct sha_scratch x;
+    if (scratch_get(&x, count) != CPIM_OK) {
+        scratch_free(&x, count);
         return CPIM_ERR_NOMEM;
     }
+    struct sha_work *wk = x.wk;
+    uint32_t **hp = x.hp;
+    const uint8_t **pp = x.pp;
+    size_t *nb = x.nb;
     cpim_stats st;
     if (begin(ctx, &st, total) != CPIM_OK) {
-        free(wk), free(hp), free(pp), free(nb);
+        scratch_free(&x, count);
         return CPIM_ERR_BUSY;
     }
     double t0 = cpim_now();
@@ -402,9 +432,7 @@ cpim_err cpim_sha256_update_many(cpim_ctx *ctx, cpim_sha256_state *const *s,
             }
         }
     }
-    if (wk)
-        cpim_wipe(wk, count * sizeof *wk);
-    free(wk), free(hp), free(pp), free(nb);
+    scratch_free(&x, count);
     return finish(ctx, rc, &st, t0);
 }
 
@@ -420,20 +448,18 @@ cpim_err cpim_sha256_final_many(cpim_ctx *ctx, cpim_sha256_state *const *s, size
         return CPIM_ERR_INVALID_ARG;
     if (!ctx->vt->sha256_blocks)
         return CPIM_ERR_UNSUPPORTED;
-    struct work {
-        uint32_t h[8];
-        uint8_t blk[128];
-    } *wk = count ? malloc(count * sizeof *wk) : NULL;
-    uint32_t **hp = count ? malloc(count * sizeof *hp) : NULL;
-    const uint8_t **pp = count ? malloc(count * sizeof *pp) : NULL;
-    size_t *nb = count ? malloc(count * sizeof *nb) : NULL;
-    if (count && (!wk || !hp || !pp || !nb)) {
-        free(wk), free(hp), free(pp), free(nb);
+    struct sha_scratch x;
+    if (scratch_get(&x, count) != CPIM_OK) {
+        scratch_free(&x, count);
         return CPIM_ERR_NOMEM;
     }
+    struct sha_work *wk = x.wk;
+    uint32_t **hp = x.hp;
+    const uint8_t **pp = x.pp;
+    size_t *nb = x.nb;
     cpim_stats st;
     if (begin(ctx, &st, 0) != CPIM_OK) {
-        free(wk), free(hp), free(pp), free(nb);
+        scratch_free(&x, count);
         return CPIM_ERR_BUSY;
     }
     double t0 = cpim_now();
@@ -464,9 +490,7 @@ cpim_err cpim_sha256_final_many(cpim_ctx *ctx, cpim_sha256_state *const *s, size
             cpim_wipe(s[i], sizeof *s[i]);
         }
     }
-    if (wk)
-        cpim_wipe(wk, count * sizeof *wk);
-    free(wk), free(hp), free(pp), free(nb);
+    scratch_free(&x, count);
     return finish(ctx, rc, &st, t0);
 }
 
