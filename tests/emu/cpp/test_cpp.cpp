@@ -33,7 +33,10 @@ using namespace dpu;
 namespace
 {
 
-const char *const PROFILE = "nrRanks=4,nrDpusPerRank=4";
+/* hostClock=none: the C++ call and its C twin then see the same modeled
+ * host time (host work measured on the wall clock would shift when their
+ * transfers start, and with it how they share the bandwidth) */
+const char *const PROFILE = "nrRanks=4,nrDpusPerRank=4,hostClock=none";
 const char *const PROGRAM = "cpp_kernel.dpu";
 const unsigned NR_DPUS = 6; /* two ranks: 4 + 2 DPUs */
 const unsigned WORDS = 64;  /* mram_in / mram_out of the kernel */
