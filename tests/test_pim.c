@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -221,4 +222,53 @@ TEST(pim_fault_reported)
         CHECK(rc == CPIM_ERR_PIM_FAULT, "sha mode %d: got %s", mode, cpim_strerror(rc));
         cpim_close(pim);
     }
+}
+
+static void sleep_20ms(void)
+{
+    struct timespec d = {0, 20000000};
+    while (nanosleep(&d, &d) != 0)
+        ;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The virtual UPMEM's hostTime=modeled puts a program's own clock calls on
+ * the modeled clock; when UPMEM_PROFILE says so it beats the pim backend's
+ * hostTime=real (the SDK's order), yet cpim_now stays the measured clock:
+ * across a 20 ms sleep with hostClock=none the program's CLOCK_MONOTONIC
+ * stands still (host work charged as 0) and cpim_now does not. */
+TEST(pim_measured_clock_stays_real)
+{
+    if (!test_require_backend("pim"))
+        return;
+    setenv("UPMEM_PROFILE", "hostTime=modeled,hostClock=none", 1);
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = 1;
+    o.tasklets = 4;
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "pim", &o);
+    unsetenv("UPMEM_PROFILE");
+    if (rc != CPIM_OK) { /* real hardware: the SDK has no such keys */
+        test_skip("the UPMEM layer refused hostTime/hostClock (not the virtual UPMEM)");
+        return;
+    }
+    double m0 = mono_s(), c0 = cpim_now();
+    sleep_20ms();
+    double m1 = mono_s(), c1 = cpim_now();
+    CHECK(m1 - m0 < 1e-6, "the program's clock advanced %.6f s: modeled time not on?", m1 - m0);
+    CHECK(c1 - c0 >= 0.019, "cpim_now advanced %.6f s over a 20 ms sleep", c1 - c0);
+    cpim_close(ctx);
+    /* a context opened without the variable turns the real clocks back on */
+    CHECK(cpim_open(&ctx, "pim", &o) == CPIM_OK, "reopen");
+    cpim_close(ctx);
+    m0 = mono_s();
+    sleep_20ms();
+    CHECK(mono_s() - m0 >= 0.019, "the program's clock is still modeled");
 }

@@ -149,10 +149,12 @@ static int pim_available_for(const cpim_options *opt, const char **why)
  * virtual UPMEM's key; the real SDK has no such shortcut). */
 #ifdef CPIM_VIRTUAL_UPMEM
 #define TIMING_ONLY_PROFILE "sampleDpus=1"
-/* Last, so it wins: the process's clocks stay real even if UPMEM_PROFILE
- * says hostTime=modeled (a setting for unchanged programs' own timers):
- * cpim_now is the measured clock of the CPU backends and the CLI, and the
- * PIM numbers come from the model itself (cpim_stats.modeled). */
+/* The process's clocks stay real even when UPMEM_PROFILE_BASE says
+ * hostTime=modeled (`. upmem_env.sh --modeled-time`, a setting for unchanged
+ * programs' own timers): the PIM numbers come from the model itself
+ * (cpim_stats.modeled), and the program's other timers are measured.
+ * UPMEM_PROFILE beats this string (the SDK's order): cpim_now reads libc's
+ * clock itself (src/core/timing.c). */
 #define REAL_CLOCK_PROFILE "hostTime=real"
 #endif
 

@@ -391,14 +391,18 @@ TEST(emu_host_machines)
     CHECK(p.vdpu.clock_mhz == 400.0 && p.nr_ranks == 40, "explicit clockMhz: %g MHz",
           p.vdpu.clock_mhz);
     emu_profile_release(&p);
-    setenv("UPMEM_PROFILE", "clockMhz=300", 1); /* a lower source than dpu_alloc's machine */
+    /* an explicit key of the lowest source beats the machine of a higher one */
+    setenv("UPMEM_PROFILE_BASE", "clockMhz=300", 1);
     OK(build("machine=study", &p));
-    CHECK(p.vdpu.clock_mhz == 300.0, "UPMEM_PROFILE clockMhz under machine=study: %g MHz",
+    CHECK(p.vdpu.clock_mhz == 300.0, "UPMEM_PROFILE_BASE clockMhz under machine=study: %g MHz",
           p.vdpu.clock_mhz);
     emu_profile_release(&p);
-    setenv("UPMEM_PROFILE", "machine=dramatic", 1); /* dpu_alloc's machine wins */
+    unsetenv("UPMEM_PROFILE_BASE");
+    /* the machine of the highest source wins: UPMEM_PROFILE, above the
+     * program's string as in the SDK */
+    setenv("UPMEM_PROFILE", "machine=dramatic", 1);
     OK(build("machine=prim", &p));
-    CHECK(p.nr_ranks == 40 && p.vdpu.clock_mhz == 350.0, "machine in dpu_alloc: %u ranks %g MHz",
+    CHECK(p.nr_ranks == 6 && p.vdpu.clock_mhz == 400.0, "UPMEM_PROFILE's machine: %u ranks %g MHz",
           p.nr_ranks, p.vdpu.clock_mhz);
     emu_profile_release(&p);
     unsetenv("UPMEM_PROFILE");
