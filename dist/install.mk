@@ -140,6 +140,8 @@ FORCE:
 .PHONY: shared install uninstall deb
 shared: $(SO) $(SO_DEPS)
 emu: $(BUILD)/pkgconfig/dpu.pc
+# the CMake example (emu/examples/run_all.sh, make test) finds libdpu through it
+TEST_DEPS += $(BUILD)/pkgconfig/dpu.pc
 
 # tests/install.sh (make test): the install test needs these and the .deb
 TEST_CMDS += "sh tests/install.sh $(BUILD)"
