@@ -11,6 +11,8 @@
  * Method: every case is first checked once against our cpu backend (a
  * mismatch is an error: exit 1), then run once as a warm-up, then repeated
  * until at least 0.5 s and 3 runs have passed; the best run is reported.
+ * The SHA-256 workloads run every subject in turn, round by round
+ * (measure_many), so their ratios come from the same moments.
  * Times come from cpim_now() (cpim_now in cryptopim.h), the project's one timing
  * module; they are on the measured clock.  A backend that also reports a
  * modeled clock (pim on the virtual UPMEM) gets a second row marked
@@ -38,7 +40,8 @@ static const char speed_help[] =
     "of 64 KiB, 8 MiB and 1 GiB (sha256-1msg).  Default backends: every\n"
     "available CPU backend (cpu, aesni, shani); operations a backend does not provide are\n"
     "skipped.  Each case: checked against the cpu backend, one warm-up run, then\n"
-    "repeated for >= 0.5 s (and >= 3 runs); the best run is reported.\n"
+    "repeated for >= 0.5 s (and >= 3 runs); the best run is reported.  The\n"
+    "SHA-256 cases run all subjects in turn, round by round (same load).\n"
     "\n"
     "  --compare          also measure OpenSSL (EVP) and intel-ipsec-mb, one\n"
     "                     thread each, when compiled in; their output is checked\n"
@@ -220,57 +223,84 @@ static int check(struct speed *sp, struct subject *su, enum op op, size_t k)
     return 0;
 }
 
-/* Warm-up, then repeat until min_time and min_runs; prints the best run. */
-static int measure(struct speed *sp, struct subject *su, enum op op, size_t len)
+/* Measures op on n subjects with their runs interleaved (one warm-up run
+ * each, then rounds of one run per subject until each has min_runs and the
+ * rounds took n * min_time), and prints each one's best run.  Interleaving
+ * is what makes the ratios of one `speed` run mean something on a shared
+ * machine: the subjects see the same load, not one a busy minute and the
+ * next a quiet one. */
+static int measure_many(struct speed *sp, struct subject **su, size_t n, enum op op, size_t len)
 {
     struct bufs *b = &sp->b;
     size_t bytes = op >= OP_SHA ? sha_of(b, op, len)->bytes : len;
-    double best = 1e300, best_modeled = 1e300, spent = 0;
-    int has_modeled = 0;
-    for (int runs = -1; runs < (int)sp->w.min_runs || spent < sp->w.min_time; runs++) {
-        double t0 = cpim_now();
-        if (run_op(sp, su, op, b->big, b->big, len) != 0) {
-            if (su->lib)
-                cli_error("speed: %s %s failed", su->name, op_name[op]);
-            return -1;
-        }
-        if (runs < 0)
-            continue; /* the warm-up run */
-        double t = cpim_now() - t0;
-        spent += t;
-        if (t < best)
-            best = t;
-        cpim_stats st;
-        if (su->ctx && cpim_last_stats(su->ctx, &st) == CPIM_OK && st.has_modeled) {
-            has_modeled = 1;
-            if (st.modeled.total_s < best_modeled)
-                best_modeled = st.modeled.total_s;
+    double best[MAX_BACKENDS + 4], best_modeled[MAX_BACKENDS + 4], spent = 0;
+    int has_modeled[MAX_BACKENDS + 4];
+    for (size_t i = 0; i < n; i++)
+        best[i] = best_modeled[i] = 1e300, has_modeled[i] = 0;
+    for (int runs = -1; runs < (int)sp->w.min_runs || spent < sp->w.min_time * (double)n; runs++) {
+        for (size_t i = 0; i < n; i++) {
+            double t0 = cpim_now();
+            if (run_op(sp, su[i], op, b->big, b->big, len) != 0) {
+                if (su[i]->lib)
+                    cli_error("speed: %s %s failed", su[i]->name, op_name[op]);
+                return -1;
+            }
+            if (runs < 0)
+                continue; /* the warm-up run */
+            double t = cpim_now() - t0;
+            spent += t;
+            if (t < best[i])
+                best[i] = t;
+            cpim_stats st;
+            if (su[i]->ctx && cpim_last_stats(su[i]->ctx, &st) == CPIM_OK && st.has_modeled) {
+                has_modeled[i] = 1;
+                if (st.modeled.total_s < best_modeled[i])
+                    best_modeled[i] = st.modeled.total_s;
+            }
         }
     }
-    print_row(sp, op, su->name, bytes, su->threads, CPIM_CLOCK_MEASURED, best);
-    if (has_modeled)
-        print_row(sp, op, su->name, bytes, su->threads, CPIM_CLOCK_MODELED, best_modeled);
+    for (size_t i = 0; i < n; i++) {
+        print_row(sp, op, su[i]->name, bytes, su[i]->threads, CPIM_CLOCK_MEASURED, best[i]);
+        if (has_modeled[i])
+            print_row(sp, op, su[i]->name, bytes, su[i]->threads, CPIM_CLOCK_MODELED,
+                      best_modeled[i]);
+    }
     return 0;
+}
+
+static int measure(struct speed *sp, struct subject *su, enum op op, size_t len)
+{
+    return measure_many(sp, &su, 1, op, len);
+}
+
+/* The SHA-256 workloads: every subject on each, interleaved. */
+static void run_sha(struct speed *sp, struct subject *subj, size_t ns)
+{
+    for (int op = OP_SHA; op <= OP_SHA_ONE; op++) {
+        for (size_t k = 0; k < (op == OP_SHA_ONE ? 3u : 1u); k++) {
+            struct subject *ok[MAX_BACKENDS + 4];
+            size_t n = 0;
+            for (size_t i = 0; i < ns; i++) {
+                struct subject *su = &subj[i];
+                int c = check(sp, su, (enum op)op, k);
+                if (c == 1 && !sp->csv && k == 0)
+                    printf("%-12s %-9s (not provided by this backend%s: skipped)\n", op_name[op],
+                           su->name,
+                           su->lib && su->lib->sha_max_len ? ", or a message is too long" : "");
+                if (c < 0)
+                    sp->failed = 1;
+                if (c == 0)
+                    ok[n++] = su;
+            }
+            if (n && measure_many(sp, ok, n, (enum op)op, k))
+                sp->failed = 1;
+        }
+    }
 }
 
 static void run_subject(struct speed *sp, struct subject *su)
 {
-    for (int op = OP_ECB; op <= OP_SHA_ONE; op++) {
-        if (op >= OP_SHA) {
-            for (size_t k = 0; k < (op == OP_SHA_ONE ? 3u : 1u); k++) {
-                int c = check(sp, su, (enum op)op, k);
-                if (c == 1) {
-                    if (!sp->csv && k == 0)
-                        printf("%-12s %-9s (not provided by this backend%s: skipped)\n",
-                               op_name[op], su->name,
-                               su->lib && su->lib->sha_max_len ? ", or a message is too long" : "");
-                    break;
-                }
-                if (c < 0 || measure(sp, su, (enum op)op, k))
-                    sp->failed = 1;
-            }
-            continue;
-        }
+    for (int op = OP_ECB; op < OP_SHA; op++) { /* AES; SHA-256: run_sha */
         int c = check(sp, su, (enum op)op, 0);
         if (c == 1) {
             if (!sp->csv)
@@ -533,6 +563,7 @@ int cmd_speed(int argc, char **argv)
     print_header(&sp);
     for (size_t i = 0; i < ns; i++)
         run_subject(&sp, &subj[i]);
+    run_sha(&sp, subj, ns);
     if (!sp.csv)
         printf("(GB/s = 1e9 bytes/s; best of >= %u runs and >= %.2g s after a warm-up)\n",
                sp.w.min_runs, sp.w.min_time);

@@ -48,6 +48,11 @@ $(BUILD)/pic/src/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -fPIC $(INC_$(call layer,$<)) $(DEFS_$(call layer,$<)) -c $< -o $@
 
+# The SIMD SHA-256 kernels with $(SIMD_CC), as in the static library (Makefile).
+$(SIMD_SRCS:%.c=$(BUILD)/pic/%.o): $(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(SIMD_CC) $(BASE_CFLAGS) -fPIC $(INC_src/cpu) -c $< -o $@
+
 # (the shared library is only for installing: its last-resort folder of DPU
 # programs is the installed one, see INST_LIB below)
 $(BUILD)/pic/src/pim/backend.o: src/pim/backend.c $(BUILD)/inst/libdir

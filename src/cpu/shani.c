@@ -44,13 +44,14 @@
 #define MAX_LANES 16
 
 /* SIMD lanes that must be busy for the SIMD kernel to beat the alternative
- * once the queue is empty.  Measured on Zen 4 (docs/CRYPTO.md): AVX-512 x16
- * ~3.8 GB/s, 4 SHA-NI streams ~2.9 GB/s -> 16 * 2.9 / 3.8 ~ 12 lanes; without
- * SHA-NI the alternative is the portable code (~0.4 GB/s, one message): 2
- * lanes of AVX-512 (2 * 3.8 / 16), 4 of AVX2 (4 * 0.95 / 8) beat it. */
-#define AVX512_MIN_VS_NI   12
+ * once the queue is empty.  Measured on Zen 4 (docs/CRYPTO.md, kernels built
+ * with clang-14): AVX-512 x16 ~4.5 GB/s, 4 SHA-NI streams ~2.9 GB/s ->
+ * 16 * 2.9 / 4.5 ~ 10.3, so 11 lanes; without SHA-NI the alternative is the
+ * portable code (~0.4 GB/s, one message at a time): 2 lanes of AVX-512
+ * (2 * 4.5 / 16), 3 of AVX2 (3 * 1.35 / 8) beat it. */
+#define AVX512_MIN_VS_NI   11
 #define AVX512_MIN_VS_PORT 2
-#define AVX2_MIN_VS_PORT   4
+#define AVX2_MIN_VS_PORT   3
 
 struct shani_state {
     unsigned threads; /* 0 = all cores */
@@ -216,16 +217,14 @@ static int queue_take(struct queue *q, struct lane *ln)
 
 /* Brings a busy lane to a non-empty run: finishes items (refilling the lane
  * from the queue) until it has blocks to hash; 0 if it went idle. */
-static int lane_ready(struct lane *ln, struct queue *q, int *fresh)
+static int lane_ready(struct lane *ln, struct queue *q)
 {
-    *fresh = 0;
     while (!ln->nb) {
         if (lane_next_run(ln, q->j))
             continue;
         lane_finish(ln, q->j);
         if (!queue_take(q, ln))
             return 0;
-        *fresh = 1;
     }
     return 1;
 }
@@ -236,8 +235,9 @@ static int lane_ready(struct lane *ln, struct queue *q, int *fresh)
 static int simd_phase(struct queue *q, struct lane *lanes, struct lane **act, int nact, int w,
                       int min)
 {
-    cpim_sha_x16 s16;
-    cpim_sha_x8 s8;
+    /* Zeroed: the kernels read every lane, idle ones included. */
+    cpim_sha_x16 s16 = {0};
+    cpim_sha_x8 s8 = {0};
     struct lane *slot[MAX_LANES] = {0};
     for (int l = 0; l < nact; l++) /* lanes are all fresh here */
         slot[l] = act[l];
@@ -259,8 +259,7 @@ static int simd_phase(struct queue *q, struct lane *lanes, struct lane **act, in
                     cpim_sha_x16_get(&s16, l, ln->h);
                 else
                     cpim_sha_x8_get(&s8, l, ln->h);
-                int fresh;
-                if (!lane_ready(ln, q, &fresh)) {
+                if (!lane_ready(ln, q)) {
                     slot[l] = NULL;
                     continue;
                 }
@@ -320,8 +319,7 @@ static void tail_phase(struct queue *q, struct lane *lanes, struct lane **act, i
         }
     for (;;) {
         for (int l = 0; l < nact;) {
-            int fresh;
-            if (lane_ready(act[l], q, &fresh)) {
+            if (lane_ready(act[l], q)) {
                 l++;
                 continue;
             }
