@@ -104,6 +104,7 @@ void vdpu_params_default(vdpu_params_t *p)
     memset(p, 0, sizeof *p);
     p->mode = VDPU_MODE_TIMED;
     p->dma_rules = VDPU_DMA_STRICT;
+    p->skip_steady = 1;
     for (unsigned i = 0; i < vdpu_param_count; i++)
         param_set_default(p, &vdpu_param_table[i]);
 }

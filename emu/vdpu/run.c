@@ -1001,12 +1001,258 @@ static int only_runnable(const vdpu_t *d, const vtask_t *t)
     return 1;
 }
 
+/* The head instruction of t at cycle `now` and the run of pure instructions
+ * after it (runahead): what the timed scheduler does when a tasklet with
+ * no pending slots issues. Leaves t->pending (slots it owes) and t->ready. */
+static inline __attribute__((always_inline)) void issue_head(vdpu_t *d, vtask_t *t, uint64_t now,
+                                                             uint32_t *extra_out)
+{
+    d->now = now;
+    uint32_t extra = 0;
+    int stopped = 0;
+    /* The commonest heads, a word load or store in WRAM, without the call:
+     * exactly exec_core's fast path (same address check; a folded
+     * instruction after it, cost 0, would go with it, so not then). */
+    const vinsn_t *I = &d->code[t->pc];
+    uint32_t a;
+    if ((I->op == OP_LW || I->op == OP_SW) && I->cost == 1 && d->code[t->pc + 1].cost != 0 &&
+        ((a = t->r[I->rs1] + (uint32_t)I->imm) & 0xffff0003u) == 0) {
+        if (I->op == OP_LW)
+            memcpy(&t->r[I->rd], d->wram + a, 4);
+        else
+            memcpy(d->wram + a, &t->r[I->rs2], 4);
+        t->r[32] = 0;
+        t->pc++;
+        account(d, t, 1, 0);
+    } else {
+        uint32_t n = exec_core(d, t, 1, &extra, &stopped);
+        account(d, t, n, extra);
+        if (d->faulted)
+            return;
+    }
+    if (!stopped) {
+        uint32_t ra_n;
+        uint32_t ra_slots = runahead(d, t, 64, &ra_n);
+        if (ra_n)
+            account(d, t, ra_n, ra_slots - ra_n);
+        extra += ra_slots;
+    }
+    /* slots a service charged beyond its ecall (already accounted) */
+    extra += t->svc_slots;
+    t->svc_slots = 0;
+    t->pending = extra;
+    t->ready = now + d->params.timing.revolver_cycles;
+    if (t->dma_done) {
+        if (t->dma_done > t->ready)
+            t->ready = t->dma_done;
+        t->dma_done = 0;
+    }
+    *extra_out = extra;
+}
+
+/* ---------------------------------------------------- steady-state skipping
+ *
+ * Most of a compute kernel's cycles are pending slots: issue slots of pure
+ * instructions that runahead already executed, which the scheduler hands
+ * out one per cycle. In a steady state their hand-out is periodic and
+ * needs no scheduling at all:
+ *  - N >= revolver runnable tasklets whose ready times let each take its
+ *    round-robin turn (member j of the ring after `last` ready by now + j):
+ *    they issue in ring order, one per cycle, each every L = N cycles;
+ *  - N < revolver runnable tasklets with distinct issue times within one
+ *    revolver period: each issues exactly when ready, every L = revolver
+ *    cycles (nobody else is ready in its cycle).
+ * In both, member j's turns are tau_j + m*L, so its next head issues at
+ * h_j = (its next turn) + pending_j * L whatever the others do. The heads
+ * are then executed in time order (memory accesses, DMA and the engine keep
+ * their exact order and cycles) and the pending slots are skipped. The
+ * state stays steady as long as a head neither changes which tasklets run
+ * (only services do: ecalls end the skipping before they issue) nor makes
+ * its tasklet miss its next turn (a DMA that completes later). Anything
+ * else ends the skipping, and the exact state (pending, ready, last, idle)
+ * is rebuilt for the cycle-by-cycle scheduler, which then continues as if
+ * it had issued every slot itself: results and cycles are identical
+ * (test: vdpu_skip_identical compares both on every test program). */
+#define STEADY_W 4096u /* calendar span (cycles): a head further ahead ends the skipping */
+typedef struct {
+    unsigned n;                         /* members */
+    uint64_t L;                         /* period */
+    uint64_t t0;                        /* cycle the skipping started */
+    uint8_t idx[VDPU_MAX_TASKLETS];     /* tasklet of member j */
+    uint64_t tau0[VDPU_MAX_TASKLETS];   /* first turn in the skipping */
+    uint64_t tau[VDPU_MAX_TASKLETS];    /* first turn after its last head (or tau0) */
+    uint64_t h[VDPU_MAX_TASKLETS];      /* next head */
+    uint64_t ready0[VDPU_MAX_TASKLETS]; /* t->ready as of tau (the head's or the entry's) */
+    /* the next heads as a calendar (a bit per cycle, mod STEADY_W): finding
+     * the earliest is a find-first-set over the next words instead of a scan
+     * of every member (that scan cost a third of the time at 16 tasklets) */
+    uint64_t cal[STEADY_W / 64];
+    uint8_t who[STEADY_W]; /* member whose head is at that cycle */
+} steady_t;
+
+static inline void cal_put(steady_t *s, uint64_t h, unsigned j)
+{
+    unsigned p = (unsigned)(h & (STEADY_W - 1));
+    s->cal[p >> 6] |= (uint64_t)1 << (p & 63);
+    s->who[p] = (uint8_t)j;
+}
+
+/* The member with the earliest head after `after` (every head is in
+ * (after, after + STEADY_W)); removes it from the calendar. */
+static inline unsigned cal_pop(steady_t *s, uint64_t after)
+{
+    unsigned p = (unsigned)((after + 1) & (STEADY_W - 1));
+    unsigned w = p >> 6;
+    uint64_t m = s->cal[w] & (~(uint64_t)0 << (p & 63));
+    while (!m) {
+        w = (w + 1) & (STEADY_W / 64 - 1);
+        m = s->cal[w];
+    }
+    unsigned b = (unsigned)__builtin_ctzll(m);
+    s->cal[w] &= ~((uint64_t)1 << b);
+    return s->who[w * 64 + b];
+}
+
+/* Can the skipping start at cycle `now` (the scheduler about to pick after
+ * `last`)? Fills s; 0 when the state is not steady. */
+static int steady_enter(const vdpu_t *d, uint64_t now, unsigned last, steady_t *s)
+{
+    const uint64_t rev = d->params.timing.revolver_cycles;
+    const unsigned nr = d->nr;
+    unsigned n = 0, k = last;
+    for (unsigned i = 0; i < nr; i++) {
+        if (++k == nr)
+            k = 0;
+        if (d->t[k].state == TS_RUN)
+            s->idx[n++] = (uint8_t)k;
+    }
+    if (n < 2)
+        return 0; /* one tasklet: run_timed's own shortcut */
+    s->n = n;
+    s->t0 = now;
+    if (n >= rev) {
+        s->L = n;
+        for (unsigned j = 0; j < n; j++) {
+            if (d->t[s->idx[j]].ready > now + j)
+                return 0;
+            s->tau0[j] = now + j;
+        }
+    } else {
+        s->L = rev;
+        uint64_t seen[VDPU_MAX_TASKLETS];
+        for (unsigned j = 0; j < n; j++) {
+            uint64_t e = d->t[s->idx[j]].ready;
+            if (e < now)
+                e = now;
+            if (e >= now + rev)
+                return 0;
+            for (unsigned q = 0; q < j; q++)
+                if (seen[q] == e)
+                    return 0;
+            seen[j] = e;
+            s->tau0[j] = e;
+        }
+    }
+    for (unsigned j = 0; j < n; j++) {
+        const vtask_t *t = &d->t[s->idx[j]];
+        s->tau[j] = s->tau0[j];
+        s->h[j] = s->tau0[j] + (uint64_t)t->pending * s->L;
+        s->ready0[j] = t->ready;
+        if (s->h[j] - now >= STEADY_W)
+            return 0;
+    }
+    memset(s->cal, 0, sizeof s->cal);
+    for (unsigned j = 0; j < n; j++)
+        cal_put(s, s->h[j], j);
+    return 1;
+}
+
+/* The exact scheduler state at the start of cycle T (every member's turns
+ * before T taken, none at T): pending, ready, the last issuer and the idle
+ * cycles since s->t0. */
+static void steady_leave(vdpu_t *d, const steady_t *s, uint64_t T, unsigned *last, uint64_t *idle)
+{
+    const uint64_t rev = d->params.timing.revolver_cycles, L = s->L;
+    uint64_t issued = 0, last_turn = 0;
+    int have_last = 0;
+    for (unsigned j = 0; j < s->n; j++) {
+        vtask_t *t = &d->t[s->idx[j]];
+        uint64_t nt = s->tau[j];
+        if (nt < T)
+            nt += (T - nt + L - 1) / L * L; /* its first turn at or after T */
+        t->pending = (uint32_t)((s->h[j] - nt) / L);
+        t->ready = nt > s->tau[j] ? nt - L + rev : s->ready0[j];
+        issued += (nt - s->tau0[j]) / L;
+        if (nt > s->tau0[j] && (!have_last || nt - L > last_turn)) {
+            last_turn = nt - L;
+            *last = s->idx[j];
+            have_last = 1;
+        }
+    }
+    *idle += (T - s->t0) - issued;
+}
+
+enum { STEADY_CONTINUE, STEADY_BREAK };
+
+/* Run heads in time order while the state stays steady. On return the
+ * scheduler state is exact at *now (STEADY_CONTINUE: go on cycle by cycle;
+ * STEADY_BREAK: the run ended in a fault, as run_timed's own break). */
+static int steady_run(vdpu_t *d, steady_t *s, uint64_t *now, unsigned *last, uint64_t *idle,
+                      uint64_t *wd)
+{
+    const vinsn_t *code = d->code;
+    const uint64_t L = s->L;
+    uint64_t prev = s->t0 - 1; /* every head is after it */
+    for (;;) {
+        const unsigned j = cal_pop(s, prev);
+        const uint64_t H = s->h[j];
+        prev = H;
+        vtask_t *t = &d->t[s->idx[j]];
+        /* services read and change other tasklets' state (pending slots in
+         * perf counters, wake-ups): let the exact scheduler issue them; so
+         * does the watchdog once past its limit */
+        if (code[t->pc].op == OP_ECALL ||
+            (d->params.max_instructions && d->res->instructions > d->params.max_instructions)) {
+            steady_leave(d, s, H, last, idle);
+            *now = H;
+            return STEADY_CONTINUE;
+        }
+        uint32_t extra;
+        issue_head(d, t, H, &extra);
+        d->res->steady_heads++;
+        s->tau[j] = H + L;
+        s->h[j] = H + L + (uint64_t)t->pending * L;
+        s->ready0[j] = t->ready;
+        if (d->faulted) {
+            s->tau[j] = H; /* the faulting head is not an issued slot */
+            s->h[j] = H;
+            steady_leave(d, s, H, last, idle);
+            *now = H;
+            return STEADY_BREAK;
+        }
+        int wd_fault = 0;
+        cal_put(s, s->h[j], j); /* harmless if leaving: the calendar is rebuilt on entry */
+        if (UNLIKELY(++*wd >= (1u << 12))) {
+            *wd = 0;
+            wd_fault = check_watchdog(d, t);
+        }
+        if (wd_fault || t->state != TS_RUN || t->ready > H + L || s->h[j] - H >= STEADY_W) {
+            steady_leave(d, s, H + 1, last, idle);
+            *last = s->idx[j];
+            *now = H + 1;
+            return wd_fault ? STEADY_BREAK : STEADY_CONTINUE;
+        }
+    }
+}
+
 static void run_timed(vdpu_t *d)
 {
     const uint64_t rev = d->params.timing.revolver_cycles;
     const unsigned nr = d->nr;
     unsigned last = nr - 1;
     uint64_t now = 0, idle = 0, wd = 0;
+    unsigned backoff = 0; /* heads to wait before trying to skip again */
+    steady_t steady;
     for (;;) {
         /* round robin: first tasklet after `last` allowed to issue now */
         vtask_t *pick = NULL;
@@ -1039,38 +1285,31 @@ static void run_timed(vdpu_t *d)
             now = minready;
             continue;
         }
-        last = k;
         if (pick->pending) {
             /* further issue slot of a multi-slot instruction (mul/div) */
+            last = k;
             pick->pending--;
             pick->ready = now + rev;
             now++;
             continue;
         }
-        d->now = now;
+        if (d->params.skip_steady && d->code[pick->pc].op != OP_ECALL) {
+            if (backoff)
+                backoff--;
+            else if (steady_enter(d, now, last, &steady)) {
+                if (steady_run(d, &steady, &now, &last, &idle, &wd) == STEADY_BREAK)
+                    break;
+                backoff = nr;
+                continue;
+            } else {
+                backoff = nr;
+            }
+        }
+        last = k;
         uint32_t extra;
-        int stopped;
-        uint32_t n = exec_core(d, pick, 1, &extra, &stopped);
-        account(d, pick, n, extra);
+        issue_head(d, pick, now, &extra);
         if (d->faulted)
             break;
-        if (!stopped) {
-            uint32_t ra_n;
-            uint32_t ra_slots = runahead(d, pick, 64, &ra_n);
-            if (ra_n)
-                account(d, pick, ra_n, ra_slots - ra_n);
-            extra += ra_slots;
-        }
-        /* slots a service charged beyond its ecall (already accounted) */
-        extra += pick->svc_slots;
-        pick->svc_slots = 0;
-        pick->pending = extra;
-        pick->ready = now + rev;
-        if (pick->dma_done) {
-            if (pick->dma_done > pick->ready)
-                pick->ready = pick->dma_done;
-            pick->dma_done = 0;
-        }
         if (extra && pick->state == TS_RUN && only_runnable(d, pick)) {
             /* Alone in the pipeline: nobody can take an issue slot from this
              * tasklet before its next head instruction (blocked tasklets are

@@ -126,6 +126,11 @@ typedef struct {
                                    cost the DPU's slots (docs/VIRTUAL_DPU.md);
                                    0: every RV32 instruction is one slot        */
     vdpu_dma_rules_t dma_rules; /* default VDPU_DMA_STRICT                         */
+    uint32_t skip_steady;       /* TIMED: 1 (default) skips the pending slots of a
+                                   steady round robin instead of handing them out
+                                   one cycle at a time (run.c); results, cycles
+                                   and stats are identical, 0 is for the test
+                                   that checks so                              */
 } vdpu_params_t;
 
 /* The numeric parameters (all of vdpu_params_t but the two enums), one row
@@ -210,6 +215,10 @@ typedef struct {
     uint64_t dma_count, dma_bytes, dma_busy_cycles; /* engine busy (transfer part) */
     unsigned nr_tasklets;
     vdpu_tasklet_stats_t tasklet[VDPU_MAX_TASKLETS];
+    /* how the interpreter got there, not what the DPU did: heads issued by
+     * the steady-state skipping (params.skip_steady); everything above is
+     * the same with it on or off */
+    uint64_t steady_heads;
 } vdpu_result_t;
 
 /* Boot all NR_TASKLETS tasklets at the entry point and run to completion or

@@ -113,13 +113,117 @@ static void wr32(ctx_t *c, const char *sym, uint32_t v)
     wr(c, sym, &v, 4);
 }
 
-static int run_ok(const char *name, ctx_t *c, vdpu_result_t *r)
+/* ------------------------------------------- steady-state skipping check
+ *
+ * Every timed run of these tests through run() is run twice: as asked
+ * (params.skip_steady = 1, the default: run.c skips the pending slots of a
+ * steady round robin) and on a second DPU with the skipping off, started
+ * from the same WRAM and MRAM. The two must agree in every result field and
+ * every byte of WRAM and MRAM: the skipping is an interpreter shortcut and
+ * may not change anything the DPU does, nor any modeled cycle. */
+#define MCHUNK 65536u
+static long long skip_runs, skip_steady_heads; /* for the skip_identical group */
+
+static int nonzero(const uint8_t *p, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return 1;
+    return 0;
+}
+
+/* 0 when c->d and ref hold the same WRAM and MRAM, else why. copy: make ref
+ * equal to c->d first (MRAM in chunks, skipping those zero in both: the
+ * programs touch a few of its 64 MiB). */
+static int same_memory(ctx_t *c, vdpu_t *ref, int copy, char *why, size_t wn)
+{
+    static uint8_t a[MCHUNK], b[MCHUNK];
+    for (uint32_t off = 0; off < VDPU_MRAM_SIZE + VDPU_WRAM_SIZE; off += MCHUNK) {
+        /* MRAM's first 16 MiB and last 1 MiB: where these programs write
+         * (reading all 64 MiB of both DPUs maps every page: most of the
+         * test's time went there) */
+        if (off == 16u << 20)
+            off = VDPU_MRAM_SIZE - (1u << 20);
+        int wram = off >= VDPU_MRAM_SIZE;
+        uint32_t o = wram ? off - VDPU_MRAM_SIZE : off;
+        uint32_t n = wram && VDPU_WRAM_SIZE - o < MCHUNK ? VDPU_WRAM_SIZE - o : MCHUNK;
+        if (wram ? vdpu_wram_read(c->d, o, a, n) || vdpu_wram_read(ref, o, b, n)
+                 : vdpu_mram_read(c->d, o, a, n) || vdpu_mram_read(ref, o, b, n)) {
+            snprintf(why, wn, "cannot read %s at %u", wram ? "WRAM" : "MRAM", o);
+            return -1;
+        }
+        if (!memcmp(a, b, n) || (!wram && !nonzero(a, n) && !nonzero(b, n)))
+            continue;
+        if (!copy) {
+            uint32_t i = 0;
+            while (a[i] == b[i])
+                i++;
+            snprintf(why, wn, "%s byte %u: %u with skipping, %u without", wram ? "WRAM" : "MRAM",
+                     o + i, a[i], b[i]);
+            return -1;
+        }
+        if (wram ? vdpu_wram_write(ref, o, a, n) : vdpu_mram_write(ref, o, a, n)) {
+            snprintf(why, wn, "cannot write the reference's %s", wram ? "WRAM" : "MRAM");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* vdpu_run, and for a timed run with skipping the check above. -1 with a
+ * failed verdict when the run could not happen or the two differ. */
+static int run(const char *name, ctx_t *c, vdpu_result_t *r)
+{
+    const vdpu_params_t *prm = vdpu_get_params(c->d);
+    vdpu_t *ref = NULL;
+    char why[300];
+    if (prm->mode == VDPU_MODE_TIMED && prm->skip_steady) {
+        vdpu_params_t p2 = *prm;
+        p2.skip_steady = 0;
+        if (vdpu_create(&p2, &ref) || vdpu_load(ref, c->p) ||
+            same_memory(c, ref, 1, why, sizeof why)) {
+            fail(name, "skip check: cannot set up the reference DPU");
+            vdpu_free(ref);
+            return -1;
+        }
+    }
     vdpu_err_t e = vdpu_run(c->d, r);
     if (e) {
         fail(name, "vdpu_run: %s", vdpu_strerror(e));
+        vdpu_free(ref);
         return -1;
     }
+    if (!ref)
+        return 0;
+    vdpu_result_t r2, r1 = *r;
+    int rc = -1;
+    if (vdpu_run(ref, &r2)) {
+        fail(name, "skip check: the reference run failed");
+    } else {
+        skip_steady_heads += r1.steady_heads;
+        r1.steady_heads = r2.steady_heads = 0;
+        if (memcmp(&r1, &r2, sizeof r1))
+            fail(name,
+                 "skipping changed the result: cycles %llu/%llu idle %llu/%llu instructions "
+                 "%llu/%llu status %d/%d (with/without)",
+                 (unsigned long long)r1.cycles, (unsigned long long)r2.cycles,
+                 (unsigned long long)r1.idle_cycles, (unsigned long long)r2.idle_cycles,
+                 (unsigned long long)r1.instructions, (unsigned long long)r2.instructions,
+                 r1.status, r2.status);
+        else if (same_memory(c, ref, 0, why, sizeof why))
+            fail(name, "skipping changed memory: %s", why);
+        else
+            rc = 0;
+    }
+    skip_runs++;
+    vdpu_free(ref);
+    return rc;
+}
+
+static int run_ok(const char *name, ctx_t *c, vdpu_result_t *r)
+{
+    if (run(name, c, r))
+        return -1;
     if (r->status != VDPU_STATUS_DONE) {
         fail(name, "DPU fault: %s (tasklet %d, %s)", r->fault_msg, r->fault_tasklet, r->fault_func);
         return -1;
@@ -311,7 +415,10 @@ static void test_faults(void)
             if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
                 continue;
             vdpu_result_t r;
-            vdpu_run(c.d, &r);
+            if (run(nm, &c, &r)) {
+                close_prog(&c);
+                continue;
+            }
             if (r.status != VDPU_STATUS_FAULT)
                 fail(nm, "no fault");
             else if (r.fault_code != fc->code)
@@ -356,7 +463,10 @@ static void test_watchdog(void)
         vdpu_set_params(c.d, &prm);
         vdpu_symbol_t spin;
         vdpu_result_t r;
-        vdpu_run(c.d, &r);
+        if (run(nm, &c, &r)) {
+            close_prog(&c);
+            continue;
+        }
         if (vdpu_program_symbol(c.p, "spin", &spin))
             fail(nm, "no symbol spin");
         else if (r.status != VDPU_STATUS_FAULT || r.fault_code != VDPU_FAULT_INSN_LIMIT)
@@ -405,7 +515,10 @@ static void test_dma_rules(void)
             wr(&c, "msrc", src, sizeof src);
             sym_rw(&c, "mdst", 256 * 8, (void *)&sentinel, 8, 1);
             vdpu_result_t r;
-            vdpu_run(c.d, &r);
+            if (run(nm, &c, &r)) {
+                close_prog(&c);
+                continue;
+            }
             if (!hw) {
                 if (r.status != VDPU_STATUS_FAULT || r.fault_code != VDPU_FAULT_DMA_ALIGN ||
                     !strstr(r.fault_msg, "MRAM address"))
@@ -834,6 +947,47 @@ static void test_scaling(void)
     }
 }
 
+/* The skipping on the interpreter benchmark's kernel (WRAM loads and
+ * stores between ALU runs) and on 2 KiB-DMA streaming, at tasklet counts
+ * below, at and above the revolver's 11 (test_scaling, also through run(),
+ * goes to 24): run() compares
+ * each with the cycle-by-cycle scheduler. The skipping must also have
+ * happened (steady heads > 0), or this checks nothing. */
+static void test_skip_identical(void)
+{
+    const char *nm = "skip_steady_identical_results_and_memory";
+    static const int counts[] = {2, 3, 7, 11, 12, 13, 16}; /* 24: test_scaling */
+    long long runs0 = skip_runs, heads0 = skip_steady_heads;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        for (int prog = 0; prog < 2; prog++) {
+            char path[256], flags[64], out[32];
+            snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", counts[i]);
+            snprintf(out, sizeof out, "%s_%d", prog ? "stream" : "bench_loop", counts[i]);
+            if (build(out, prog ? "stream.c" : "bench_loop.c", flags, path, sizeof path)) {
+                fail(nm, "build failed: %.300s", last_log);
+                return;
+            }
+            ctx_t c;
+            if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+                return;
+            wr32(&c, prog ? "total_bytes" : "iterations", prog ? 96u * 1024 : 3u);
+            vdpu_result_t r;
+            int rc = run_ok(nm, &c, &r);
+            close_prog(&c);
+            if (rc)
+                return;
+        }
+    }
+    if (skip_steady_heads == heads0)
+        fail(nm, "the steady-state skipping never ran (%lld runs)", skip_runs - runs0);
+    else {
+        printf("# steady-state skipping: %lld runs equal to the cycle-by-cycle scheduler, %lld "
+               "heads issued by it\n",
+               skip_runs - runs0, skip_steady_heads - heads0);
+        pass(nm);
+    }
+}
+
 static void test_stream(void)
 {
     const char *nm = "timing_mram_stream_2KiB_600_700_MBps";
@@ -1185,5 +1339,6 @@ int main(int argc, char **argv)
     test_register_group("stream", test_stream, 2);
     test_register_group("prim_add", test_prim_add, 1);
     test_register_group("wrapper_path", test_wrapper_path, 1);
+    test_register_group("skip_identical", test_skip_identical, 1);
     return test_main(argc, argv);
 }
