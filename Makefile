@@ -65,7 +65,7 @@ INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_C
 
 PIM_DEFS := -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
 DEFS_src/pim := $(PIM_DEFS)
-DEFS_tests   := $(PIM_DEFS)
+DEFS_tests   := $(PIM_DEFS) $(if $(HAVE_OPENSSL),-DHAVE_OPENSSL=1)
 DEFS_bench   := $(COMPARE_DEFS)
 
 layer = $(patsubst %/,%,$(dir $(1)))
@@ -145,7 +145,8 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT      := $(BUILD)/tests/unit
 
 $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) \
+	    $(if $(HAVE_OPENSSL),-lcrypto) $(LDLIBS)
 
 # Programs that misbehave on purpose, for the harness's own tests
 # (tests/selftest/selftest.sh checks run.sh reports each as failures).

@@ -6,7 +6,8 @@
 # (src/pim/) finds them in CPIM_DPU_DIR = $(BUILD)/dpu.
 
 DPU_TASKLETS := $(shell seq 1 24)
-DPU_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/aes-t$(t) $(BUILD)/dpu/sha256-t$(t))
+DPU_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/aes-t$(t) $(BUILD)/dpu/sha256-t$(t) \
+               $(BUILD)/dpu/hmac-t$(t))
 DPU_CFLAGS := -O2 -Wall -Wextra -Werror -Idpu -Isrc/crypto
 DPU_DEPS_COMMON := $(wildcard emu/dpu-include/*.h emu/rt/*) $(if $(filter emu/%,$(DPU_CC)),$(DPU_CC))
 
@@ -21,6 +22,11 @@ $(BUILD)/dpu/aes-t%: dpu/aes.c dpu/aes_args.h $(BUILD)/dpu/obj/cpim_crypto_aes.o
 $(BUILD)/dpu/sha256-t%: dpu/sha256.c dpu/sha256_args.h $(BUILD)/dpu/obj/cpim_crypto_sha256.o \
 		$(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/sha256.c $(BUILD)/dpu/obj/cpim_crypto_sha256.o
+
+# HMAC-SHA256 / PBKDF2 (pim backend's hmac and pbkdf2 ops).
+$(BUILD)/dpu/hmac-t%: dpu/hmac.c dpu/hmac_args.h $(BUILD)/dpu/obj/cpim_crypto_sha256.o \
+		$(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/hmac.c $(BUILD)/dpu/obj/cpim_crypto_sha256.o
 
 dpu: $(DPU_PROGS)
 

@@ -205,6 +205,39 @@ cpim_err cpim_sha256_update_many(cpim_ctx *ctx, cpim_sha256_state *const *s,
 cpim_err cpim_sha256_final_many(cpim_ctx *ctx, cpim_sha256_state *const *s, size_t count,
                                 uint8_t (*digests)[32]);
 
+/* ---- HMAC-SHA256 and PBKDF2-HMAC-SHA256 ------------------------------------ */
+
+/* HMAC-SHA256 (RFC 2104, FIPS 198-1): mac = HMAC(key, msg), the full 32
+ * bytes (a caller that wants a truncated MAC, RFC 4231 4.6, keeps the
+ * leftmost bytes).  Any key length (0 too; a key longer than 64 bytes is
+ * hashed first, as the RFC says); a NULL pointer only with length 0.
+ * Keys are used, never kept: every copy the library makes, on the host and
+ * on DPUs, is wiped before the call returns. */
+cpim_err cpim_hmac_sha256(cpim_ctx *ctx, const uint8_t *key, size_t key_len, const uint8_t *msg,
+                          size_t msg_len, uint8_t mac[32]);
+
+/* count independent MACs: macs[i] = HMAC(keys[i], msgs[i]) (keys may repeat). */
+cpim_err cpim_hmac_sha256_batch(cpim_ctx *ctx, const uint8_t *const *keys, const size_t *key_lens,
+                                const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
+                                uint8_t (*macs)[32]);
+
+/* PBKDF2 with HMAC-SHA256 (RFC 8018 5.2): out_len bytes (any length up to
+ * (2^32 - 1) * 32; 0 is fine) derived from the password and the salt with
+ * `iterations` >= 1 (0 is CPIM_ERR_INVALID_ARG).  The password is wiped
+ * like an HMAC key. */
+cpim_err cpim_pbkdf2_sha256(cpim_ctx *ctx, const uint8_t *pass, size_t pass_len,
+                            const uint8_t *salt, size_t salt_len, uint32_t iterations, uint8_t *out,
+                            size_t out_len);
+
+/* count independent derivations with the same iteration count and output
+ * length: outs[i][0..out_len) from passes[i] and salts[i].  This is where
+ * the speed is: the chains run side by side on SIMD lanes (`shani`) or on
+ * DPU tasklets (`pim`, the iterations entirely on the DPUs). */
+cpim_err cpim_pbkdf2_sha256_batch(cpim_ctx *ctx, const uint8_t *const *passes,
+                                  const size_t *pass_lens, const uint8_t *const *salts,
+                                  const size_t *salt_lens, size_t count, uint32_t iterations,
+                                  uint8_t *const *outs, size_t out_len);
+
 /* ---- statistics ---------------------------------------------------------- */
 
 /* Which clock a time is on.  MEASURED is wall time on this machine.
@@ -233,8 +266,9 @@ typedef struct cpim_stats {
     int virtual_upmem; /* 1 when the DPUs are the virtual UPMEM's */
 } cpim_stats;
 
-/* Statistics of the last successful (or CPIM_ERR_TIMING_ONLY) AES or
- * SHA-256 call on ctx. */
+/* Statistics of the last successful (or CPIM_ERR_TIMING_ONLY) AES,
+ * SHA-256, HMAC or PBKDF2 call on ctx (for PBKDF2, `bytes` counts the
+ * output bytes). */
 cpim_err cpim_last_stats(const cpim_ctx *ctx, cpim_stats *stats);
 
 /* ---- helpers -------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "core.h"
 #include "cryptopim.h"
 
 struct cpim_ctx {
@@ -515,4 +516,26 @@ cpim_err cpim_last_stats(const cpim_ctx *ctx, cpim_stats *stats)
         return CPIM_ERR_INVALID_ARG;
     *stats = ctx->last;
     return CPIM_OK;
+}
+
+/* ---- for the operations built on the backends' ops (core.h) ---------------- */
+
+const cpim_backend_vt *cpim_core_vt(const cpim_ctx *ctx)
+{
+    return ctx->vt;
+}
+
+void *cpim_core_state(const cpim_ctx *ctx)
+{
+    return ctx->state;
+}
+
+cpim_err cpim_core_begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes)
+{
+    return begin(ctx, st, bytes);
+}
+
+cpim_err cpim_core_finish(cpim_ctx *ctx, cpim_err rc, cpim_stats *st, double t0)
+{
+    return finish(ctx, rc, st, t0);
 }

@@ -27,6 +27,12 @@
  *    absorbs nblocks[i] 64-byte blocks from p[i] (nblocks[i] may be 0, and
  *    p[i] then NULL).  NULL if the backend cannot (the core answers
  *    CPIM_ERR_UNSUPPORTED to the streaming calls).
+ *  - hmac_sha256_batch / pbkdf2_sha256_batch: optional (NULL: the core
+ *    computes them through sha256_blocks, src/core/hmac.c); arguments
+ *    validated by the core (count >= 1, iterations >= 1, out_len >= 1 and
+ *    <= (2^32 - 1) * 32).  A backend that provides them wipes every copy of
+ *    keys, passwords and the derived HMAC states it made (DPU WRAM and MRAM
+ *    included) before returning.
  *  - Each operation fills `st` (times on the measured clock at least; the pim
  *    backend also the modeled clock and its phases).  The core has zeroed it.
  *  - close(): wipe keys, free state.
@@ -53,6 +59,14 @@ typedef struct cpim_backend_vt {
     int (*available_for)(const cpim_options *opt, const char **why);
     cpim_err (*sha256_blocks)(void *state, uint32_t *const *h, const uint8_t *const *p,
                               const size_t *nblocks, size_t count, cpim_stats *st);
+    /* HMAC / PBKDF2 (issue 12 item 6) */
+    cpim_err (*hmac_sha256_batch)(void *state, const uint8_t *const *keys, const size_t *key_lens,
+                                  const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
+                                  uint8_t (*macs)[32], cpim_stats *st);
+    cpim_err (*pbkdf2_sha256_batch)(void *state, const uint8_t *const *passes,
+                                    const size_t *pass_lens, const uint8_t *const *salts,
+                                    const size_t *salt_lens, size_t count, uint32_t iterations,
+                                    uint8_t *const *outs, size_t out_len, cpim_stats *st);
 } cpim_backend_vt;
 
 #define CPIM_BACKEND_VT_VERSION 1u

@@ -12,6 +12,8 @@
  *               study -- the only file that calls the <dpu.h> API
  *   stats.c     both clocks of a call (measured here; modeled on the
  *               virtual UPMEM, from dpu_emu.h)
+ *   hmac.c      HMAC-SHA256 and PBKDF2 on the DPUs (dpu/hmac.c): host
+ *               preparation of the key states, distribution, results
  *   fault.c     fault injection (profile key failAt=N): the Nth allocation,
  *               transfer, load or launch of a context fails
  *
@@ -42,7 +44,7 @@ void *cpim_pim_malloc(cpim_pim_faults *f, size_t size);
 
 /* ---- the DPUs (rounds.c) -------------------------------------------------- */
 
-enum { PIM_PROG_NONE = 0, PIM_PROG_AES, PIM_PROG_SHA };
+enum { PIM_PROG_NONE = 0, PIM_PROG_AES, PIM_PROG_SHA, PIM_PROG_HMAC };
 
 /* One host buffer <-> one MRAM range (from the heap pointer) of one DPU;
  * len 0 = no piece.  A DPU's pieces are disjoint. */
@@ -113,6 +115,34 @@ void cpim_pim_machine_wipe_key(cpim_pim_machine *m);
 /* One round in the context's mode.  On return every queued job is done
  * (also on error: the caller's buffers are free again). */
 cpim_err cpim_pim_machine_round(cpim_pim_machine *m, const cpim_pim_round *r, cpim_pim_times *t);
+
+/* Overwrites the first len bytes (a multiple of 8) of every DPU's MRAM
+ * heap with zeros: key states a kernel did not get to wipe (best effort,
+ * not a fault-injection checkpoint). */
+void cpim_pim_machine_zero_mram(cpim_pim_machine *m, uint32_t len);
+
+/* ---- HMAC / PBKDF2 (hmac.c) ---------------------------------------------------- */
+
+/* What the two calls need of the backend's state (the program is loaded). */
+typedef struct cpim_pim_hmac_env {
+    cpim_pim_machine *m;
+    cpim_pim_faults *faults;
+    cpim_pim_piece *to, *from; /* nd * PIM_PIECES and nd pieces, reused */
+    uint32_t budget;           /* MRAM bytes per DPU and round */
+    int timing_only;
+} cpim_pim_hmac_env;
+
+/* The backend ops (backend.h contract); outputs are not zeroed for a
+ * timing-only run (the caller does it).  CPIM_ERR_UNSUPPORTED for a key,
+ * password or salt of 4 GiB or more, or an HMAC message that does not fit
+ * one DPU's round budget. */
+cpim_err cpim_pim_pbkdf2(const cpim_pim_hmac_env *e, const uint8_t *const *passes,
+                         const size_t *pass_lens, const uint8_t *const *salts,
+                         const size_t *salt_lens, size_t count, uint32_t iterations,
+                         uint8_t *const *outs, size_t out_len, cpim_pim_times *t);
+cpim_err cpim_pim_hmac(const cpim_pim_hmac_env *e, const uint8_t *const *keys,
+                       const size_t *key_lens, const uint8_t *const *msgs, const size_t *msg_lens,
+                       size_t count, uint8_t (*macs)[32], cpim_pim_times *t);
 
 /* ---- planning (plan.c): no <dpu.h> ------------------------------------------ */
 

@@ -177,8 +177,8 @@ cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog)
         return CPIM_OK;
     cpim_pim_machine_wipe_key(m); /* a new program's WRAM image may not cover the old key */
     char path[600];
-    snprintf(path, sizeof path, "%s/%s-t%u", m->dir, prog == PIM_PROG_AES ? "aes" : "sha256",
-             m->tasklets);
+    static const char *const names[] = {"", "aes", "sha256", "hmac"};
+    snprintf(path, sizeof path, "%s/%s-t%u", m->dir, names[prog], m->tasklets);
     m->loaded = PIM_PROG_NONE;
     dpu_error_t e = CALL(m, dpu_load(m->set, path, NULL), DPU_ERR_ELF_INVALID_FILE);
     if (e != DPU_OK)
@@ -213,6 +213,14 @@ void cpim_pim_machine_wipe_key(cpim_pim_machine *m)
     /* not a fault-injection checkpoint: nothing would report its failure */
     (void)dpu_broadcast_to(m->set, AES_XSTR(AES_KEY_SYM), 0, &zero, sizeof zero, DPU_XFER_DEFAULT);
     m->key_on_dpus = 0;
+}
+
+void cpim_pim_machine_zero_mram(cpim_pim_machine *m, uint32_t len)
+{
+    uint8_t *zero = calloc(len ? len : 8, 1);
+    if (zero && len)
+        (void)dpu_broadcast_to(m->set, DPU_MRAM_HEAP_POINTER_NAME, 0, zero, len, DPU_XFER_DEFAULT);
+    free(zero);
 }
 
 /* ---- transfers --------------------------------------------------------------- */
