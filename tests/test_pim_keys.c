@@ -10,6 +10,10 @@
  *    itself: checked in the virtual UPMEM's trace, where a broadcast of the
  *    key symbol's size to every DPU must follow the call's last launch.
  *
+ * The same for HMAC / PBKDF2 (dpu/hmac.c): the kernel leaves no HMAC key
+ * state (nor U, T) in MRAM or WRAM, and the host zeroes the records'
+ * MRAM range itself after a timing-only run.
+ *
  * Both need the virtual UPMEM; on real hardware they are skipped.
  */
 #include <dpu.h>
@@ -23,6 +27,8 @@
 
 #include "aes_args.h"
 #include "cryptopim.h"
+#include "hmac.h"
+#include "hmac_args.h"
 #include "test.h"
 
 #ifdef DPU_EMU
@@ -181,6 +187,131 @@ TEST(pim_host_wipes_key_after_fault)
 TEST(pim_host_no_wipe_when_kernel_finished)
 {
     host_wipe_case(0, "nrRanks=1,nrDpusPerRank=4", CPIM_OK, 0);
+}
+
+/* ---- HMAC / PBKDF2 (dpu/hmac.c) ------------------------------------------------------- */
+
+/* One launch of hmac-t4 on one DPU with 6 items (not a multiple of the
+ * tasklets) in `mode`: results right (against src/crypto/hmac.c), then no
+ * key state left in the item records (MRAM) nor in the WRAM symbols. */
+static void hmac_kernel_case(uint32_t mode)
+{
+    enum { N = 6, ITER = 5 };
+    struct dpu_set_t set;
+    dpu_error_t e = dpu_alloc(1, "nrRanks=1,nrDpusPerRank=1", &set);
+    CHECK(e == DPU_OK, "dpu_alloc: %d", e);
+    if (e != DPU_OK)
+        return;
+    e = dpu_load(set, CPIM_DPU_DIR "/hmac-t4", NULL);
+    CHECK(e == DPU_OK, "dpu_load: %d", e);
+    static uint8_t img[4096];
+    memset(img, 0, sizeof img);
+    struct hmac_item *it = (struct hmac_item *)img;
+    struct hmac_msg *tab = (struct hmac_msg *)(img + N * sizeof *it);
+    const uint32_t tab_off = N * sizeof *it, out_off = tab_off + N * 8, msg_off = out_off + N * 32;
+    uint32_t want[N][8];
+    for (int i = 0; i < N; i++) {
+        uint8_t key[20];
+        memset(key, 0x40 + i, sizeof key);
+        cpim_crypto_hmac_sha256_pads(key, sizeof key, it[i].istate, it[i].ostate);
+        for (int w = 0; w < 8; w++)
+            it[i].u[w] = 0x01020304u * (uint32_t)(i + 1) + (uint32_t)w;
+        if (mode == HMAC_MODE_PBKDF2) {
+            uint32_t u[8], t[8];
+            memcpy(u, it[i].u, 32), memcpy(t, u, 32);
+            for (int c = 1; c < ITER; c++) {
+                cpim_crypto_hmac_sha256_32(it[i].istate, it[i].ostate, u, u);
+                for (int w = 0; w < 8; w++)
+                    t[w] ^= u[w];
+            }
+            memcpy(want[i], t, 32);
+        } else {
+            /* message i: i * 10 bytes of 'm', padded after the key block */
+            uint8_t *p = img + msg_off + 128 * i, mac[32];
+            size_t len = (size_t)i * 10;
+            memset(p, 'm', len);
+            cpim_crypto_hmac_sha256(key, sizeof key, p, (uint32_t)len, mac);
+            for (int w = 0; w < 8; w++)
+                want[i][w] = (uint32_t)mac[4 * w] << 24 | (uint32_t)mac[4 * w + 1] << 16 |
+                             (uint32_t)mac[4 * w + 2] << 8 | mac[4 * w + 3];
+            p[len] = 0x80;
+            uint64_t bits = (len + 64) * 8;
+            p[62] = (uint8_t)(bits >> 8), p[63] = (uint8_t)bits;
+            tab[i] = (struct hmac_msg){msg_off + 128 * (uint32_t)i, 1};
+        }
+    }
+    struct hmac_job_args job = {mode, N, ITER, out_off, tab_off, 0};
+    if (e == DPU_OK)
+        e = dpu_broadcast_to(set, HMAC_XSTR(HMAC_JOB_SYM), 0, &job, sizeof job, DPU_XFER_DEFAULT);
+    if (e == DPU_OK)
+        e = dpu_broadcast_to(set, DPU_MRAM_HEAP_POINTER_NAME, 0, img, sizeof img, DPU_XFER_DEFAULT);
+    if (e == DPU_OK)
+        e = dpu_launch(set, DPU_SYNCHRONOUS);
+    CHECK(e == DPU_OK, "kernel run: %d", e);
+    struct dpu_set_t dpu;
+    uint32_t i;
+    DPU_FOREACH (set, dpu, i) {
+        if (i == 0)
+            break;
+    }
+    static uint8_t after[4096];
+    memset(after, 0xa5, sizeof after);
+    e = dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, after, sizeof after);
+    CHECK(e == DPU_OK, "read MRAM: %d", e);
+    CHECK(all_zero(after, N * sizeof(struct hmac_item)),
+          "mode %u: key states left in the MRAM records", mode);
+    CHECK_MEM(after + out_off, want, sizeof want, "kernel results");
+    static uint8_t wram[4 * 96 + 4 * 96];
+    memset(wram, 0xa5, sizeof wram);
+    e = dpu_copy_from(dpu, "items", 0, wram, 4 * sizeof(struct hmac_item));
+    if (e == DPU_OK)
+        e = dpu_copy_from(dpu, "work", 0, wram + 4 * 96, 4 * 24 * 4);
+    CHECK(e == DPU_OK && all_zero(wram, sizeof wram),
+          "mode %u: key states or U/T left in WRAM (read: %d)", mode, e);
+    dpu_free(set);
+}
+
+TEST(pim_kernel_wipes_hmac_states_pbkdf2)
+{
+    hmac_kernel_case(HMAC_MODE_PBKDF2);
+}
+
+TEST(pim_kernel_wipes_hmac_states_mac)
+{
+    hmac_kernel_case(HMAC_MODE_MAC);
+}
+
+/* A timing-only PBKDF2 call (4 DPUs, one simulated): the host zeroes the
+ * records' MRAM range of every DPU after the last launch. */
+TEST(pim_host_wipes_hmac_states_timing_only)
+{
+    char path[] = "/tmp/cpim-keys-trace-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    close(fd);
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = 4;
+    o.tasklets = 4;
+    o.profile = "nrRanks=1,nrDpusPerRank=4";
+    o.timing_only = 1;
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "pim", &o);
+    CHECK(rc == CPIM_OK, "open: %s", cpim_strerror(rc));
+    if (rc == CPIM_OK) {
+        uint8_t out[8 * 32];
+        CHECK(dpu_emu_trace_start(path) == DPU_OK, "trace start");
+        /* 8 chains: 2 per DPU, records 2 x 96 bytes */
+        rc = cpim_pbkdf2_sha256(ctx, key16, 16, key16, 4, 3, out, sizeof out);
+        CHECK(rc == CPIM_ERR_TIMING_ONLY, "pbkdf2: %s", cpim_strerror(rc));
+        CHECK(dpu_emu_trace_stop() == DPU_OK, "trace stop");
+        int n = broadcasts_after_last_launch(path, 4u * 2 * sizeof(struct hmac_item));
+        CHECK(n == 1, "%d zeroing broadcasts after the last launch, want 1", n);
+    }
+    cpim_close(ctx);
+    unlink(path);
 }
 
 #endif /* DPU_EMU */
