@@ -162,6 +162,7 @@ TEST_CMDS += $(UNIT)
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_sha256sum.sh $(CLI)"
+TEST_CMDS += "sh tests/cli_hmac.sh $(CLI)"
 TEST_DEPS += $(UNIT) $(CLI) $(BENCH_BIN)
 
 # The same tests again on an ASan + UBSan build (build-san/): the unit tests

@@ -156,6 +156,8 @@ void cli_output_abort(cli_output *o);
 int cmd_encdec(int argc, char **argv, cpim_dir dir); /* cryptopim.c */
 int cmd_list(int argc, char **argv);                 /* cryptopim.c */
 int cmd_sha256sum(int argc, char **argv);            /* sha256sum.c */
+int cmd_hmac(int argc, char **argv);                 /* hmac.c */
+int cmd_pbkdf2(int argc, char **argv);               /* hmac.c */
 /* speed, study and bench are the experiment suite's program,
  * cryptopim-bench (bench/), which `cryptopim` runs for them. */
 
