@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "compare.h"
+#include "speed_kdf.h"
 
 #define MAX_BACKENDS 8
 
@@ -37,7 +38,11 @@ static const char speed_help[] =
     "SHA-256 on 1024 messages of 32 KiB (sha256), on 512 messages of mixed\n"
     "lengths 1 B..1 MiB (sha256-mixed, seeded), on 2048 of 1 B..65534 B\n"
     "(sha256-mix64k: intel-ipsec-mb takes no longer message) and on one message\n"
-    "of 64 KiB, 8 MiB and 1 GiB (sha256-1msg).  Default backends: every\n"
+    "of 64 KiB, 8 MiB and 1 GiB (sha256-1msg); HMAC-SHA256 of 1024 x 1 KiB\n"
+    "(hmac-batch) and 1024 PBKDF2-HMAC-SHA256 chains of 1000 iterations\n"
+    "(pbkdf2-batch: its bytes column counts iterations, its rate G iterations/s),\n"
+    "then one `cryptsetup benchmark` line per backend (PBKDF2-sha256 iterations\n"
+    "per second for a 256-bit key; pim modeled).  Default backends: every\n"
     "available CPU backend (cpu, aesni, shani); operations a backend does not provide are\n"
     "skipped.  Each case: checked against the cpu backend, one warm-up run, then\n"
     "repeated for >= 0.5 s (and >= 3 runs); the best run is reported.  The\n"
@@ -564,6 +569,8 @@ int cmd_speed(int argc, char **argv)
     for (size_t i = 0; i < ns; i++)
         run_subject(&sp, &subj[i]);
     run_sha(&sp, subj, ns);
+    if (speed_kdf(names, nnames, &c.opt, compare, sp.csv, quick_flag))
+        sp.failed = 1;
     if (!sp.csv)
         printf("(GB/s = 1e9 bytes/s; best of >= %u runs and >= %.2g s after a warm-up)\n",
                sp.w.min_runs, sp.w.min_time);
