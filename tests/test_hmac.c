@@ -302,6 +302,8 @@ static void pbkdf2_random(cpim_ctx *ctx, const char *be, uint64_t seed, int smal
     for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
         size_t n = counts[ci];
         uint32_t c = 1 + (uint32_t)(test_rand(&seed) % (small ? 20 : 300));
+        if (ci == 2 && !small) /* 70 chains x >= 1000: the core's threads (hmac.c) */
+            c += 1000;
         size_t ol = ci == 0 ? 1 : 1 + test_rand(&seed) % 100;
         const uint8_t **pp = calloc(n, sizeof *pp), **sp = calloc(n, sizeof *sp);
         size_t *pl = calloc(n, sizeof *pl), *sl = calloc(n, sizeof *sl);
@@ -350,8 +352,8 @@ static void run_pbkdf2_random(size_t bi, size_t unused)
     (void)unused;
     const char *be = "?";
     cpim_ctx *ctx = open_at(bi, NULL, 0, 0, &be);
-    if (ctx)
-        pbkdf2_random(ctx, be, 0x9bdf2u + bi, 0);
+    if (ctx) /* the virtual DPUs are slow: fewer iterations there */
+        pbkdf2_random(ctx, be, 0x9bdf2u + bi, strcmp(be, "pim") == 0);
     cpim_close(ctx);
 }
 

@@ -15,6 +15,7 @@ struct cpim_ctx {
     void *state;
     int has_key;
     cpim_stats last;
+    unsigned threads; /* cpim_options.threads, for the core's own parallel work */
     atomic_flag busy; /* set while a call runs (see CPIM_ERR_BUSY) */
 };
 
@@ -126,6 +127,7 @@ cpim_err cpim_open(cpim_ctx **out, const char *backend, const cpim_options *opt)
     if (!ctx)
         return CPIM_ERR_NOMEM;
     ctx->vt = vt;
+    ctx->threads = opt->threads;
     atomic_flag_clear(&ctx->busy);
     cpim_err rc = vt->open ? vt->open(&ctx->state, opt) : CPIM_OK;
     if (rc != CPIM_OK) {
@@ -528,6 +530,11 @@ const cpim_backend_vt *cpim_core_vt(const cpim_ctx *ctx)
 void *cpim_core_state(const cpim_ctx *ctx)
 {
     return ctx->state;
+}
+
+unsigned cpim_core_threads(const cpim_ctx *ctx)
+{
+    return ctx->threads;
 }
 
 cpim_err cpim_core_begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes)

@@ -28,7 +28,9 @@
  *    p[i] then NULL).  NULL if the backend cannot (the core answers
  *    CPIM_ERR_UNSUPPORTED to the streaming calls).
  *  - hmac_sha256_batch / pbkdf2_sha256_batch: optional (NULL: the core
- *    computes them through sha256_blocks, src/core/hmac.c); arguments
+ *    computes them through sha256_blocks, src/core/hmac.c, which then calls
+ *    sha256_blocks from several threads at once on one state: a backend
+ *    without its own pbkdf2_sha256_batch must allow that); arguments
  *    validated by the core (count >= 1, iterations >= 1, out_len >= 1 and
  *    <= (2^32 - 1) * 32).  A backend that provides them wipes every copy of
  *    keys, passwords and the derived HMAC states it made (DPU WRAM and MRAM

@@ -10,6 +10,8 @@
 
 const cpim_backend_vt *cpim_core_vt(const cpim_ctx *ctx);
 void *cpim_core_state(const cpim_ctx *ctx);
+/* cpim_options.threads of the context (0 = all cores). */
+unsigned cpim_core_threads(const cpim_ctx *ctx);
 /* CPIM_ERR_BUSY when another thread has the context; else zeroes *st. */
 cpim_err cpim_core_begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes);
 /* Records st as the context's last statistics (on success), frees the

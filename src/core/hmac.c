@@ -12,7 +12,9 @@
  * Every call hands the backend *all* streams of a step at once: the
  * backend spreads them over its SIMD lanes (`shani`: 16 AVX-512 lanes, the
  * tail on 4 SHA-NI streams) or threads, so a batch of PBKDF2 chains runs
- * side by side, one iteration per pair of calls.
+ * side by side, one iteration per pair of calls.  PBKDF2 first splits its
+ * chains over the context's threads (each range runs all its iterations),
+ * so that threads start once per call rather than twice per iteration.
  *
  * Secrets (keys, K' blocks, the HMAC states, U and T) live in one scratch
  * allocation per call, wiped before it is freed.
@@ -23,6 +25,7 @@
 #include "backend.h"
 #include "core.h"
 #include "cryptopim.h"
+#include "parallel.h"
 
 static const uint32_t sha_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -244,13 +247,26 @@ static cpim_err generic_hmac(struct eng *e, const uint8_t *const *keys, const si
     return rc;
 }
 
-/* PBKDF2: one lane per output block of every password (chain i * nblk + j
- * computes block j + 1 of outs[i]). */
-static cpim_err generic_pbkdf2(struct eng *e, const uint8_t *const *passes, const size_t *pass_lens,
-                               const uint8_t *const *salts, const size_t *salt_lens, size_t count,
-                               uint32_t iterations, uint8_t *const *outs, size_t out_len)
+/* One PBKDF2 call: chain c = i * nblk + j computes block j + 1 of outs[i]. */
+struct pbkdf2_job {
+    const cpim_backend_vt *vt;
+    void *state;
+    const uint8_t *const *passes, *const *salts;
+    const size_t *pass_lens, *salt_lens;
+    uint32_t iterations;
+    uint8_t *const *outs;
+    size_t out_len, nblk;
+    cpim_err *rc; /* per range: at the index of its first chain */
+};
+
+/* Chains [first, end): the whole computation, iterations included, on
+ * its own scratch (so ranges run on threads side by side). */
+static cpim_err pbkdf2_chains(const struct pbkdf2_job *jb, size_t first, size_t end)
 {
-    size_t nblk = (out_len + 31) / 32, n = count * nblk;
+    const size_t n = end - first, nblk = jb->nblk;
+    cpim_stats st; /* CPU backends: nothing modeled to add up */
+    memset(&st, 0, sizeof st);
+    struct eng e = {jb->vt, jb->state, &st};
     struct scratch x;
     const uint8_t **kp = malloc(n * sizeof *kp);
     size_t *kl = malloc(n * sizeof *kl);
@@ -258,61 +274,103 @@ static cpim_err generic_pbkdf2(struct eng *e, const uint8_t *const *passes, cons
     cpim_err rc = scratch_get(&x, n);
     if (!kp || !kl || !sj)
         rc = CPIM_ERR_NOMEM;
-    for (size_t c = 0; c < n && rc == CPIM_OK; c++) {
-        size_t i = c / nblk, j = c % nblk + 1;
-        kp[c] = passes[i], kl[c] = pass_lens[i];
-        if (!(sj[c] = malloc(salt_lens[i] + 4))) {
+    for (size_t k = 0; k < n && rc == CPIM_OK; k++) {
+        size_t c = first + k, i = c / nblk, j = c % nblk + 1;
+        kp[k] = jb->passes[i], kl[k] = jb->pass_lens[i];
+        if (!(sj[k] = malloc(jb->salt_lens[i] + 4))) {
             rc = CPIM_ERR_NOMEM;
             break;
         }
-        if (salt_lens[i])
-            memcpy(sj[c], salts[i], salt_lens[i]);
-        be32_put(sj[c] + salt_lens[i], (uint32_t)j);
+        if (jb->salt_lens[i])
+            memcpy(sj[k], jb->salts[i], jb->salt_lens[i]);
+        be32_put(sj[k] + jb->salt_lens[i], (uint32_t)j);
     }
     /* Every block of a password has the same states: computing them per
      * chain costs 2 compressions per block and keeps the code one shape. */
     if (rc == CPIM_OK)
-        rc = key_states(e, &x, kp, kl);
+        rc = key_states(&e, &x, kp, kl);
     if (rc == CPIM_OK) { /* U1 = PRF(P, S || INT(j)) */
-        for (size_t c = 0; c < n; c++) {
-            memcpy(x.ln[c].h, x.ln[c].is, sizeof x.ln[c].h);
-            kl[c] = salt_lens[c / nblk] + 4;
+        for (size_t k = 0; k < n; k++) {
+            memcpy(x.ln[k].h, x.ln[k].is, sizeof x.ln[k].h);
+            kl[k] = jb->salt_lens[(first + k) / nblk] + 4;
         }
-        rc = finish_hash(e, &x, (const uint8_t *const *)sj, kl, 64);
+        rc = finish_hash(&e, &x, (const uint8_t *const *)sj, kl, 64);
     }
     if (rc == CPIM_OK) {
-        for (size_t c = 0; c < n; c++) {
-            struct lane *l = &x.ln[c];
+        for (size_t k = 0; k < n; k++) {
+            struct lane *l = &x.ln[k];
             block32(l->blk, l->h);
             memcpy(l->h, l->os, sizeof l->h);
-            x.hp[c] = l->h, x.pp[c] = l->blk, x.nb[c] = 1;
+            x.hp[k] = l->h, x.pp[k] = l->blk, x.nb[k] = 1;
         }
-        rc = blocks(e, x.hp, x.pp, x.nb, n);
+        rc = blocks(&e, x.hp, x.pp, x.nb, n);
     }
-    for (size_t c = 0; c < n && rc == CPIM_OK; c++)
-        memcpy(x.ln[c].t, x.ln[c].h, sizeof x.ln[c].t);
-    for (uint32_t it = 1; it < iterations && rc == CPIM_OK; it++) {
-        rc = mac32(e, &x);
-        for (size_t c = 0; c < n && rc == CPIM_OK; c++)
+    for (size_t k = 0; k < n && rc == CPIM_OK; k++)
+        memcpy(x.ln[k].t, x.ln[k].h, sizeof x.ln[k].t);
+    for (uint32_t it = 1; it < jb->iterations && rc == CPIM_OK; it++) {
+        rc = mac32(&e, &x);
+        for (size_t k = 0; k < n && rc == CPIM_OK; k++)
             for (int w = 0; w < 8; w++)
-                x.ln[c].t[w] ^= x.ln[c].h[w];
+                x.ln[k].t[w] ^= x.ln[k].h[w];
     }
     if (rc == CPIM_OK) {
-        for (size_t c = 0; c < n; c++) {
+        for (size_t k = 0; k < n; k++) {
             uint8_t tb[32];
-            size_t i = c / nblk, off = (c % nblk) * 32;
+            size_t c = first + k, off = (c % nblk) * 32;
             for (int w = 0; w < 8; w++)
-                be32_put(tb + 4 * w, x.ln[c].t[w]);
-            memcpy(outs[i] + off, tb, out_len - off < 32 ? out_len - off : 32);
+                be32_put(tb + 4 * w, x.ln[k].t[w]);
+            memcpy(jb->outs[c / nblk] + off, tb, jb->out_len - off < 32 ? jb->out_len - off : 32);
             cpim_wipe(tb, sizeof tb);
         }
     }
     if (sj)
-        for (size_t c = 0; c < n; c++)
-            free(sj[c]); /* salts are public */
+        for (size_t k = 0; k < n; k++)
+            free(sj[k]); /* salts are public */
     free(sj), free(kp), free(kl);
     scratch_free(&x);
     return rc;
+}
+
+static void pbkdf2_range(void *arg, size_t first, size_t end)
+{
+    const struct pbkdf2_job *jb = arg;
+    if (first < end)
+        jb->rc[first] = pbkdf2_chains(jb, first, end);
+}
+
+/* Below this much work (chains x iterations) a call stays on one thread. */
+#define PBKDF2_MIN_PARALLEL (1u << 16)
+
+/* The chains run in contiguous ranges on up to `threads` threads, each
+ * range all its iterations on its own (one thread start per call, not two
+ * per iteration; each backend call then covers one range's chains, which
+ * the CPU backends keep on the calling thread: `shani` spreads them over
+ * its SIMD lanes). */
+static cpim_err generic_pbkdf2(const cpim_backend_vt *vt, void *state, unsigned threads,
+                               const uint8_t *const *passes, const size_t *pass_lens,
+                               const uint8_t *const *salts, const size_t *salt_lens, size_t count,
+                               uint32_t iterations, uint8_t *const *outs, size_t out_len)
+{
+    size_t nblk = (out_len + 31) / 32, n = count * nblk;
+    size_t *weight = malloc(n * sizeof *weight);
+    cpim_err *rc = malloc(n * sizeof *rc);
+    if (!weight || !rc) {
+        free(weight), free(rc);
+        return CPIM_ERR_NOMEM;
+    }
+    for (size_t c = 0; c < n; c++) {
+        weight[c] = iterations; /* equal work: ranges of equal chain counts */
+        rc[c] = CPIM_OK;
+    }
+    struct pbkdf2_job jb = {vt,         state, passes,  salts, pass_lens, salt_lens,
+                            iterations, outs,  out_len, nblk,  rc};
+    /* A thread that cannot start has its range run by the caller. */
+    (void)cpim_parallel_msgs(threads, weight, n, PBKDF2_MIN_PARALLEL, pbkdf2_range, &jb);
+    cpim_err r = CPIM_OK;
+    for (size_t c = 0; c < n && r == CPIM_OK; c++)
+        r = rc[c];
+    free(weight), free(rc);
+    return r;
 }
 
 /* ---- the API ------------------------------------------------------------------ */
@@ -388,8 +446,8 @@ cpim_err cpim_pbkdf2_sha256_batch(cpim_ctx *ctx, const uint8_t *const *passes,
         rc = vt->pbkdf2_sha256_batch(e.state, passes, pass_lens, salts, salt_lens, count,
                                      iterations, outs, out_len, &st);
     else if (count && out_len)
-        rc = generic_pbkdf2(&e, passes, pass_lens, salts, salt_lens, count, iterations, outs,
-                            out_len);
+        rc = generic_pbkdf2(vt, e.state, vt->pbkdf2_sha256_batch ? 1 : cpim_core_threads(ctx),
+                            passes, pass_lens, salts, salt_lens, count, iterations, outs, out_len);
     return cpim_core_finish(ctx, rc, &st, t0);
 }
 

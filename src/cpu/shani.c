@@ -435,11 +435,11 @@ static void shani_close(void *p)
  * bytes with the 64 per message cpim_parallel_msgs counts) is run here
  * directly: cpim_parallel_msgs asks the OS for the core count on every call
  * (sysconf reads /sys), which cost ~6 us, longer than hashing 4 KiB. */
-static int fits_one_thread(const size_t *lens, size_t count, uint64_t min)
+static int fits_one_thread(const size_t *lens, size_t count, uint64_t min, unsigned per_item)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < count && total < min; i++)
-        total += (uint64_t)lens[i] + 64;
+        total += (uint64_t)lens[i] + per_item;
     return count <= 1 || total < min;
 }
 #endif
@@ -451,7 +451,7 @@ static cpim_err shani_sha(void *state, const uint8_t *const *msgs, const size_t 
     struct shani_state *s = state;
     (void)st; /* the core records bytes and the measured time */
     struct job j = {0, msgs, lens, digests, NULL, s->eng};
-    if (s->threads == 1 || fits_one_thread(lens, count, MIN_SHA_PARALLEL)) {
+    if (s->threads == 1 || fits_one_thread(lens, count, MIN_SHA_PARALLEL, 64)) {
         run_items(&j, 0, count);
         return CPIM_OK;
     }
@@ -471,7 +471,10 @@ static cpim_err shani_sha_blocks(void *state, uint32_t *const *h, const uint8_t 
     struct shani_state *s = state;
     (void)st; /* the core records bytes and the measured time */
     struct job j = {1, p, nblocks, NULL, h, s->eng};
-    if (s->threads == 1 || fits_one_thread(nblocks, count, MIN_SHA_PARALLEL / 64)) {
+    /* lengths in blocks here: one block of weight per stream, not 64 (with 64,
+     * 1024 one-block streams -- a PBKDF2 iteration over 1024 chains, 16 us
+     * of AVX-512 work -- went to threads started for every call) */
+    if (s->threads == 1 || fits_one_thread(nblocks, count, MIN_SHA_PARALLEL / 64, 1)) {
         run_items(&j, 0, count);
         return CPIM_OK;
     }
