@@ -52,6 +52,7 @@ static const char speed_help[] =
     "                     thread each, when compiled in; their output is checked\n"
     "                     against the cpu backend\n"
     "  --csv              rows `op,backend,bytes,threads,clock,seconds,gbps`\n"
+    "  --kdf-only         only the HMAC / PBKDF2 rows and lines\n"
     "%s"
     "--backend may be given several times: each backend is measured.\n"
     "\n"
@@ -466,7 +467,7 @@ int cmd_speed(int argc, char **argv)
     const char *opt, *operand;
     const char *names[MAX_BACKENDS];
     size_t nnames = 0;
-    int compare = 0, quick_flag = 0;
+    int compare = 0, quick_flag = 0, kdf_only = 0;
 
     memset(&sp, 0, sizeof sp);
     cli_common_init(&c);
@@ -497,6 +498,8 @@ int cmd_speed(int argc, char **argv)
             flag = &compare;
         } else if (strcmp(opt, "--csv") == 0) {
             flag = &sp.csv;
+        } else if (strcmp(opt, "--kdf-only") == 0) {
+            flag = &kdf_only;
         } else if (strcmp(opt, "--quick") == 0) { /* undocumented: tiny sizes for tests */
             flag = &quick_flag;
         } else {
@@ -521,6 +524,10 @@ int cmd_speed(int argc, char **argv)
             if (cpim_backend_info_by_name(defaults[i], &info) == CPIM_OK && info.available)
                 names[nnames++] = defaults[i];
         }
+    }
+    if (kdf_only) { /* no AES / SHA-256 buffers (1.3 GiB) for these rows */
+        print_header(&sp);
+        return speed_kdf(names, nnames, &c.opt, compare, sp.csv, quick_flag) ? CLI_FAIL : CLI_OK;
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = c.opt.threads ? c.opt.threads : (unsigned)(cores > 0 ? cores : 1);

@@ -91,6 +91,29 @@ want=$(openssl kdf -keylen 32 -kdfopt digest:SHA256 -kdfopt pass:password -kdfop
 if [ "$got" = "$want" ]; then pass cli_pbkdf2_newline; else
     fail cli_pbkdf2_newline "got [$got] want [$want]"; fi
 
+# speed's HMAC / PBKDF2 rows: CSV rows for cpu (measured) and pim (modeled
+# only), the cryptsetup-style line in the table
+"$B" speed --quick --kdf-only --csv --backend cpu --backend pim >"$T/speed" 2>"$T/err"
+rc=$?
+if [ $rc = 0 ] && grep -q '^hmac-batch,cpu,65536,[0-9]*,measured,' "$T/speed" &&
+    grep -q '^pbkdf2-batch,pim,1280,[0-9]*,modeled,' "$T/speed" &&
+    grep -q '^pbkdf2-1chain,pim,200,1,modeled,' "$T/speed" &&
+    ! grep -q '^[a-z0-9-]*,pim,.*,measured,' "$T/speed" &&
+    awk -F, 'NR > 1 && (NF != 7 || $6 <= 0) { bad = 1 } END { exit bad }' "$T/speed"; then
+    pass cli_speed_kdf_csv
+else
+    fail cli_speed_kdf_csv "exit $rc: $(tr '\n' '|' <"$T/speed") $(cat "$T/err")"
+fi
+"$B" speed --quick --kdf-only --backend shani --compare >"$T/speed" 2>"$T/err"
+rc=$?
+if [ $rc = 0 ] &&
+    grep -q '^PBKDF2-sha256  *[0-9][0-9]* iterations per second for 256-bit key  (shani, measured' \
+        "$T/speed"; then
+    pass cli_speed_kdf_cryptsetup_line
+else
+    fail cli_speed_kdf_cryptsetup_line "exit $rc: $(tr '\n' '|' <"$T/speed") $(cat "$T/err")"
+fi
+
 # bad input: exit status, a message, never the secret
 SECRET=00112233445566778899aabbccddeeff
 printf 'hunter2-secret' >"$T/pw"
