@@ -680,10 +680,14 @@ static void model_launch(op_t *op, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = op->ranks[i];
+        uint32_t k = 0; /* DPUs that run (sampled-away ones too: modeled alike) */
+        for (uint32_t j = 0; j < r->nr_dpus; j++)
+            k += dpu_in_scope(&r->dpus[j], op->single);
         emu_rec_desc_t d = {.kind = EMU_REC_LAUNCH,
                             .op = op->model_id,
                             .prof = r->prof,
-                            .call_ranks = op->call_ranks};
+                            .call_ranks = op->call_ranks,
+                            .k = k};
         op->recs[i] = emu_model_rec_new(&r->tl, &d);
     }
 }
