@@ -53,6 +53,9 @@ struct emu_op {
     void ***bufs;    /* [rank in call][dpu] push snapshot */
     uint32_t nbufs;
     struct dpu_rank_t **ranks; /* the call's ranks (bufs index)     */
+    /* scatter/gather: the blocks of each DPU (ops.c owns the layout) */
+    void *sg;
+    void (*sg_free)(void *sg);
     /* load */
     struct dpu_program_t *program;
     /* callback */
