@@ -181,6 +181,21 @@ dpu_error_t dpu_get_symbol(struct dpu_program_t *program, const char *name,
 
 /* -------------------------------------------------------- transfers */
 
+/* The modeled timeline a job of r goes on: the rank's, or for a parallel
+ * job (DPU_XFER_PARALLEL, DPU_CALLBACK_PARALLEL) its parallel lane, which
+ * does not wait for the rank's kernels -- as the SDK's job list, which
+ * runs a parallel job while the rank's DPUs run (dpu_thread_job.c). */
+static emu_timeline_t *lane(struct dpu_rank_t *r, bool parallel)
+{
+    if (!parallel)
+        return &r->tl;
+    pthread_mutex_lock(&r->mu);
+    if (r->tl_par.mr == NULL)
+        emu_model_timeline_init(&r->tl_par, r->id);
+    pthread_mutex_unlock(&r->mu);
+    return &r->tl_par;
+}
+
 /* The common program of the DPUs in scope. */
 static dpu_error_t set_program(struct dpu_set_t set, struct dpu_program_t **out)
 {
@@ -345,7 +360,7 @@ static void model_xfer(op_t *op, uint32_t n)
                             .xk = op->kind,
                             .len = op->len,
                             .k = k};
-        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+        op->recs[i] = emu_model_rec_new(lane(r, op->parallel), &d);
     }
 }
 
@@ -372,6 +387,7 @@ static dpu_error_t xfer_submit(struct dpu_set_t set, op_type_t type, xfer_kind_t
     if (op == NULL)
         return DPU_ERR_SYSTEM;
     op->kind = kind;
+    op->parallel = (flags & DPU_XFER_PARALLEL) != 0;
     op->mem = t->mem;
     op->offset = t->offset + offset;
     op->len = len;
@@ -986,13 +1002,19 @@ static dpu_error_t exec_sync(op_t *op, job_t *jobs, uint32_t n)
     return DPU_OK;
 }
 
-/* A mark at the end of each rank's queue: the sync ends when they all do. */
+/* A mark at the end of each rank's queue and of its parallel lane (if it
+ * has one): the sync ends when they all do. */
 static void model_sync(op_t *op, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = op->ranks[i];
+        emu_rec_t **rec = emu_op_recs(op, i);
         emu_rec_desc_t d = {.kind = EMU_REC_MARK, .op = op->model_id, .prof = r->prof};
-        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+        rec[0] = emu_model_rec_new(&r->tl, &d);
+        pthread_mutex_lock(&r->mu);
+        bool has_lane = r->tl_par.mr != NULL;
+        pthread_mutex_unlock(&r->mu);
+        rec[1] = has_lane ? emu_model_rec_new(&r->tl_par, &d) : NULL;
     }
 }
 
@@ -1001,7 +1023,7 @@ static dpu_error_t do_sync(struct dpu_set_t set)
     dpu_error_t err = emu_set_check(set);
     if (err != DPU_OK)
         return err;
-    op_t *op = emu_op_new(OP_SYNC, set, exec_sync, model_sync, 1);
+    op_t *op = emu_op_new(OP_SYNC, set, exec_sync, model_sync, 2);
     if (op == NULL)
         return DPU_ERR_SYSTEM;
     err = emu_op_submit(op, set, false);
@@ -1125,10 +1147,11 @@ static void model_callback(op_t *op, uint32_t n)
         struct dpu_rank_t *r = op->ranks[i];
         emu_rec_t **rec = emu_op_recs(op, i);
         emu_rec_desc_t d = {.kind = EMU_REC_BARRIER, .op = op->model_id, .prof = r->prof};
+        emu_timeline_t *tl = lane(r, op->parallel);
         if (op->rec_per_rank == 2)
-            rec[0] = emu_model_rec_new(&r->tl, &d);
+            rec[0] = emu_model_rec_new(tl, &d);
         d.kind = EMU_REC_CALLBACK;
-        rec[cb_own(op)] = emu_model_rec_new(&r->tl, &d);
+        rec[cb_own(op)] = emu_model_rec_new(tl, &d);
     }
     if (op->rec_per_rank == 2) {
         emu_rec_t **b = malloc(n * sizeof *b);
@@ -1160,6 +1183,7 @@ dpu_error_t dpu_callback(struct dpu_set_t set,
             op->cb = callback;
             op->cb_args = args;
             op->cb_single = single;
+            op->parallel = (flags & DPU_CALLBACK_PARALLEL) != 0;
             err = emu_op_submit(op, set, (flags & DPU_CALLBACK_ASYNC) != 0);
             emu_op_put(op);
         }

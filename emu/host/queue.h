@@ -43,6 +43,8 @@ struct emu_op {
     struct dpu_t *single; /* DPU set, else NULL                */
     uint32_t call_ranks;  /* ranks taking part in the call     */
     struct dpu_set_t set; /* the call's set (callbacks)        */
+    bool parallel;        /* DPU_XFER_PARALLEL / DPU_CALLBACK_PARALLEL: the
+                           * rank's parallel lane on the modeled clock     */
     /* transfers */
     xfer_kind_t kind;
     vdpu_mem_t mem;
