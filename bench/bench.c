@@ -15,7 +15,7 @@
  * and phase; schema below) and one PNG (gnuplot, when installed), drawn from
  * the CSV alone by bench_plot.c, so `--replot DIR` redraws existing results.
  *   experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,
- *   time_s,throughput_GBps,speedup,clock,machine
+ *   time_s,throughput_GBps,speedup,clock,machine,modeled_J_per_GB
  * `clock` is `measured` (wall time on this machine: the CPU backends) or
  * `modeled` (what the real UPMEM machine would take, from the virtual
  * UPMEM's model: the pim backend).  A modeled number is never a measurement.
@@ -23,6 +23,9 @@
  * modeled row the virtual UPMEM's named machine (--machine, default
  * `study`: the CryptoPIM study's 40-rank 450 MHz server, profile key
  * machine=NAME, docs/MODEL.md), or `upmem-hw` on real hardware.
+ * `modeled_J_per_GB` (pim `total` rows only, else empty): the call's energy
+ * from the virtual UPMEM's power model per GB of payload -- modeled, never
+ * measured (cpim_stats.modeled_joules, docs/MODEL.md).
  *
  * Every output produced is checked against the cpu backend.  The kernels
  * are data-oblivious (tests/test_bench.c proves equal modeled cycles for
@@ -138,22 +141,28 @@ static const char *machine_label(const bench *b, cpim_clock clock)
     return b->sample_ok ? b->machine : "upmem-hw";
 }
 
+/* joules: the call's modeled energy (pim backend, "total" rows), written
+ * as joules per GB of payload in the last column; < 0: none (empty). */
 static void row(bench *b, const row_cfg *c, const char *phase, double t, double speedup,
-                cpim_clock clock)
+                cpim_clock clock, double joules)
 {
     double gbps = t > 0 ? (double)c->bytes / t / 1e9 : 0;
-    fprintf(b->csv, "%s,%s,%s,%s,%u,%u,%u,%u,%zu,%s,%.9f,%.4f,%.4f,%s,%s\n", b->exp, c->kernel,
+    char jpgb[32] = "";
+    if (joules >= 0 && c->bytes > 0)
+        snprintf(jpgb, sizeof jpgb, "%.6g", joules / ((double)c->bytes / 1e9));
+    fprintf(b->csv, "%s,%s,%s,%s,%u,%u,%u,%u,%zu,%s,%.9f,%.4f,%.4f,%s,%s,%s\n", b->exp, c->kernel,
             c->impl, c->mode, c->ranks, c->dpus, c->tasklets, c->threads, c->bytes, phase, t, gbps,
-            speedup, cpim_clock_name(clock), machine_label(b, clock));
+            speedup, cpim_clock_name(clock), machine_label(b, clock), jpgb);
     fflush(b->csv);
 }
 
-static void phase_rows(bench *b, const row_cfg *c, const cpim_phases *p, double speedup)
+static void phase_rows(bench *b, const row_cfg *c, const cpim_phases *p, double speedup,
+                       double joules)
 {
-    row(b, c, "cpu-dpu", p->cpu_dpu_s, 0, p->clock);
-    row(b, c, "kernel", p->kernel_s, speedup, p->clock);
-    row(b, c, "dpu-cpu", p->dpu_cpu_s, 0, p->clock);
-    row(b, c, "total", p->total_s, 0, p->clock);
+    row(b, c, "cpu-dpu", p->cpu_dpu_s, 0, p->clock, -1);
+    row(b, c, "kernel", p->kernel_s, speedup, p->clock, -1);
+    row(b, c, "dpu-cpu", p->dpu_cpu_s, 0, p->clock, -1);
+    row(b, c, "total", p->total_s, 0, p->clock, joules);
 }
 
 /* ---- workloads ------------------------------------------------------------------------- */
@@ -364,7 +373,7 @@ static void cpu_rows(bench *b, work *w, enum kern k, unsigned ranks, unsigned dp
             continue;
         row_cfg c = {kern_name[k], ci[i].impl, "-",           ranks,
                      dpus,         0,          ci[i].threads, work_bytes(w, k)};
-        row(b, &c, "total", t, 0, CPIM_CLOCK_MEASURED);
+        row(b, &c, "total", t, 0, CPIM_CLOCK_MEASURED, -1);
     }
 }
 
@@ -666,7 +675,8 @@ static int exp_tasklets(bench *b)
             if (t == 1)
                 base = st.modeled.kernel_s;
             row_cfg c = {kern_name[k], "pim", "sync", 1, 1, t, 0, work_bytes(&w, (enum kern)k)};
-            phase_rows(b, &c, &st.modeled, base > 0 ? base / st.modeled.kernel_s : 0);
+            phase_rows(b, &c, &st.modeled, base > 0 ? base / st.modeled.kernel_s : 0,
+                       st.modeled_joules);
         }
         work_free(&w);
     }
@@ -723,7 +733,7 @@ static int exp_scaling(bench *b, int weak)
             row_cfg c = {kern_name[k], "pim", "sync", 1, n, 16, 0, work_bytes(&w, (enum kern)k)};
             double sp = weak ? (st.modeled.kernel_s > 0 ? base / st.modeled.kernel_s : 0)
                              : (st.modeled.kernel_s > 0 ? base / st.modeled.kernel_s : 0);
-            phase_rows(b, &c, &st.modeled, sp);
+            phase_rows(b, &c, &st.modeled, sp, st.modeled_joules);
         }
         work_free(&w);
     }
@@ -774,7 +784,7 @@ static int exp_ranks(bench *b)
                     continue;
                 row_cfg c = {kern_name[k], "pim", mode_name((cpim_pim_mode)m), r, st.dpus, 16, 0,
                              total};
-                phase_rows(b, &c, &st.modeled, 0);
+                phase_rows(b, &c, &st.modeled, 0, st.modeled_joules);
             }
             work_free(&w);
         }
@@ -817,7 +827,7 @@ static int run_experiment(bench *b, const experiment *e)
     b->exp = e->name;
     if (e->long_format)
         fputs("experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,time_s,"
-              "throughput_GBps,speedup,clock,machine\n",
+              "throughput_GBps,speedup,clock,machine,modeled_J_per_GB\n",
               b->csv);
     double t0 = cpim_now();
     progress("%s: start", e->name);

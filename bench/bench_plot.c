@@ -27,7 +27,7 @@
 
 /* ---- CSV ------------------------------------------------------------------------ */
 
-#define CSV_MAX_COLS 16
+#define CSV_MAX_COLS 24
 
 typedef struct {
     char *text;  /* the file; cells are cut out of it in place */

@@ -264,6 +264,11 @@ typedef struct cpim_stats {
     /* pim backend: what was used by the last call */
     unsigned ranks, dpus, tasklets;
     int virtual_upmem; /* 1 when the DPUs are the virtual UPMEM's */
+    /* Virtual UPMEM only (has_modeled): the modeled energy of the last call
+     * in joules -- the power model of the allocated ranks (idle DPUs,
+     * running kernels, transfers; docs/MODEL.md) over its modeled time.
+     * Never a measurement; 0 otherwise. */
+    double modeled_joules;
 } cpim_stats;
 
 /* Statistics of the last successful (or CPIM_ERR_TIMING_ONLY) AES,

@@ -100,6 +100,11 @@ TEST(pim_aes_modes_keys_sizes)
               st.dpus, st.ranks);
         CHECK(st.virtual_upmem == st.has_modeled, "modeled clock iff virtual");
         CHECK(!st.has_modeled || st.modeled.kernel_s > 0, "modeled kernel time");
+        /* the power model: at least the allocated ranks' idle DPUs over
+         * the call's modeled time (dpuIdleW, 0.103 W, for each of the 2 x 3 DPUs) */
+        CHECK(!st.has_modeled || st.modeled_joules >= 0.103 * 6 * st.modeled.total_s * 0.999,
+              "modeled energy %.9g J over %.9g s", st.modeled_joules, st.modeled.total_s);
+        CHECK(st.has_modeled || st.modeled_joules == 0, "modeled energy without a model");
         cpim_close(pim);
     }
     cpim_close(cpu);

@@ -21,14 +21,28 @@ static void apply_host_time(const struct dpu_set_t *set)
         emu_clock_set_source(NULL);
 }
 
+/* The power model's static part (model.h): every DPU of the allocation's
+ * ranks, disabled ones included (their chip is powered all the same). */
+static double static_watts(const struct dpu_set_t *set)
+{
+    double w = 0.0;
+    for (uint32_t i = 0; i < set->list.nr_ranks; i++) {
+        const struct dpu_rank_t *r = set->list.ranks[i];
+        w += r->prof->model.dpu_idle_w * (double)r->nr_dpus;
+    }
+    return w;
+}
+
 /* see dpu.h */
 dpu_error_t dpu_alloc(uint32_t nr_dpus, const char *profile, struct dpu_set_t *dpu_set)
 {
     emu_api_enter();
     dpu_error_t err =
         nr_dpus == 0 ? DPU_ERR_ALLOCATION : emu_alloc_new(nr_dpus, 0, profile, dpu_set);
-    if (err == DPU_OK)
+    if (err == DPU_OK) {
         apply_host_time(dpu_set);
+        emu_model_static_power(static_watts(dpu_set));
+    }
     emu_api_exit();
     return err;
 }
@@ -42,8 +56,10 @@ dpu_error_t dpu_alloc_ranks(uint32_t nr_ranks, const char *profile, struct dpu_s
         err = emu_alloc_new(DPU_ALLOCATE_ALL, 0, profile, dpu_set);
     else
         err = nr_ranks == 0 ? DPU_ERR_ALLOCATION : emu_alloc_new(0, nr_ranks, profile, dpu_set);
-    if (err == DPU_OK)
+    if (err == DPU_OK) {
         apply_host_time(dpu_set);
+        emu_model_static_power(static_watts(dpu_set));
+    }
     emu_api_exit();
     return err;
 }
@@ -60,6 +76,10 @@ dpu_error_t dpu_free(struct dpu_set_t set)
     emu_ranks_quiesce(a->ranks, a->nr_ranks);
     for (uint32_t i = 0; i < a->nr_ranks; i++)
         emu_rank_stop_worker(a->ranks[i]);
+    struct dpu_set_t whole = {.kind = DPU_SET_RANKS};
+    whole.list.nr_ranks = a->nr_ranks;
+    whole.list.ranks = a->ranks;
+    emu_model_static_power(-static_watts(&whole));
     emu_alloc_release(a);
     emu_api_exit();
     return DPU_OK;

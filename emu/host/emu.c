@@ -20,6 +20,14 @@ void dpu_emu_get_stats(dpu_emu_stats_t *s)
 }
 
 /* see dpu_emu.h */
+double dpu_emu_energy(void)
+{
+    dpu_emu_stats_t s;
+    dpu_emu_get_stats(&s);
+    return s.energy;
+}
+
+/* see dpu_emu.h */
 double dpu_emu_host_time(void)
 {
     emu_api_enter();

@@ -79,6 +79,7 @@ struct emu_rec {
     double w;      /* transfer: cap units per byte */
     double cap;    /* transfer: its direction's cap (cap units/s) */
     double launch_over, clock_hz;
+    double watts; /* power it adds while it runs (the power model) */
     uint64_t payload, cycles;
     double end; /* once done */
 };
@@ -125,6 +126,11 @@ static ivals_t g_phase[DPU_EMU_NR_PHASES];
  * an integer sum does not depend on the order of the additions. */
 #define FX_SHIFT 90
 static __int128 g_phase_fx[DPU_EMU_NR_PHASES];
+/* Modeled energy, fixed point as the phase sums (order-independent): what
+ * the records that ended added, per phase; and the static power of the
+ * allocated ranks, integrated on the host timeline up to g_static_t. */
+static __int128 g_energy_fx[DPU_EMU_NR_PHASES];
+static double g_static_w, g_static_t, g_static_j;
 static uint64_t g_bytes_to, g_bytes_from, g_nr_launch, g_nr_xfer, g_cycles_max, g_last_launch_op;
 /* trace */
 static char *g_trace_path;
@@ -487,6 +493,7 @@ static void price_xfer(emu_rec_t *r, const emu_rec_desc_t *d)
     r->phase = d->to ? DPU_EMU_PHASE_CPU_DPU : DPU_EMU_PHASE_DPU_CPU;
     r->name = d->xk == XK_SERIAL ? "copy" : d->xk == XK_BROADCAST ? "broadcast" : "push";
     r->payload = (uint64_t)d->len * d->k;
+    r->watts = m->xfer_dpu_w * k;
     r->w = 1.0;
     r->cap = (d->to ? m->cap_to_gibps : m->cap_from_gibps) * 1073741824.0;
     double ser = (d->to ? m->serial_to_gbps : m->serial_from_gbps) * 1e9;
@@ -554,6 +561,7 @@ emu_rec_t *emu_model_rec_new(emu_timeline_t *tl, const emu_rec_desc_t *d)
             (d->prof->model.launch_us + d->prof->model.launch_rank_us * (d->call_ranks - 1)) * 1e-6;
         r->clock_hz = d->prof->vdpu.clock_mhz * 1e6;
         r->fixed = r->launch_over;
+        r->watts = d->prof->model.dpu_active_w * (double)d->k;
         break;
     case EMU_REC_TIMED:
         r->phase = d->phase;
@@ -726,6 +734,7 @@ static void account_locked(const emu_mrank_t *mr, const emu_rec_t *r, double sta
     }
     ivals_add(&g_phase[r->phase], start, end);
     g_phase_fx[r->phase] += (__int128)ldexp(dur, FX_SHIFT);
+    g_energy_fx[r->phase] += (__int128)ldexp(dur * r->watts, FX_SHIFT);
     trace_add(r->name, mr->row, start, dur, r->payload);
 }
 
@@ -1052,19 +1061,28 @@ void emu_model_get_stats(dpu_emu_stats_t *s)
     /* what runs at the host's present counts up to the present */
     ivals_t extra[DPU_EMU_NR_PHASES];
     memset(extra, 0, sizeof extra);
-    __int128 fx[DPU_EMU_NR_PHASES];
-    for (int p = 0; p < DPU_EMU_NR_PHASES; p++)
+    __int128 fx[DPU_EMU_NR_PHASES], efx[DPU_EMU_NR_PHASES];
+    for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
         fx[p] = g_phase_fx[p];
+        efx[p] = g_energy_fx[p];
+    }
     for (emu_mrank_t *mr = g_ranks; mr; mr = mr->next) {
         const msim_t *m = &mr->s;
         if ((m->st == ST_TIMED || m->st == ST_DATA || m->st == ST_OPEN) && m->start < h) {
             dpu_emu_phase_t p = m->cur->phase;
             ivals_add(&extra[p], m->start, h);
             fx[p] += (__int128)ldexp(h - m->start, FX_SHIFT);
+            efx[p] += (__int128)ldexp((h - m->start) * m->cur->watts, FX_SHIFT);
         }
     }
     for (int p = 0; p < DPU_EMU_NR_PHASES; p++)
         s->phase_rank_sum[p] = ldexp((double)fx[p], -FX_SHIFT);
+    s->energy_static = g_static_j + (h > g_static_t ? g_static_w * (h - g_static_t) : 0.0);
+    s->energy = s->energy_static;
+    for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
+        s->energy_phase[p] = ldexp((double)efx[p], -FX_SHIFT);
+        s->energy += s->energy_phase[p];
+    }
     for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
         ivals_union(&g_phase[p]);
         for (size_t i = 0; i < g_phase[p].n; i++)
@@ -1083,6 +1101,19 @@ void emu_model_get_stats(dpu_emu_stats_t *s)
 typedef struct {
     const emu_mrank_t *mr;
 } drained_arg_t;
+
+/* see model.h */
+void emu_model_static_power(double delta_w)
+{
+    pthread_mutex_lock(&g_mu);
+    if (g_host_t > g_static_t)
+        g_static_j += g_static_w * (g_host_t - g_static_t);
+    g_static_t = g_host_t > g_static_t ? g_host_t : g_static_t;
+    g_static_w += delta_w;
+    if (g_static_w < 1e-12)
+        g_static_w = 0.0; /* every allocation freed: no rounding residue */
+    pthread_mutex_unlock(&g_mu);
+}
 
 /* see model.h */
 double emu_model_rank_end(emu_timeline_t *tl)
@@ -1136,7 +1167,9 @@ void emu_model_reset(void)
     for (int p = 0; p < DPU_EMU_NR_PHASES; p++) {
         g_phase[p].n = 0;
         g_phase_fx[p] = 0;
+        g_energy_fx[p] = 0;
     }
+    g_static_j = g_static_t = 0.0; /* the allocated ranks keep drawing g_static_w */
     g_bytes_to = g_bytes_from = g_nr_launch = g_nr_xfer = g_cycles_max = 0;
     g_last_launch_op = 0;
     pthread_mutex_unlock(&g_mu);

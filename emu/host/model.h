@@ -99,7 +99,8 @@ typedef struct {
     uint64_t op;           /* the API call (emu_model_op_id): "the last launch" */
     const profile_t *prof; /* prices (the rank's profile)                       */
     uint32_t call_ranks;   /* ranks taking part in the call (fixed costs)       */
-    /* EMU_REC_XFER: len bytes to (to) or from each of k DPUs of the rank */
+    /* EMU_REC_XFER: len bytes to (to) or from each of k DPUs of the rank;
+     * EMU_REC_LAUNCH: k DPUs run (the power model) */
     bool to;
     xfer_kind_t xk;
     size_t len;
@@ -145,6 +146,10 @@ void emu_model_cb_leave(void);
 /* The modeled timeline up to the host's present: what ended, and the part
  * before the present of what runs. */
 void emu_model_get_stats(dpu_emu_stats_t *s);
+/* The power model's static part: the allocated ranks' DPUs draw delta_w
+ * more (an allocation) or less (a free, negative) from the host's present
+ * on; integrated into the statistics' energy. */
+void emu_model_static_power(double delta_w);
 /* End of the rank's last record if nothing else is submitted (a projection:
  * the committed simulation is not advanced). Call with every rank's queue
  * drained functionally. */

@@ -181,6 +181,21 @@ dpu_error_t dpu_get_symbol(struct dpu_program_t *program, const char *name,
 
 /* -------------------------------------------------------- transfers */
 
+/* The modeled timeline a job of r goes on: the rank's, or for a parallel
+ * job (DPU_XFER_PARALLEL, DPU_CALLBACK_PARALLEL) its parallel lane, which
+ * does not wait for the rank's kernels -- as the SDK's job list, which
+ * runs a parallel job while the rank's DPUs run (dpu_thread_job.c). */
+static emu_timeline_t *lane(struct dpu_rank_t *r, bool parallel)
+{
+    if (!parallel)
+        return &r->tl;
+    pthread_mutex_lock(&r->mu);
+    if (r->tl_par.mr == NULL)
+        emu_model_timeline_init(&r->tl_par, r->id);
+    pthread_mutex_unlock(&r->mu);
+    return &r->tl_par;
+}
+
 /* The common program of the DPUs in scope. */
 static dpu_error_t set_program(struct dpu_set_t set, struct dpu_program_t **out)
 {
@@ -345,7 +360,7 @@ static void model_xfer(op_t *op, uint32_t n)
                             .xk = op->kind,
                             .len = op->len,
                             .k = k};
-        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+        op->recs[i] = emu_model_rec_new(lane(r, op->parallel), &d);
     }
 }
 
@@ -372,6 +387,7 @@ static dpu_error_t xfer_submit(struct dpu_set_t set, op_type_t type, xfer_kind_t
     if (op == NULL)
         return DPU_ERR_SYSTEM;
     op->kind = kind;
+    op->parallel = (flags & DPU_XFER_PARALLEL) != 0;
     op->mem = t->mem;
     op->offset = t->offset + offset;
     op->len = len;
@@ -554,6 +570,255 @@ dpu_error_t dpu_prepare_xfer(struct dpu_set_t set, void *buffer)
     return DPU_OK;
 }
 
+/* --------------------------------------------------- scatter/gather */
+
+typedef struct {
+    uint8_t *addr;
+    uint32_t len;
+} sg_blk_t;
+
+typedef struct {
+    sg_blk_t *b;
+    uint32_t n;
+    uint64_t total;
+} sg_dpu_t;
+
+/* The blocks of every DPU of the call: dpus[rank position][dpu index]. */
+typedef struct {
+    uint32_t nr_ranks;
+    sg_dpu_t **dpus;
+} sg_plan_t;
+
+static void sg_plan_free(void *p)
+{
+    sg_plan_t *plan = p;
+    if (plan == NULL)
+        return;
+    for (uint32_t i = 0; i < plan->nr_ranks && plan->dpus; i++) {
+        for (uint32_t j = 0; plan->dpus[i] && j < HOST_MAX_DPUS_PER_RANK; j++)
+            free(plan->dpus[i][j].b);
+        free(plan->dpus[i]);
+    }
+    free(plan->dpus);
+    free(plan);
+}
+
+/* The DPU's position in its allocation (what the SDK passes get_block:
+ * the rank's offset in the allocated set plus the DPU's index in it). */
+static uint32_t sg_dpu_index(const struct dpu_t *d)
+{
+    const alloc_t *a = d->rank->owner;
+    uint32_t idx = 0;
+    for (uint32_t i = 0; i < a->nr_ranks && a->ranks[i] != d->rank; i++)
+        idx += a->ranks[i]->nr_enabled;
+    for (uint32_t j = 0; j < d->index; j++)
+        idx += d->rank->dpus[j].enabled;
+    return idx;
+}
+
+/* Collects every DPU's blocks with the SDK's checks, in its order
+ * (dpu_memory.c, sg_xfer_rank_handler): the block limit, then the length. */
+static dpu_error_t sg_collect(struct dpu_set_t set, size_t length, const get_block_t *info,
+                              bool check_length, sg_plan_t **out)
+{
+    struct dpu_rank_t **ranks, *one;
+    struct dpu_t *single;
+    uint32_t n = set_ranks(&set, &ranks, &one, &single);
+    const alloc_t *a = ranks[0]->owner;
+    uint32_t max_blocks = ranks[0]->prof->sg_max_blocks;
+    if (max_blocks == 0)
+        for (uint32_t i = 0; i < a->nr_ranks; i++)
+            max_blocks += a->ranks[i]->nr_enabled;
+    /* the SDK hands get_block a copy of the arguments made at the call */
+    void *args = info->args;
+    if (info->args_size > 0) {
+        args = malloc(info->args_size);
+        if (args == NULL)
+            return DPU_ERR_SYSTEM;
+        memcpy(args, info->args, info->args_size);
+    }
+    sg_plan_t *plan = calloc(1, sizeof *plan);
+    dpu_error_t err = plan ? DPU_OK : DPU_ERR_SYSTEM;
+    if (plan) {
+        plan->dpus = calloc(n, sizeof *plan->dpus);
+        plan->nr_ranks = plan->dpus ? n : 0;
+        if (plan->dpus == NULL)
+            err = DPU_ERR_SYSTEM;
+    }
+    for (uint32_t i = 0; i < n && err == DPU_OK; i++) {
+        struct dpu_rank_t *r = ranks[i];
+        plan->dpus[i] = calloc(HOST_MAX_DPUS_PER_RANK, sizeof *plan->dpus[i]);
+        if (plan->dpus[i] == NULL) {
+            err = DPU_ERR_SYSTEM;
+            break;
+        }
+        for (uint32_t j = 0; j < r->nr_dpus && err == DPU_OK; j++) {
+            struct dpu_t *d = &r->dpus[j];
+            if (!dpu_in_scope(d, single))
+                continue;
+            sg_dpu_t *sd = &plan->dpus[i][j];
+            uint32_t idx = sg_dpu_index(d), cap = 0;
+            for (uint32_t b = 0;; b++) {
+                struct sg_block_info bi = {NULL, 0};
+                if (!info->f(&bi, idx, b, args)) {
+                    if (check_length && sd->total != length)
+                        err = DPU_ERR_SG_LENGTH_MISMATCH;
+                    break;
+                }
+                if (b >= max_blocks) {
+                    err = DPU_ERR_SG_TOO_MANY_BLOCKS;
+                    break;
+                }
+                if (bi.length == 0)
+                    continue;
+                /* more than length: refused even without the check (the
+                 * SDK's transfer matrix holds length bytes per DPU) */
+                if (sd->total + bi.length > length || bi.addr == NULL) {
+                    err = bi.addr == NULL ? DPU_ERR_INTERNAL : DPU_ERR_SG_LENGTH_MISMATCH;
+                    break;
+                }
+                if (sd->n == cap) {
+                    cap = cap ? cap * 2 : 4;
+                    sg_blk_t *nb = realloc(sd->b, cap * sizeof *nb);
+                    if (nb == NULL) {
+                        err = DPU_ERR_SYSTEM;
+                        break;
+                    }
+                    sd->b = nb;
+                }
+                sd->b[sd->n++] = (sg_blk_t){bi.addr, bi.length};
+                sd->total += bi.length;
+            }
+        }
+    }
+    if (args != info->args)
+        free(args);
+    if (err != DPU_OK) {
+        sg_plan_free(plan);
+        return err;
+    }
+    *out = plan;
+    return DPU_OK;
+}
+
+static dpu_error_t exec_sg(op_t *op, job_t *jobs, uint32_t n)
+{
+    static const uint8_t zeros[4096];
+    const sg_plan_t *plan = op->sg;
+    dpu_error_t err = DPU_OK;
+    for (uint32_t i = 0; i < n && err == DPU_OK; i++) {
+        struct dpu_rank_t *r = jobs[i].rank;
+        const sg_dpu_t *dpus = plan->dpus[jobs[i].rank_pos];
+        for (uint32_t j = 0; j < r->nr_dpus && err == DPU_OK; j++) {
+            struct dpu_t *d = &r->dpus[j];
+            const sg_dpu_t *sd = &dpus[j];
+            if (!dpu_in_scope(d, op->single) || sd->total == 0)
+                continue; /* a DPU without blocks is not part of the transfer */
+            if (op->type == OP_XFER_FROM && d->not_simulated) {
+                err = DPU_ERR_EMU_NOT_SIMULATED; /* see exec_xfer */
+                continue;
+            }
+            uint32_t at = op->offset;
+            for (uint32_t b = 0; b < sd->n && err == DPU_OK; b++) {
+                err = op->type == OP_XFER_TO
+                          ? dpu_write(d, VDPU_MEM_MRAM, at, sd->b[b].addr, sd->b[b].len)
+                          : dpu_read(d, VDPU_MEM_MRAM, at, sd->b[b].addr, sd->b[b].len);
+                at += sd->b[b].len;
+            }
+            /* DISABLE_LENGTH_CHECK: the rest of length is zero-filled */
+            for (uint64_t left = op->len - sd->total;
+                 op->type == OP_XFER_TO && left > 0 && err == DPU_OK;) {
+                uint32_t c = left < sizeof zeros ? (uint32_t)left : (uint32_t)sizeof zeros;
+                err = dpu_write(d, VDPU_MEM_MRAM, at, zeros, c);
+                at += c;
+                left -= c;
+            }
+        }
+    }
+    return err;
+}
+
+/* Priced as the push it is on hardware: length bytes to or from each DPU
+ * that has blocks (the transfer matrix is length bytes per DPU). */
+static void model_sg(op_t *op, uint32_t n)
+{
+    const sg_plan_t *plan = op->sg;
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = op->ranks[i];
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < r->nr_dpus; j++)
+            k += dpu_in_scope(&r->dpus[j], op->single) && plan->dpus[i][j].total > 0;
+        emu_rec_desc_t d = {.kind = EMU_REC_XFER,
+                            .op = op->model_id,
+                            .prof = r->prof,
+                            .call_ranks = op->call_ranks,
+                            .to = op->type == OP_XFER_TO,
+                            .xk = XK_PARALLEL,
+                            .len = op->len,
+                            .k = k};
+        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+    }
+}
+
+static dpu_error_t sg_submit(struct dpu_set_t set, dpu_xfer_t xfer, const target_t *t, uint32_t off,
+                             size_t length, get_block_t *info, dpu_sg_xfer_flags_t flags)
+{
+    if (set.kind == DPU_SET_DPU)
+        return DPU_ERR_INTERNAL; /* the SDK: "scattered xfer to one DPU is not supported" */
+    if (t->mem != VDPU_MEM_MRAM)
+        return DPU_ERR_SG_NOT_MRAM_SYMBOL;
+    if (info == NULL || info->f == NULL)
+        return DPU_ERR_INTERNAL;
+    if (xfer != DPU_XFER_TO_DPU && xfer != DPU_XFER_FROM_DPU)
+        return DPU_ERR_INVALID_MEMORY_TRANSFER;
+    struct dpu_rank_t **ranks, *one;
+    struct dpu_t *single;
+    uint32_t nr = set_ranks(&set, &ranks, &one, &single);
+    for (uint32_t i = 0; i < nr; i++)
+        if (!ranks[i]->prof->sg_xfer_enable)
+            return DPU_ERR_SG_NOT_ACTIVATED;
+    uint64_t at = (uint64_t)t->offset + off;
+    if (length == 0)
+        return DPU_OK;
+    if (at % 8 || length % 8 || at + length > VDPU_MRAM_SIZE)
+        return DPU_ERR_INVALID_MRAM_ACCESS;
+    sg_plan_t *plan;
+    dpu_error_t err =
+        sg_collect(set, length, info, (flags & DPU_SG_XFER_DISABLE_LENGTH_CHECK) == 0, &plan);
+    if (err != DPU_OK)
+        return err;
+    op_t *op =
+        emu_op_new(xfer == DPU_XFER_TO_DPU ? OP_XFER_TO : OP_XFER_FROM, set, exec_sg, model_sg, 1);
+    if (op == NULL) {
+        sg_plan_free(plan);
+        return DPU_ERR_SYSTEM;
+    }
+    op->sg = plan;
+    op->sg_free = sg_plan_free;
+    op->kind = XK_PARALLEL;
+    op->mem = VDPU_MEM_MRAM;
+    op->offset = (uint32_t)at;
+    op->len = length;
+    err = emu_op_submit(op, set, (flags & DPU_SG_XFER_ASYNC) != 0);
+    emu_op_put(op);
+    return err;
+}
+
+/* see dpu.h */
+dpu_error_t dpu_push_sg_xfer(struct dpu_set_t set, dpu_xfer_t xfer, const char *name, uint32_t off,
+                             size_t length, get_block_t *info, dpu_sg_xfer_flags_t flags)
+{
+    WITH_NAME(set, name, sg_submit(set, xfer, &t_, off, length, info, flags));
+}
+
+/* see dpu.h */
+dpu_error_t dpu_push_sg_xfer_symbol(struct dpu_set_t set, dpu_xfer_t xfer, struct dpu_symbol_t sym,
+                                    uint32_t off, size_t length, get_block_t *info,
+                                    dpu_sg_xfer_flags_t flags)
+{
+    WITH_SYMBOL(set, sym, sg_submit(set, xfer, &t_, off, length, info, flags));
+}
+
 /* ----------------------------------------------------------- launch */
 
 static void run_one(void *arg, uint32_t i)
@@ -680,10 +945,14 @@ static void model_launch(op_t *op, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = op->ranks[i];
+        uint32_t k = 0; /* DPUs that run (sampled-away ones too: modeled alike) */
+        for (uint32_t j = 0; j < r->nr_dpus; j++)
+            k += dpu_in_scope(&r->dpus[j], op->single);
         emu_rec_desc_t d = {.kind = EMU_REC_LAUNCH,
                             .op = op->model_id,
                             .prof = r->prof,
-                            .call_ranks = op->call_ranks};
+                            .call_ranks = op->call_ranks,
+                            .k = k};
         op->recs[i] = emu_model_rec_new(&r->tl, &d);
     }
 }
@@ -733,13 +1002,19 @@ static dpu_error_t exec_sync(op_t *op, job_t *jobs, uint32_t n)
     return DPU_OK;
 }
 
-/* A mark at the end of each rank's queue: the sync ends when they all do. */
+/* A mark at the end of each rank's queue and of its parallel lane (if it
+ * has one): the sync ends when they all do. */
 static void model_sync(op_t *op, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = op->ranks[i];
+        emu_rec_t **rec = emu_op_recs(op, i);
         emu_rec_desc_t d = {.kind = EMU_REC_MARK, .op = op->model_id, .prof = r->prof};
-        op->recs[i] = emu_model_rec_new(&r->tl, &d);
+        rec[0] = emu_model_rec_new(&r->tl, &d);
+        pthread_mutex_lock(&r->mu);
+        bool has_lane = r->tl_par.mr != NULL;
+        pthread_mutex_unlock(&r->mu);
+        rec[1] = has_lane ? emu_model_rec_new(&r->tl_par, &d) : NULL;
     }
 }
 
@@ -748,7 +1023,7 @@ static dpu_error_t do_sync(struct dpu_set_t set)
     dpu_error_t err = emu_set_check(set);
     if (err != DPU_OK)
         return err;
-    op_t *op = emu_op_new(OP_SYNC, set, exec_sync, model_sync, 1);
+    op_t *op = emu_op_new(OP_SYNC, set, exec_sync, model_sync, 2);
     if (op == NULL)
         return DPU_ERR_SYSTEM;
     err = emu_op_submit(op, set, false);
@@ -872,10 +1147,11 @@ static void model_callback(op_t *op, uint32_t n)
         struct dpu_rank_t *r = op->ranks[i];
         emu_rec_t **rec = emu_op_recs(op, i);
         emu_rec_desc_t d = {.kind = EMU_REC_BARRIER, .op = op->model_id, .prof = r->prof};
+        emu_timeline_t *tl = lane(r, op->parallel);
         if (op->rec_per_rank == 2)
-            rec[0] = emu_model_rec_new(&r->tl, &d);
+            rec[0] = emu_model_rec_new(tl, &d);
         d.kind = EMU_REC_CALLBACK;
-        rec[cb_own(op)] = emu_model_rec_new(&r->tl, &d);
+        rec[cb_own(op)] = emu_model_rec_new(tl, &d);
     }
     if (op->rec_per_rank == 2) {
         emu_rec_t **b = malloc(n * sizeof *b);
@@ -907,6 +1183,7 @@ dpu_error_t dpu_callback(struct dpu_set_t set,
             op->cb = callback;
             op->cb_args = args;
             op->cb_single = single;
+            op->parallel = (flags & DPU_CALLBACK_PARALLEL) != 0;
             err = emu_op_submit(op, set, (flags & DPU_CALLBACK_ASYNC) != 0);
             emu_op_put(op);
         }

@@ -56,6 +56,19 @@ const model_param_desc_t emu_model_param_table[] = {
      "rank size of the P18-P20 measurements; k DPUs of a rank get BW(64)*(k/64)^a, "
      "a = ln(BW(64)/serial)/ln 64 so that BW(1) = serial and BW(64) = P18/P19, or P20 for a "
      "broadcast (a one-DPU broadcast is a one-DPU copy) [D]"},
+    /* The power model (docs/MODEL.md, power): an allocated rank's DPUs draw
+     * dpuIdleW each; a running launch adds dpuActiveW per DPU of its scope,
+     * a transfer xferDpuW per DPU it moves data to or from. */
+    {"dpuActiveW", offsetof(model_params_t, dpu_active_w), 0.047, "W",
+     "power a running DPU adds: DRAMatic's server drew 311 W with 128 DPUs running and 323 W "
+     "with 383, (323-311)/(383-128) = 0.047 W per DPU [D]"},
+    {"dpuIdleW", offsetof(model_params_t, dpu_idle_w), 0.103, "W",
+     "power of an allocated DPU: PrIM Table 1's estimated TDP, 1.2 W per 8-DPU chip (383 W for "
+     "2,556 DPUs) = 0.150 W per DPU at full load, minus dpuActiveW, TDP [R], split [D] (a TDP: an "
+     "upper bound)"},
+    {"xferDpuW", offsetof(model_params_t, xfer_dpu_w), 0.047, "W",
+     "power a DPU's chip adds while a transfer moves its data: no published figure; taken equal "
+     "to dpuActiveW (the chip's DRAM and interface busy instead of its pipeline) [A]"},
 };
 const unsigned emu_model_param_count =
     sizeof emu_model_param_table / sizeof emu_model_param_table[0];
@@ -123,8 +136,6 @@ static const struct {
     {"cmdsBufferSize", SDK_INT},
     /* high-level API */
     {"nrThreadsPerRank", SDK_INT},
-    {"sgXferEnable", SDK_BOOL},
-    {"sgXferMaxBlocksPerDpu", SDK_INT},
     {"dispatchOnAllRanksNrRanks", SDK_INT},
     /* Xeon SP transfer pool (PrIM's CPU-DPU passes nrThreadPerPool=8) */
     {"nrThreadPerPool", SDK_INT},
@@ -325,6 +336,13 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
         return parse_bool(v, &p->disable_reset_on_alloc);
     if (!strcmp(k, "nrJobsPerRank"))
         return parse_u32(v, &p->nr_jobs_per_rank) && p->nr_jobs_per_rank >= 1;
+    if (!strcmp(k, "sgXferEnable")) {
+        /* the SDK reads a bool as "not false and not 0" */
+        p->sg_xfer_enable = strcasecmp(v, "false") != 0 && strcmp(v, "0") != 0;
+        return true;
+    }
+    if (!strcmp(k, "sgXferMaxBlocksPerDpu"))
+        return parse_u32(v, &p->sg_max_blocks);
     if (!strcmp(k, "sampleDpus"))
         return parse_u32(v, &p->sample_dpus) && p->sample_dpus <= HOST_MAX_DPUS_PER_RANK;
     if (!strcmp(k, "hostClock")) { /* see emu_host_clock_t (model.h) */
@@ -372,8 +390,9 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
             if (!parse_double(v, &x))
                 return false;
             /* a rate or a count of 0 would divide by zero in the model;
-             * fixed costs (us) may be 0 */
-            if (x == 0.0 && strcmp(emu_model_param_table[i].unit, "us") != 0)
+             * fixed costs (us) and powers (W) may be 0 */
+            if (x == 0.0 && strcmp(emu_model_param_table[i].unit, "us") != 0 &&
+                strcmp(emu_model_param_table[i].unit, "W") != 0)
                 return false;
             memcpy((char *)&p->model + emu_model_param_table[i].offset, &x, sizeof x);
             return true;
@@ -396,6 +415,8 @@ static const char *const named_keys[] = {
     "disableResetOnAlloc",
     "nrJobsPerRank",
     "sampleDpus",
+    "sgXferEnable",
+    "sgXferMaxBlocksPerDpu",
     "hostClock",
     "hostTime",
     "machine",
@@ -607,7 +628,14 @@ dpu_error_t emu_profile_build(const char *text, profile_t *p)
         ok = apply_text(p, p->machine->keys, source, false, PASS_KEYS);
         p->disabled_by_machine = strstr(p->machine->keys, "disabledDpus=") != NULL;
     }
-    if (!ok || !apply_sources(p, text, PASS_KEYS) || (bad = vdpu_params_check(&p->vdpu)) != NULL) {
+    if (ok && !apply_sources(p, text, PASS_KEYS))
+        ok = false;
+    if (ok && !p->sg_xfer_enable && p->sg_max_blocks > 0) {
+        /* the SDK refuses a block limit without scatter/gather (dpu_set.c) */
+        refuse("all sources", "sgXferMaxBlocksPerDpu", "needs sgXferEnable=true");
+        ok = false;
+    }
+    if (!ok || (bad = vdpu_params_check(&p->vdpu)) != NULL) {
         if (bad)
             refuse("all sources", "virtual DPU parameters", bad);
         emu_profile_release(p);

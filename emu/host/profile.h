@@ -33,6 +33,10 @@ typedef struct {
     double launch_rank_us;    /* P25 */
     double load_us;           /* P26 */
     double rank_ref_dpus;     /* rank size of the P18-P20 measurements */
+    /* the power model (energy = power integrated over the modeled clock) */
+    double dpu_idle_w;   /* every DPU of an allocated rank, all the time */
+    double dpu_active_w; /* added per DPU while its launch runs          */
+    double xfer_dpu_w;   /* added per DPU while a transfer moves its data */
 } model_params_t;
 
 typedef struct {
@@ -80,6 +84,9 @@ typedef struct {
     bool disabled_by_machine;     /* rank_disabled holds the machine's
                                    * disabledDpus (an explicit one
                                    * replaces them)                    */
+    bool sg_xfer_enable;          /* sgXferEnable: dpu_push_sg_xfer allowed */
+    uint32_t sg_max_blocks;       /* sgXferMaxBlocksPerDpu, 0 = the
+                                   * allocation's DPU count (the SDK's) */
     vdpu_params_t vdpu;
     model_params_t model;
 } profile_t;

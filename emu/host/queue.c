@@ -42,6 +42,8 @@ void emu_op_put(op_t *op)
             free(op->bufs[i]);
         free(op->bufs);
     }
+    if (op->sg_free)
+        op->sg_free(op->sg);
     if (op->program)
         emu_program_put(op->program);
     for (uint32_t i = 0; i < op->nrecs; i++)

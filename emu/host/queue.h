@@ -43,6 +43,8 @@ struct emu_op {
     struct dpu_t *single; /* DPU set, else NULL                */
     uint32_t call_ranks;  /* ranks taking part in the call     */
     struct dpu_set_t set; /* the call's set (callbacks)        */
+    bool parallel;        /* DPU_XFER_PARALLEL / DPU_CALLBACK_PARALLEL: the
+                           * rank's parallel lane on the modeled clock     */
     /* transfers */
     xfer_kind_t kind;
     vdpu_mem_t mem;
@@ -53,6 +55,9 @@ struct emu_op {
     void ***bufs;    /* [rank in call][dpu] push snapshot */
     uint32_t nbufs;
     struct dpu_rank_t **ranks; /* the call's ranks (bufs index)     */
+    /* scatter/gather: the blocks of each DPU (ops.c owns the layout) */
+    void *sg;
+    void (*sg_free)(void *sg);
     /* load */
     struct dpu_program_t *program;
     /* callback */

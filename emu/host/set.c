@@ -48,6 +48,7 @@ static void rank_destroy(struct dpu_rank_t *r)
     }
     free(r->dpus);
     emu_model_timeline_retire(&r->tl);
+    emu_model_timeline_retire(&r->tl_par);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv);
     free(r);

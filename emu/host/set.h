@@ -52,6 +52,11 @@ struct dpu_rank_t {
     dpu_error_t sticky; /* async error, DPU_OK if none           */
 
     emu_timeline_t tl; /* modeled clock (model.c)               */
+    /* The lane of its DPU_XFER_PARALLEL transfers and DPU_CALLBACK_PARALLEL
+     * callbacks, which the SDK runs while the rank's DPUs run: a second
+     * modeled timeline, so they do not wait for a kernel (created by the
+     * first such call, under mu; ops.c). */
+    emu_timeline_t tl_par;
 };
 
 struct alloc {

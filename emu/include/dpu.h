@@ -166,6 +166,46 @@ dpu_error_t dpu_push_xfer_symbol(struct dpu_set_t dpu_set, dpu_xfer_t xfer,
                                  struct dpu_symbol_t symbol, uint32_t symbol_offset, size_t length,
                                  dpu_xfer_flags_t flags);
 
+/* --------------------------------------------------------- scatter/gather */
+
+/* One host block of a scatter/gather transfer. */
+struct sg_block_info {
+    uint8_t *addr;   /* first byte of the block in host memory */
+    uint32_t length; /* bytes                                  */
+};
+
+/* Fills *out with block block_index (0, 1, ...) of the DPU at dpu_index
+ * (its position in the allocated set) and returns true, or returns false
+ * when that DPU has no more blocks. */
+typedef bool (*get_block_func_t)(struct sg_block_info *out, uint32_t dpu_index,
+                                 uint32_t block_index, void *args);
+
+typedef struct get_block_t {
+    get_block_func_t f;
+    void *args;       /* copied (args_size bytes) when the call is made */
+    size_t args_size; /* 0: args is passed as it is                     */
+} get_block_t;
+
+/* Scatter/gather between host blocks and the MRAM symbol+offset of every
+ * DPU of a rank set (a DPU set: DPU_ERR_INTERNAL): each DPU's blocks, one
+ * after the other, fill (TO_DPU) or receive (FROM_DPU) length bytes. Needs
+ * the profile key sgXferEnable=true (else DPU_ERR_SG_NOT_ACTIVATED); an
+ * MRAM symbol (else DPU_ERR_SG_NOT_MRAM_SYMBOL); at most
+ * sgXferMaxBlocksPerDpu blocks per DPU (default: the allocation's DPU count;
+ * else DPU_ERR_SG_TOO_MANY_BLOCKS); blocks summing to length for every DPU
+ * (else DPU_ERR_SG_LENGTH_MISMATCH) unless DPU_SG_XFER_DISABLE_LENGTH_CHECK,
+ * with which fewer bytes are allowed (TO_DPU zero-fills the rest; a DPU
+ * with no block is skipped). The blocks are collected when the call is made
+ * (so these errors come from the call, even with DPU_SG_XFER_ASYNC); the
+ * host bytes are read or written when the job runs. */
+dpu_error_t dpu_push_sg_xfer(struct dpu_set_t dpu_set, dpu_xfer_t xfer, const char *symbol_name,
+                             uint32_t symbol_offset, size_t length, get_block_t *get_block_info,
+                             dpu_sg_xfer_flags_t flags);
+dpu_error_t dpu_push_sg_xfer_symbol(struct dpu_set_t dpu_set, dpu_xfer_t xfer,
+                                    struct dpu_symbol_t symbol, uint32_t symbol_offset,
+                                    size_t length, get_block_t *get_block_info,
+                                    dpu_sg_xfer_flags_t flags);
+
 /* -------------------------------------------------------------- execution */
 
 /* Boots every enabled DPU of the set. DPU_SYNCHRONOUS returns when all

@@ -19,8 +19,11 @@
  *     C library: a DpuError becomes that error, anything else
  *     DPU_ERR_SYSTEM, reported by the next synchronous call (sync());
  *   - log() prints each DPU's real id in the "=== DPU#0x... ===" header.
+ *   - copyScatterGather with a function object passes the object itself
+ *     (args_size 0), not a byte copy of it (the SDK's memcpy of a
+ *     non-trivially-copyable F, a std::function, is undefined): the blocks
+ *     are collected during the call here (<dpu.h>), so it is still alive.
  * Ours only: DpuError::error() returns the C error code.
- * Not yet: copyScatterGather (scatter/gather, issue 13 item 5).
  */
 #ifndef DPU_HPP
 #define DPU_HPP
@@ -279,6 +282,111 @@ class DpuSetOps
         DpuError::throwOnErr(dpu_launch(cSet, async ? DPU_ASYNCHRONOUS : DPU_SYNCHRONOUS));
     }
 
+    /* Scatter/gather to the DPUs (dpu_push_sg_xfer, sgXferEnable=true in
+     * the profile): get_block_info / f(sg_block_info *, dpu_index,
+     * block_index) give each DPU's host blocks, which fill Size bytes from
+     * the MRAM symbol + Offset; length_check = false allows fewer bytes
+     * (the rest is zero-filled). */
+    void copyScatterGather(const std::string &DstSymbol, unsigned Offset,
+                           get_block_t &get_block_info, unsigned Size, bool length_check = true)
+    {
+        DpuError::throwOnErr(dpu_push_sg_xfer(cSet, DPU_XFER_TO_DPU, DstSymbol.c_str(), Offset,
+                                              Size, &get_block_info, sgFlags(length_check)));
+    }
+    void copyScatterGather(const std::string &DstSymbol, get_block_t &get_block_info, unsigned Size,
+                           bool length_check = true)
+    {
+        copyScatterGather(DstSymbol, 0, get_block_info, Size, length_check);
+    }
+    template <class F>
+    void copyScatterGather(const std::string &DstSymbol, unsigned Offset, F f, unsigned Size,
+                           bool length_check = true)
+    {
+        get_block_t info = {sgGetBlock<F>, &f, 0};
+        copyScatterGather(DstSymbol, Offset, info, Size, length_check);
+    }
+    template <class F>
+    void copyScatterGather(const std::string &DstSymbol, F f, unsigned Size,
+                           bool length_check = true)
+    {
+        copyScatterGather(DstSymbol, 0, f, Size, length_check);
+    }
+    void copyScatterGather(const DpuSymbol &DstSymbol, unsigned Offset, get_block_t &get_block_info,
+                           unsigned Size, bool length_check = true)
+    {
+        DpuError::throwOnErr(dpu_push_sg_xfer_symbol(cSet, DPU_XFER_TO_DPU, DstSymbol.cSymbol,
+                                                     Offset, Size, &get_block_info,
+                                                     sgFlags(length_check)));
+    }
+    void copyScatterGather(const DpuSymbol &DstSymbol, get_block_t &get_block_info, unsigned Size,
+                           bool length_check = true)
+    {
+        copyScatterGather(DstSymbol, 0, get_block_info, Size, length_check);
+    }
+    template <class F>
+    void copyScatterGather(const DpuSymbol &DstSymbol, unsigned Offset, F f, unsigned Size,
+                           bool length_check = true)
+    {
+        get_block_t info = {sgGetBlock<F>, &f, 0};
+        copyScatterGather(DstSymbol, Offset, info, Size, length_check);
+    }
+    template <class F>
+    void copyScatterGather(const DpuSymbol &DstSymbol, F f, unsigned Size, bool length_check = true)
+    {
+        copyScatterGather(DstSymbol, 0, f, Size, length_check);
+    }
+
+    /* Scatter/gather from the DPUs: Size bytes from the MRAM symbol +
+     * Offset into each DPU's host blocks. */
+    void copyScatterGather(get_block_t &get_block_info, unsigned Size, const std::string &SrcSymbol,
+                           unsigned Offset, bool length_check = true)
+    {
+        DpuError::throwOnErr(dpu_push_sg_xfer(cSet, DPU_XFER_FROM_DPU, SrcSymbol.c_str(), Offset,
+                                              Size, &get_block_info, sgFlags(length_check)));
+    }
+    void copyScatterGather(get_block_t &get_block_info, unsigned Size, const std::string &SrcSymbol,
+                           bool length_check = true)
+    {
+        copyScatterGather(get_block_info, Size, SrcSymbol, 0, length_check);
+    }
+    template <class F>
+    void copyScatterGather(F f, unsigned Size, const std::string &SrcSymbol, unsigned Offset,
+                           bool length_check = true)
+    {
+        get_block_t info = {sgGetBlock<F>, &f, 0};
+        copyScatterGather(info, Size, SrcSymbol, Offset, length_check);
+    }
+    template <class F>
+    void copyScatterGather(F f, unsigned Size, const std::string &SrcSymbol,
+                           bool length_check = true)
+    {
+        copyScatterGather(f, Size, SrcSymbol, 0, length_check);
+    }
+    void copyScatterGather(get_block_t &get_block_info, unsigned Size, const DpuSymbol &SrcSymbol,
+                           unsigned Offset, bool length_check = true)
+    {
+        DpuError::throwOnErr(dpu_push_sg_xfer_symbol(cSet, DPU_XFER_FROM_DPU, SrcSymbol.cSymbol,
+                                                     Offset, Size, &get_block_info,
+                                                     sgFlags(length_check)));
+    }
+    void copyScatterGather(get_block_t &get_block_info, unsigned Size, const DpuSymbol &SrcSymbol,
+                           bool length_check = true)
+    {
+        copyScatterGather(get_block_info, Size, SrcSymbol, 0, length_check);
+    }
+    template <class F>
+    void copyScatterGather(F f, unsigned Size, const DpuSymbol &SrcSymbol, unsigned Offset,
+                           bool length_check = true)
+    {
+        get_block_t info = {sgGetBlock<F>, &f, 0};
+        copyScatterGather(info, Size, SrcSymbol, Offset, length_check);
+    }
+    template <class F>
+    void copyScatterGather(F f, unsigned Size, const DpuSymbol &SrcSymbol, bool length_check = true)
+    {
+        copyScatterGather(f, Size, SrcSymbol, 0, length_check);
+    }
+
   private:
     friend class DpuSet;
     friend class DpuSetAsync;
@@ -289,6 +397,18 @@ class DpuSetOps
     dpu_xfer_flags_t xferFlags() const
     {
         return async ? DPU_XFER_ASYNC : DPU_XFER_DEFAULT;
+    }
+    dpu_sg_xfer_flags_t sgFlags(bool length_check) const
+    {
+        return (dpu_sg_xfer_flags_t)((async ? DPU_SG_XFER_ASYNC : DPU_SG_XFER_DEFAULT) |
+                                     (length_check ? 0 : DPU_SG_XFER_DISABLE_LENGTH_CHECK));
+    }
+    /* get_block_func_t calling a function object (args points to it) */
+    template <class F>
+    static bool sgGetBlock(struct sg_block_info *out, uint32_t dpu_index, uint32_t block_index,
+                           void *args)
+    {
+        return (*static_cast<F *>(args))(out, dpu_index, block_index);
     }
     template <typename T> static unsigned bytes(const std::vector<T> &Buffer)
     {

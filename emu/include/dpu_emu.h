@@ -44,12 +44,23 @@ typedef struct {
     uint64_t bytes_to_dpu, bytes_from_dpu; /* payload moved                          */
     uint64_t nr_launches, nr_transfers;    /* calls (one per rank involved)           */
     uint64_t dpu_cycles_max;               /* slowest DPU of the last launch          */
+    /* Modeled energy (joules) of the allocated ranks up to the host's
+     * present, from the power model (docs/MODEL.md, power; profile keys
+     * dpuIdleW, dpuActiveW, xferDpuW): never a measurement. */
+    double energy;        /* total: energy_static + sum of energy_phase      */
+    double energy_static; /* every DPU of an allocated rank, all the time    */
+    /* added while records of the phase ran: launches (running DPUs),
+     * transfers (DPUs whose data moves); 0 for OTHER */
+    double energy_phase[DPU_EMU_NR_PHASES];
 } dpu_emu_stats_t;
 
 /* Reads the counters: the modeled timeline up to the host's present (a job
  * running then counts up to it; call dpu_sync first to include all queued
  * work). */
 void dpu_emu_get_stats(dpu_emu_stats_t *stats);
+/* Modeled energy (joules) of the allocated ranks from the first API call
+ * (or the last dpu_emu_reset) to the host's present: stats.energy. */
+double dpu_emu_energy(void);
 /* Modeled host time now (seconds). */
 double dpu_emu_host_time(void);
 /* Modeled time at which the last job queued on the rank_index-th rank of the

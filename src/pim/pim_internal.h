@@ -228,6 +228,7 @@ typedef struct cpim_pim_clocks cpim_pim_clocks;
 struct cpim_pim_clocks {
     double t0;
     double modeled[4]; /* CPU-DPU, kernel, DPU-CPU, host time at the start */
+    double modeled_j;  /* modeled energy at the start (joules)             */
 };
 
 void cpim_pim_clocks_start(cpim_pim_clocks *c);

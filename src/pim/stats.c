@@ -23,6 +23,7 @@ void cpim_pim_clocks_start(cpim_pim_clocks *c)
     c->modeled[1] = m.phase[DPU_EMU_PHASE_KERNEL];
     c->modeled[2] = m.phase[DPU_EMU_PHASE_DPU_CPU];
     c->modeled[3] = m.host_time;
+    c->modeled_j = m.energy;
 #endif
     c->t0 = cpim_now();
 }
@@ -47,5 +48,6 @@ void cpim_pim_clocks_stop(const cpim_pim_machine *m, const cpim_pim_clocks *c,
     st->modeled.kernel_s = m1.phase[DPU_EMU_PHASE_KERNEL] - c->modeled[1];
     st->modeled.dpu_cpu_s = m1.phase[DPU_EMU_PHASE_DPU_CPU] - c->modeled[2];
     st->modeled.total_s = m1.host_time - c->modeled[3];
+    st->modeled_joules = m1.energy - c->modeled_j;
 #endif
 }

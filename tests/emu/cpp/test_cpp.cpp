@@ -439,6 +439,70 @@ TEST(cpp_copy_to_dpus)
               "DPU %u: its own buffer is not in place", d);
 }
 
+/* copyScatterGather, both ways, by name and by symbol, with a function
+ * object and a get_block_t: each DPU's two blocks (its buffer's halves,
+ * swapped) land swapped in MRAM and scatter back to the same bytes */
+TEST(cpp_copy_scatter_gather)
+{
+    DpuSet set = DpuSet::allocate(NR_DPUS, std::string(PROFILE) + ",sgXferEnable=true");
+    DpuProgram program = set.load(PROGRAM);
+    DpuSymbol sIn = program.get("mram_in");
+    const unsigned half = WORDS / 2, size = WORDS * 8;
+    PerDpu src = perDpu(NR_DPUS, 9), dst(NR_DPUS, Words(WORDS)), back(NR_DPUS, Words(WORDS));
+    PerDpu *into = &src;
+    auto halves = [&into, half](struct sg_block_info *out, uint32_t d, uint32_t b) -> bool {
+        if (d >= into->size() || b > 1)
+            return false;
+        out->addr = reinterpret_cast<uint8_t *>((*into)[d].data() + (b == 0 ? half : 0));
+        out->length = half * 8;
+        return true;
+    };
+    set.copyScatterGather("mram_in", halves, size);
+    set.copy(back, size, "mram_in", 0);
+    bool swapped = true;
+    for (unsigned d = 0; d < NR_DPUS; d++)
+        for (unsigned i = 0; i < WORDS; i++)
+            swapped = swapped && back[d][i] == src[d][(i + half) % WORDS];
+    CHECK(swapped, "copyScatterGather(name, f, size): MRAM does not hold the swapped halves");
+    into = &dst;
+    set.copyScatterGather(halves, size, sIn, 0u); /* 0u: as with the SDK, 0 is ambiguous */
+    CHECK(dst == src, "copyScatterGather(f, size, symbol, offset): not the original bytes");
+
+    /* a get_block_t, by symbol, asynchronously, at an offset */
+    into = &src;
+    get_block_t info = {[](struct sg_block_info *out, uint32_t d, uint32_t b, void *a) -> bool {
+                            PerDpu *p = static_cast<PerDpu *>(a);
+                            if (d >= p->size() || b > 0)
+                                return false;
+                            out->addr = reinterpret_cast<uint8_t *>((*p)[d].data());
+                            out->length = 64;
+                            return true;
+                        },
+                        &src, 0};
+    set.async().copyScatterGather(sIn, 128, info, 64);
+    set.async().sync();
+    set.copy(back, 64, sIn, 128);
+    CHECK(back[NR_DPUS - 1][7] == src[NR_DPUS - 1][7], "copyScatterGather(symbol, offset, info)");
+    PerDpu got(NR_DPUS, Words(8));
+    info.args = &got;
+    set.copyScatterGather(info, 64, "mram_in", 128u);
+    CHECK(got[2][0] == src[2][0], "copyScatterGather(info, size, name, offset)");
+
+    /* errors: the C code; length_check = false allows fewer bytes */
+    CHECK(thrown([&] { set.copyScatterGather("mram_in", halves, size + 8); }) ==
+              DPU_ERR_SG_LENGTH_MISMATCH,
+          "too few bytes accepted");
+    set.copyScatterGather("mram_in", halves, size + 8, false);
+    CHECK(thrown([&] { set.copyScatterGather("scale", halves, size); }) ==
+              DPU_ERR_SG_NOT_MRAM_SYMBOL,
+          "a WRAM symbol accepted");
+    DpuSet plain = DpuSet::allocate(2, PROFILE);
+    plain.load(PROGRAM);
+    CHECK(thrown([&] { plain.copyScatterGather("mram_in", halves, size); }) ==
+              DPU_ERR_SG_NOT_ACTIVATED,
+          "scatter/gather without sgXferEnable");
+}
+
 /* the eight FROM overloads, then exec: results of the kernel, per DPU */
 TEST(cpp_copy_from_dpus_exec)
 {

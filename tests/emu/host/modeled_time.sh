@@ -29,6 +29,23 @@ else
     sed 's/^/# /' "$tmp/out"
     fail emu_env_modeled_time_prim_timer "the PrIM timer did not print the modeled times"
 fi
+# PrIM's ENERGY=1 build: <dpu_probe.h> with modeled energy (the program
+# compares the probe with <dpu_emu.h>); and the same source without it
+for energy in 1 0; do
+    # shellcheck disable=SC2046 # the flags are a word list
+    if ! ${CC:-cc} -O2 -DENERGY=$energy -o "$tmp/energy$energy" tests/emu/host/prim_energy/app.c \
+        $(dpu-pkg-config --cflags --libs dpu) >"$tmp/log" 2>&1; then
+        fail emu_env_prim_energy_$energy "build: $(head -c 400 "$tmp/log")"
+    elif UPMEM_PROFILE=hostClock=none "$tmp/energy$energy" "$BUILD/tests/emu/host/basic.dpu" \
+        >"$tmp/out" 2>&1 && grep -q ' OK$' "$tmp/out" &&
+        { [ $energy = 0 ] || grep -q 'DPU Energy (J): [0-9.e-]* (modeled)' "$tmp/out"; }; then
+        sed 's/^/# /' "$tmp/out"
+        pass emu_env_prim_energy_$energy
+    else
+        sed 's/^/# /' "$tmp/out"
+        fail emu_env_prim_energy_$energy "the ENERGY=$energy program failed"
+    fi
+done
 # for comparison, not checked: the same program without the environment
 # times the simulation (measured wall time of this host)
 unset UPMEM_PROFILE_BASE

@@ -337,7 +337,7 @@ TEST(emu_host_profile_sdk_keys)
         "nrThreadsPerRank=0",
         "nrThreadsPerRank=1",
         "disableResetOnAlloc=true",
-        "sgXferMaxBlocksPerDpu=32",
+        "sgXferEnable=true,sgXferMaxBlocksPerDpu=32", /* alone: refused, as by the SDK */
         "disabledMask=0x3",
         "chipId=0x42",
         "chipId=2",
