@@ -626,3 +626,81 @@ void cpim_crypto_aes_ctr_add(uint8_t ctr[16], uint64_t n)
         n >>= 8;
     }
 }
+
+/* ---- XTS -------------------------------------------------------------------- */
+
+/* see aes.h */
+void cpim_crypto_xts_mul_alpha(uint8_t t[16])
+{
+    uint32_t c = 0;
+    for (int i = 0; i < 16; i++) {
+        uint32_t b = t[i];
+        t[i] = (uint8_t)(b << 1 | c);
+        c = b >> 7;
+    }
+    t[0] ^= (uint8_t)(0x87u * c);
+}
+
+/* Zeroes 16 bytes of tweak or block; volatile so the stores are kept. */
+static void wipe16(uint8_t *p)
+{
+    volatile uint8_t *v = p;
+    for (int i = 0; i < 16; i++)
+        v[i] = 0;
+}
+
+/* out = C(in ^ t) ^ t for one block; in and out may be the same. */
+static void xts_block(const cpim_crypto_aes_ks *k, int dec, const uint8_t t[16], const uint8_t *in,
+                      uint8_t *out)
+{
+    uint32_t w[4], tw[4];
+    load_block(tw, t, 0);
+    load_block(w, in, 0);
+    w[0] ^= tw[0], w[1] ^= tw[1], w[2] ^= tw[2], w[3] ^= tw[3];
+    if (dec)
+        dec4(k->rk, k->nr, w);
+    else
+        enc4(k->rk, k->nr, w);
+    w[0] ^= tw[0], w[1] ^= tw[1], w[2] ^= tw[2], w[3] ^= tw[3];
+    store_block(out, w, 0);
+}
+
+/* see aes.h */
+void cpim_crypto_aes_xts_unit(const cpim_crypto_aes_ks *k1, const cpim_crypto_aes_ks *k2, int dec,
+                              uint64_t unit, const uint8_t *in, uint8_t *out, uint32_t len)
+{
+    if (len < 16)
+        return;
+    uint8_t t[16];
+    for (int i = 0; i < 8; i++)
+        t[i] = (uint8_t)(unit >> (8 * i)), t[8 + i] = 0;
+    {
+        uint32_t w[4];
+        load_block(w, t, 0);
+        enc4(k2->rk, k2->nr, w);
+        store_block(t, w, 0);
+    }
+    const uint32_t r = len % 16;
+    /* with stealing, the last full block and the partial one go together */
+    const uint32_t m = len / 16 - (r != 0);
+    for (uint32_t j = 0; j < m; j++, in += 16, out += 16) {
+        xts_block(k1, dec, t, in, out);
+        cpim_crypto_xts_mul_alpha(t);
+    }
+    if (r) {
+        /* IEEE 1619 5.3.2 / 5.4.2: t is T_m-1 here, t2 = T_m */
+        uint8_t t2[16], a[16], b[16];
+        for (int i = 0; i < 16; i++)
+            t2[i] = t[i];
+        cpim_crypto_xts_mul_alpha(t2);
+        /* encrypt: CC = E(P_m-1, T_m-1); decrypt: PP = D(C_m-1, T_m) */
+        xts_block(k1, dec, dec ? t2 : t, in, a);
+        for (uint32_t i = 0; i < 16; i++) /* the short block (read before out is written) */
+            b[i] = i < r ? in[16 + i] : a[i];
+        for (uint32_t i = 0; i < r; i++)
+            out[16 + i] = a[i];
+        xts_block(k1, dec, dec ? t : t2, b, out);
+        wipe16(a), wipe16(b), wipe16(t2);
+    }
+    wipe16(t);
+}
