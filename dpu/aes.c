@@ -2,6 +2,8 @@
  * aes.c -- the AES DPU program: ECB encryption and decryption and CTR with
  * 128/192/256-bit keys, in place on this DPU's share of the buffer.
  *
+ * XTS (data units, tweaks made on the DPU): see "XTS" below.
+ *
  * Contract with the host: aes_args.h.  The round keys are expanded on the
  * host (src/crypto) and broadcast; the share lives in MRAM at
  * DPU_MRAM_HEAP_POINTER.
@@ -137,7 +139,7 @@ static void build_tables(uint32_t op)
 {
     for (uint32_t x = me(); x < 256; x += NR_TASKLETS) {
         uint32_t t0, s;
-        if (op == AES_OP_ECB_DEC) {
+        if (op == AES_OP_ECB_DEC || op == AES_OP_XTS_DEC) {
             s = cpim_crypto_aes_inv_sbox[x];
             uint32_t x2 = xt(s), x4 = xt(x2), x8 = xt(x4);
             t0 = (x8 ^ x4 ^ x2) | (x8 ^ s) << 8 | (x8 ^ x4 ^ s) << 16 | (x8 ^ x2 ^ s) << 24;
@@ -335,6 +337,243 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
     ctr_last_round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
 }
 
+
+/* ---- XTS ------------------------------------------------------------------------ */
+
+/* XTS (IEEE 1619, plain64 tweaks) runs the ECB sweeps above with the tweak
+ * folded in by two word-wide passes: before round 1 (fused with the initial
+ * AddRoundKey, so it replaces add_key) and after the last round.  The tweak
+ * of a unit's first block is E(key2, unit number), one single-block
+ * encryption per data unit (xts_tweak: key2's schedule comes in FIPS order;
+ * src/crypto's te0 adds 1 KiB of WRAM); each next block's tweak is
+ * the previous one times alpha, computed in registers in both passes (13
+ * instructions), so no tweak crosses the bus and none is stored per block.
+ * The DPU state words are little-endian, as the tweak's 128-bit number is:
+ * word 0 holds its low 32 bits, so the multiplication is a 4-word shift
+ * with 0x87 folded in when bit 127 drops out.
+ *
+ * The share is whole units (aes_args.h); tasklet t takes units
+ * [u * t / T, u * (t + 1) / T), so tasklets differ by at most one unit.  A
+ * chunk holds up to XTS_MAXB blocks and XTS_SEGS segments (a segment: the
+ * blocks of one unit inside the chunk; a unit larger than the chunk is
+ * split over chunks, its running tweak carried).  The buffer's last 16
+ * blocks are per-chunk scratch: segment start tweaks, then the short blocks
+ * of ciphertext-stealing units.
+ *
+ * Ciphertext stealing (a unit that is not a multiple of 16 bytes; its last
+ * slot block is "short", r bytes): the chunk is never cut between a unit's
+ * last two blocks.  The sweeps process block m-1 as usual (decryption: with
+ * T_m and the short slot with T_m-1, IEEE 1619 5.4.2's swap), which gives CC
+ * (encrypt) or PP (decrypt); then the short block's output is CC[:r] (PP[:r]),
+ * the saved short input followed by CC[r:] (PP[r:]) goes through one more
+ * sweep over the scratch blocks with the tweak the short slot had, and lands
+ * in block m-1. */
+#define XTS_RES  16u /* scratch blocks at the end of a tasklet's buffer */
+#define XTS_MAXB (CHUNK_BLOCKS - XTS_RES)
+#define XTS_SEGS 8u
+_Static_assert(XTS_MAXB % STEP == 0 && XTS_MAXB >= 2, "XTS chunks hold whole steps");
+
+#define ALPHA(t0, t1, t2, t3)                                                                      \
+    do {                                                                                           \
+        const uint32_t c_ = (uint32_t)((int32_t)(t3) >> 31) & 0x87u;                               \
+        t3 = (t3) << 1 | (t2) >> 31;                                                               \
+        t2 = (t2) << 1 | (t1) >> 31;                                                               \
+        t1 = (t1) << 1 | (t0) >> 31;                                                               \
+        t0 = (t0) << 1 ^ c_;                                                                       \
+    } while (0)
+
+/* n blocks at w ^= T_j ^ k (k: round key 0, or NULL for none), T_j the
+ * running tweak in T (advanced past the n blocks). */
+static __attribute__((noinline)) void xts_whiten(uint32_t *w, uint32_t n, uint32_t T[4],
+                                                 const uint32_t *k)
+{
+    uint32_t t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3];
+    if (k) {
+        const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+        for (uint32_t *end = w + 4 * n; w != end; w += 4) {
+            w[0] ^= t0 ^ k0, w[1] ^= t1 ^ k1, w[2] ^= t2 ^ k2, w[3] ^= t3 ^ k3;
+            ALPHA(t0, t1, t2, t3);
+        }
+    } else {
+        for (uint32_t *end = w + 4 * n; w != end; w += 4) {
+            w[0] ^= t0, w[1] ^= t1, w[2] ^= t2, w[3] ^= t3;
+            ALPHA(t0, t1, t2, t3);
+        }
+    }
+    T[0] = t0, T[1] = t1, T[2] = t2, T[3] = t3;
+}
+
+/* One block ^= t ^ k (k may be NULL). */
+static void xor_block(uint32_t *w, const uint32_t *t, const uint32_t *k)
+{
+    for (int i = 0; i < 4; i++)
+        w[i] ^= t[i] ^ (k ? k[i] : 0u);
+}
+
+/* The whitening pass over a chunk's segments; cts: decryption's swap of
+ * the last two tweaks of a stealing unit.  Pre (k = round key 0) and post
+ * (k = NULL) give the same tweaks.  *carry: the running tweak after the
+ * last segment (the next block's when that unit goes on in the next chunk).
+ * Post also leaves, per stealing segment, the short slot's tweak in its
+ * tw entry (its start tweak is not needed any more). */
+static void xts_pass(uint32_t *w, uint32_t ns, const uint32_t *cnt, const uint32_t *rr,
+                     uint32_t *tw, int dec, const uint32_t *k, uint32_t carry[4])
+{
+    for (uint32_t s = 0; s < ns; s++) {
+        uint32_t T[4] = {tw[4 * s], tw[4 * s + 1], tw[4 * s + 2], tw[4 * s + 3]};
+        uint32_t n = cnt[s];
+        if (rr[s]) { /* block m-1, short block */
+            xts_whiten(w, n - 2, T, k);
+            uint32_t Tm[4] = {T[0], T[1], T[2], T[3]};
+            ALPHA(Tm[0], Tm[1], Tm[2], Tm[3]);
+            const uint32_t *a = dec ? Tm : T, *b = dec ? T : Tm;
+            xor_block(w + 4 * (n - 2), a, k);
+            xor_block(w + 4 * (n - 1), b, k);
+            if (!k)
+                for (int i = 0; i < 4; i++)
+                    tw[4 * s + i] = b[i];
+            wipe_words(Tm, 4);
+        } else {
+            xts_whiten(w, n, T, k);
+        }
+        w += 4 * n;
+        for (int i = 0; i < 4; i++)
+            carry[i] = T[i];
+        wipe_words(T, 4);
+    }
+}
+
+/* The tweak of a unit's first block: E(key2, unit as 64-bit little-endian
+ * || 8 zero bytes), returned as little-endian words (how the block sits in
+ * WRAM).  A compact T-table cipher on FIPS-197 big-endian words with
+ * src/crypto's te0 (the other three tables are its rotations) and one loop
+ * over the rounds: once per data unit, so it is kept small for IRAM (the
+ * unrolled cpim_crypto_aes_encrypt_1t would not fit next to the sweeps). */
+static void xts_tweak(uint64_t unit, uint32_t out[4])
+{
+    const uint32_t *rk = AES_KEY_SYM.xts_k2.rk, *T = cpim_crypto_aes_te0;
+    const uint8_t *S = cpim_crypto_aes_sbox;
+    const uint32_t nr = AES_KEY_SYM.xts_k2.nr;
+    uint32_t s0 = __builtin_bswap32((uint32_t)unit) ^ rk[0];
+    uint32_t s1 = __builtin_bswap32((uint32_t)(unit >> 32)) ^ rk[1], s2 = rk[2], s3 = rk[3];
+#define ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+#define COL(a, b, c, d, k)                                                                         \
+    (T[(a) >> 24] ^ ROR(T[((b) >> 16) & 0xffu], 8) ^ ROR(T[((c) >> 8) & 0xffu], 16) ^               \
+     ROR(T[(d)&0xffu], 24) ^ (k))
+    for (uint32_t r = 1; r < nr; r++) {
+        rk += 4;
+        const uint32_t t0 = COL(s0, s1, s2, s3, rk[0]), t1 = COL(s1, s2, s3, s0, rk[1]);
+        const uint32_t t2 = COL(s2, s3, s0, s1, rk[2]), t3 = COL(s3, s0, s1, s2, rk[3]);
+        s0 = t0, s1 = t1, s2 = t2, s3 = t3;
+    }
+#define LASTCOL(a, b, c, d, k)                                                                     \
+    ((uint32_t)S[(a) >> 24] << 24 | (uint32_t)S[((b) >> 16) & 0xffu] << 16 |                      \
+     (uint32_t)S[((c) >> 8) & 0xffu] << 8 | (uint32_t)S[(d)&0xffu]) ^                             \
+        (k)
+    rk += 4;
+    out[0] = __builtin_bswap32(LASTCOL(s0, s1, s2, s3, rk[0]));
+    out[1] = __builtin_bswap32(LASTCOL(s1, s2, s3, s0, rk[1]));
+    out[2] = __builtin_bswap32(LASTCOL(s2, s3, s0, s1, rk[2]));
+    out[3] = __builtin_bswap32(LASTCOL(s3, s0, s1, s2, rk[3]));
+#undef LASTCOL
+#undef COL
+#undef ROR
+}
+
+/* ECB rounds 1..nr over n blocks (round key 0 already added). */
+static void rounds_from_1(uint32_t *w, uint32_t n, const uint32_t *rk, uint32_t nr, round_fn *round)
+{
+    n = (n + STEP - 1) & ~(STEP - 1);
+    for (uint32_t r = 1; r < nr; r++)
+        round(w, n, rtab_at(tab), rk + 4 * r);
+    round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
+}
+
+static void xts_run(uint32_t t, __mram_ptr uint8_t *data, const uint32_t *rk, uint32_t nr, int dec)
+{
+    const uint32_t usz = AES_JOB_SYM.ctr[2], last_len = AES_JOB_SYM.ctr[3];
+    const uint32_t slot = (usz + 15) / 16, last_slot = (last_len + 15) / 16;
+    const uint32_t nblk = AES_JOB_SYM.nbytes / 16;
+    const uint64_t unit0 = (uint64_t)AES_JOB_SYM.ctr[1] << 32 | AES_JOB_SYM.ctr[0];
+    const uint32_t nu = nblk ? (nblk - last_slot) / slot + 1 : 0;
+    uint32_t u = nu * t / NR_TASKLETS;
+    const uint32_t uend = nu * (t + 1) / NR_TASKLETS;
+    round_fn *round = dec ? dec_round : enc_round;
+    uint32_t *buf = buffers[t], *tw = buf + 4 * XTS_MAXB, *scr = tw + 4 * XTS_SEGS;
+    uint32_t ob = 0, carry[4] = {0, 0, 0, 0};
+    uint32_t cnt[XTS_SEGS], rr[XTS_SEGS];
+    while (u < uend) {
+        /* plan the chunk: segments of units u, u + 1, ... */
+        const uint32_t b0 = u * slot + ob;
+        uint32_t n = 0, ns = 0;
+        while (u < uend && ns < XTS_SEGS && n < XTS_MAXB) {
+            const uint32_t len = u + 1 == nu ? last_len : usz, nb = (len + 15) / 16;
+            const uint32_t r = len % 16, left = nb - ob;
+            uint32_t take = left;
+            if (take > XTS_MAXB - n) { /* split: never between m-1 and the short block */
+                take = XTS_MAXB - n;
+                if (r && left - take == 1)
+                    take--;
+                if (!take)
+                    break;
+            }
+            if (ob == 0)
+                xts_tweak(unit0 + u, tw + 4 * ns);
+            else
+                for (int i = 0; i < 4; i++)
+                    tw[4 * ns + i] = carry[i];
+            cnt[ns] = take;
+            rr[ns] = ob + take == nb ? r : 0;
+            ns++, n += take, ob += take;
+            if (ob != nb)
+                break; /* the unit goes on in the next chunk */
+            u++, ob = 0;
+        }
+        mram_read(data + 16u * b0, buf, 16u * n);
+        /* save the short blocks' inputs (stealing units) */
+        uint32_t nk = 0;
+        for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++)
+            if (rr[s]) {
+                for (int i = 0; i < 4; i++)
+                    scr[4 * nk + i] = buf[4 * (p + cnt[s] - 1) + i];
+                nk++;
+            }
+        xts_pass(buf, ns, cnt, rr, tw, dec, rk, carry);
+        rounds_from_1(buf, n, rk, nr, round);
+        xts_pass(buf, ns, cnt, rr, tw, dec, NULL, carry);
+        if (nk) { /* ciphertext stealing (see above) */
+            nk = 0;
+            for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++) {
+                if (!rr[s])
+                    continue;
+                uint8_t *x = (uint8_t *)(buf + 4 * (p + cnt[s] - 2)), *y = x + 16;
+                uint8_t *z = (uint8_t *)(scr + 4 * nk);
+                for (uint32_t i = 0; i < 16; i++) {
+                    if (i >= rr[s])
+                        z[i] = x[i];
+                    y[i] = i < rr[s] ? x[i] : 0;
+                }
+                xor_block(scr + 4 * nk, tw + 4 * s, rk);
+                nk++;
+            }
+            rounds_from_1(scr, nk, rk, nr, round);
+            nk = 0;
+            for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++) {
+                if (!rr[s])
+                    continue;
+                xor_block(scr + 4 * nk, tw + 4 * s, NULL);
+                for (int i = 0; i < 4; i++)
+                    buf[4 * (p + cnt[s] - 2) + i] = scr[4 * nk + i];
+                nk++;
+            }
+        }
+        mram_write(buf, data + 16u * b0, 16u * n);
+    }
+    /* tweaks are key2-derived: none left in WRAM */
+    wipe_words(tw, 4 * XTS_RES);
+    wipe_words(carry, 4);
+}
+
 int main(void)
 {
     const uint32_t op = AES_KEY_SYM.op, nr = AES_KEY_SYM.nr;
@@ -347,6 +586,14 @@ int main(void)
     if (t == 0)
         tab_op = op; /* every tasklet has read tab_op before the barrier */
 
+    __mram_ptr uint8_t *data = (__mram_ptr uint8_t *)DPU_MRAM_HEAP_POINTER;
+    if (op == AES_OP_XTS_ENC || op == AES_OP_XTS_DEC) {
+        xts_run(t, data, rk, nr, op == AES_OP_XTS_DEC);
+        barrier_wait(&all_done);
+        if (t == 0)
+            wipe_words((uint32_t *)&AES_KEY_SYM, sizeof AES_KEY_SYM / 4u);
+        return 0;
+    }
     const uint32_t nblk = AES_JOB_SYM.nbytes / 16u, nstep = (nblk + STEP - 1) / STEP;
     uint32_t b = STEP * (nstep * t / NR_TASKLETS);
     uint32_t last = STEP * (nstep * (t + 1) / NR_TASKLETS);
@@ -359,7 +606,6 @@ int main(void)
         ctr_add(c, b);
     }
     uint32_t *buf = buffers[t];
-    __mram_ptr uint8_t *data = (__mram_ptr uint8_t *)DPU_MRAM_HEAP_POINTER;
     const uint32_t max = op == AES_OP_CTR ? CTR_BLOCKS : CHUNK_BLOCKS;
     round_fn *round = op == AES_OP_ECB_DEC ? dec_round : enc_round;
 
