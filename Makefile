@@ -23,11 +23,14 @@ BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS ?=
 LDLIBS  := -lpthread -lm
 
-# Optional comparison libraries (only `cryptopim speed --compare` uses them).
+# Optional comparison libraries (`cryptopim speed --compare`; OpenSSL also the XTS tests).
 HAVE_OPENSSL  := $(shell test -f /usr/include/openssl/evp.h && echo 1)
 HAVE_IPSEC_MB := $(shell test -f /usr/include/intel-ipsec-mb.h && echo 1)
 COMPARE_DEFS  := $(if $(HAVE_OPENSSL),-DHAVE_OPENSSL=1) $(if $(HAVE_IPSEC_MB),-DHAVE_IPSEC_MB=1)
 COMPARE_LIBS  := $(if $(HAVE_OPENSSL),-lcrypto) $(if $(HAVE_IPSEC_MB),-lIPSec_MB)
+# The unit tests check XTS against OpenSSL's EVP API when it is there
+# (tests/test_xts.c), and so does the CLI test's helper (tests/xts_ref.c).
+TEST_OPENSSL_LIBS := $(if $(HAVE_OPENSSL),-lcrypto)
 
 # UPMEM: the real SDK when installed (UPMEM_HOME set, or its compiler on PATH),
 # else the built-in virtual UPMEM in emu/.
@@ -61,7 +64,8 @@ INC_src/pim    := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_C
 INC_tools      := -Iinclude -Itools
 INC_bench      := -Iinclude -Itools -Ibench -Iplot
 INC_plot       := -Iplot
-INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
+INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS) \
+                  $(if $(HAVE_OPENSSL),-DCPIM_HAVE_OPENSSL=1)
 
 PIM_DEFS := -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
 DEFS_src/pim := $(PIM_DEFS)
@@ -145,7 +149,8 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT      := $(BUILD)/tests/unit
 
 $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) \
+	    $(TEST_OPENSSL_LIBS) $(LDLIBS)
 
 # Programs that misbehave on purpose, for the harness's own tests
 # (tests/selftest/selftest.sh checks run.sh reports each as failures).

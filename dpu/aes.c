@@ -337,7 +337,6 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
     ctr_last_round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
 }
 
-
 /* ---- XTS ------------------------------------------------------------------------ */
 
 /* XTS (IEEE 1619, plain64 tweaks) runs the ECB sweeps above with the tweak
@@ -458,7 +457,7 @@ static void xts_tweak(uint64_t unit, uint32_t out[4])
     uint32_t s1 = __builtin_bswap32((uint32_t)(unit >> 32)) ^ rk[1], s2 = rk[2], s3 = rk[3];
 #define ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
 #define COL(a, b, c, d, k)                                                                         \
-    (T[(a) >> 24] ^ ROR(T[((b) >> 16) & 0xffu], 8) ^ ROR(T[((c) >> 8) & 0xffu], 16) ^               \
+    (T[(a) >> 24] ^ ROR(T[((b) >> 16) & 0xffu], 8) ^ ROR(T[((c) >> 8) & 0xffu], 16) ^              \
      ROR(T[(d)&0xffu], 24) ^ (k))
     for (uint32_t r = 1; r < nr; r++) {
         rk += 4;
@@ -467,8 +466,8 @@ static void xts_tweak(uint64_t unit, uint32_t out[4])
         s0 = t0, s1 = t1, s2 = t2, s3 = t3;
     }
 #define LASTCOL(a, b, c, d, k)                                                                     \
-    ((uint32_t)S[(a) >> 24] << 24 | (uint32_t)S[((b) >> 16) & 0xffu] << 16 |                      \
-     (uint32_t)S[((c) >> 8) & 0xffu] << 8 | (uint32_t)S[(d)&0xffu]) ^                             \
+    ((uint32_t)S[(a) >> 24] << 24 | (uint32_t)S[((b) >> 16) & 0xffu] << 16 |                       \
+     (uint32_t)S[((c) >> 8) & 0xffu] << 8 | (uint32_t)S[(d)&0xffu]) ^                              \
         (k)
     rk += 4;
     out[0] = __builtin_bswap32(LASTCOL(s0, s1, s2, s3, rk[0]));

@@ -26,7 +26,8 @@ static const char *const err_text[CPIM_ERR_COUNT_] = {
     /* CPIM_ERR_UNSUPPORTED */ "operation not supported by this backend",
     /* CPIM_ERR_KEY_LENGTH */ "AES key must be 16, 24 or 32 bytes",
     /* CPIM_ERR_NO_KEY */ "no AES key set",
-    /* CPIM_ERR_LENGTH */ "bad length: ECB needs a multiple of 16 bytes, XTS a last data unit of at least 16",
+    /* CPIM_ERR_LENGTH */
+    "bad length: ECB needs a multiple of 16 bytes, XTS a last data unit of at least 16",
     /* CPIM_ERR_NOMEM */ "out of memory",
     /* CPIM_ERR_THREAD */ "could not start a worker thread",
     /* CPIM_ERR_PIM_ALLOC */ "not enough DPUs available",

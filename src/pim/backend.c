@@ -35,8 +35,8 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <limits.h>
-#include <stddef.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -521,7 +521,8 @@ static cpim_err pim_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t u
             int last = k && u0 + k == units;
             size_t bytes = k ? (k - 1) * slot + (last ? (last_len + 15) & ~(size_t)15 : slot) : 0;
             uint64_t un = first_unit + u0; /* mod 2^64, as plain64 */
-            jobs[i] = (struct aes_job_args){(uint32_t)bytes, 0,
+            jobs[i] = (struct aes_job_args){(uint32_t)bytes,
+                                            0,
                                             {(uint32_t)un, (uint32_t)(un >> 32), (uint32_t)usz,
                                              (uint32_t)(last ? last_len : usz)}};
             const uint8_t *src = direct ? in + u0 * usz : stage + (u0 - done) * slot;
