@@ -159,6 +159,13 @@ $(SELFTEST_BAD): tests/selftest/bad.c $(TEST_HARNESS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $(filter %.c,$^)
 
+# The XTS reference of tests/cli.sh (OpenSSL's EVP API), when OpenSSL is there.
+XTS_REF := $(BUILD)/tests/xts-ref
+$(XTS_REF): tests/xts_ref.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -o $@ $< $(TEST_OPENSSL_LIBS)
+TEST_DEPS += $(if $(HAVE_OPENSSL),$(XTS_REF))
+
 # Test commands run by tests/run.sh; sections above append to TEST_CMDS.
 TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"
 TEST_DEPS += $(SELFTEST_BAD)
