@@ -345,8 +345,8 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
  * of a unit's first block is E(key2, unit number), one single-block
  * encryption per data unit (xts_tweak: key2's schedule comes in FIPS order;
  * src/crypto's te0 adds 1 KiB of WRAM); each next block's tweak is
- * the previous one times alpha, computed in registers in both passes (13
- * instructions), so no tweak crosses the bus and none is stored per block.
+ * the previous one times alpha, computed in registers in both passes (10
+ * instructions, no branch), so no tweak crosses the bus and none is stored per block.
  * The DPU state words are little-endian, as the tweak's 128-bit number is:
  * word 0 holds its low 32 bits, so the multiplication is a 4-word shift
  * with 0x87 folded in when bit 127 drops out.
@@ -372,13 +372,18 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
 #define XTS_SEGS 8u
 _Static_assert(XTS_MAXB % STEP == 0 && XTS_MAXB >= 2, "XTS chunks hold whole steps");
 
+/* T *= alpha, branch-free (the tweak is secret: no tweak-dependent
+ * instruction count).  The empty asm keeps the compiler from turning the
+ * mask into a branch; (a << 1) + (b >> 31) has disjoint bits, so it is
+ * one `sh1add` after the `srli`. */
 #define ALPHA(t0, t1, t2, t3)                                                                      \
     do {                                                                                           \
-        const uint32_t c_ = (uint32_t)((int32_t)(t3) >> 31) & 0x87u;                               \
-        t3 = (t3) << 1 | (t2) >> 31;                                                               \
-        t2 = (t2) << 1 | (t1) >> 31;                                                               \
-        t1 = (t1) << 1 | (t0) >> 31;                                                               \
-        t0 = (t0) << 1 ^ c_;                                                                       \
+        uint32_t c_ = (uint32_t)((int32_t)(t3) >> 31);                                             \
+        __asm__("" : "+r"(c_));                                                                    \
+        t3 = ((t3) << 1) + ((t2) >> 31);                                                           \
+        t2 = ((t2) << 1) + ((t1) >> 31);                                                           \
+        t1 = ((t1) << 1) + ((t0) >> 31);                                                           \
+        t0 = (t0) << 1 ^ (c_ & 0x87u);                                                             \
     } while (0)
 
 /* n blocks at w ^= T_j ^ k (k: round key 0, or NULL for none), T_j the
