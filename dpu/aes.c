@@ -339,25 +339,29 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
 
 /* ---- XTS ------------------------------------------------------------------------ */
 
-/* XTS (IEEE 1619, plain64 tweaks) runs the ECB sweeps above with the tweak
- * folded in by two word-wide passes: before round 1 (fused with the initial
- * AddRoundKey, so it replaces add_key) and after the last round.  The tweak
- * of a unit's first block is E(key2, unit number), one single-block
- * encryption per data unit (xts_tweak: key2's schedule comes in FIPS order;
- * src/crypto's te0 adds 1 KiB of WRAM); each next block's tweak is
- * the previous one times alpha, computed in registers in both passes (10
- * instructions, no branch), so no tweak crosses the bus and none is stored per block.
- * The DPU state words are little-endian, as the tweak's 128-bit number is:
- * word 0 holds its low 32 bits, so the multiplication is a 4-word shift
- * with 0x87 folded in when bit 127 drops out.
+/* XTS (IEEE 1619, plain64 tweaks) runs the ECB sweeps above in the CTR
+ * layout: the state in the upper half of the buffer, the tweaks in the
+ * lower half.  One word-wide pass before round 1 xors the tweak and round
+ * key 0 into the state (replacing add_key) and stores the tweak in the
+ * lower half; the last round is ctr_last_round (decryption: dec_last_xor),
+ * which xors its result into the stored tweak, so the output lands in the
+ * lower half with no second pass over the state (16 instructions per block
+ * less than a separate pass that recomputes the tweaks).  The tweak of a
+ * unit's first block is E(key2, unit number), one single-block encryption
+ * per data unit (xts_tweak: key2's schedule comes in FIPS order; src/crypto's
+ * te0..te3 add 4 KiB of WRAM); each next block's tweak is the previous one times
+ * alpha in registers (no branch), so no tweak crosses the bus.  The DPU
+ * state words are little-endian, as the tweak's 128-bit number is: word 0
+ * holds its low 32 bits, so the multiplication is a 4-word shift with 0x87
+ * folded in when bit 127 drops out.
  *
  * The share is whole units (aes_args.h); tasklet t takes units
  * [u * t / T, u * (t + 1) / T), so tasklets differ by at most one unit.  A
- * chunk holds up to XTS_MAXB blocks and XTS_SEGS segments (a segment: the
- * blocks of one unit inside the chunk; a unit larger than the chunk is
- * split over chunks, its running tweak carried).  The buffer's last 16
- * blocks are per-chunk scratch: segment start tweaks, then the short blocks
- * of ciphertext-stealing units.
+ * chunk holds up to XTS_MAXB blocks (half the buffer less 8) and XTS_SEGS
+ * segments (a segment: the blocks of one unit inside the chunk; a unit
+ * larger than the chunk is split over chunks, its running tweak carried).
+ * The last 8 blocks of each half are per-chunk scratch: the segments' tweaks
+ * (lower), the short blocks of ciphertext-stealing units (upper).
  *
  * Ciphertext stealing (a unit that is not a multiple of 16 bytes; its last
  * slot block is "short", r bytes): the chunk is never cut between a unit's
@@ -367,59 +371,52 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
  * the saved short input followed by CC[r:] (PP[r:]) goes through one more
  * sweep over the scratch blocks with the tweak the short slot had, and lands
  * in block m-1. */
-#define XTS_RES  16u /* scratch blocks at the end of a tasklet's buffer */
-#define XTS_MAXB (CHUNK_BLOCKS - XTS_RES)
+#define XTS_MAXB (CTR_BLOCKS - 8u)
 #define XTS_SEGS 8u
 _Static_assert(XTS_MAXB % STEP == 0 && XTS_MAXB >= 2, "XTS chunks hold whole steps");
 
 /* T *= alpha, branch-free (the tweak is secret: no tweak-dependent
- * instruction count).  The empty asm keeps the compiler from turning the
- * mask into a branch; (a << 1) + (b >> 31) has disjoint bits, so it is
- * one `sh1add` after the `srli`. */
+ * instruction count); the empty asm keeps the compiler from turning the
+ * mask into a branch. */
 #define ALPHA(t0, t1, t2, t3)                                                                      \
     do {                                                                                           \
         uint32_t c_ = (uint32_t)((int32_t)(t3) >> 31);                                             \
         __asm__("" : "+r"(c_));                                                                    \
-        t3 = ((t3) << 1) + ((t2) >> 31);                                                           \
-        t2 = ((t2) << 1) + ((t1) >> 31);                                                           \
-        t1 = ((t1) << 1) + ((t0) >> 31);                                                           \
+        t3 = (t3) << 1 | (t2) >> 31;                                                               \
+        t2 = (t2) << 1 | (t1) >> 31;                                                               \
+        t1 = (t1) << 1 | (t0) >> 31;                                                               \
         t0 = (t0) << 1 ^ (c_ & 0x87u);                                                             \
     } while (0)
 
-/* n blocks at w ^= T_j ^ k (k: round key 0, or NULL for none), T_j the
- * running tweak in T (advanced past the n blocks). */
+/* n state blocks at w ^= T_j ^ k, T_j stored CTR_KS_WORDS words below;
+ * the running tweak T is advanced past the n blocks. */
 static __attribute__((noinline)) void xts_whiten(uint32_t *w, uint32_t n, uint32_t T[4],
                                                  const uint32_t *k)
 {
     uint32_t t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3];
-    if (k) {
-        const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
-        for (uint32_t *end = w + 4 * n; w != end; w += 4) {
-            w[0] ^= t0 ^ k0, w[1] ^= t1 ^ k1, w[2] ^= t2 ^ k2, w[3] ^= t3 ^ k3;
-            ALPHA(t0, t1, t2, t3);
-        }
-    } else {
-        for (uint32_t *end = w + 4 * n; w != end; w += 4) {
-            w[0] ^= t0, w[1] ^= t1, w[2] ^= t2, w[3] ^= t3;
-            ALPHA(t0, t1, t2, t3);
-        }
+    const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+#pragma clang loop unroll_count(2)
+    for (uint32_t *end = w + 4 * n; w != end; w += 4) {
+        uint32_t *o = w - CTR_KS_WORDS;
+        o[0] = t0, o[1] = t1, o[2] = t2, o[3] = t3;
+        w[0] ^= t0 ^ k0, w[1] ^= t1 ^ k1, w[2] ^= t2 ^ k2, w[3] ^= t3 ^ k3;
+        ALPHA(t0, t1, t2, t3);
     }
     T[0] = t0, T[1] = t1, T[2] = t2, T[3] = t3;
 }
 
-/* One block ^= t ^ k (k may be NULL). */
-static void xor_block(uint32_t *w, const uint32_t *t, const uint32_t *k)
+/* One state block ^= t ^ k, t stored below it (see xts_whiten). */
+static void xts_one(uint32_t *w, const uint32_t *t, const uint32_t *k)
 {
     for (int i = 0; i < 4; i++)
-        w[i] ^= t[i] ^ (k ? k[i] : 0u);
+        w[i - (int)CTR_KS_WORDS] = t[i], w[i] ^= t[i] ^ k[i];
 }
 
-/* The whitening pass over a chunk's segments; cts: decryption's swap of
- * the last two tweaks of a stealing unit.  Pre (k = round key 0) and post
- * (k = NULL) give the same tweaks.  *carry: the running tweak after the
- * last segment (the next block's when that unit goes on in the next chunk).
- * Post also leaves, per stealing segment, the short slot's tweak in its
- * tw entry (its start tweak is not needed any more). */
+/* The first pass over a chunk's segments (state at w); cts: decryption's
+ * swap of the last two tweaks of a stealing unit.  *carry: the running
+ * tweak after the last segment (the next block's when that unit goes on in
+ * the next chunk).  Each stealing segment's tw entry becomes the tweak of
+ * its short slot (its start tweak is not needed any more). */
 static void xts_pass(uint32_t *w, uint32_t ns, const uint32_t *cnt, const uint32_t *rr,
                      uint32_t *tw, int dec, const uint32_t *k, uint32_t carry[4])
 {
@@ -431,11 +428,10 @@ static void xts_pass(uint32_t *w, uint32_t ns, const uint32_t *cnt, const uint32
             uint32_t Tm[4] = {T[0], T[1], T[2], T[3]};
             ALPHA(Tm[0], Tm[1], Tm[2], Tm[3]);
             const uint32_t *a = dec ? Tm : T, *b = dec ? T : Tm;
-            xor_block(w + 4 * (n - 2), a, k);
-            xor_block(w + 4 * (n - 1), b, k);
-            if (!k)
-                for (int i = 0; i < 4; i++)
-                    tw[4 * s + i] = b[i];
+            xts_one(w + 4 * (n - 2), a, k);
+            xts_one(w + 4 * (n - 1), b, k);
+            for (int i = 0; i < 4; i++)
+                tw[4 * s + i] = b[i];
             wipe_words(Tm, 4);
         } else {
             xts_whiten(w, n, T, k);
@@ -447,23 +443,41 @@ static void xts_pass(uint32_t *w, uint32_t ns, const uint32_t *cnt, const uint32
     }
 }
 
+/* Decryption's last round xored into the block CTR_KS_WORDS words below (as
+ * ctr_last_round, with dec_round's offsets).  Not unrolled: IRAM has no room
+ * for another 8-block copy, and it costs 1.75 instructions per block. */
+static __attribute__((noinline)) void dec_last_xor(uint32_t *w, uint32_t n, struct rtab T,
+                                                   const uint32_t *k)
+{
+    const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+#pragma clang loop unroll(disable)
+    for (uint32_t *end = w + 4 * n; w != end; w += 4) {
+        uint32_t *d = w - CTR_KS_WORDS;
+        const uint8_t *s = (const uint8_t *)w;
+        d[0] ^= LK(T, 0, s, 0) ^ LK(T, 1, s, 13) ^ LK(T, 2, s, 10) ^ LK(T, 3, s, 7) ^ k0;
+        d[1] ^= LK(T, 0, s, 4) ^ LK(T, 1, s, 1) ^ LK(T, 2, s, 14) ^ LK(T, 3, s, 11) ^ k1;
+        d[2] ^= LK(T, 0, s, 8) ^ LK(T, 1, s, 5) ^ LK(T, 2, s, 2) ^ LK(T, 3, s, 15) ^ k2;
+        d[3] ^= LK(T, 0, s, 12) ^ LK(T, 1, s, 9) ^ LK(T, 2, s, 6) ^ LK(T, 3, s, 3) ^ k3;
+    }
+}
+
 /* The tweak of a unit's first block: E(key2, unit as 64-bit little-endian
  * || 8 zero bytes), returned as little-endian words (how the block sits in
  * WRAM).  A compact T-table cipher on FIPS-197 big-endian words with
- * src/crypto's te0 (the other three tables are its rotations) and one loop
- * over the rounds: once per data unit, so it is kept small for IRAM (the
- * unrolled cpim_crypto_aes_encrypt_1t would not fit next to the sweeps). */
+ * src/crypto's te0..te3 (4 KiB of WRAM; with te0's rotations instead it was
+ * 12 instructions per round more) and one loop over the rounds: once per
+ * data unit, so it is kept small for IRAM (the unrolled
+ * cpim_crypto_aes_encrypt would not fit next to the sweeps). */
 static void xts_tweak(uint64_t unit, uint32_t out[4])
 {
     const uint32_t *rk = AES_KEY_SYM.xts_k2.rk, *T = cpim_crypto_aes_te0;
+    const uint32_t *T1 = cpim_crypto_aes_te1, *T2 = cpim_crypto_aes_te2, *T3 = cpim_crypto_aes_te3;
     const uint8_t *S = cpim_crypto_aes_sbox;
     const uint32_t nr = AES_KEY_SYM.xts_k2.nr;
     uint32_t s0 = __builtin_bswap32((uint32_t)unit) ^ rk[0];
     uint32_t s1 = __builtin_bswap32((uint32_t)(unit >> 32)) ^ rk[1], s2 = rk[2], s3 = rk[3];
-#define ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
 #define COL(a, b, c, d, k)                                                                         \
-    (T[(a) >> 24] ^ ROR(T[((b) >> 16) & 0xffu], 8) ^ ROR(T[((c) >> 8) & 0xffu], 16) ^              \
-     ROR(T[(d)&0xffu], 24) ^ (k))
+    (T[(a) >> 24] ^ T1[((b) >> 16) & 0xffu] ^ T2[((c) >> 8) & 0xffu] ^ T3[(d)&0xffu] ^ (k))
     for (uint32_t r = 1; r < nr; r++) {
         rk += 4;
         const uint32_t t0 = COL(s0, s1, s2, s3, rk[0]), t1 = COL(s1, s2, s3, s0, rk[1]);
@@ -481,10 +495,9 @@ static void xts_tweak(uint64_t unit, uint32_t out[4])
     out[3] = __builtin_bswap32(LASTCOL(s3, s0, s1, s2, rk[3]));
 #undef LASTCOL
 #undef COL
-#undef ROR
 }
 
-/* ECB rounds 1..nr over n blocks (round key 0 already added). */
+/* ECB rounds 1..nr over n blocks (round key 0 already added), in place. */
 static void rounds_from_1(uint32_t *w, uint32_t n, const uint32_t *rk, uint32_t nr, round_fn *round)
 {
     n = (n + STEP - 1) & ~(STEP - 1);
@@ -503,7 +516,9 @@ static void xts_run(uint32_t t, __mram_ptr uint8_t *data, const uint32_t *rk, ui
     uint32_t u = nu * t / NR_TASKLETS;
     const uint32_t uend = nu * (t + 1) / NR_TASKLETS;
     round_fn *round = dec ? dec_round : enc_round;
-    uint32_t *buf = buffers[t], *tw = buf + 4 * XTS_MAXB, *scr = tw + 4 * XTS_SEGS;
+    /* out: tweaks, then output; st: state; tw, scr: scratch (see above) */
+    uint32_t *out = buffers[t], *st = out + CTR_KS_WORDS;
+    uint32_t *tw = out + 4 * XTS_MAXB, *scr = st + 4 * XTS_MAXB;
     uint32_t ob = 0, carry[4] = {0, 0, 0, 0};
     uint32_t cnt[XTS_SEGS], rr[XTS_SEGS];
     while (u < uend) {
@@ -533,31 +548,37 @@ static void xts_run(uint32_t t, __mram_ptr uint8_t *data, const uint32_t *rk, ui
                 break; /* the unit goes on in the next chunk */
             u++, ob = 0;
         }
-        mram_read(data + 16u * b0, buf, 16u * n);
+        mram_read(data + 16u * b0, st, 16u * n);
         /* save the short blocks' inputs (stealing units) */
         uint32_t nk = 0;
         for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++)
             if (rr[s]) {
                 for (int i = 0; i < 4; i++)
-                    scr[4 * nk + i] = buf[4 * (p + cnt[s] - 1) + i];
+                    scr[4 * nk + i] = st[4 * (p + cnt[s] - 1) + i];
                 nk++;
             }
-        xts_pass(buf, ns, cnt, rr, tw, dec, rk, carry);
-        rounds_from_1(buf, n, rk, nr, round);
-        xts_pass(buf, ns, cnt, rr, tw, dec, NULL, carry);
+        xts_pass(st, ns, cnt, rr, tw, dec, rk, carry);
+        const uint32_t n8 = (n + STEP - 1) & ~(STEP - 1);
+        for (uint32_t r = 1; r < nr; r++)
+            round(st, n8, rtab_at(tab), rk + 4 * r);
+        if (dec)
+            dec_last_xor(st, n8, rtab_at(TAB_LAST), rk + 4 * nr);
+        else
+            ctr_last_round(st, n8, rtab_at(TAB_LAST), rk + 4 * nr);
         if (nk) { /* ciphertext stealing (see above) */
             nk = 0;
             for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++) {
                 if (!rr[s])
                     continue;
-                uint8_t *x = (uint8_t *)(buf + 4 * (p + cnt[s] - 2)), *y = x + 16;
+                uint8_t *x = (uint8_t *)(out + 4 * (p + cnt[s] - 2)), *y = x + 16;
                 uint8_t *z = (uint8_t *)(scr + 4 * nk);
                 for (uint32_t i = 0; i < 16; i++) {
                     if (i >= rr[s])
                         z[i] = x[i];
                     y[i] = i < rr[s] ? x[i] : 0;
                 }
-                xor_block(scr + 4 * nk, tw + 4 * s, rk);
+                for (int i = 0; i < 4; i++)
+                    scr[4 * nk + i] ^= tw[4 * s + i] ^ rk[i];
                 nk++;
             }
             rounds_from_1(scr, nk, rk, nr, round);
@@ -565,16 +586,16 @@ static void xts_run(uint32_t t, __mram_ptr uint8_t *data, const uint32_t *rk, ui
             for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++) {
                 if (!rr[s])
                     continue;
-                xor_block(scr + 4 * nk, tw + 4 * s, NULL);
                 for (int i = 0; i < 4; i++)
-                    buf[4 * (p + cnt[s] - 2) + i] = scr[4 * nk + i];
+                    out[4 * (p + cnt[s] - 2) + i] = scr[4 * nk + i] ^ tw[4 * s + i];
                 nk++;
             }
         }
-        mram_write(buf, data + 16u * b0, 16u * n);
+        mram_write(out, data + 16u * b0, 16u * n);
     }
-    /* tweaks are key2-derived: none left in WRAM */
-    wipe_words(tw, 4 * XTS_RES);
+    /* tweaks are key2-derived: none left in WRAM (the whole buffer: the
+     * padding blocks of the last step hold tweak-derived words too) */
+    wipe_words(buffers[t], CHUNK / 4u);
     wipe_words(carry, 4);
 }
 

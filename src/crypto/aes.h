@@ -100,9 +100,6 @@ void cpim_crypto_aes_ctr_1t(const cpim_crypto_aes_ks *ek, uint8_t ctr[16], const
  * k2 is always key2's encryption schedule.  len < 16 does nothing. */
 void cpim_crypto_aes_xts_unit(const cpim_crypto_aes_ks *k1, const cpim_crypto_aes_ks *k2, int dec,
                               uint64_t unit, const uint8_t *in, uint8_t *out, uint32_t len);
-/* T *= alpha in GF(2^128), XTS byte order (byte 0 least significant,
- * reduction x^128 = x^7 + x^2 + x + 1). */
-void cpim_crypto_xts_mul_alpha(uint8_t t[16]);
 
 /* ctr += n as 128-bit big-endian integers, mod 2^128 (the start counter of
  * block n of a CTR stream). */
