@@ -123,31 +123,38 @@ TEST(xts_random_all_backends)
 }
 
 /* The pim kernel's partitioning: fewer units than DPUs, remainders over
- * DPUs and tasklets, units larger than a chunk (2 KiB at <= 16 tasklets, 1
- * KiB above; the kernel keeps 16 blocks of it as scratch) and a stealing
- * unit whose last two blocks would straddle a chunk, 1 KiB chunks at 24
- * tasklets, and several rounds (mramBudget). */
+ * DPUs and tasklets, units larger than a chunk (56 blocks at <= 16
+ * tasklets, 24 above: half the buffer less 8 scratch blocks), a stealing
+ * unit whose last two blocks would straddle a chunk, 24 tasklets, several
+ * rounds (mramBudget), and the asynchronous host modes over 2 ranks. */
 TEST(xts_pim_partitioning)
 {
     if (!test_require_backend("pim"))
         return;
     static const struct {
-        unsigned tasklets;
+        unsigned tasklets, ranks;
+        cpim_pim_mode mode;
         const char *profile;
         size_t usz, units, last;
     } cases[] = {
-        {16, NULL, 512, 5, 512},           /* fewer units than DPUs */
-        {16, NULL, 512, 64 * 3 + 7, 300},  /* remainders; short last unit */
-        {11, NULL, 4096, 70, 4096},        /* units over several chunks */
-        {16, NULL, 112 * 16 + 1, 9, 1793}, /* 113 blocks: m-1 and the short one kept together */
-        {24, NULL, 48 * 16 + 5, 67, 40},   /* 1 KiB chunks */
-        {3, NULL, 25, 200, 25},            /* many stealing units per chunk */
-        {16, "mramBudget=4096", 512, 64 * 9 + 3, 512}, /* several rounds */
+        {16, 1, CPIM_PIM_SYNC, NULL, 512, 5, 512},          /* fewer units than DPUs */
+        {16, 1, CPIM_PIM_SYNC, NULL, 512, 64 * 3 + 7, 300}, /* remainders; short last unit */
+        {11, 1, CPIM_PIM_SYNC, NULL, 4096, 70, 4096},       /* units over several chunks */
+        /* 113 blocks: m-1 and the short block kept together at a chunk edge */
+        {16, 1, CPIM_PIM_SYNC, NULL, 112 * 16 + 1, 9, 1793},
+        {16, 1, CPIM_PIM_SYNC, NULL, 56 * 16 + 3, 9, 56 * 16 + 3},       /* 57 blocks, 56 a chunk */
+        {24, 1, CPIM_PIM_SYNC, NULL, 24 * 16 + 5, 67, 40},               /* 25 blocks, 24 a chunk */
+        {3, 1, CPIM_PIM_SYNC, NULL, 25, 200, 25},                        /* many stealing units */
+        {16, 1, CPIM_PIM_SYNC, "mramBudget=4096", 512, 64 * 9 + 3, 512}, /* several rounds */
+        {16, 2, CPIM_PIM_ASYNC_XFER, NULL, 512, 128 * 2 + 9, 512},
+        {16, 2, CPIM_PIM_ASYNC_EXEC, "mramBudget=4096", 4096, 128 * 3 + 1, 4096},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cpim_options o;
         cpim_options_init(&o);
         o.tasklets = cases[i].tasklets;
+        o.ranks = cases[i].ranks;
+        o.mode = cases[i].mode;
         o.profile = cases[i].profile;
         cpim_ctx *ctx = NULL;
         cpim_err rc = cpim_open(&ctx, "pim", &o);
@@ -159,6 +166,34 @@ TEST(xts_pim_partitioning)
         one_case(ctx, "pim", &rs, i % 2 ? 32 : 64, cases[i].usz, len, 0xfffffffeull + i);
         cpim_close(ctx);
     }
+}
+
+/* A timing-only run: timed, output zeroed, CPIM_ERR_TIMING_ONLY. */
+TEST(xts_pim_timing_only)
+{
+    if (!test_require_backend("pim"))
+        return;
+    cpim_options o;
+    cpim_options_init(&o);
+    o.timing_only = 1;
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "pim", &o);
+    CHECK(rc == CPIM_OK, "open: %s", cpim_strerror(rc));
+    if (rc != CPIM_OK)
+        return;
+    uint8_t key[32], buf[4096];
+    for (int i = 0; i < 32; i++)
+        key[i] = (uint8_t)(i + 1);
+    memset(buf, 0x5a, sizeof buf);
+    CHECK(cpim_xts_set_key(ctx, key, 32) == CPIM_OK, "key");
+    rc = cpim_aes_xts(ctx, CPIM_ENCRYPT, 0, 512, buf, buf, sizeof buf);
+    cpim_stats st;
+    CHECK(rc == CPIM_ERR_TIMING_ONLY, "timing-only XTS: %s", cpim_strerror(rc));
+    CHECK(cpim_last_stats(ctx, &st) == CPIM_OK && st.has_modeled && st.modeled.kernel_s > 0,
+          "no modeled kernel time");
+    uint8_t zero[4096] = {0};
+    CHECK(memcmp(buf, zero, sizeof buf) == 0, "timing-only output not zeroed");
+    cpim_close(ctx);
 }
 
 TEST(xts_arguments)
