@@ -23,11 +23,14 @@ BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS ?=
 LDLIBS  := -lpthread -lm
 
-# Optional comparison libraries (only `cryptopim speed --compare` uses them).
+# Optional comparison libraries (`cryptopim speed --compare`; OpenSSL also the XTS tests).
 HAVE_OPENSSL  := $(shell test -f /usr/include/openssl/evp.h && echo 1)
 HAVE_IPSEC_MB := $(shell test -f /usr/include/intel-ipsec-mb.h && echo 1)
 COMPARE_DEFS  := $(if $(HAVE_OPENSSL),-DHAVE_OPENSSL=1) $(if $(HAVE_IPSEC_MB),-DHAVE_IPSEC_MB=1)
 COMPARE_LIBS  := $(if $(HAVE_OPENSSL),-lcrypto) $(if $(HAVE_IPSEC_MB),-lIPSec_MB)
+# The unit tests check XTS against OpenSSL's EVP API when it is there
+# (tests/test_xts.c), and so does the CLI test's helper (tests/xts_ref.c).
+TEST_OPENSSL_LIBS := $(if $(HAVE_OPENSSL),-lcrypto)
 
 # UPMEM: the real SDK when installed (UPMEM_HOME set, or its compiler on PATH),
 # else the built-in virtual UPMEM in emu/.
@@ -61,7 +64,8 @@ INC_src/pim    := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_C
 INC_tools      := -Iinclude -Itools
 INC_bench      := -Iinclude -Itools -Ibench -Iplot
 INC_plot       := -Iplot
-INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
+INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS) \
+                  $(if $(HAVE_OPENSSL),-DCPIM_HAVE_OPENSSL=1)
 
 PIM_DEFS := -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
 DEFS_src/pim := $(PIM_DEFS)
@@ -146,7 +150,7 @@ UNIT      := $(BUILD)/tests/unit
 
 $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) \
-	    $(if $(HAVE_OPENSSL),-lcrypto) $(LDLIBS)
+	    $(TEST_OPENSSL_LIBS) $(LDLIBS)
 
 # Programs that misbehave on purpose, for the harness's own tests
 # (tests/selftest/selftest.sh checks run.sh reports each as failures).
@@ -154,6 +158,13 @@ SELFTEST_BAD := $(BUILD)/tests/selftest-bad
 $(SELFTEST_BAD): tests/selftest/bad.c $(TEST_HARNESS)
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $(filter %.c,$^)
+
+# The XTS reference of tests/cli.sh (OpenSSL's EVP API), when OpenSSL is there.
+XTS_REF := $(BUILD)/tests/xts-ref
+$(XTS_REF): tests/xts_ref.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -o $@ $< $(TEST_OPENSSL_LIBS)
+TEST_DEPS += $(if $(HAVE_OPENSSL),$(XTS_REF))
 
 # Test commands run by tests/run.sh; sections above append to TEST_CMDS.
 TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"

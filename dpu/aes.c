@@ -2,6 +2,8 @@
  * aes.c -- the AES DPU program: ECB encryption and decryption and CTR with
  * 128/192/256-bit keys, in place on this DPU's share of the buffer.
  *
+ * XTS (data units, tweaks made on the DPU): see "XTS" below.
+ *
  * Contract with the host: aes_args.h.  The round keys are expanded on the
  * host (src/crypto) and broadcast; the share lives in MRAM at
  * DPU_MRAM_HEAP_POINTER.
@@ -137,7 +139,7 @@ static void build_tables(uint32_t op)
 {
     for (uint32_t x = me(); x < 256; x += NR_TASKLETS) {
         uint32_t t0, s;
-        if (op == AES_OP_ECB_DEC) {
+        if (op == AES_OP_ECB_DEC || op == AES_OP_XTS_DEC) {
             s = cpim_crypto_aes_inv_sbox[x];
             uint32_t x2 = xt(s), x4 = xt(x2), x8 = xt(x4);
             t0 = (x8 ^ x4 ^ x2) | (x8 ^ s) << 8 | (x8 ^ x4 ^ s) << 16 | (x8 ^ x2 ^ s) << 24;
@@ -335,6 +337,268 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
     ctr_last_round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
 }
 
+/* ---- XTS ------------------------------------------------------------------------ */
+
+/* XTS (IEEE 1619, plain64 tweaks) runs the ECB sweeps above in the CTR
+ * layout: the state in the upper half of the buffer, the tweaks in the
+ * lower half.  One word-wide pass before round 1 xors the tweak and round
+ * key 0 into the state (replacing add_key) and stores the tweak in the
+ * lower half; the last round is ctr_last_round (decryption: dec_last_xor),
+ * which xors its result into the stored tweak, so the output lands in the
+ * lower half with no second pass over the state (16 instructions per block
+ * less than a separate pass that recomputes the tweaks).  The tweak of a
+ * unit's first block is E(key2, unit number), one single-block encryption
+ * per data unit (xts_tweak: key2's schedule comes in FIPS order; src/crypto's
+ * te0..te3 add 4 KiB of WRAM); each next block's tweak is the previous one times
+ * alpha in registers (no branch), so no tweak crosses the bus.  The DPU
+ * state words are little-endian, as the tweak's 128-bit number is: word 0
+ * holds its low 32 bits, so the multiplication is a 4-word shift with 0x87
+ * folded in when bit 127 drops out.
+ *
+ * The share is whole units (aes_args.h); tasklet t takes units
+ * [u * t / T, u * (t + 1) / T), so tasklets differ by at most one unit.  A
+ * chunk holds up to XTS_MAXB blocks (half the buffer less 8) and XTS_SEGS
+ * segments (a segment: the blocks of one unit inside the chunk; a unit
+ * larger than the chunk is split over chunks, its running tweak carried).
+ * The last 8 blocks of each half are per-chunk scratch: the segments' tweaks
+ * (lower), the short blocks of ciphertext-stealing units (upper).
+ *
+ * Ciphertext stealing (a unit that is not a multiple of 16 bytes; its last
+ * slot block is "short", r bytes): the chunk is never cut between a unit's
+ * last two blocks.  The sweeps process block m-1 as usual (decryption: with
+ * T_m and the short slot with T_m-1, IEEE 1619 5.4.2's swap), which gives CC
+ * (encrypt) or PP (decrypt); then the short block's output is CC[:r] (PP[:r]),
+ * the saved short input followed by CC[r:] (PP[r:]) goes through one more
+ * sweep over the scratch blocks with the tweak the short slot had, and lands
+ * in block m-1. */
+#define XTS_MAXB (CTR_BLOCKS - 8u)
+#define XTS_SEGS 8u
+_Static_assert(XTS_MAXB % STEP == 0 && XTS_MAXB >= 2, "XTS chunks hold whole steps");
+
+/* T *= alpha, branch-free (the tweak is secret: no tweak-dependent
+ * instruction count); the empty asm keeps the compiler from turning the
+ * mask into a branch. */
+#define ALPHA(t0, t1, t2, t3)                                                                      \
+    do {                                                                                           \
+        uint32_t c_ = (uint32_t)((int32_t)(t3) >> 31);                                             \
+        __asm__("" : "+r"(c_));                                                                    \
+        t3 = (t3) << 1 | (t2) >> 31;                                                               \
+        t2 = (t2) << 1 | (t1) >> 31;                                                               \
+        t1 = (t1) << 1 | (t0) >> 31;                                                               \
+        t0 = (t0) << 1 ^ (c_ & 0x87u);                                                             \
+    } while (0)
+
+/* n state blocks at w ^= T_j ^ k, T_j stored CTR_KS_WORDS words below;
+ * the running tweak T is advanced past the n blocks. */
+static __attribute__((noinline)) void xts_whiten(uint32_t *w, uint32_t n, uint32_t T[4],
+                                                 const uint32_t *k)
+{
+    uint32_t t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3];
+    const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+#pragma clang loop unroll_count(2)
+    for (uint32_t *end = w + 4 * n; w != end; w += 4) {
+        uint32_t *o = w - CTR_KS_WORDS;
+        o[0] = t0, o[1] = t1, o[2] = t2, o[3] = t3;
+        w[0] ^= t0 ^ k0, w[1] ^= t1 ^ k1, w[2] ^= t2 ^ k2, w[3] ^= t3 ^ k3;
+        ALPHA(t0, t1, t2, t3);
+    }
+    T[0] = t0, T[1] = t1, T[2] = t2, T[3] = t3;
+}
+
+/* One state block ^= t ^ k, t stored below it (see xts_whiten). */
+static void xts_one(uint32_t *w, const uint32_t *t, const uint32_t *k)
+{
+    for (int i = 0; i < 4; i++)
+        w[i - (int)CTR_KS_WORDS] = t[i], w[i] ^= t[i] ^ k[i];
+}
+
+/* The first pass over a chunk's segments (state at w); cts: decryption's
+ * swap of the last two tweaks of a stealing unit.  *carry: the running
+ * tweak after the last segment (the next block's when that unit goes on in
+ * the next chunk).  Each stealing segment's tw entry becomes the tweak of
+ * its short slot (its start tweak is not needed any more). */
+static void xts_pass(uint32_t *w, uint32_t ns, const uint32_t *cnt, const uint32_t *rr,
+                     uint32_t *tw, int dec, const uint32_t *k, uint32_t carry[4])
+{
+    for (uint32_t s = 0; s < ns; s++) {
+        uint32_t T[4] = {tw[4 * s], tw[4 * s + 1], tw[4 * s + 2], tw[4 * s + 3]};
+        uint32_t n = cnt[s];
+        if (rr[s]) { /* block m-1, short block */
+            xts_whiten(w, n - 2, T, k);
+            uint32_t Tm[4] = {T[0], T[1], T[2], T[3]};
+            ALPHA(Tm[0], Tm[1], Tm[2], Tm[3]);
+            const uint32_t *a = dec ? Tm : T, *b = dec ? T : Tm;
+            xts_one(w + 4 * (n - 2), a, k);
+            xts_one(w + 4 * (n - 1), b, k);
+            for (int i = 0; i < 4; i++)
+                tw[4 * s + i] = b[i];
+            wipe_words(Tm, 4);
+        } else {
+            xts_whiten(w, n, T, k);
+        }
+        w += 4 * n;
+        for (int i = 0; i < 4; i++)
+            carry[i] = T[i];
+        wipe_words(T, 4);
+    }
+}
+
+/* Decryption's last round xored into the block CTR_KS_WORDS words below (as
+ * ctr_last_round, with dec_round's offsets).  Not unrolled: IRAM has no room
+ * for another 8-block copy, and it costs 1.75 instructions per block. */
+static __attribute__((noinline)) void dec_last_xor(uint32_t *w, uint32_t n, struct rtab T,
+                                                   const uint32_t *k)
+{
+    const uint32_t k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
+#pragma clang loop unroll(disable)
+    for (uint32_t *end = w + 4 * n; w != end; w += 4) {
+        uint32_t *d = w - CTR_KS_WORDS;
+        const uint8_t *s = (const uint8_t *)w;
+        d[0] ^= LK(T, 0, s, 0) ^ LK(T, 1, s, 13) ^ LK(T, 2, s, 10) ^ LK(T, 3, s, 7) ^ k0;
+        d[1] ^= LK(T, 0, s, 4) ^ LK(T, 1, s, 1) ^ LK(T, 2, s, 14) ^ LK(T, 3, s, 11) ^ k1;
+        d[2] ^= LK(T, 0, s, 8) ^ LK(T, 1, s, 5) ^ LK(T, 2, s, 2) ^ LK(T, 3, s, 15) ^ k2;
+        d[3] ^= LK(T, 0, s, 12) ^ LK(T, 1, s, 9) ^ LK(T, 2, s, 6) ^ LK(T, 3, s, 3) ^ k3;
+    }
+}
+
+/* The tweak of a unit's first block: E(key2, unit as 64-bit little-endian
+ * || 8 zero bytes), returned as little-endian words (how the block sits in
+ * WRAM).  A compact T-table cipher on FIPS-197 big-endian words with
+ * src/crypto's te0..te3 (4 KiB of WRAM; with te0's rotations instead it was
+ * 12 instructions per round more) and one loop over the rounds: once per
+ * data unit, so it is kept small for IRAM (the unrolled
+ * cpim_crypto_aes_encrypt would not fit next to the sweeps). */
+static void xts_tweak(uint64_t unit, uint32_t out[4])
+{
+    const uint32_t *rk = AES_KEY_SYM.xts_k2.rk, *T = cpim_crypto_aes_te0;
+    const uint32_t *T1 = cpim_crypto_aes_te1, *T2 = cpim_crypto_aes_te2, *T3 = cpim_crypto_aes_te3;
+    const uint8_t *S = cpim_crypto_aes_sbox;
+    const uint32_t nr = AES_KEY_SYM.xts_k2.nr;
+    uint32_t s0 = __builtin_bswap32((uint32_t)unit) ^ rk[0];
+    uint32_t s1 = __builtin_bswap32((uint32_t)(unit >> 32)) ^ rk[1], s2 = rk[2], s3 = rk[3];
+#define COL(a, b, c, d, k)                                                                         \
+    (T[(a) >> 24] ^ T1[((b) >> 16) & 0xffu] ^ T2[((c) >> 8) & 0xffu] ^ T3[(d)&0xffu] ^ (k))
+    for (uint32_t r = 1; r < nr; r++) {
+        rk += 4;
+        const uint32_t t0 = COL(s0, s1, s2, s3, rk[0]), t1 = COL(s1, s2, s3, s0, rk[1]);
+        const uint32_t t2 = COL(s2, s3, s0, s1, rk[2]), t3 = COL(s3, s0, s1, s2, rk[3]);
+        s0 = t0, s1 = t1, s2 = t2, s3 = t3;
+    }
+#define LASTCOL(a, b, c, d, k)                                                                     \
+    ((uint32_t)S[(a) >> 24] << 24 | (uint32_t)S[((b) >> 16) & 0xffu] << 16 |                       \
+     (uint32_t)S[((c) >> 8) & 0xffu] << 8 | (uint32_t)S[(d)&0xffu]) ^                              \
+        (k)
+    rk += 4;
+    out[0] = __builtin_bswap32(LASTCOL(s0, s1, s2, s3, rk[0]));
+    out[1] = __builtin_bswap32(LASTCOL(s1, s2, s3, s0, rk[1]));
+    out[2] = __builtin_bswap32(LASTCOL(s2, s3, s0, s1, rk[2]));
+    out[3] = __builtin_bswap32(LASTCOL(s3, s0, s1, s2, rk[3]));
+#undef LASTCOL
+#undef COL
+}
+
+/* ECB rounds 1..nr over n blocks (round key 0 already added), in place. */
+static void rounds_from_1(uint32_t *w, uint32_t n, const uint32_t *rk, uint32_t nr, round_fn *round)
+{
+    n = (n + STEP - 1) & ~(STEP - 1);
+    for (uint32_t r = 1; r < nr; r++)
+        round(w, n, rtab_at(tab), rk + 4 * r);
+    round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
+}
+
+static void xts_run(uint32_t t, __mram_ptr uint8_t *data, const uint32_t *rk, uint32_t nr, int dec)
+{
+    const uint32_t usz = AES_JOB_SYM.ctr[2], last_len = AES_JOB_SYM.ctr[3];
+    const uint32_t slot = (usz + 15) / 16, last_slot = (last_len + 15) / 16;
+    const uint32_t nblk = AES_JOB_SYM.nbytes / 16;
+    const uint64_t unit0 = (uint64_t)AES_JOB_SYM.ctr[1] << 32 | AES_JOB_SYM.ctr[0];
+    const uint32_t nu = nblk ? (nblk - last_slot) / slot + 1 : 0;
+    uint32_t u = nu * t / NR_TASKLETS;
+    const uint32_t uend = nu * (t + 1) / NR_TASKLETS;
+    round_fn *round = dec ? dec_round : enc_round;
+    /* out: tweaks, then output; st: state; tw, scr: scratch (see above) */
+    uint32_t *out = buffers[t], *st = out + CTR_KS_WORDS;
+    uint32_t *tw = out + 4 * XTS_MAXB, *scr = st + 4 * XTS_MAXB;
+    uint32_t ob = 0, carry[4] = {0, 0, 0, 0};
+    uint32_t cnt[XTS_SEGS], rr[XTS_SEGS];
+    while (u < uend) {
+        /* plan the chunk: segments of units u, u + 1, ... */
+        const uint32_t b0 = u * slot + ob;
+        uint32_t n = 0, ns = 0;
+        while (u < uend && ns < XTS_SEGS && n < XTS_MAXB) {
+            const uint32_t len = u + 1 == nu ? last_len : usz, nb = (len + 15) / 16;
+            const uint32_t r = len % 16, left = nb - ob;
+            uint32_t take = left;
+            if (take > XTS_MAXB - n) { /* split: never between m-1 and the short block */
+                take = XTS_MAXB - n;
+                if (r && left - take == 1)
+                    take--;
+                if (!take)
+                    break;
+            }
+            if (ob == 0)
+                xts_tweak(unit0 + u, tw + 4 * ns);
+            else
+                for (int i = 0; i < 4; i++)
+                    tw[4 * ns + i] = carry[i];
+            cnt[ns] = take;
+            rr[ns] = ob + take == nb ? r : 0;
+            ns++, n += take, ob += take;
+            if (ob != nb)
+                break; /* the unit goes on in the next chunk */
+            u++, ob = 0;
+        }
+        mram_read(data + 16u * b0, st, 16u * n);
+        /* save the short blocks' inputs (stealing units) */
+        uint32_t nk = 0;
+        for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++)
+            if (rr[s]) {
+                for (int i = 0; i < 4; i++)
+                    scr[4 * nk + i] = st[4 * (p + cnt[s] - 1) + i];
+                nk++;
+            }
+        xts_pass(st, ns, cnt, rr, tw, dec, rk, carry);
+        const uint32_t n8 = (n + STEP - 1) & ~(STEP - 1);
+        for (uint32_t r = 1; r < nr; r++)
+            round(st, n8, rtab_at(tab), rk + 4 * r);
+        if (dec)
+            dec_last_xor(st, n8, rtab_at(TAB_LAST), rk + 4 * nr);
+        else
+            ctr_last_round(st, n8, rtab_at(TAB_LAST), rk + 4 * nr);
+        if (nk) { /* ciphertext stealing (see above) */
+            nk = 0;
+            for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++) {
+                if (!rr[s])
+                    continue;
+                uint8_t *x = (uint8_t *)(out + 4 * (p + cnt[s] - 2)), *y = x + 16;
+                uint8_t *z = (uint8_t *)(scr + 4 * nk);
+                for (uint32_t i = 0; i < 16; i++) {
+                    if (i >= rr[s])
+                        z[i] = x[i];
+                    y[i] = i < rr[s] ? x[i] : 0;
+                }
+                for (int i = 0; i < 4; i++)
+                    scr[4 * nk + i] ^= tw[4 * s + i] ^ rk[i];
+                nk++;
+            }
+            rounds_from_1(scr, nk, rk, nr, round);
+            nk = 0;
+            for (uint32_t s = 0, p = 0; s < ns; p += cnt[s], s++) {
+                if (!rr[s])
+                    continue;
+                for (int i = 0; i < 4; i++)
+                    out[4 * (p + cnt[s] - 2) + i] = scr[4 * nk + i] ^ tw[4 * s + i];
+                nk++;
+            }
+        }
+        mram_write(out, data + 16u * b0, 16u * n);
+    }
+    /* tweaks are key2-derived: none left in WRAM (the whole buffer: the
+     * padding blocks of the last step hold tweak-derived words too) */
+    wipe_words(buffers[t], CHUNK / 4u);
+    wipe_words(carry, 4);
+}
+
 int main(void)
 {
     const uint32_t op = AES_KEY_SYM.op, nr = AES_KEY_SYM.nr;
@@ -347,6 +611,14 @@ int main(void)
     if (t == 0)
         tab_op = op; /* every tasklet has read tab_op before the barrier */
 
+    __mram_ptr uint8_t *data = (__mram_ptr uint8_t *)DPU_MRAM_HEAP_POINTER;
+    if (op == AES_OP_XTS_ENC || op == AES_OP_XTS_DEC) {
+        xts_run(t, data, rk, nr, op == AES_OP_XTS_DEC);
+        barrier_wait(&all_done);
+        if (t == 0)
+            wipe_words((uint32_t *)&AES_KEY_SYM, sizeof AES_KEY_SYM / 4u);
+        return 0;
+    }
     const uint32_t nblk = AES_JOB_SYM.nbytes / 16u, nstep = (nblk + STEP - 1) / STEP;
     uint32_t b = STEP * (nstep * t / NR_TASKLETS);
     uint32_t last = STEP * (nstep * (t + 1) / NR_TASKLETS);
@@ -359,7 +631,6 @@ int main(void)
         ctr_add(c, b);
     }
     uint32_t *buf = buffers[t];
-    __mram_ptr uint8_t *data = (__mram_ptr uint8_t *)DPU_MRAM_HEAP_POINTER;
     const uint32_t max = op == AES_OP_CTR ? CTR_BLOCKS : CHUNK_BLOCKS;
     round_fn *round = op == AES_OP_ECB_DEC ? dec_round : enc_round;
 

@@ -62,7 +62,7 @@ typedef enum cpim_err {
     CPIM_ERR_UNSUPPORTED,     /* the backend does not do this operation */
     CPIM_ERR_KEY_LENGTH,      /* AES key is not 16, 24 or 32 bytes */
     CPIM_ERR_NO_KEY,          /* AES call before cpim_aes_set_key() */
-    CPIM_ERR_LENGTH,          /* ECB length not a multiple of 16 */
+    CPIM_ERR_LENGTH,          /* ECB: not a multiple of 16; XTS: unit < 16 */
     CPIM_ERR_NOMEM,           /* memory allocation failed */
     CPIM_ERR_THREAD,          /* could not start a worker thread */
     CPIM_ERR_PIM_ALLOC,       /* not enough DPUs / ranks */
@@ -71,6 +71,7 @@ typedef enum cpim_err {
     CPIM_ERR_PIM,             /* any other error of the UPMEM layer */
     CPIM_ERR_TIMING_ONLY,     /* cpim_options.timing_only: timed, no output */
     CPIM_ERR_BUSY,            /* the context is in use by another thread */
+    CPIM_ERR_XTS_WEAK_KEY,    /* XTS key whose two halves are equal */
     CPIM_ERR_COUNT_           /* number of codes; not an error */
 } cpim_err;
 
@@ -161,6 +162,33 @@ cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *o
  * of 16. */
 cpim_err cpim_aes_ctr(cpim_ctx *ctx, uint8_t counter[16], const uint8_t *in, uint8_t *out,
                       size_t len);
+
+/* ---- AES-XTS --------------------------------------------------------------- */
+
+/* AES-XTS (IEEE 1619-2007 / NIST SP 800-38E) as dm-crypt's `aes-xts-plain64`
+ * and OpenSSL's EVP_aes_{128,256}_xts applied per data unit.
+ *
+ * XTS has its own key slot, independent of cpim_aes_set_key: key_len is 32
+ * (AES-128-XTS) or 64 (AES-256-XTS) bytes, key1 (data) followed by key2
+ * (tweak).  Equal halves are refused with CPIM_ERR_XTS_WEAK_KEY, as OpenSSL
+ * refuses them (SP 800-38E leaves the check to the implementation; with
+ * key1 == key2 the mode loses its security proof); the slot then keeps its
+ * previous key.  Other lengths: CPIM_ERR_KEY_LENGTH. */
+cpim_err cpim_xts_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len);
+
+/* Encrypts or decrypts len bytes as consecutive data units of unit_size
+ * bytes (16 <= unit_size <= 16 MiB, the IEEE 1619 limit of 2^20 blocks):
+ * unit i (from 0) is in[i * unit_size ..) and gets the tweak
+ * first_unit + i (mod 2^64) as a 64-bit little-endian number followed by
+ * 8 zero bytes (dm-crypt's plain64).  A unit whose length is not a multiple
+ * of 16 uses ciphertext stealing, so output length = input length.
+ * len need not be a multiple of unit_size: the last unit is then shorter,
+ * and must be at least 16 bytes (else CPIM_ERR_LENGTH and nothing is
+ * written); len 0 is fine.  Units are independent, so any split of a buffer
+ * at unit boundaries (with first_unit advanced accordingly) gives the same
+ * bytes.  CPIM_ERR_NO_KEY before cpim_xts_set_key. */
+cpim_err cpim_aes_xts(cpim_ctx *ctx, cpim_dir dir, uint64_t first_unit, size_t unit_size,
+                      const uint8_t *in, uint8_t *out, size_t len);
 
 /* ---- SHA-256 ------------------------------------------------------------ */
 

@@ -1,10 +1,10 @@
 /*
  * test_pim_keys.c -- no AES key material left on the DPUs (docs/SECURITY.md).
  *
- *  - The AES kernel wipes the round keys and its CTR keystream from WRAM
- *    when it ends: checked by running dpu/aes.c through <dpu.h> directly and
- *    reading the DPU's WRAM back (the virtual UPMEM resolves the kernel's
- *    static symbols too).
+ *  - The AES kernel wipes the round keys (XTS: both keys) and its CTR
+ *    keystream (XTS: tweaks) from WRAM when it ends: checked by running dpu/aes.c through <dpu.h>
+ * directly and reading the DPU's WRAM back (the virtual UPMEM resolves the kernel's static symbols
+ * too).
  *  - Where a call ends without every DPU having finished the kernel (a
  *    timing-only run, a fault), the pim backend overwrites the round keys
  *    itself: checked in the virtual UPMEM's trace, where a broadcast of the
@@ -63,7 +63,13 @@ static void kernel_case(uint32_t op)
         ka.rk[i] = 0x01010101u * (i + 1) ^ ((uint32_t)key16[i % 16] << 8);
     ka.nr = 10;
     ka.op = op;
+    const int xts = op == AES_OP_XTS_ENC || op == AES_OP_XTS_DEC;
+    for (unsigned i = 0; i < 44; i++) /* XTS: key2's schedule too */
+        ka.xts_k2.rk[i] = 0x02020202u * (i + 3) ^ ((uint32_t)key16[(i + 5) % 16] << 16);
+    ka.xts_k2.nr = 10;
     struct aes_job_args job = {8192, 0, {0, 0, 0, 0xf0}};
+    if (xts) /* 16 units of 512 bytes from unit 2^32 - 3 (the high word carries) */
+        job = (struct aes_job_args){8192, 0, {0xfffffffdu, 0, 512, 512}};
     uint8_t *data = calloc(8192, 1);
     CHECK(data != NULL, "calloc");
     if (e == DPU_OK && data) {
@@ -94,6 +100,10 @@ static void kernel_case(uint32_t op)
         if (e == DPU_OK && op == AES_OP_CTR)
             for (int t = 0; t < 4; t++)
                 CHECK(all_zero(&bufs[t][256], 1024), "tasklet %d: CTR keystream left in WRAM", t);
+        /* XTS: the last 16 blocks of each buffer held the tweaks (key2-derived) */
+        if (e == DPU_OK && xts)
+            for (int t = 0; t < 4; t++)
+                CHECK(all_zero(&bufs[t][512 - 64], 256), "tasklet %d: XTS tweaks left in WRAM", t);
         memset(data, 0, 8192);
         e = dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, data, 8192);
         CHECK(e == DPU_OK && !all_zero(data, 8192), "the kernel produced no output");
@@ -110,6 +120,16 @@ TEST(pim_kernel_wipes_key_ecb)
 TEST(pim_kernel_wipes_key_ctr)
 {
     kernel_case(AES_OP_CTR);
+}
+
+TEST(pim_kernel_wipes_key_xts_enc)
+{
+    kernel_case(AES_OP_XTS_ENC);
+}
+
+TEST(pim_kernel_wipes_key_xts_dec)
+{
+    kernel_case(AES_OP_XTS_DEC);
 }
 
 /* Counts "broadcast" events of `bytes` bytes after the last "launch" in a

@@ -118,8 +118,11 @@ typedef struct cli_encdec {
     const char *alg_name; /* one of the six, e.g. "aes-128-ctr" */
     size_t key_len;       /* the algorithm's key size in bytes */
     int ctr;              /* CTR (else ECB) */
+    int xts;              /* XTS (key_len 32 or 64: both halves) */
+    size_t sector_size;   /* XTS: data unit, --sector-size (default 512) */
+    uint64_t sector;      /* XTS: number of the first unit, --sector */
     const char *key_file; /* --key-file FILE, or NULL for -K */
-    uint8_t key[32];
+    uint8_t key[64];
     uint8_t iv[16];                 /* CTR only */
     const char *in_path, *out_path; /* NULL = standard input / output */
     cli_common common;

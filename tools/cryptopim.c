@@ -136,9 +136,16 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         cli_error("cannot read %s: %s", in_name, strerror(EISDIR));
         goto close_in;
     }
-    if (!e.ctr && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size % 16) {
+    if (!e.ctr && !e.xts && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size % 16) {
         cli_error("%s: input %s is %lld bytes, not a multiple of 16 (%s takes no padding)", cmd,
                   in_name, (long long)st.st_size, e.alg_name);
+        goto close_in;
+    }
+    if (e.xts && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (size_t)st.st_size % e.sector_size && (size_t)st.st_size % e.sector_size < 16) {
+        cli_error("%s: input %s is %lld bytes: its last sector would have %zu bytes (XTS needs "
+                  "16 or more)",
+                  cmd, in_name, (long long)st.st_size, (size_t)st.st_size % e.sector_size);
         goto close_in;
     }
     /* The output is checked (a folder, a read-only file...) before any input
@@ -152,7 +159,8 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
     cpim_ctx *ctx = cli_open(backend, &e.common.opt);
     if (!ctx)
         goto abort_out;
-    cpim_err err = cpim_aes_set_key(ctx, e.key, e.key_len);
+    cpim_err err =
+        e.xts ? cpim_xts_set_key(ctx, e.key, e.key_len) : cpim_aes_set_key(ctx, e.key, e.key_len);
     cpim_wipe(e.key, sizeof e.key);
     if (err != CPIM_OK) {
         cli_error("%s: cannot set the key on backend '%s': %s", cmd, backend, cpim_strerror(err));
@@ -160,13 +168,17 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
     }
     /* An empty call tells whether the backend provides the mode, so that
      * even an empty input gets the error. */
-    err = e.ctr ? cpim_aes_ctr(ctx, e.iv, NULL, NULL, 0) : cpim_aes_ecb(ctx, dir, NULL, NULL, 0);
+    err = e.xts   ? cpim_aes_xts(ctx, dir, 0, e.sector_size, NULL, NULL, 0)
+          : e.ctr ? cpim_aes_ctr(ctx, e.iv, NULL, NULL, 0)
+                  : cpim_aes_ecb(ctx, dir, NULL, NULL, 0);
     if (err != CPIM_OK) {
         cli_error("%s: %s on backend '%s': %s", cmd, e.alg_name, backend, cpim_strerror(err));
         goto close_ctx;
     }
 
     size_t chunk = chunk_size();
+    if (e.xts) /* whole sectors per call, so that each call's units are the file's */
+        chunk = chunk < e.sector_size ? e.sector_size : chunk - chunk % e.sector_size;
     uint8_t *buf = malloc(chunk);
     if (!buf) {
         cli_error("%s: out of memory (%zu-byte buffer)", cmd, chunk);
@@ -182,13 +194,21 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         if (n == 0)
             break;
         total += (unsigned long long)n;
-        if (!e.ctr && n % 16) {
+        if (e.xts && (size_t)n % e.sector_size && (size_t)n % e.sector_size < 16) {
+            cli_error("%s: input %s is %llu bytes: its last sector would have %zu bytes (XTS "
+                      "needs 16 or more)",
+                      cmd, in_name, total, (size_t)n % e.sector_size);
+            goto free_buf;
+        }
+        if (!e.ctr && !e.xts && n % 16) {
             cli_error("%s: input %s is %llu bytes, not a multiple of 16 (%s takes no padding)", cmd,
                       in_name, total, e.alg_name);
             goto free_buf;
         }
-        err = e.ctr ? cpim_aes_ctr(ctx, e.iv, buf, buf, (size_t)n)
-                    : cpim_aes_ecb(ctx, dir, buf, buf, (size_t)n);
+        err = e.xts   ? cpim_aes_xts(ctx, dir, e.sector, e.sector_size, buf, buf, (size_t)n)
+              : e.ctr ? cpim_aes_ctr(ctx, e.iv, buf, buf, (size_t)n)
+                      : cpim_aes_ecb(ctx, dir, buf, buf, (size_t)n);
+        e.sector += (uint64_t)((size_t)n / e.sector_size); /* XTS: the next call's first unit */
         if (err != CPIM_OK) {
             cli_error("%s: %s on backend '%s' failed: %s", cmd, e.alg_name, backend,
                       cpim_strerror(err));

@@ -14,6 +14,7 @@ struct cpim_ctx {
     const cpim_backend_vt *vt;
     void *state;
     int has_key;
+    int has_xts_key;
     cpim_stats last;
     unsigned threads; /* cpim_options.threads, for the core's own parallel work */
     atomic_flag busy; /* set while a call runs (see CPIM_ERR_BUSY) */
@@ -27,7 +28,8 @@ static const char *const err_text[CPIM_ERR_COUNT_] = {
     /* CPIM_ERR_UNSUPPORTED */ "operation not supported by this backend",
     /* CPIM_ERR_KEY_LENGTH */ "AES key must be 16, 24 or 32 bytes",
     /* CPIM_ERR_NO_KEY */ "no AES key set",
-    /* CPIM_ERR_LENGTH */ "length must be a multiple of the AES block size (16 bytes)",
+    /* CPIM_ERR_LENGTH */
+    "bad length: ECB needs a multiple of 16 bytes, XTS a last data unit of at least 16",
     /* CPIM_ERR_NOMEM */ "out of memory",
     /* CPIM_ERR_THREAD */ "could not start a worker thread",
     /* CPIM_ERR_PIM_ALLOC */ "not enough DPUs available",
@@ -36,6 +38,7 @@ static const char *const err_text[CPIM_ERR_COUNT_] = {
     /* CPIM_ERR_PIM */ "UPMEM error",
     /* CPIM_ERR_TIMING_ONLY */ "timing-only run: the operation was timed, its output discarded",
     /* CPIM_ERR_BUSY */ "context in use by another thread",
+    /* CPIM_ERR_XTS_WEAK_KEY */ "XTS key refused: its two halves are equal",
 };
 
 /* see cryptopim.h */
@@ -226,6 +229,53 @@ cpim_err cpim_aes_ctr(cpim_ctx *ctx, uint8_t counter[16], const uint8_t *in, uin
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
     cpim_err rc = len ? ctx->vt->aes_ctr(ctx->state, counter, in, out, len, &st) : CPIM_OK;
+    return finish(ctx, rc, &st, t0);
+}
+
+/* ---- AES-XTS ------------------------------------------------------------------ */
+
+#define XTS_MAX_UNIT ((size_t)1 << 24) /* IEEE 1619: at most 2^20 blocks per unit */
+
+cpim_err cpim_xts_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len)
+{
+    if (!ctx || !key)
+        return CPIM_ERR_INVALID_ARG;
+    if (key_len != 32 && key_len != 64)
+        return CPIM_ERR_KEY_LENGTH;
+    /* equal halves, compared without an early exit (no timing on the key) */
+    uint8_t diff = 0;
+    for (size_t i = 0; i < key_len / 2; i++)
+        diff |= key[i] ^ key[key_len / 2 + i];
+    if (diff == 0)
+        return CPIM_ERR_XTS_WEAK_KEY;
+    if (!ctx->vt->xts_set_key)
+        return CPIM_ERR_UNSUPPORTED;
+    if (atomic_flag_test_and_set(&ctx->busy))
+        return CPIM_ERR_BUSY;
+    cpim_err rc = ctx->vt->xts_set_key(ctx->state, key, key_len);
+    ctx->has_xts_key = rc == CPIM_OK;
+    atomic_flag_clear(&ctx->busy);
+    return rc;
+}
+
+cpim_err cpim_aes_xts(cpim_ctx *ctx, cpim_dir dir, uint64_t first_unit, size_t unit_size,
+                      const uint8_t *in, uint8_t *out, size_t len)
+{
+    if (!ctx || (len && (!in || !out)) || (dir != CPIM_ENCRYPT && dir != CPIM_DECRYPT) ||
+        unit_size < 16 || unit_size > XTS_MAX_UNIT)
+        return CPIM_ERR_INVALID_ARG;
+    if (!ctx->has_xts_key)
+        return CPIM_ERR_NO_KEY;
+    if (len && (len % unit_size ? len % unit_size : unit_size) < 16)
+        return CPIM_ERR_LENGTH; /* a last unit shorter than one block */
+    if (!ctx->vt->aes_xts)
+        return CPIM_ERR_UNSUPPORTED;
+    cpim_stats st;
+    if (begin(ctx, &st, len) != CPIM_OK)
+        return CPIM_ERR_BUSY;
+    double t0 = cpim_now();
+    cpim_err rc =
+        len ? ctx->vt->aes_xts(ctx->state, dir, first_unit, unit_size, in, out, len, &st) : CPIM_OK;
     return finish(ctx, rc, &st, t0);
 }
 

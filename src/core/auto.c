@@ -94,6 +94,19 @@ static cpim_err auto_sha_blocks(void *p, uint32_t *const *h, const uint8_t *cons
     return s->sha_vt->sha256_blocks(s->sha_st, h, msgs, nblocks, count, st);
 }
 
+static cpim_err auto_xts_set_key(void *p, const uint8_t *key, size_t key_len)
+{
+    struct auto_state *s = p;
+    return s->aes_vt->xts_set_key(s->aes_st, key, key_len);
+}
+
+static cpim_err auto_xts(void *p, cpim_dir dir, uint64_t first_unit, size_t unit_size,
+                         const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st)
+{
+    struct auto_state *s = p;
+    return s->aes_vt->aes_xts(s->aes_st, dir, first_unit, unit_size, in, out, len, st);
+}
+
 const cpim_backend_vt cpim_backend_auto = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "auto",
@@ -106,4 +119,6 @@ const cpim_backend_vt cpim_backend_auto = {
     .aes_ctr = auto_ctr,
     .sha256_batch = auto_sha,
     .sha256_blocks = auto_sha_blocks,
+    .xts_set_key = auto_xts_set_key,
+    .aes_xts = auto_xts,
 };

@@ -37,6 +37,10 @@
  *    included) before returning.
  *  - Each operation fills `st` (times on the measured clock at least; the pim
  *    backend also the modeled clock and its phases).  The core has zeroed it.
+ *  - xts_set_key()/aes_xts(): the XTS key slot (cryptopim.h), separate from
+ *    set_key's: key_len 32 or 64 with unequal halves (checked by the core);
+ *    aes_xts gets unit_size in [16, 16 MiB] and len 0 or with a last unit of
+ *    at least 16 bytes (checked by the core).  Both NULL, or both set.
  *  - close(): wipe keys, free state.
  */
 #ifndef CPIM_BACKEND_H
@@ -69,6 +73,10 @@ typedef struct cpim_backend_vt {
                                     const size_t *pass_lens, const uint8_t *const *salts,
                                     const size_t *salt_lens, size_t count, uint32_t iterations,
                                     uint8_t *const *outs, size_t out_len, cpim_stats *st);
+    /* AES-XTS (see the contract above) */
+    cpim_err (*xts_set_key)(void *state, const uint8_t *key, size_t key_len);
+    cpim_err (*aes_xts)(void *state, cpim_dir dir, uint64_t first_unit, size_t unit_size,
+                        const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st);
 } cpim_backend_vt;
 
 #define CPIM_BACKEND_VT_VERSION 1u

@@ -24,6 +24,7 @@
 struct cpu_state {
     unsigned threads; /* 0 = all cores */
     cpim_portable_aes aes;
+    cpim_portable_xts_keys xts;
 };
 
 static int cpu_available(const char **why)
@@ -154,6 +155,67 @@ static cpim_err cpu_ctr(void *state, uint8_t counter[16], const uint8_t *in, uin
     return CPIM_OK;
 }
 
+/* ---- AES-XTS ------------------------------------------------------------------ */
+
+/* see portable.h */
+cpim_err cpim_portable_xts_set_key(cpim_portable_xts_keys *k, const uint8_t *key, size_t key_len)
+{
+    cpim_wipe(k, sizeof *k);
+    uint32_t half = (uint32_t)key_len / 2;
+    if ((key_len != 32 && key_len != 64) || !cpim_crypto_aes_expand_enc(&k->k1e, key, half) ||
+        !cpim_crypto_aes_expand_enc(&k->k2e, key + half, half))
+        return CPIM_ERR_KEY_LENGTH;
+    cpim_crypto_aes_dec_from_enc(&k->k1d, &k->k1e);
+    return CPIM_OK;
+}
+
+struct xts_job {
+    const cpim_portable_xts_keys *k;
+    int dec;
+    uint64_t first;
+    size_t unit, len;
+    const uint8_t *in;
+    uint8_t *out;
+};
+
+/* Units [b, e) of an XTS job; the last unit of the buffer may be short. */
+static void xts_range(void *arg, size_t b, size_t e)
+{
+    const struct xts_job *j = arg;
+    const cpim_crypto_aes_ks *k1 = j->dec ? &j->k->k1d : &j->k->k1e;
+    for (size_t i = b; i < e; i++) {
+        size_t off = i * j->unit, n = j->len - off < j->unit ? j->len - off : j->unit;
+        cpim_crypto_aes_xts_unit(k1, &j->k->k2e, j->dec, j->first + i, j->in + off, j->out + off,
+                                 (uint32_t)n);
+    }
+}
+
+/* see portable.h */
+void cpim_portable_xts(const cpim_portable_xts_keys *k, unsigned threads, cpim_dir dir,
+                       uint64_t first_unit, size_t unit_size, const uint8_t *in, uint8_t *out,
+                       size_t len)
+{
+    struct xts_job j = {k, dir == CPIM_DECRYPT, first_unit, unit_size, len, in, out};
+    size_t units = (len + unit_size - 1) / unit_size;
+    size_t grain = GRAIN_BLOCKS * 16 / unit_size; /* about GRAIN_BLOCKS blocks per grain */
+    (void)cpim_parallel_for(threads, units, grain ? grain : 1, xts_range, &j);
+}
+
+static cpim_err cpu_xts_set_key(void *state, const uint8_t *key, size_t key_len)
+{
+    struct cpu_state *s = state;
+    return cpim_portable_xts_set_key(&s->xts, key, key_len);
+}
+
+static cpim_err cpu_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t unit_size,
+                        const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st)
+{
+    struct cpu_state *s = state;
+    (void)st; /* the core records bytes and the measured time */
+    cpim_portable_xts(&s->xts, s->threads, dir, first_unit, unit_size, in, out, len);
+    return CPIM_OK;
+}
+
 /* ---- SHA-256 ------------------------------------------------------------------ */
 
 struct sha_job {
@@ -254,4 +316,6 @@ const cpim_backend_vt cpim_backend_cpu = {
     .aes_ctr = cpu_ctr,
     .sha256_batch = cpu_sha,
     .sha256_blocks = cpu_sha_blocks,
+    .xts_set_key = cpu_xts_set_key,
+    .aes_xts = cpu_xts,
 };

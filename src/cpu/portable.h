@@ -8,6 +8,7 @@
  *  - ECB and CTR: by whole blocks; a CTR range starts from counter + its first
  *    block index (a 128-bit addition), so ranges are independent and only the
  *    last can end in a partial block.
+ *  - XTS: by whole data units (independent by construction).
  *  - SHA-256 batch: by messages, in contiguous runs of about equal bytes
  *    (cpim_parallel_msgs).
  * Arguments are those the core has already validated (backend.h).
@@ -32,6 +33,19 @@ void cpim_portable_ecb(const cpim_portable_aes *k, unsigned threads, cpim_dir di
 /* counter is advanced by ceil(len / 16) blocks. */
 void cpim_portable_ctr(const cpim_portable_aes *k, unsigned threads, uint8_t counter[16],
                        const uint8_t *in, uint8_t *out, size_t len);
+/* AES-XTS: key1's encryption and decryption schedules, key2's encryption
+ * schedule (the tweak key). */
+typedef struct cpim_portable_xts {
+    cpim_crypto_aes_ks k1e, k1d, k2e;
+} cpim_portable_xts_keys;
+
+/* key_len 32 or 64 (halves already checked by the core); old keys wiped. */
+cpim_err cpim_portable_xts_set_key(cpim_portable_xts_keys *k, const uint8_t *key, size_t key_len);
+/* cpim_aes_xts (cryptopim.h) with the arguments validated; units spread
+ * over threads. */
+void cpim_portable_xts(const cpim_portable_xts_keys *k, unsigned threads, cpim_dir dir,
+                       uint64_t first_unit, size_t unit_size, const uint8_t *in, uint8_t *out,
+                       size_t len);
 void cpim_portable_sha256_batch(unsigned threads, const uint8_t *const *msgs, const size_t *lens,
                                 size_t count, uint8_t (*digests)[32]);
 /* The streaming API's compression: h[i] absorbs nblocks[i] whole blocks

@@ -57,6 +57,7 @@ struct shani_state {
     unsigned threads; /* 0 = all cores */
     unsigned eng;     /* CPIM_SHA_ENG_* this context uses */
     cpim_portable_aes aes;
+    cpim_portable_xts_keys xts;
 };
 
 static unsigned engine_mask = ~0u;
@@ -512,6 +513,21 @@ static cpim_err shani_ctr(void *state, uint8_t counter[16], const uint8_t *in, u
     return CPIM_OK;
 }
 
+static cpim_err shani_xts_set_key(void *state, const uint8_t *key, size_t key_len)
+{
+    struct shani_state *s = state;
+    return cpim_portable_xts_set_key(&s->xts, key, key_len);
+}
+
+static cpim_err shani_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t unit_size,
+                          const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st)
+{
+    struct shani_state *s = state;
+    (void)st;
+    cpim_portable_xts(&s->xts, s->threads, dir, first_unit, unit_size, in, out, len);
+    return CPIM_OK;
+}
+
 const cpim_backend_vt cpim_backend_shani = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "shani",
@@ -525,4 +541,6 @@ const cpim_backend_vt cpim_backend_shani = {
     .aes_ctr = shani_ctr,
     .sha256_batch = shani_sha,
     .sha256_blocks = shani_sha_blocks,
+    .xts_set_key = shani_xts_set_key,
+    .aes_xts = shani_xts,
 };

@@ -626,3 +626,77 @@ void cpim_crypto_aes_ctr_add(uint8_t ctr[16], uint64_t n)
         n >>= 8;
     }
 }
+
+/* ---- XTS -------------------------------------------------------------------- */
+
+/* Zeroes n words of tweak or block; volatile so the stores are kept. */
+static void wipe_w(uint32_t *p, int n)
+{
+    volatile uint32_t *v = p;
+    for (int i = 0; i < n; i++)
+        v[i] = 0;
+}
+
+static inline uint32_t bswap32(uint32_t x)
+{
+    return x >> 24 | (x >> 8 & 0xff00u) | (x << 8 & 0xff0000u) | x << 24;
+}
+
+/* t *= alpha with t as the big-endian column words of the tweak bytes
+ * (load_block's form): byte 0 is the least significant byte of XTS's
+ * 128-bit number, so the shift runs on the byte swaps. */
+static inline void xts_alpha_be(uint32_t t[4])
+{
+    uint32_t a = bswap32(t[0]), b = bswap32(t[1]), c = bswap32(t[2]), d = bswap32(t[3]);
+    uint32_t m = 0u - (d >> 31);
+    d = d << 1 | c >> 31, c = c << 1 | b >> 31, b = b << 1 | a >> 31, a = a << 1 ^ (m & 0x87u);
+    t[0] = bswap32(a), t[1] = bswap32(b), t[2] = bswap32(c), t[3] = bswap32(d);
+}
+
+/* out = C(in ^ t) ^ t for one block (t in column words); in == out is fine. */
+static void xts_block(const cpim_crypto_aes_ks *k, int dec, const uint32_t t[4], const uint8_t *in,
+                      uint8_t *out)
+{
+    uint32_t w[4];
+    load_block(w, in, 0);
+    w[0] ^= t[0], w[1] ^= t[1], w[2] ^= t[2], w[3] ^= t[3];
+    if (dec)
+        dec4(k->rk, k->nr, w);
+    else
+        enc4(k->rk, k->nr, w);
+    w[0] ^= t[0], w[1] ^= t[1], w[2] ^= t[2], w[3] ^= t[3];
+    store_block(out, w, 0);
+}
+
+/* see aes.h */
+void cpim_crypto_aes_xts_unit(const cpim_crypto_aes_ks *k1, const cpim_crypto_aes_ks *k2, int dec,
+                              uint64_t unit, const uint8_t *in, uint8_t *out, uint32_t len)
+{
+    if (len < 16)
+        return;
+    /* plain64 tweak block, as column words: bytes 0..7 the little-endian unit */
+    uint32_t t[4] = {bswap32((uint32_t)unit), bswap32((uint32_t)(unit >> 32)), 0, 0};
+    enc4(k2->rk, k2->nr, t);
+    const uint32_t r = len % 16;
+    /* with stealing, the last full block and the partial one go together */
+    const uint32_t m = len / 16 - (r != 0);
+    for (uint32_t j = 0; j < m; j++, in += 16, out += 16) {
+        xts_block(k1, dec, t, in, out);
+        xts_alpha_be(t);
+    }
+    if (r) {
+        /* IEEE 1619 5.3.2 / 5.4.2: t is T_m-1 here, t2 = T_m */
+        uint32_t t2[4] = {t[0], t[1], t[2], t[3]}, a[4], b[4];
+        xts_alpha_be(t2);
+        uint8_t *pa = (uint8_t *)a, *pb = (uint8_t *)b;
+        /* encrypt: CC = E(P_m-1, T_m-1); decrypt: PP = D(C_m-1, T_m) */
+        xts_block(k1, dec, dec ? t2 : t, in, pa);
+        for (uint32_t i = 0; i < 16; i++) /* the short block (read before out is written) */
+            pb[i] = i < r ? in[16 + i] : pa[i];
+        for (uint32_t i = 0; i < r; i++)
+            out[16 + i] = pa[i];
+        xts_block(k1, dec, dec ? t : t2, pb, out);
+        wipe_w(a, 4), wipe_w(b, 4), wipe_w(t2, 4);
+    }
+    wipe_w(t, 4);
+}

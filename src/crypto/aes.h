@@ -92,6 +92,15 @@ void cpim_crypto_aes_decrypt_1t(const cpim_crypto_aes_ks *dk, const uint8_t *in,
 void cpim_crypto_aes_ctr_1t(const cpim_crypto_aes_ks *ek, uint8_t ctr[16], const uint8_t *in,
                             uint8_t *out, uint32_t len);
 
+/* XTS (IEEE 1619-2007, SP 800-38E) on one data unit of len >= 16 bytes
+ * (4-table set): the tweak is E(k2, unit as 64-bit little-endian || 8 zero
+ * bytes) (dm-crypt plain64), multiplied by alpha in GF(2^128) per block; a
+ * unit that is not a multiple of 16 ends with ciphertext stealing.  k1 is
+ * key1's encryption schedule (dec = 0) or decryption schedule (dec = 1);
+ * k2 is always key2's encryption schedule.  len < 16 does nothing. */
+void cpim_crypto_aes_xts_unit(const cpim_crypto_aes_ks *k1, const cpim_crypto_aes_ks *k2, int dec,
+                              uint64_t unit, const uint8_t *in, uint8_t *out, uint32_t len);
+
 /* ctr += n as 128-bit big-endian integers, mod 2^128 (the start counter of
  * block n of a CTR stream). */
 void cpim_crypto_aes_ctr_add(uint8_t ctr[16], uint64_t n);
