@@ -16,7 +16,7 @@
 #include "cryptopim.h"
 #include "test.h"
 
-#ifdef CPIM_HAVE_OPENSSL
+#ifdef HAVE_OPENSSL
 #include <openssl/evp.h>
 #endif
 
@@ -25,7 +25,7 @@
 static int reference(const uint8_t *key, size_t klen, cpim_dir dir, uint64_t first, size_t usz,
                      const uint8_t *in, uint8_t *out, size_t len)
 {
-#ifdef CPIM_HAVE_OPENSSL
+#ifdef HAVE_OPENSSL
     EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
     const EVP_CIPHER *ci = klen == 32 ? EVP_aes_128_xts() : EVP_aes_256_xts();
     int ok = c != NULL;
