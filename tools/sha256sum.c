@@ -12,23 +12,24 @@
  *
  * The files are taken in *groups* (up to 4096 files): small regular files
  * (up to STREAM_MIN bytes, and less than a slab) are read whole into the
- * group's *slab* (one
- * buffer, files back to back) and hashed in one cpim_sha256_batch() call
- * when the group closes; larger files, pipes and standard input are
- * *streamed* -- up to STREAM_MAX of them per group, each read in rounds, a
- * round being one slab split evenly over the group's unfinished streams and
- * hashed with one cpim_sha256_update_many() call (so several large files
- * fill the SIMD lanes, threads or DPUs together).  A group closes when its
- * slab is full, its file or stream count is reached, at standard input (read
- * to its end there, as coreutils does) and at the end of each check file.
+ * group's *slab* (one buffer, files back to back) and hashed in one
+ * cpim_sha256_batch() call when the group closes; larger files, pipes and
+ * standard input are *streamed* -- up to STREAM_MAX of them per group, each
+ * read in rounds, a round being one slab split evenly over the group's
+ * unfinished streams and hashed with one cpim_sha256_update_many() call (so
+ * several large files fill the SIMD lanes, threads or DPUs together).  A
+ * group closes when its slab is full, its file or stream count is reached,
+ * at standard input (read to its end there, as coreutils does) and at the
+ * end of each check file.
  *
  * Memory is bounded whatever the file sizes: NSLABS slabs of SLAB_DEFAULT
  * bytes (512 KiB, pim 4 MiB; the CRYPTOPIM_BATCH_BYTES environment variable
  * sets another size, at least 4096) cycle between the two threads, and at
- * most QUEUE_MAX jobs (each at most one group of files) wait for the hasher.  A backend
- * without the streaming API gets whole files instead (malloc'd, as before:
- * a file that does not fit in memory is then an error, "Cannot allocate
- * memory", and the others are still hashed).  Nothing is truncated.
+ * most QUEUE_MAX jobs (each at most one group of files) wait for the
+ * hasher.  A backend without the streaming API gets whole files instead
+ * (malloc'd, as before: a file that does not fit in memory is then an
+ * error, "Cannot allocate memory", and the others are still hashed).
+ * Nothing is truncated.
  *
  * Options, messages and exit statuses follow coreutils 9.1 sha256sum
  * (tests/cli_sha256sum.sh diffs both on tests/sha256sum/), with `cryptopim`
