@@ -6,7 +6,9 @@
  * One call = one or more *rounds*; a round gives every DPU at most `budget`
  * bytes of MRAM work (default 32 MiB of the 64 MiB bank), so inputs larger
  * than the allocated MRAM stream through.  Each round is planned by plan.c
- * and run by rounds.c in the context's host mode.
+ * and run by rounds.c in the context's host mode.  The streaming API's
+ * sha256_blocks runs on the same path: each stream's blocks are a message
+ * whose chaining value goes into the kernel and comes back (no padding).
  *
  * Profile: cpim_options.profile is passed to dpu_alloc, minus this
  * backend's own keys:
