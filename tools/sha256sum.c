@@ -130,8 +130,9 @@ struct group {
     size_t n, cap, nstreams;
     uint8_t *slab; /* the whole files' bytes (NULL until the first) */
     size_t used;
-    cpim_err rc;   /* the hasher's first failure */
-    size_t hashed; /* files handed to the backend */
+    cpim_err rc;      /* the hasher's first failure */
+    size_t hashed;    /* files handed to the backend */
+    int round_failed; /* rc is a round's: the streams were handed over too */
 };
 
 enum { J_BATCH, J_ROUND, J_END, J_QUIT };
@@ -410,8 +411,9 @@ static void run_job(struct sums *s, struct job *j)
         for (size_t k = 0; k < j->m; k++)
             st[k] = &j->it[k]->st;
         g->rc = cpim_sha256_update_many(s->ctx, st, j->p, j->len, j->m);
+        g->round_failed = g->rc != CPIM_OK;
     } else if (j->kind == J_END) {
-        if (live) {
+        if (live || g->round_failed) {
             cpim_sha256_state *st[STREAM_MAX];
             struct item *its[STREAM_MAX];
             uint8_t dig[STREAM_MAX][32];
@@ -420,7 +422,8 @@ static void run_job(struct sums *s, struct job *j)
                 if (g->items[i].streamed && !g->items[i].err)
                     its[m] = &g->items[i], st[m++] = &g->items[i].st;
             g->hashed += m;
-            g->rc = m ? cpim_sha256_final_many(s->ctx, st, m, dig) : CPIM_OK;
+            if (live)
+                g->rc = m ? cpim_sha256_final_many(s->ctx, st, m, dig) : CPIM_OK;
             for (size_t k = 0; g->rc == CPIM_OK && k < m; k++)
                 memcpy(its[k]->digest, dig[k], 32);
         }
