@@ -296,6 +296,16 @@ fi
 rc=$?
 [ $rc = 2 ] && grep -q 'cannot write' "$T/err" && pass cli_bad_output_dir ||
     fail cli_bad_output_dir "exit $rc, stderr '$(cat "$T/err")'"
+# a failed write stops the pipeline even while the input never ends: the reader
+# thread, blocked on the endless pipe, is woken (exit 2 at once, not a hang)
+if [ -w /dev/full ]; then
+    (yes | timeout 60 "$B" enc -a aes-128-ctr -K $K128 --iv $IV >/dev/full 2>"$T/err")
+    rc=$?
+    [ $rc = 2 ] && grep -q 'cannot write standard output' "$T/err" && pass cli_write_error_stops ||
+        fail cli_write_error_stops "exit $rc (124: it hung), $(cat "$T/err")"
+else
+    skip cli_write_error_stops "no /dev/full"
+fi
 # an existing OUT survives a failed run untouched
 printf keep >"$T/keep"
 "$B" enc -a aes-128-ecb -K $K128 -i "$T/r17" -o "$T/keep" 2>/dev/null

@@ -154,16 +154,30 @@ report cli_sha256sum_streamed
 # (a whole-file read would need 1 GiB; ulimit -v counts mappings, which the
 # virtual UPMEM's MRAM would exceed, so the cpu backend)
 if ldd "$B" 2>/dev/null | grep -q 'libasan'; then
-    # ASan reserves terabytes of shadow address space at start-up
+    # ASan reserves terabytes of shadow address space at start-up (and its
+    # shadow memory and quarantine count in the RSS)
     skip cli_sha256sum_constant_memory "an ASan build cannot start under ulimit -v"
+    skip cli_sha256sum_rss "an ASan build's RSS includes its shadow memory"
 elif truncate -s 1G sparse 2>/dev/null; then
     got=$( (ulimit -v 300000 && "$B" sha256sum --backend cpu sparse) 2>&1)
     want="49bc20df15e412a64472421e13fe86ff1c5165e18b2afccf160d4dc19fe68a14  sparse"
     [ "$got" = "$want" ] && pass cli_sha256sum_constant_memory ||
         fail cli_sha256sum_constant_memory "under ulimit -v 300000: $got"
+    # and its resident set: at most 64 MiB (the slabs are 4 MiB in all) on the
+    # default backend, with a few small files in the same run
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f %M -o "$T/rss" "$B" sha256sum a sparse empty >"$T/got.out" 2>"$T/got.err"
+        rss=$(tail -n 1 "$T/rss")
+        sha256sum a sparse empty | cmp -s - "$T/got.out" && [ "$rss" -le 65536 ] 2>/dev/null &&
+            pass cli_sha256sum_rss ||
+            fail cli_sha256sum_rss "max RSS '$rss' KiB (limit 65536); $(head -c 300 "$T/got.err")"
+    else
+        skip cli_sha256sum_rss "no /usr/bin/time (GNU time) to read the maximum RSS"
+    fi
     rm -f sparse
 else
     skip cli_sha256sum_constant_memory "no sparse files here"
+    skip cli_sha256sum_rss "no sparse files here"
 fi
 
 # ---- the pim backend (the virtual UPMEM is slow: a few cases) ---------------------
@@ -172,6 +186,12 @@ if "$B" list 2>/dev/null | grep -q '^pim *available'; then
     same /dev/null -c "$D/ok.sum" || true
     [ -n "$why" ] || same /dev/null -c --strict "$D/mixed.sum" || true
     [ -n "$why" ] || same /dev/null --tag a empty "with space" || true
+    # streamed on the DPUs (files above the 1 MiB of a whole read), in rounds of
+    # a 256 KiB slab, mixed with small files, and -c
+    export CRYPTOPIM_BATCH_BYTES=262144
+    [ -n "$why" ] || same /dev/null a bigs1 big3m empty || true
+    [ -n "$why" ] || same /dev/null -c "$T/bigs.sum" || true
+    unset CRYPTOPIM_BATCH_BYTES
     BE=""
     report cli_sha256sum_pim
     # a DPU fault (instruction watchdog of the virtual UPMEM): an error that

@@ -6,6 +6,7 @@
  * provoked DPU fault.  Small machines (a few DPUs, 4 tasklets) and a small
  * MRAM budget (the backend's `mramBudget` profile key) keep it fast.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -150,6 +151,97 @@ TEST(pim_sha256_lengths)
         free(bufs[i]);
     free(a);
     free(b);
+}
+
+/* The streaming API on the DPUs (sha256_blocks: chaining values in and out
+ * of the kernel): streams fed in random splits (0-byte, sub-block, around a
+ * block, large pieces), through update_many and update, in every mode and
+ * with an MRAM budget small enough that a stream's blocks span several
+ * rounds; every digest equals the cpu backend's one-shot batch.  A DPU
+ * fault in an update leaves every state as it was. */
+TEST(pim_sha256_stream_random_splits)
+{
+    if (!test_require_backend("pim"))
+        return;
+    enum { N = 9, DATA = 150000 };
+    uint8_t *data = malloc(DATA);
+    uint64_t seed = 0x5714u;
+    test_fill(&seed, data, DATA);
+    cpim_ctx *cpu = NULL;
+    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu");
+    const char *profiles[] = {PROFILE, PROFILE ",mramBudget=4096"};
+    for (int mode = 0; mode < 3; mode++)
+        for (int pr = 0; pr < 2; pr++) {
+            cpim_ctx *pim = open_pim((cpim_pim_mode)mode, profiles[pr], 0, NULL);
+            if (!pim)
+                continue;
+            const uint8_t *msgs[N];
+            size_t lens[N], done[N];
+            uint8_t want[N][32], got[N][32];
+            cpim_sha256_state st[N], *sp[N];
+            for (int i = 0; i < N; i++) {
+                uint64_t r = test_rand(&seed);
+                lens[i] = i == 0 ? 0 : i == 1 ? 64 : (size_t)(r % (DATA / 3));
+                msgs[i] = data + (size_t)(test_rand(&seed) % (DATA - lens[i] + 1));
+                done[i] = 0;
+                sp[i] = &st[i];
+                cpim_sha256_init(&st[i]);
+            }
+            CHECK(cpim_sha256_batch(cpu, msgs, lens, N, want) == CPIM_OK, "cpu reference");
+            cpim_err rc = CPIM_OK;
+            for (int step = 0; rc == CPIM_OK; step++) {
+                const uint8_t *p[N];
+                size_t n[N];
+                int left = 0;
+                for (int i = 0; i < N; i++) {
+                    uint64_t r = test_rand(&seed);
+                    size_t rest = lens[i] - done[i];
+                    size_t c = r % 4 == 0   ? 0
+                               : r % 4 == 1 ? (size_t)(r >> 8) % 70
+                               : r % 4 == 2 ? 64 * (1 + (size_t)(r >> 8) % 3) - 1 + (r >> 20) % 3
+                                            : (size_t)(r >> 8) % (rest + 1);
+                    n[i] = c < rest ? c : rest;
+                    p[i] = n[i] ? msgs[i] + done[i] : NULL;
+                    left |= done[i] + n[i] < lens[i];
+                }
+                if (step % 3 == 2)
+                    for (int i = 0; i < N && rc == CPIM_OK; i++)
+                        rc = cpim_sha256_update(pim, &st[i], p[i], n[i]);
+                else
+                    rc = cpim_sha256_update_many(pim, sp, p, n, N);
+                CHECK(rc == CPIM_OK, "mode %d budget %d step %d: %s", mode, pr, step,
+                      cpim_strerror(rc));
+                for (int i = 0; i < N; i++)
+                    done[i] += n[i];
+                if (!left)
+                    break;
+            }
+            if (rc == CPIM_OK)
+                rc = cpim_sha256_final_many(pim, sp, N, got);
+            CHECK(rc == CPIM_OK, "final_many: %s", cpim_strerror(rc));
+            if (rc == CPIM_OK)
+                for (int i = 0; i < N; i++) {
+                    char what[96];
+                    snprintf(what, sizeof what, "mode %d budget %d stream %d (%zu bytes)", mode, pr,
+                             i, lens[i]);
+                    CHECK_MEM(got[i], want[i], 32, what);
+                }
+            cpim_close(pim);
+        }
+    /* a faulting DPU program: the update fails, the state is unchanged */
+    if (access("build/dpu/fault/sha256-t4", R_OK) == 0) {
+        cpim_ctx *bad = open_pim(CPIM_PIM_SYNC, "nrRanks=2,nrDpusPerRank=2", 0, "build/dpu/fault");
+        cpim_sha256_state s1, s2;
+        cpim_sha256_init(&s1);
+        CHECK(cpim_sha256_update(cpu, &s1, data, 100) == CPIM_OK, "cpu update");
+        s2 = s1;
+        cpim_err rc = bad ? cpim_sha256_update(bad, &s1, data + 100, 1000) : CPIM_OK;
+        CHECK(!bad || rc == CPIM_ERR_PIM_FAULT, "fault: got %s", cpim_strerror(rc));
+        CHECK(!memcmp(&s1, &s2, sizeof s1), "a failed update changed the state");
+        cpim_close(bad);
+    }
+    cpim_close(cpu);
+    free(data);
 }
 
 /* Allocation by DPU count: 3 DPUs of a 2 x 3 machine with one disabled. */

@@ -155,6 +155,28 @@ int cli_output_open(cli_output *o, const char *path);
 int cli_output_commit(cli_output *o, void *buf, size_t cap);
 void cli_output_abort(cli_output *o);
 
+/*
+ * The read -> compute -> write pipeline of enc/dec (tools/iopipe.c): a
+ * reader thread fills `nbuf` buffers of `chunk` bytes from in_fd, the caller
+ * takes them in order (cli_iopipe_next), processes each in place and hands
+ * it back (cli_iopipe_put), and a writer thread writes them to out_fd in
+ * order.  cli_iopipe_start() returns 0 or an errno (nothing started).
+ * cli_iopipe_next() returns 1 with the next chunk (*n bytes; only the last
+ * is shorter than chunk), 0 at the end of the input (or after a failed
+ * write), -1 with errno for a failed read.  cli_iopipe_finish(p, 1) waits
+ * until every chunk put is written, (p, 0) stops both threads; either
+ * returns the errno of a failed write, or 0.  cli_iopipe_scratch(): a
+ * buffer free after finish; cli_iopipe_free() frees everything.
+ */
+typedef struct cli_iopipe cli_iopipe;
+int cli_iopipe_start(cli_iopipe **p, int in_fd, int out_fd, size_t chunk, unsigned nbuf);
+int cli_iopipe_next(cli_iopipe *p, uint8_t **buf, size_t *n);
+void cli_iopipe_put(cli_iopipe *p, size_t n);
+int cli_iopipe_write_error(cli_iopipe *p);
+int cli_iopipe_finish(cli_iopipe *p, int ok);
+uint8_t *cli_iopipe_scratch(cli_iopipe *p, size_t *cap);
+void cli_iopipe_free(cli_iopipe *p);
+
 /* Commands (one file each). */
 int cmd_encdec(int argc, char **argv, cpim_dir dir); /* cryptopim.c */
 int cmd_list(int argc, char **argv);                 /* cryptopim.c */

@@ -3,9 +3,11 @@
  * and `enc` / `dec` (AES-ECB / AES-CTR of files and streams, byte-identical
  * to `openssl enc -nosalt -nopad` with -K/-iv).
  *
- * enc/dec stream the input in chunks (8 MiB, a multiple of 16), so memory
- * use does not grow with the input; in CTR mode the counter block the API
- * advances carries the stream from one chunk to the next.  The arguments are
+ * enc/dec stream the input in chunks (1 MiB, a multiple of 16) through a
+ * pipeline (tools/iopipe.c: a reader thread, the compute here, a writer
+ * thread), so reading, computing and writing overlap and memory use does not
+ * grow with the input; in CTR mode the counter block the API advances
+ * carries the stream from one chunk to the next.  The arguments are
  * parsed in encdec_args.c and the output (-o) is handled by outfile.c, which
  * makes sure a failed run never leaves a partial OUT behind.
  */
@@ -21,7 +23,12 @@
 
 #include "cli.h"
 
-#define CHUNK_DEFAULT (8u << 20)
+/* Chunks: small enough that a chunk read is still in the cache when it is
+ * encrypted and written; PIPE_BUFFERS of them overlap read, compute and
+ * write (tools/iopipe.c). */
+#define CHUNK_DEFAULT (1u << 20)
+#define CHUNK_PIM     (8u << 20)
+#define PIPE_BUFFERS  4u
 
 /* ---- help ------------------------------------------------------------------ */
 
@@ -81,23 +88,10 @@ int cmd_list(int argc, char **argv)
 
 /* ---- enc / dec --------------------------------------------------------------- */
 
-static int write_full(int fd, const uint8_t *buf, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, buf, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        buf += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* Chunk size: 8 MiB; the CRYPTOPIM_CHUNK environment variable (bytes, a
- * multiple of 16) overrides it so tests can make CTR cross chunk borders. */
-static size_t chunk_size(void)
+/* Chunk size: 1 MiB (pim: 8 MiB, each chunk is a DPU launch); the
+ * CRYPTOPIM_CHUNK environment variable (bytes, a multiple of 16) overrides
+ * it so tests can make CTR cross chunk borders. */
+static size_t chunk_size(const char *backend)
 {
     const char *e = getenv("CRYPTOPIM_CHUNK");
     if (e) {
@@ -106,7 +100,7 @@ static size_t chunk_size(void)
         if (!*end && v >= 16 && v % 16 == 0 && v <= (1ul << 30))
             return v;
     }
-    return CHUNK_DEFAULT;
+    return strcmp(backend, "pim") == 0 ? CHUNK_PIM : CHUNK_DEFAULT;
 }
 
 /* see cli.h */
@@ -176,59 +170,69 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         goto close_ctx;
     }
 
-    size_t chunk = chunk_size();
+    size_t chunk = chunk_size(backend);
     if (e.xts) /* whole sectors per call, so that each call's units are the file's */
         chunk = chunk < e.sector_size ? e.sector_size : chunk - chunk % e.sector_size;
-    uint8_t *buf = malloc(chunk);
-    if (!buf) {
-        cli_error("%s: out of memory (%zu-byte buffer)", cmd, chunk);
+    cli_iopipe *io = NULL;
+    int perr = cli_iopipe_start(&io, in_fd, out.fd, chunk, PIPE_BUFFERS);
+    if (perr) {
+        cli_error("%s: cannot start the I/O pipeline (%u buffers of %zu bytes): %s", cmd,
+                  PIPE_BUFFERS, chunk, strerror(perr));
         goto close_ctx;
     }
     unsigned long long total = 0;
     for (;;) {
-        long n = cli_read_full(in_fd, buf, chunk);
-        if (n < 0) {
+        uint8_t *buf;
+        size_t n;
+        int r = cli_iopipe_next(io, &buf, &n);
+        if (r < 0) {
             cli_error("cannot read %s: %s", in_name, strerror(errno));
-            goto free_buf;
+            goto stop_pipe;
         }
-        if (n == 0)
+        if (r == 0)
             break;
-        total += (unsigned long long)n;
-        if (e.xts && (size_t)n % e.sector_size && (size_t)n % e.sector_size < 16) {
+        total += n;
+        if (e.xts && n % e.sector_size && n % e.sector_size < 16) {
             cli_error("%s: input %s is %llu bytes: its last sector would have %zu bytes (XTS "
                       "needs 16 or more)",
-                      cmd, in_name, total, (size_t)n % e.sector_size);
-            goto free_buf;
+                      cmd, in_name, total, n % e.sector_size);
+            goto stop_pipe;
         }
         if (!e.ctr && !e.xts && n % 16) {
             cli_error("%s: input %s is %llu bytes, not a multiple of 16 (%s takes no padding)", cmd,
                       in_name, total, e.alg_name);
-            goto free_buf;
+            goto stop_pipe;
         }
-        err = e.xts   ? cpim_aes_xts(ctx, dir, e.sector, e.sector_size, buf, buf, (size_t)n)
-              : e.ctr ? cpim_aes_ctr(ctx, e.iv, buf, buf, (size_t)n)
-                      : cpim_aes_ecb(ctx, dir, buf, buf, (size_t)n);
-        e.sector += (uint64_t)((size_t)n / e.sector_size); /* XTS: the next call's first unit */
+        err = e.xts   ? cpim_aes_xts(ctx, dir, e.sector, e.sector_size, buf, buf, n)
+              : e.ctr ? cpim_aes_ctr(ctx, e.iv, buf, buf, n)
+                      : cpim_aes_ecb(ctx, dir, buf, buf, n);
+        e.sector += (uint64_t)(n / e.sector_size); /* XTS: the next call's first unit */
         if (err != CPIM_OK) {
             cli_error("%s: %s on backend '%s' failed: %s", cmd, e.alg_name, backend,
                       cpim_strerror(err));
-            goto free_buf;
+            goto stop_pipe;
         }
-        if (write_full(out.fd, buf, (size_t)n) != 0) {
-            cli_error("cannot write %s: %s", out_name, strerror(errno));
-            goto free_buf;
-        }
-        if ((size_t)n < chunk)
-            break;
+        cli_iopipe_put(io, n);
+        if (cli_iopipe_write_error(io))
+            break; /* reported below */
     }
-    if (cli_output_commit(&out, buf, chunk) == 0)
+    perr = cli_iopipe_finish(io, 1);
+    if (perr) {
+        cli_error("cannot write %s: %s", out_name, strerror(perr));
+        goto free_pipe;
+    }
+    size_t scratch_len;
+    uint8_t *scratch = cli_iopipe_scratch(io, &scratch_len);
+    if (cli_output_commit(&out, scratch, scratch_len) == 0)
         rc = CLI_OK;
-    free(buf);
+    cli_iopipe_free(io);
     cpim_close(ctx);
     goto close_in;
 
-free_buf:
-    free(buf);
+stop_pipe:
+    cli_iopipe_finish(io, 0);
+free_pipe:
+    cli_iopipe_free(io);
 close_ctx:
     cpim_close(ctx);
 abort_out:

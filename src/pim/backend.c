@@ -6,7 +6,9 @@
  * One call = one or more *rounds*; a round gives every DPU at most `budget`
  * bytes of MRAM work (default 32 MiB of the 64 MiB bank), so inputs larger
  * than the allocated MRAM stream through.  Each round is planned by plan.c
- * and run by rounds.c in the context's host mode.
+ * and run by rounds.c in the context's host mode.  The streaming API's
+ * sha256_blocks runs on the same path: each stream's blocks are a message
+ * whose chaining value goes into the kernel and comes back (no padding).
  *
  * Profile: cpim_options.profile is passed to dpu_alloc, minus this
  * backend's own keys:
@@ -578,10 +580,15 @@ static int grow(cpim_pim_faults *f, uint8_t **buf, size_t *cap, size_t *hi, size
     return *buf != NULL;
 }
 
-static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
-                        uint8_t (*digests)[32], cpim_stats *st)
+/* Both SHA-256 operations: the digests of whole messages (h == NULL), or
+ * (h != NULL) the streaming API's chaining values, h[i] absorbing the
+ * lens[i] bytes (a multiple of 64) at msgs[i], with nothing padded or
+ * finished (plan.c's `blocks` mode; the DPU kernel reads each chaining value
+ * from its slot and writes the new one back, sha256_args.h).  On an error h
+ * is unchanged. */
+static cpim_err sha_run(struct pim_state *s, const uint8_t *const *msgs, const size_t *lens,
+                        size_t count, uint8_t (*digests)[32], uint32_t *const *h, cpim_stats *st)
 {
-    struct pim_state *s = state;
     cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_SHA);
     if (rc != CPIM_OK)
         return rc;
@@ -602,15 +609,21 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
     p.scope_n = s->scope_n;
     p.to = s->to;
     p.from = s->from;
+    p.blocks = h != NULL;
     uint64_t *pos = cpim_pim_calloc(&s->faults, count, sizeof *pos);  /* bytes hashed so far */
     size_t *todo = cpim_pim_malloc(&s->faults, count * sizeof *todo); /* unfinished, in order */
     if (!pos || !todo || cpim_pim_sha_plan_alloc(&p, &s->faults, count) != CPIM_OK) {
         rc = CPIM_ERR_NOMEM;
         goto out;
     }
-    size_t ntodo = count;
-    for (size_t i = 0; i < count; i++)
-        todo[i] = i;
+    size_t ntodo = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (h && !lens[i])
+            continue; /* no blocks: nothing to do, its chaining value stays */
+        if (h)
+            memcpy(p.chain[i], h[i], sizeof p.chain[i]);
+        todo[ntodo++] = i;
+    }
 
     while (ntodo && rc == CPIM_OK) {
         size_t used, res;
@@ -641,15 +654,43 @@ static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *l
     }
 out:
     if (rc == CPIM_OK && s->timing_only) {
-        memset(digests, 0, count * sizeof *digests); /* not all were computed */
+        if (digests)
+            memset(digests, 0, count * sizeof *digests); /* not all were computed */
         rc = CPIM_ERR_TIMING_ONLY;
     }
+    if (rc == CPIM_OK && h)
+        for (size_t i = 0; i < count; i++)
+            if (lens[i])
+                memcpy(h[i], p.chain[i], sizeof p.chain[i]);
     if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
         cpim_pim_machine_reset(s->m);
     free(pos);
     free(todo);
     cpim_pim_sha_plan_free(&p);
     cpim_pim_clocks_stop(s->m, &clk, &t, st);
+    return rc;
+}
+
+static cpim_err pim_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                        uint8_t (*digests)[32], cpim_stats *st)
+{
+    return sha_run(state, msgs, lens, count, digests, NULL, st);
+}
+
+/* see backend.h (sha256_blocks): the blocks become messages of nblocks[i] *
+ * 64 bytes in sha_run's chaining mode, so they take the same rounds, MRAM
+ * budget and direct pushes as whole messages. */
+static cpim_err pim_sha_blocks(void *state, uint32_t *const *h, const uint8_t *const *p,
+                               const size_t *nblocks, size_t count, cpim_stats *st)
+{
+    struct pim_state *s = state;
+    size_t *lens = cpim_pim_malloc(&s->faults, (count ? count : 1) * sizeof *lens);
+    if (!lens)
+        return CPIM_ERR_NOMEM;
+    for (size_t i = 0; i < count; i++)
+        lens[i] = nblocks[i] * 64u;
+    cpim_err rc = sha_run(s, p, lens, count, NULL, h, st);
+    free(lens);
     return rc;
 }
 
@@ -717,4 +758,5 @@ const cpim_backend_vt cpim_backend_pim = {
     .pbkdf2_sha256_batch = pim_pbkdf2,
     .xts_set_key = pim_xts_set_key,
     .aes_xts = pim_xts,
+    .sha256_blocks = pim_sha_blocks,
 };

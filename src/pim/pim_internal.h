@@ -187,6 +187,10 @@ typedef struct cpim_pim_sha_plan {
     unsigned threads;    /* host threads for large staged copies */
     uint32_t nr_scopes;  /* push scopes: the whole set (sync) or each rank */
     uint32_t *scope_first, *scope_n;
+    /* 1: the streaming API's blocks (lens multiples of 64): every segment
+     * starts from chain[m] (set by the caller) and none is padded; when a
+     * message is done, chain[m] is its new chaining value */
+    int blocks;
     /* buffers of the round, from the caller */
     uint8_t *stage, *results;
     cpim_pim_piece *to, *from;
@@ -219,7 +223,8 @@ void cpim_pim_sha_plan_round(cpim_pim_sha_plan *p, const size_t *todo, size_t nt
  * staged bytes of DPUs [first, first + n). */
 void cpim_pim_sha_prepare(void *plan, uint32_t first, uint32_t n);
 /* After the round: digests of the finished messages, chaining values and
- * pos of the others (pos = UINT64_MAX when finished). */
+ * pos of the others (pos = UINT64_MAX when finished; in blocks mode a
+ * finished message's result is its chain entry). */
 void cpim_pim_sha_collect(const cpim_pim_sha_plan *p, uint64_t *pos, uint8_t (*digests)[32]);
 
 /* ---- statistics (stats.c) -------------------------------------------------- */

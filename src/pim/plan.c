@@ -106,7 +106,7 @@ uint32_t cpim_pim_sha_seg_max(uint32_t budget)
 cpim_err cpim_pim_sha_plan_alloc(cpim_pim_sha_plan *p, cpim_pim_faults *f, size_t count)
 {
     const uint32_t nd = p->nd, seg_max = cpim_pim_sha_seg_max(p->budget);
-    int long_msgs = 0;
+    int long_msgs = p->blocks; /* chaining values in and out */
     for (size_t i = 0; i < count; i++)
         long_msgs |= p->lens[i] > seg_max;
     p->segs = cpim_pim_malloc(f, count * sizeof *p->segs);
@@ -242,7 +242,8 @@ void cpim_pim_sha_plan_round(cpim_pim_sha_plan *p, const size_t *todo, size_t nt
         g->msg = m;
         g->prior = pos[m];
         g->len = len;
-        g->flags = (len == left ? SHA_F_FINAL : 0) | (pos[m] ? SHA_F_CONT : 0);
+        g->flags =
+            p->blocks ? SHA_F_CONT : (len == left ? SHA_F_FINAL : 0) | (pos[m] ? SHA_F_CONT : 0);
         p->cnt[d]++;
         data += round8(len);
         if (p->cnt[d] > p->max_n)
@@ -375,6 +376,8 @@ void cpim_pim_sha_collect(const cpim_pim_sha_plan *p, uint64_t *pos, uint8_t (*d
             } else {
                 memcpy(p->chain[g->msg], res, 32);
                 pos[g->msg] += g->len;
+                if (p->blocks && pos[g->msg] == p->lens[g->msg])
+                    pos[g->msg] = UINT64_MAX; /* its blocks are done: chain holds h */
             }
         }
 }
