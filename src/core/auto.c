@@ -94,6 +94,16 @@ static cpim_err auto_sha_blocks(void *p, uint32_t *const *h, const uint8_t *cons
     return s->sha_vt->sha256_blocks(s->sha_st, h, msgs, nblocks, count, st);
 }
 
+static cpim_err auto_gcm(void *p, cpim_dir dir, const uint8_t *iv, size_t iv_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                         size_t len, uint8_t tag[16], cpim_stats *st)
+{
+    struct auto_state *s = p;
+    if (!s->aes_vt->aes_gcm)
+        return CPIM_ERR_UNSUPPORTED;
+    return s->aes_vt->aes_gcm(s->aes_st, dir, iv, iv_len, aad, aad_len, in, out, len, tag, st);
+}
+
 const cpim_backend_vt cpim_backend_auto = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "auto",
@@ -106,4 +116,5 @@ const cpim_backend_vt cpim_backend_auto = {
     .aes_ctr = auto_ctr,
     .sha256_batch = auto_sha,
     .sha256_blocks = auto_sha_blocks,
+    .aes_gcm = auto_gcm,
 };

@@ -27,6 +27,12 @@
  *    absorbs nblocks[i] 64-byte blocks from p[i] (nblocks[i] may be 0, and
  *    p[i] then NULL).  NULL if the backend cannot (the core answers
  *    CPIM_ERR_UNSUPPORTED to the streaming calls).
+ *  - aes_gcm: AES-GCM (SP 800-38D) with the key of set_key; arguments
+ *    validated by the core (iv_len >= 1, len <= 2^36 - 32, pointers).
+ *    CPIM_ENCRYPT writes the ciphertext and the tag; CPIM_DECRYPT writes the
+ *    plaintext and the tag it computed over `in`: the core compares that
+ *    with the expected tag in constant time and wipes `out` on a mismatch,
+ *    so no backend releases plaintext by itself.  len may be 0.
  *  - Each operation fills `st` (times on the measured clock at least; the pim
  *    backend also the modeled clock and its phases).  The core has zeroed it.
  *  - close(): wipe keys, free state.
@@ -53,6 +59,10 @@ typedef struct cpim_backend_vt {
     int (*available_for)(const cpim_options *opt, const char **why);
     cpim_err (*sha256_blocks)(void *state, uint32_t *const *h, const uint8_t *const *p,
                               const size_t *nblocks, size_t count, cpim_stats *st);
+    /* issue 15, GCM (see the contract above) */
+    cpim_err (*aes_gcm)(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                        size_t len, uint8_t tag[16], cpim_stats *st);
 } cpim_backend_vt;
 
 #define CPIM_BACKEND_VT_VERSION 1u
