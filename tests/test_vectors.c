@@ -355,45 +355,6 @@ static void run_monte(cpim_ctx *ctx, const char *be, const struct vfile *f, char
     CHECK(checked >= 2, "%s: only %d Monte Carlo checkpoints", be, checked);
 }
 
-static void run_one(size_t fi, size_t bi)
-{
-    const struct vfile *f = &files[fi];
-    cpim_backend_info info;
-    if (cpim_backend_info_at(bi, &info) != CPIM_OK) {
-        CHECK(0, "backend %zu vanished", bi);
-        return;
-    }
-    if (!info.available) {
-        snprintf(skip_reason, sizeof skip_reason, "backend %s unavailable: %s", info.name,
-                 info.why);
-        test_skip(skip_reason);
-        return;
-    }
-    char *text = test_read_file(f->path, NULL);
-    if (!text) {
-        CHECK(0, "cannot read %s (run from the project root)", f->path);
-        return;
-    }
-    cpim_ctx *ctx = NULL;
-    cpim_err rc = cpim_open(&ctx, info.name, NULL);
-    if (rc == CPIM_ERR_UNAVAILABLE) {
-        snprintf(skip_reason, sizeof skip_reason, "backend %s unavailable at open", info.name);
-        test_skip(skip_reason);
-    } else if (rc != CPIM_OK) {
-        CHECK(0, "cpim_open(%s): %s", info.name, cpim_strerror(rc));
-    } else if (f->kind == K_ECB || f->kind == K_CTR) {
-        run_ecb_ctr(ctx, info.name, f, text);
-    } else if (f->kind == K_SHA) {
-        run_sha(ctx, info.name, f, text);
-    } else if (f->kind == K_GCM) {
-        run_gcm(ctx, info.name, f, text);
-    } else {
-        run_monte(ctx, info.name, f, text);
-    }
-    cpim_close(ctx);
-    free(text);
-}
-
 /* ---- GCM (issue 15) -------------------------------------------------------------- */
 
 /* 1 if decrypting ct under (iv, aad, tag) is refused as it must be:
@@ -491,6 +452,45 @@ static void run_gcm(cpim_ctx *ctx, const char *be, const struct vfile *f, char *
     CHECK(nrec > 0, "%s: no records in %s", be, f->path);
     if (nfail)
         fprintf(stderr, "    %s: %d of %d records of %s failed\n", be, nfail, nrec, f->path);
+}
+
+static void run_one(size_t fi, size_t bi)
+{
+    const struct vfile *f = &files[fi];
+    cpim_backend_info info;
+    if (cpim_backend_info_at(bi, &info) != CPIM_OK) {
+        CHECK(0, "backend %zu vanished", bi);
+        return;
+    }
+    if (!info.available) {
+        snprintf(skip_reason, sizeof skip_reason, "backend %s unavailable: %s", info.name,
+                 info.why);
+        test_skip(skip_reason);
+        return;
+    }
+    char *text = test_read_file(f->path, NULL);
+    if (!text) {
+        CHECK(0, "cannot read %s (run from the project root)", f->path);
+        return;
+    }
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, info.name, NULL);
+    if (rc == CPIM_ERR_UNAVAILABLE) {
+        snprintf(skip_reason, sizeof skip_reason, "backend %s unavailable at open", info.name);
+        test_skip(skip_reason);
+    } else if (rc != CPIM_OK) {
+        CHECK(0, "cpim_open(%s): %s", info.name, cpim_strerror(rc));
+    } else if (f->kind == K_ECB || f->kind == K_CTR) {
+        run_ecb_ctr(ctx, info.name, f, text);
+    } else if (f->kind == K_SHA) {
+        run_sha(ctx, info.name, f, text);
+    } else if (f->kind == K_GCM) {
+        run_gcm(ctx, info.name, f, text);
+    } else {
+        run_monte(ctx, info.name, f, text);
+    }
+    cpim_close(ctx);
+    free(text);
 }
 
 /* ---- registration: one test per (file, backend) ----------------------------------- */

@@ -42,11 +42,13 @@ void cpim_gcm_ctr32(const cpim_gcm_ops *ops, uint8_t c[16], const uint8_t *in, u
         size_t n = len;
         if ((uint64_t)(n + 15) / 16 > room)
             n = (size_t)(room * 16);
-        uint8_t top[12];
-        memcpy(top, c, 12);
+        uint8_t c0[16];
+        memcpy(c0, c, 16);
         ops->ctr(ops->state, c, in, out, n);
-        memcpy(c, top, 12); /* undo any carry out of the low word */
+        /* ops->ctr advanced c with a 128-bit carry: redo it as inc32 */
+        memcpy(c, c0, 16);
         cpim_crypto_gcm_inc32(c, (uint32_t)((n + 15) / 16));
+        cpim_wipe(c0, sizeof c0);
         in += n, out += n, len -= n;
     }
 }
