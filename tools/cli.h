@@ -115,14 +115,19 @@ enum { CLI_ENCDEC_HELP = -1 };
 typedef struct cli_encdec {
     cpim_dir dir;
     const char *cmd;      /* "enc" or "dec", for messages */
-    const char *alg_name; /* one of the six, e.g. "aes-128-ctr" */
+    const char *alg_name; /* one of the nine, e.g. "aes-128-ctr" */
     size_t key_len;       /* the algorithm's key size in bytes */
-    int ctr;              /* CTR (else ECB) */
+    int ctr;              /* CTR (else ECB, or GCM below) */
     const char *key_file; /* --key-file FILE, or NULL for -K */
     uint8_t key[32];
     uint8_t iv[16];                 /* CTR only */
     const char *in_path, *out_path; /* NULL = standard input / output */
     cli_common common;
+    /* GCM (issue 15) */
+    int gcm;
+    uint8_t gcm_iv[128]; /* --iv, gcm_iv_len bytes */
+    size_t gcm_iv_len;
+    const char *aad_path; /* --aad-file, or NULL */
 } cli_encdec;
 
 int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir);

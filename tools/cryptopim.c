@@ -32,7 +32,8 @@ static const char main_help[] =
     "UPMEM) and on CPU backends.\n"
     "\n"
     "commands:\n"
-    "  enc        encrypt a file or stream (AES-ECB / AES-CTR, like openssl enc)\n"
+    "  enc        encrypt a file or stream (AES-ECB / AES-CTR like openssl enc,\n"
+    "             AES-GCM)\n"
     "  dec        decrypt a file or stream\n"
     "  sha256sum  hash many files at once (output like coreutils sha256sum)\n"
     "  list       backends compiled in, and whether they are available here\n"
@@ -107,6 +108,107 @@ static size_t chunk_size(void)
     return CHUNK_DEFAULT;
 }
 
+/* ---- GCM (issue 15) ------------------------------------------------------------ */
+
+/* All of fd into a malloc'd buffer with `extra` spare bytes at its end
+ * (*len: the bytes read); NULL with errno set on a read error or ENOMEM. */
+static uint8_t *read_all(int fd, size_t extra, size_t *len)
+{
+    struct stat st;
+    size_t cap = 1u << 20;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size + 1 > cap)
+        cap = (size_t)st.st_size + 1; /* + 1: the end is seen without a regrowth */
+    uint8_t *buf = malloc(cap + extra);
+    size_t n = 0;
+    while (buf) {
+        long r = cli_read_full(fd, buf + n, cap - n);
+        if (r < 0) {
+            int err = errno;
+            free(buf);
+            errno = err;
+            return NULL;
+        }
+        n += (size_t)r;
+        if (n < cap)
+            break;
+        uint8_t *bigger = cap > SIZE_MAX / 2 - extra ? NULL : realloc(buf, 2 * cap + extra);
+        if (!bigger) {
+            free(buf);
+            errno = ENOMEM;
+            return NULL;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    if (!buf)
+        errno = ENOMEM;
+    *len = n;
+    return buf;
+}
+
+/* One GCM message: the whole input (and AAD) read into memory, processed
+ * with one call, and written only when that call succeeded -- so dec writes
+ * nothing unless the tag matched.  enc writes ciphertext || tag. */
+static int gcm_stream(cpim_ctx *ctx, const cli_encdec *e, int in_fd, const char *in_name,
+                      int out_fd, const char *out_name, const char *backend)
+{
+    int rc = -1;
+    size_t al = 0, n = 0;
+    uint8_t *aad = NULL, *buf = NULL;
+    if (e->aad_path) {
+        int fd = open(e->aad_path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || !(aad = read_all(fd, 0, &al))) {
+            cli_error("cannot read %s: %s", e->aad_path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        close(fd);
+    }
+    if (!(buf = read_all(in_fd, 16, &n))) {
+        cli_error("cannot read %s: %s", in_name, strerror(errno));
+        goto out;
+    }
+    cpim_err err;
+    size_t wlen;
+    if (e->dir == CPIM_ENCRYPT) {
+        err = cpim_aes_gcm_encrypt(ctx, e->gcm_iv, e->gcm_iv_len, aad, al, buf, buf, n, buf + n);
+        wlen = n + 16;
+    } else {
+        if (n < 16) {
+            cli_error("%s: input %s is %zu bytes, shorter than the 16-byte GCM tag", e->cmd,
+                      in_name, n);
+            goto out;
+        }
+        uint8_t tag[16];
+        wlen = n - 16;
+        memcpy(tag, buf + wlen, 16);
+        err = cpim_aes_gcm_decrypt(ctx, e->gcm_iv, e->gcm_iv_len, aad, al, buf, buf, wlen, tag);
+    }
+    if (err == CPIM_ERR_AUTH) {
+        cli_error("%s: authentication failed: the tag does not match (wrong key, IV or AAD, or "
+                  "the input was altered); nothing written",
+                  e->cmd);
+        goto out;
+    }
+    if (err != CPIM_OK) {
+        cli_error("%s: %s on backend '%s' failed: %s", e->cmd, e->alg_name, backend,
+                  cpim_strerror(err));
+        goto out;
+    }
+    if (write_full(out_fd, buf, wlen) != 0) {
+        cli_error("cannot write %s: %s", out_name, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (buf) /* plaintext on one side or the other */
+        cpim_wipe(buf, n + 16);
+    free(buf);
+    free(aad);
+    return rc;
+}
+
 /* see cli.h */
 int cmd_encdec(int argc, char **argv, cpim_dir dir)
 {
@@ -134,7 +236,7 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         cli_error("cannot read %s: %s", in_name, strerror(EISDIR));
         goto close_in;
     }
-    if (!e.ctr && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size % 16) {
+    if (!e.ctr && !e.gcm && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size % 16) {
         cli_error("%s: input %s is %lld bytes, not a multiple of 16 (%s takes no padding)", cmd,
                   in_name, (long long)st.st_size, e.alg_name);
         goto close_in;
@@ -158,10 +260,28 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
     }
     /* An empty call tells whether the backend provides the mode, so that
      * even an empty input gets the error. */
-    err = e.ctr ? cpim_aes_ctr(ctx, e.iv, NULL, NULL, 0) : cpim_aes_ecb(ctx, dir, NULL, NULL, 0);
+    uint8_t probe_tag[16];
+    err = e.gcm
+              ? cpim_aes_gcm_encrypt(ctx, e.gcm_iv, e.gcm_iv_len, NULL, 0, NULL, NULL, 0, probe_tag)
+          : e.ctr ? cpim_aes_ctr(ctx, e.iv, NULL, NULL, 0)
+                  : cpim_aes_ecb(ctx, dir, NULL, NULL, 0);
     if (err != CPIM_OK) {
         cli_error("%s: %s on backend '%s': %s", cmd, e.alg_name, backend, cpim_strerror(err));
         goto close_ctx;
+    }
+    if (e.gcm) {
+        if (gcm_stream(ctx, &e, in_fd, in_name, out.fd, out_name, backend) != 0)
+            goto close_ctx;
+        uint8_t *scratch = malloc(1u << 20); /* for copying over an existing OUT */
+        if (!scratch) {
+            cli_error("%s: out of memory", cmd);
+            goto close_ctx;
+        }
+        if (cli_output_commit(&out, scratch, 1u << 20) == 0)
+            rc = CLI_OK;
+        free(scratch);
+        cpim_close(ctx);
+        goto close_in;
     }
 
     size_t chunk = chunk_size();
@@ -217,6 +337,7 @@ close_in:
 wipe_key:
     cpim_wipe(e.key, sizeof e.key);
     cpim_wipe(e.iv, sizeof e.iv);
+    cpim_wipe(e.gcm_iv, sizeof e.gcm_iv);
     return rc;
 }
 

@@ -15,7 +15,7 @@
 
 const char cli_encdec_help[] =
     "usage: cryptopim enc|dec -a ALG (-K HEX | --key-file FILE) [--iv HEX]\n"
-    "                 [-i IN] [-o OUT] [--backend NAME] [--threads N]\n"
+    "                 [--aad-file F] [-i IN] [-o OUT] [--backend NAME] [--threads N]\n"
     "                 [--dpus N | --ranks R] [--tasklets T] [--mode M]\n"
     "\n"
     "Encrypts (enc) or decrypts (dec) IN to OUT, byte-identical to\n"
@@ -23,12 +23,17 @@ const char cli_encdec_help[] =
     "\n"
     "  -a ALG             aes-128-ecb aes-192-ecb aes-256-ecb\n"
     "                     aes-128-ctr aes-192-ctr aes-256-ctr\n"
+    "                     aes-128-gcm aes-192-gcm aes-256-gcm\n"
     "  -K HEX             the key in hex: 32, 48 or 64 digits for 128/192/256 bits\n"
     "                     (visible to other users in `ps`: prefer --key-file)\n"
     "  --key-file FILE    a file holding the key as hex text; spaces, tabs and\n"
     "                     newlines anywhere in it are ignored\n"
     "  --iv HEX           CTR only (required): the initial 16-byte counter block,\n"
-    "                     32 hex digits, incremented as a 128-bit big-endian number\n"
+    "                     32 hex digits, incremented as a 128-bit big-endian number;\n"
+    "                     GCM (required): the IV, 1 to 128 bytes (24 hex digits =\n"
+    "                     96 bits is the standard size); never reuse one with a key\n"
+    "  --aad-file F       GCM only: additional data authenticated with the message\n"
+    "                     but not encrypted (default: none)\n"
     "  -i IN              input file (default or `-`: standard input)\n"
     "  -o OUT             output (default or `-`: standard output).  A device or\n"
     "                     FIFO is written directly; a regular file gets the new\n"
@@ -38,17 +43,22 @@ const char cli_encdec_help[] =
     "%s"
     "\n"
     "ECB takes no padding: its input must be a multiple of 16 bytes.\n"
+    "GCM: enc writes the ciphertext followed by the 16-byte tag (what OpenSSL's\n"
+    "and other libraries' one-shot AEAD calls produce); dec takes that, checks\n"
+    "the tag before writing anything, and on a mismatch writes nothing and\n"
+    "exits with 2.  GCM holds the whole input in memory (one message).\n"
     "Exit status: 0 on success, 2 on any error (a file OUT is then as it was).\n";
 
 struct alg {
     const char *name;
     size_t key_len;
-    int ctr;
+    int ctr, gcm;
 };
 
 static const struct alg algs[] = {
-    {"aes-128-ecb", 16, 0}, {"aes-192-ecb", 24, 0}, {"aes-256-ecb", 32, 0},
-    {"aes-128-ctr", 16, 1}, {"aes-192-ctr", 24, 1}, {"aes-256-ctr", 32, 1},
+    {"aes-128-ecb", 16, 0, 0}, {"aes-192-ecb", 24, 0, 0}, {"aes-256-ecb", 32, 0, 0},
+    {"aes-128-ctr", 16, 1, 0}, {"aes-192-ctr", 24, 1, 0}, {"aes-256-ctr", 32, 1, 0},
+    {"aes-128-gcm", 16, 0, 1}, {"aes-192-gcm", 24, 0, 1}, {"aes-256-gcm", 32, 0, 1},
 };
 
 static const struct alg *find_alg(const char *name)
@@ -108,6 +118,8 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
             slot = &e->key_file;
         } else if (strcmp(opt, "--iv") == 0 || strcmp(opt, "-iv") == 0) {
             slot = &iv_hex;
+        } else if (strcmp(opt, "--aad-file") == 0) {
+            slot = &e->aad_path;
         } else if (strcmp(opt, "-i") == 0 || strcmp(opt, "--in") == 0) {
             slot = &e->in_path;
         } else if (strcmp(opt, "-o") == 0 || strcmp(opt, "--out") == 0) {
@@ -128,18 +140,20 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
 
     const struct alg *alg = alg_name ? find_alg(alg_name) : NULL;
     if (!alg_name) {
-        cli_error("%s: missing -a ALG (aes-128-ecb ... aes-256-ctr)", e->cmd);
+        cli_error("%s: missing -a ALG (aes-128-ecb ... aes-256-gcm)", e->cmd);
         goto wipe_arg;
     }
     if (!alg) {
         cli_error("%s: unknown algorithm %s (expected aes-128-ecb, aes-192-ecb, aes-256-ecb, "
-                  "aes-128-ctr, aes-192-ctr or aes-256-ctr)",
+                  "aes-128-ctr, aes-192-ctr, aes-256-ctr, aes-128-gcm, aes-192-gcm or "
+                  "aes-256-gcm)",
                   e->cmd, cli_quote(alg_name));
         goto wipe_arg;
     }
     e->alg_name = alg->name;
     e->key_len = alg->key_len;
     e->ctr = alg->ctr;
+    e->gcm = alg->gcm;
     if (key_hex && e->key_file) {
         cli_error("%s: give the key with -K or --key-file, not both", e->cmd);
         goto wipe_arg;
@@ -164,7 +178,25 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
                   e->cmd, e->alg_name);
         goto wipe_key;
     }
-    if (!e->ctr && iv_hex) {
+    if (e->gcm && !iv_hex) {
+        cli_error("%s: %s needs --iv HEX (the IV: 1 to 128 bytes, usually 24 hex digits)", e->cmd,
+                  e->alg_name);
+        goto wipe_key;
+    }
+    if (e->gcm) {
+        long n = cli_unhex(iv_hex, strlen(iv_hex), 0, e->gcm_iv, sizeof e->gcm_iv);
+        if (n < 1) {
+            cli_error("%s: --iv must be 2 to 256 hex digits (1 to 128 bytes)", e->cmd);
+            goto wipe_key;
+        }
+        e->gcm_iv_len = (size_t)n;
+        iv_hex = NULL; /* not CTR's 16-byte block */
+    }
+    if (!e->gcm && e->aad_path) {
+        cli_error("%s: %s takes no additional data (--aad-file is for GCM)", e->cmd, e->alg_name);
+        goto wipe_key;
+    }
+    if (!e->ctr && !e->gcm && iv_hex) {
         cli_error("%s: %s takes no IV (remove --iv)", e->cmd, e->alg_name);
         goto wipe_key;
     }
@@ -181,6 +213,7 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
 wipe_key:
     cpim_wipe(e->key, sizeof e->key);
     cpim_wipe(e->iv, sizeof e->iv);
+    cpim_wipe(e->gcm_iv, sizeof e->gcm_iv);
 wipe_arg:
     if (key_arg)
         cpim_wipe(key_arg, strlen(key_arg));
