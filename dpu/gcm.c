@@ -63,9 +63,12 @@ __host struct gcm_job_args GCM_JOB_SYM;
 __host uint32_t GCM_PART_SYM[NR_TASKLETS][4];
 __host uint32_t GCM_TAB_SYM[GCM_TAB_WORDS];
 __host uint32_t GCM_H_SYM[4];
+/* 8-bit tables of bytes 0 and 3 (see ghash_sweep) */
+__host uint32_t GCM_TAB8_SYM[2][256 * 4];
 
 BARRIER_INIT(h_ready, NR_TASKLETS);
 BARRIER_INIT(gtab_ready, NR_TASKLETS);
+BARRIER_INIT(gtab8_ready, NR_TASKLETS);
 
 /* Element words: a 16-byte block as four little-endian words (the block's
  * bytes in order in memory), so blocks are used as loaded. */
@@ -116,6 +119,18 @@ static void build_gtab(uint32_t t, const uint32_t h[4])
     wipe_words(v, 4);
 }
 
+/* The 8-bit tables of bytes 0 and 3 from the nibble tables (entries
+ * t, t + NR_TASKLETS, ...): T8_i[v] = T_2i[v & 15] ^ T_2i+1[v >> 4]. */
+static void build_gtab8(uint32_t t)
+{
+    for (uint32_t k = t; k < 512; k += NR_TASKLETS) {
+        uint32_t i = k < 256 ? 0 : 3, v = k & 255;
+        const uint32_t *lo = GENTRY(2 * i, v & 15), *hi = GENTRY(2 * i + 1, v >> 4);
+        uint32_t *e = GCM_TAB8_SYM[k / 256] + 4 * v;
+        e[0] = lo[0] ^ hi[0], e[1] = lo[1] ^ hi[1], e[2] = lo[2] ^ hi[2], e[3] = lo[3] ^ hi[3];
+    }
+}
+
 /* The tables reach the sweep as four pointers, 2 KiB apart (positions
  * 8q .. 8q + 7 from pointer q), that the compiler cannot relate (as aes.c's
  * struct rtab): every load is then `lw` at an offset below 2048 from one of
@@ -126,6 +141,7 @@ static void build_gtab(uint32_t t, const uint32_t h[4])
  * more registers than there are (spills: 373 per block). */
 struct gtabs {
     const uint8_t *q0, *q1, *q2, *q3;
+    const uint8_t *b0, *b3; /* the 8-bit tables of bytes 0 and 3 */
 };
 
 /* z ^= the entry at byte offset `off` (16 x nibble) of position p (from
@@ -160,7 +176,15 @@ static __attribute__((noinline)) void ghash_sweep(const uint32_t *w, uint32_t n,
     for (const uint32_t *end = w + 4 * n; w != end; w += 4) {
         const uint32_t x0 = y0 ^ w[0], x1 = y1 ^ w[1], x2 = y2 ^ w[2], x3 = y3 ^ w[3];
         uint32_t z0 = 0, z1 = 0, z2 = 0, z3 = 0;
-        GWORD(g.q0, x0);
+        /* word 0: bytes 0 and 3 by their 8-bit tables -- their offsets
+         * are 2 instructions, (x & 255) << 4 and (x >> 24) << 4 -- and
+         * bytes 1 and 2 by nibbles */
+        GX(g.b0, 0, (x0 & 0xffu) << 4);
+        GX(g.b3, 0, (x0 >> 24) << 4);
+        GX(g.q0, 3, (x0 >> 8) & 0xf0u);
+        GX(g.q0, 2, (x0 >> 4) & 0xf0u);
+        GX(g.q0, 5, (x0 >> 16) & 0xf0u);
+        GX(g.q0, 4, (x0 >> 12) & 0xf0u);
         GWORD(g.q1, x1);
         GWORD(g.q2, x2);
         GWORD(g.q3, x3);
@@ -192,6 +216,8 @@ int main(void)
     barrier_wait(&h_ready);
     build_gtab(t, GCM_H_SYM);
     barrier_wait(&gtab_ready);
+    build_gtab8(t);
+    barrier_wait(&gtab8_ready);
 
     /* the partition of aes.c: runs of whole steps */
     const uint32_t nblk = GCM_JOB_SYM.nbytes / 16u, nstep = (nblk + STEP - 1) / STEP;
@@ -204,7 +230,12 @@ int main(void)
     const uint32_t tail = GCM_JOB_SYM.tail;
     uint32_t y[4] = {0, 0, 0, 0};
     const uint8_t *tb = (const uint8_t *)GCM_TAB_SYM;
-    const struct gtabs g = {tb, tb + 2048, tb + 4096, tb + 6144};
+    const struct gtabs g = {tb,
+                            tb + 2048,
+                            tb + 4096,
+                            tb + 6144,
+                            (const uint8_t *)GCM_TAB8_SYM[0],
+                            (const uint8_t *)GCM_TAB8_SYM[1]};
     __mram_ptr uint8_t *data = (__mram_ptr uint8_t *)DPU_MRAM_HEAP_POINTER;
 
     while (b < last) {
@@ -240,6 +271,8 @@ int main(void)
     barrier_wait(&all_done);
     for (uint32_t p = t; p < 32; p += NR_TASKLETS)
         wipe_words(GENTRY(p, 0), 64);
+    for (uint32_t k = t; k < 2 * 256; k += NR_TASKLETS)
+        wipe_words(GCM_TAB8_SYM[k / 256] + 4 * (k & 255), 4);
     if (t == 0) {
         wipe_words(GCM_H_SYM, 4);
         wipe_words((uint32_t *)&AES_KEY_SYM, sizeof AES_KEY_SYM / 4u);

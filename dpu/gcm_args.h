@@ -9,7 +9,8 @@
  *                 its share and the GCM counter block of its first block;
  *   GCM_PART_SYM  uint32_t[NR_TASKLETS][4], read back by the host: tasklet
  *                 t's partial GHASH over its run of blocks (see dpu/gcm.c);
- *   GCM_TAB_SYM   the GHASH tables of H, and GCM_H_SYM, H itself: built on
+ *   GCM_TAB_SYM,  the GHASH tables of H (GCM_TAB_WORDS and GCM_TAB8_WORDS
+ *   GCM_TAB8_SYM  words), and GCM_H_SYM, H itself: built on
  *                 the DPU each launch and wiped at its end (__host only so
  *                 that the host can wipe them after a fault and
  *                 tests/test_pim_keys.c can check they are gone).
@@ -25,6 +26,7 @@
 #define GCM_PART_SYM gcm_partials
 #define GCM_TAB_SYM  gcm_tables
 #define GCM_H_SYM    gcm_h
+#define GCM_TAB8_SYM gcm_tables8
 #define GCM_XSTR_(x) #x
 #define GCM_XSTR(x)  GCM_XSTR_(x)
 
@@ -33,6 +35,8 @@ enum { GCM_OP_ENC = 16, GCM_OP_DEC = 17 };
 
 /* 32 nibble positions x 16 values x 16 bytes */
 #define GCM_TAB_WORDS (32u * 16u * 4u)
+/* 2 bytes x 256 values x 16 bytes */
+#define GCM_TAB8_WORDS (2u * 256u * 4u)
 
 struct gcm_job_args {
     uint32_t nbytes; /* bytes of this DPU's share: a multiple of 16 */

@@ -70,6 +70,7 @@ else
                         [ $iv != $IV96 ] && sizes="1000"
                         [ $iv != $IV96 ] && [ "$aad" = - ] && sizes=""
                     fi
+                    [ $be = auto ] && sizes="0 17 1000" # aesni's code again
                     for n in $sizes; do
                         a=""
                         [ "$aad" != - ] && a="--aad-file $aad"

@@ -157,6 +157,9 @@ static void gcm_kernel_case(uint32_t op)
         memset(h, 0xa5, sizeof h);
         e = dpu_copy_from(dpu, GCM_XSTR(GCM_TAB_SYM), 0, tab, sizeof tab);
         CHECK(e == DPU_OK && all_zero(tab, sizeof tab), "GHASH tables left (read: %d)", e);
+        memset(tab, 0xa5, sizeof tab);
+        e = dpu_copy_from(dpu, GCM_XSTR(GCM_TAB8_SYM), 0, tab, 4 * GCM_TAB8_WORDS);
+        CHECK(e == DPU_OK && all_zero(tab, 4 * GCM_TAB8_WORDS), "8-bit GHASH tables left (%d)", e);
         e = dpu_copy_from(dpu, GCM_XSTR(GCM_H_SYM), 0, h, sizeof h);
         CHECK(e == DPU_OK && all_zero(h, sizeof h), "H left (read: %d)", e);
         static uint32_t bufs[4][512]; /* CHUNK = 2048 up to 8 tasklets */
@@ -235,9 +238,10 @@ static void host_wipe_case(int timing_only, const char *profile, cpim_err want, 
         int n = broadcasts_after_last_launch(path, 4u * sizeof(struct aes_key_args));
         CHECK(n == wipes, "%d broadcasts of the key symbol's size after the last launch, want %d",
               n, wipes);
-        if (gcm) { /* and of the GHASH tables and H */
+        if (gcm) { /* and of the two GHASH tables (the same size) and H */
+            _Static_assert(GCM_TAB_WORDS == GCM_TAB8_WORDS, "one size for both tables");
             n = broadcasts_after_last_launch(path, 4u * 4u * GCM_TAB_WORDS);
-            CHECK(n == wipes, "%d broadcasts of the GHASH tables' size, want %d", n, wipes);
+            CHECK(n == 2 * wipes, "%d broadcasts of the GHASH tables' size, want %d", n, 2 * wipes);
             n = broadcasts_after_last_launch(path, 4u * 16u);
             CHECK(n == wipes, "%d broadcasts of H's size, want %d", n, wipes);
         }

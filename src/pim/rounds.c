@@ -218,7 +218,10 @@ void cpim_pim_machine_wipe_key(cpim_pim_machine *m)
     (void)dpu_broadcast_to(m->set, AES_XSTR(AES_KEY_SYM), 0, &zero, sizeof zero, DPU_XFER_DEFAULT);
     if (m->loaded == PIM_PROG_GCM) {
         static const uint32_t ztab[GCM_TAB_WORDS];
+        _Static_assert(GCM_TAB8_WORDS <= GCM_TAB_WORDS, "one zero buffer for both");
         (void)dpu_broadcast_to(m->set, GCM_XSTR(GCM_TAB_SYM), 0, ztab, sizeof ztab,
+                               DPU_XFER_DEFAULT);
+        (void)dpu_broadcast_to(m->set, GCM_XSTR(GCM_TAB8_SYM), 0, ztab, 4 * GCM_TAB8_WORDS,
                                DPU_XFER_DEFAULT);
         (void)dpu_broadcast_to(m->set, GCM_XSTR(GCM_H_SYM), 0, ztab, 16, DPU_XFER_DEFAULT);
     }
