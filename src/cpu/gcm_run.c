@@ -4,11 +4,85 @@
 #include <string.h>
 
 #include "gcm.h"
+#include "parallel.h"
+
+/* GHASH over threads from this many bytes (a thread start costs about as
+ * much as hashing 16-64 KiB here) */
+#define GHASH_PAR_MIN   (256u << 10)
+#define GHASH_PARTS_MAX 64u
+
+struct ghash_job {
+    const cpim_gcm_ops *ops;
+    const uint8_t *p;
+    size_t nblocks, parts;
+    uint8_t (*y)[16]; /* per part; part 0 starts from the caller's y */
+};
+
+static size_t part_begin(const struct ghash_job *j, size_t k)
+{
+    return j->nblocks / j->parts * k + (k < j->nblocks % j->parts ? k : j->nblocks % j->parts);
+}
+
+static void ghash_parts(void *arg, size_t b, size_t e)
+{
+    const struct ghash_job *j = arg;
+    for (size_t k = b; k < e; k++) {
+        size_t first = part_begin(j, k), end = part_begin(j, k + 1);
+        j->ops->ghash(j->ops->state, j->y[k], j->p + 16 * first, end - first);
+    }
+}
+
+/* x = H^e (H from the ops: 1 * H), square and multiply */
+static void h_pow(const cpim_gcm_ops *ops, uint64_t e, uint8_t x[16])
+{
+    uint8_t b[16] = {0}, one[16] = {0x80}, t[16];
+    ops->ghash(ops->state, b, one, 1); /* (0 ^ 1) * H */
+    memset(x, 0, 16);
+    x[0] = 0x80;
+    for (; e; e >>= 1) {
+        if (e & 1)
+            cpim_crypto_gf128_mul(x, b);
+        memcpy(t, b, 16);
+        cpim_crypto_gf128_mul(b, t);
+    }
+    cpim_wipe(b, sizeof b);
+    cpim_wipe(t, sizeof t);
+}
+
+/* y absorbs nblocks whole blocks, in parts over threads when large. */
+static void ghash_whole(const cpim_gcm_ops *ops, uint8_t y[16], const uint8_t *p, size_t nblocks)
+{
+    size_t parts = ops->threads ? ops->threads : cpim_cores();
+    if (parts > GHASH_PARTS_MAX)
+        parts = GHASH_PARTS_MAX;
+    if (parts < 2 || nblocks * 16 < GHASH_PAR_MIN) {
+        ops->ghash(ops->state, y, p, nblocks);
+        return;
+    }
+    uint8_t ys[GHASH_PARTS_MAX][16], hl[2][16], acc[16];
+    memset(ys, 0, parts * 16);
+    memcpy(ys[0], y, 16);
+    struct ghash_job j = {ops, p, nblocks, parts, ys};
+    /* a thread that cannot start has its parts done by the caller */
+    (void)cpim_parallel_for((unsigned)parts, parts, 1, ghash_parts, &j);
+    /* the parts are nblocks / parts or one more blocks long */
+    const size_t q = nblocks / parts;
+    h_pow(ops, q, hl[0]);
+    h_pow(ops, q + 1, hl[1]);
+    memcpy(acc, ys[0], 16);
+    for (size_t k = 1; k < parts; k++) {
+        cpim_crypto_gf128_mul(acc, hl[part_begin(&j, k + 1) - part_begin(&j, k) - q]);
+        for (int i = 0; i < 16; i++)
+            acc[i] ^= ys[k][i];
+    }
+    memcpy(y, acc, 16);
+    cpim_wipe(hl, sizeof hl);
+}
 
 void cpim_gcm_ghash_bytes(const cpim_gcm_ops *ops, uint8_t y[16], const uint8_t *p, size_t len)
 {
     if (len >= 16)
-        ops->ghash(ops->state, y, p, len / 16);
+        ghash_whole(ops, y, p, len / 16);
     if (len % 16) {
         uint8_t b[16] = {0};
         memcpy(b, p + len - len % 16, len % 16);

@@ -6,7 +6,10 @@
  * The work goes in pieces of GCM_RUN_PIECE bytes, each encrypted (CTR,
  * multi-threaded by the backend) and hashed (one thread) while it is still
  * in cache: encryption hashes the ciphertext it wrote, decryption the
- * ciphertext before it decrypts it (so in == out works).
+ * ciphertext before it decrypts it (so in == out works).  GHASH, a serial
+ * chain of products, is split over threads as on the DPUs: each thread
+ * hashes a part from zero, and the parts are chained by GHASH's linearity,
+ * acc = acc * H^L ^ Y_part (L: the part's blocks).
  */
 #ifndef CPIM_GCM_RUN_H
 #define CPIM_GCM_RUN_H
@@ -27,6 +30,7 @@ typedef struct cpim_gcm_ops {
     void (*ghash)(void *state, uint8_t y[16], const uint8_t *p, size_t nblocks);
     /* One block of AES encryption. */
     void (*encrypt1)(void *state, const uint8_t in[16], uint8_t out[16]);
+    unsigned threads; /* for GHASH (0 = all cores); CTR threads itself */
 } cpim_gcm_ops;
 
 /* The backend operation (backend.h, aes_gcm): the tag of `in` (decrypt)
