@@ -44,7 +44,7 @@ unhex() {
 hexof() { od -An -tx1 -v "$1" | tr -d ' \n'; }
 
 backends=""
-for b in cpu aesni auto pim; do
+for b in cpu aesni shani auto pim; do
     "$B" list 2>/dev/null | grep -q "^$b *available" && backends="$backends $b"
 done
 
@@ -70,7 +70,8 @@ else
                         [ $iv != $IV96 ] && sizes="1000"
                         [ $iv != $IV96 ] && [ "$aad" = - ] && sizes=""
                     fi
-                    [ $be = auto ] && sizes="0 17 1000" # aesni's code again
+                    # the code of aesni / cpu again
+                    [ $be = auto ] || [ $be = shani ] && sizes="0 17 1000"
                     for n in $sizes; do
                         a=""
                         [ "$aad" != - ] && a="--aad-file $aad"

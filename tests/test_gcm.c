@@ -214,6 +214,11 @@ TEST(gcm_auto_random)
     host_backend("auto", 20, 5000);
 }
 
+TEST(gcm_shani_random) /* the portable GCM, as its AES */
+{
+    host_backend("shani", 20, 5000);
+}
+
 /* aesni with VPCLMULQDQ, with PCLMULQDQ only, and with neither (its
  * portable GHASH fallback): the tier is chosen at open. */
 TEST(gcm_aesni_ghash_tiers)

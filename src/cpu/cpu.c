@@ -26,7 +26,6 @@
 struct cpu_state {
     unsigned threads; /* 0 = all cores */
     cpim_portable_aes aes;
-    cpim_crypto_ghash_key gh; /* GCM: the 4-bit table of H = E_K(0^128) */
 };
 
 static int cpu_available(const char **why)
@@ -60,21 +59,17 @@ cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t 
     if (!cpim_crypto_aes_expand_enc(&k->ek, key, (uint32_t)key_len))
         return CPIM_ERR_KEY_LENGTH;
     cpim_crypto_aes_dec_from_enc(&k->dk, &k->ek);
+    uint8_t h[16] = {0};
+    cpim_crypto_aes_encrypt(&k->ek, h, h, 1);
+    cpim_crypto_ghash_init(&k->gh, h);
+    cpim_wipe(h, sizeof h);
     return CPIM_OK;
 }
 
 static cpim_err cpu_set_key(void *state, const uint8_t *key, size_t key_len)
 {
     struct cpu_state *s = state;
-    cpim_wipe(&s->gh, sizeof s->gh);
-    cpim_err rc = cpim_portable_set_key(&s->aes, key, key_len);
-    if (rc == CPIM_OK) {
-        uint8_t h[16] = {0};
-        cpim_crypto_aes_encrypt(&s->aes.ek, h, h, 1);
-        cpim_crypto_ghash_init(&s->gh, h);
-        cpim_wipe(h, sizeof h);
-    }
-    return rc;
+    return cpim_portable_set_key(&s->aes, key, key_len);
 }
 
 /* ---- AES -------------------------------------------------------------------- */
@@ -167,32 +162,46 @@ static cpim_err cpu_ctr(void *state, uint8_t counter[16], const uint8_t *in, uin
 
 /* ---- AES-GCM (gcm_run.h with the portable CTR and GHASH) ------------------------- */
 
+struct gcm_state {
+    const cpim_portable_aes *k;
+    unsigned threads;
+};
+
 static void gcm_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out, size_t len)
 {
-    struct cpu_state *s = state;
-    cpim_portable_ctr(&s->aes, s->threads, counter, in, out, len);
+    const struct gcm_state *g = state;
+    cpim_portable_ctr(g->k, g->threads, counter, in, out, len);
 }
 
 static void gcm_ghash(void *state, uint8_t y[16], const uint8_t *p, size_t nblocks)
 {
-    struct cpu_state *s = state;
-    cpim_crypto_ghash_blocks(&s->gh, y, p, nblocks);
+    const struct gcm_state *g = state;
+    cpim_crypto_ghash_blocks(&g->k->gh, y, p, nblocks);
 }
 
 static void gcm_encrypt1(void *state, const uint8_t in[16], uint8_t out[16])
 {
-    struct cpu_state *s = state;
-    cpim_crypto_aes_encrypt(&s->aes.ek, in, out, 1);
+    const struct gcm_state *g = state;
+    cpim_crypto_aes_encrypt(&g->k->ek, in, out, 1);
+}
+
+/* see portable.h */
+void cpim_portable_gcm(const cpim_portable_aes *k, unsigned threads, cpim_dir dir,
+                       const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                       const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
+{
+    struct gcm_state g = {k, threads};
+    const cpim_gcm_ops ops = {&g, gcm_ctr, gcm_ghash, gcm_encrypt1, threads};
+    cpim_gcm_run(&ops, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
 }
 
 static cpim_err cpu_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                         size_t len, uint8_t tag[16], cpim_stats *st)
 {
-    const cpim_gcm_ops ops = {state, gcm_ctr, gcm_ghash, gcm_encrypt1,
-                              ((struct cpu_state *)state)->threads};
+    struct cpu_state *s = state;
     (void)st; /* the core records bytes and the measured time */
-    cpim_gcm_run(&ops, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
+    cpim_portable_gcm(&s->aes, s->threads, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
     return CPIM_OK;
 }
 
