@@ -43,3 +43,4 @@ $(BUILD)/dpu/gcm-t%: dpu/gcm.c dpu/gcm_args.h dpu/aes.c dpu/aes_args.h \
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/gcm.c $(BUILD)/dpu/obj/cpim_crypto_aes.o
 
 dpu: $(DPU_GCM_PROGS)
+DPU_PROGS += $(DPU_GCM_PROGS) # installed with the others (dist/install.mk)
