@@ -80,10 +80,12 @@
 
 #include "aes_args.h"
 
+#ifndef CHUNK /* dpu/gcm.c, which includes this file, sets its own */
 #if NR_TASKLETS <= 16
 #define CHUNK 2048u
 #else
 #define CHUNK 1024u
+#endif
 #endif
 #define CHUNK_BLOCKS (CHUNK / 16u)
 /* CTR: data in the lower half of the buffer, keystream in the upper half. */
@@ -337,6 +339,7 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
     ctr_last_round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
 }
 
+#ifndef AES_NO_MAIN /* dpu/gcm.c: the kernels above with its own main (XTS is aes.c's only) */
 /* ---- XTS ------------------------------------------------------------------------ */
 
 /* XTS (IEEE 1619, plain64 tweaks) runs the ECB sweeps above in the CTR
@@ -661,3 +664,4 @@ int main(void)
         wipe_words((uint32_t *)&AES_KEY_SYM, sizeof AES_KEY_SYM / 4u);
     return 0;
 }
+#endif /* AES_NO_MAIN */

@@ -41,3 +41,12 @@ $(BUILD)/dpu/fault/aes-t4 $(BUILD)/dpu/fault/sha256-t4: dpu/fault.c dpu/aes_args
 	$(DPU_CC) -DNR_TASKLETS=4 $(DPU_CFLAGS) -o $@ dpu/fault.c
 
 dpu: $(BUILD)/dpu/fault/aes-t4 $(BUILD)/dpu/fault/sha256-t4
+
+# AES-GCM (issue 15): dpu/gcm.c includes dpu/aes.c's kernels.
+DPU_GCM_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/gcm-t$(t))
+$(BUILD)/dpu/gcm-t%: dpu/gcm.c dpu/gcm_args.h dpu/aes.c dpu/aes_args.h \
+		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/gcm.c $(BUILD)/dpu/obj/cpim_crypto_aes.o
+
+dpu: $(DPU_GCM_PROGS)
+DPU_PROGS += $(DPU_GCM_PROGS) # installed with the others (dist/install.mk)

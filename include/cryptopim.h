@@ -72,6 +72,7 @@ typedef enum cpim_err {
     CPIM_ERR_TIMING_ONLY,     /* cpim_options.timing_only: timed, no output */
     CPIM_ERR_BUSY,            /* the context is in use by another thread */
     CPIM_ERR_XTS_WEAK_KEY,    /* XTS key whose two halves are equal */
+    CPIM_ERR_AUTH,            /* GCM: the tag does not match (no plaintext out) */
     CPIM_ERR_COUNT_           /* number of codes; not an error */
 } cpim_err;
 
@@ -189,6 +190,26 @@ cpim_err cpim_xts_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len);
  * bytes.  CPIM_ERR_NO_KEY before cpim_xts_set_key. */
 cpim_err cpim_aes_xts(cpim_ctx *ctx, cpim_dir dir, uint64_t first_unit, size_t unit_size,
                       const uint8_t *in, uint8_t *out, size_t len);
+/* AES-GCM (NIST SP 800-38D) with the key of cpim_aes_set_key (16, 24 or 32
+ * bytes): authenticated encryption of in[0..len) to out, with aad[0..aad_len)
+ * authenticated but not encrypted, and a 16-byte tag.
+ *  - iv: any length >= 1 byte (12 bytes is the fast and recommended case;
+ *    other lengths are hashed into the counter block as SP 800-38D says).
+ *    Never reuse an IV with the same key: that reveals the hash key.
+ *  - len <= 2^36 - 32 bytes (SP 800-38D's limit), else CPIM_ERR_INVALID_ARG;
+ *    len and aad_len may be 0 (aad and in/out then may be NULL).
+ *  - encrypt writes the tag; the layout "ciphertext || tag" is the caller's.
+ *  - decrypt checks `tag` in constant time.  On a mismatch it returns
+ *    CPIM_ERR_AUTH and out[0..len) is all zeros: no unauthenticated
+ *    plaintext is released (in place, the ciphertext is then gone too).
+ * pim backend: CTR and GHASH both run on the DPUs, one message spread over
+ * all of them (the host combines their partial hashes). */
+cpim_err cpim_aes_gcm_encrypt(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
+                              uint8_t tag[16]);
+cpim_err cpim_aes_gcm_decrypt(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
+                              const uint8_t tag[16]);
 
 /* ---- SHA-256 ------------------------------------------------------------ */
 

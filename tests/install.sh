@@ -38,7 +38,8 @@ major=$(sed -n 's/^#define CPIM_VERSION_MAJOR *//p' include/cryptopim.h)
 missing=""
 for f in bin/cryptopim bin/cryptopim-bench include/cryptopim.h lib/libcryptopim.a \
     lib/libcryptopim.so lib/libcryptopim.so.$major lib/pkgconfig/cryptopim.pc \
-    lib/cryptopim/dpu/aes-t16 lib/cryptopim/dpu/sha256-t24 share/man/man1/cryptopim.1 \
+    lib/cryptopim/dpu/aes-t16 lib/cryptopim/dpu/sha256-t24 lib/cryptopim/dpu/gcm-t16 \
+    share/man/man1/cryptopim.1 \
     share/man/man3/libcryptopim.3 lib/upmem-virtual/bin/dpu-upmem-dpurte-clang \
     lib/upmem-virtual/bin/dpu-pkg-config lib/upmem-virtual/include/dpu.h \
     lib/upmem-virtual/include/dpu lib/upmem-virtual/include/dpu.hpp \

@@ -5,6 +5,8 @@
  *    keystream (XTS: tweaks) from WRAM when it ends: checked by running dpu/aes.c through <dpu.h>
  * directly and reading the DPU's WRAM back (the virtual UPMEM resolves the kernel's static symbols
  * too).
+ *  - The GCM kernel (issue 15) wipes the round keys, its keystream, H and
+ *    its GHASH tables (built from H on the DPU): checked the same way.
  *  - Where a call ends without every DPU having finished the kernel (a
  *    timing-only run, a fault), the pim backend overwrites the round keys
  *    itself: checked in the virtual UPMEM's trace, where a broadcast of the
@@ -27,6 +29,7 @@
 
 #include "aes_args.h"
 #include "cryptopim.h"
+#include "gcm_args.h"
 #include "hmac.h"
 #include "hmac_args.h"
 #include "test.h"
@@ -132,6 +135,77 @@ TEST(pim_kernel_wipes_key_xts_dec)
     kernel_case(AES_OP_XTS_DEC);
 }
 
+/* One launch of the GCM kernel (4 tasklets, so 2 KiB chunks) on one DPU:
+ * afterwards the round keys, H, the GHASH tables and the keystream halves
+ * of the buffers must be zero, and the partial hashes must not. */
+static void gcm_kernel_case(uint32_t op)
+{
+    struct dpu_set_t set;
+    dpu_error_t e = dpu_alloc(1, "nrRanks=1,nrDpusPerRank=1", &set);
+    CHECK(e == DPU_OK, "dpu_alloc: %d", e);
+    if (e != DPU_OK)
+        return;
+    e = dpu_load(set, CPIM_DPU_DIR "/gcm-t4", NULL);
+    CHECK(e == DPU_OK, "dpu_load: %d", e);
+    struct aes_key_args ka;
+    memset(&ka, 0, sizeof ka);
+    for (unsigned i = 0; i < 44; i++)
+        ka.rk[i] = 0x01010101u * (i + 1) ^ ((uint32_t)key16[i % 16] << 8);
+    ka.nr = 10;
+    ka.op = op;
+    struct gcm_job_args job = {8192, 5, {1, 2, 3, 0xfffffff0u}};
+    uint8_t *data = calloc(8192, 1);
+    CHECK(data != NULL, "calloc");
+    for (size_t k = 0; data && k < 8192; k++)
+        data[k] = (uint8_t)(7 * k + 1); /* zeros would hash to zero when decrypting */
+    if (e == DPU_OK && data) {
+        e = dpu_broadcast_to(set, AES_XSTR(AES_KEY_SYM), 0, &ka, sizeof ka, DPU_XFER_DEFAULT);
+        if (e == DPU_OK)
+            e = dpu_broadcast_to(set, GCM_XSTR(GCM_JOB_SYM), 0, &job, sizeof job, DPU_XFER_DEFAULT);
+        if (e == DPU_OK)
+            e = dpu_broadcast_to(set, DPU_MRAM_HEAP_POINTER_NAME, 0, data, 8192, DPU_XFER_DEFAULT);
+        if (e == DPU_OK)
+            e = dpu_launch(set, DPU_SYNCHRONOUS);
+        CHECK(e == DPU_OK, "kernel run: %d", e);
+        struct dpu_set_t dpu;
+        uint32_t i;
+        DPU_FOREACH (set, dpu, i) {
+            if (i == 0)
+                break;
+        }
+        struct aes_key_args after;
+        memset(&after, 0xa5, sizeof after);
+        e = dpu_copy_from(dpu, AES_XSTR(AES_KEY_SYM), 0, &after, sizeof after);
+        CHECK(e == DPU_OK && all_zero(&after, sizeof after), "round keys left (read: %d)", e);
+        static uint32_t tab[GCM_TAB_WORDS];
+        uint32_t h[4], part[4][4];
+        memset(tab, 0xa5, sizeof tab);
+        memset(h, 0xa5, sizeof h);
+        e = dpu_copy_from(dpu, GCM_XSTR(GCM_TAB_SYM), 0, tab, sizeof tab);
+        CHECK(e == DPU_OK && all_zero(tab, sizeof tab), "GHASH tables left (read: %d)", e);
+        memset(tab, 0xa5, sizeof tab);
+        e = dpu_copy_from(dpu, GCM_XSTR(GCM_TAB8_SYM), 0, tab, 4 * GCM_TAB8_WORDS);
+        CHECK(e == DPU_OK && all_zero(tab, 4 * GCM_TAB8_WORDS), "8-bit GHASH tables left (%d)", e);
+        e = dpu_copy_from(dpu, GCM_XSTR(GCM_H_SYM), 0, h, sizeof h);
+        CHECK(e == DPU_OK && all_zero(h, sizeof h), "H left (read: %d)", e);
+        static uint32_t bufs[4][512]; /* CHUNK = 2048 up to 8 tasklets */
+        e = dpu_copy_from(dpu, "buffers", 0, bufs, sizeof bufs);
+        CHECK(e == DPU_OK, "read the kernel's buffers: %d", e);
+        for (int t = 0; t < 4 && e == DPU_OK; t++)
+            CHECK(all_zero(&bufs[t][256], 1024), "tasklet %d: keystream left in WRAM", t);
+        e = dpu_copy_from(dpu, GCM_XSTR(GCM_PART_SYM), 0, part, sizeof part);
+        CHECK(e == DPU_OK && !all_zero(part, sizeof part), "no partial hashes");
+    }
+    free(data);
+    dpu_free(set);
+}
+
+TEST(pim_kernel_wipes_key_gcm)
+{
+    gcm_kernel_case(GCM_OP_ENC);
+    gcm_kernel_case(GCM_OP_DEC);
+}
+
 /* Counts "broadcast" events of `bytes` bytes after the last "launch" in a
  * trace file written by dpu_emu_trace_stop. */
 static int broadcasts_after_last_launch(const char *path, unsigned long long bytes)
@@ -159,7 +233,7 @@ static int broadcasts_after_last_launch(const char *path, unsigned long long byt
 /* One ECB call on `profile` (4 DPUs, traced) that must end with `want`;
  * then `wipes` broadcasts of the key symbol's size must follow its last
  * launch: 1 where the host overwrites the key, 0 where the kernel did. */
-static void host_wipe_case(int timing_only, const char *profile, cpim_err want, int wipes)
+static void host_wipe_case(int timing_only, const char *profile, cpim_err want, int wipes, int gcm)
 {
     char path[] = "/tmp/cpim-keys-trace-XXXXXX";
     int fd = mkstemp(path);
@@ -181,12 +255,22 @@ static void host_wipe_case(int timing_only, const char *profile, cpim_err want, 
         rc = cpim_aes_set_key(ctx, key16, 16);
     if (rc == CPIM_OK) {
         CHECK(dpu_emu_trace_start(path) == DPU_OK, "trace start");
-        rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, buf, buf, sizeof buf);
-        CHECK(rc == want, "ecb: %s, want %s", cpim_strerror(rc), cpim_strerror(want));
+        uint8_t iv[12] = {0}, tag[16];
+        rc = gcm ? cpim_aes_gcm_encrypt(ctx, iv, 12, NULL, 0, buf, buf, sizeof buf, tag)
+                 : cpim_aes_ecb(ctx, CPIM_ENCRYPT, buf, buf, sizeof buf);
+        CHECK(rc == want, "%s: %s, want %s", gcm ? "gcm" : "ecb", cpim_strerror(rc),
+              cpim_strerror(want));
         CHECK(dpu_emu_trace_stop() == DPU_OK, "trace stop");
         int n = broadcasts_after_last_launch(path, 4u * sizeof(struct aes_key_args));
         CHECK(n == wipes, "%d broadcasts of the key symbol's size after the last launch, want %d",
               n, wipes);
+        if (gcm) { /* and of the two GHASH tables (the same size) and H */
+            _Static_assert(GCM_TAB_WORDS == GCM_TAB8_WORDS, "one size for both tables");
+            n = broadcasts_after_last_launch(path, 4u * 4u * GCM_TAB_WORDS);
+            CHECK(n == 2 * wipes, "%d broadcasts of the GHASH tables' size, want %d", n, 2 * wipes);
+            n = broadcasts_after_last_launch(path, 4u * 16u);
+            CHECK(n == wipes, "%d broadcasts of H's size, want %d", n, wipes);
+        }
     }
     cpim_close(ctx);
     unlink(path);
@@ -194,19 +278,22 @@ static void host_wipe_case(int timing_only, const char *profile, cpim_err want, 
 
 TEST(pim_host_wipes_key_timing_only)
 {
-    host_wipe_case(1, "nrRanks=1,nrDpusPerRank=4", CPIM_ERR_TIMING_ONLY, 1);
+    host_wipe_case(1, "nrRanks=1,nrDpusPerRank=4", CPIM_ERR_TIMING_ONLY, 1, 0);
+    host_wipe_case(1, "nrRanks=1,nrDpusPerRank=4", CPIM_ERR_TIMING_ONLY, 1, 1);
 }
 
 TEST(pim_host_wipes_key_after_fault)
 {
-    host_wipe_case(0, "nrRanks=1,nrDpusPerRank=4,maxInstructions=1000", CPIM_ERR_PIM_FAULT, 1);
+    host_wipe_case(0, "nrRanks=1,nrDpusPerRank=4,maxInstructions=1000", CPIM_ERR_PIM_FAULT, 1, 0);
+    host_wipe_case(0, "nrRanks=1,nrDpusPerRank=4,maxInstructions=1000", CPIM_ERR_PIM_FAULT, 1, 1);
 }
 
 /* A call that completes leaves the wipe to the kernel: no extra transfer on
  * the modeled clock. */
 TEST(pim_host_no_wipe_when_kernel_finished)
 {
-    host_wipe_case(0, "nrRanks=1,nrDpusPerRank=4", CPIM_OK, 0);
+    host_wipe_case(0, "nrRanks=1,nrDpusPerRank=4", CPIM_OK, 0, 0);
+    host_wipe_case(0, "nrRanks=1,nrDpusPerRank=4", CPIM_OK, 0, 1);
 }
 
 /* ---- HMAC / PBKDF2 (dpu/hmac.c) ------------------------------------------------------- */

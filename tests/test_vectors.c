@@ -19,7 +19,7 @@
 
 /* ---- the vector files ---------------------------------------------------------- */
 
-enum kind { K_ECB, K_CTR, K_SHA, K_MONTE, K_XTS };
+enum kind { K_ECB, K_CTR, K_SHA, K_MONTE, K_XTS, K_GCM };
 
 static const struct vfile {
     const char *id; /* in the test name */
@@ -40,6 +40,7 @@ static const struct vfile {
     {"xtsvs_128", "tests/vectors/xtsvs_xtsgenaes128.txt", K_XTS},
     {"xtsvs_256", "tests/vectors/xtsvs_xtsgenaes256.txt", K_XTS},
     {"xts_generated", "tests/vectors/xts_generated.txt", K_XTS},
+    {"gcmvs", "tests/vectors/gcmvs_subset.txt", K_GCM},
 };
 #define NFILES (sizeof files / sizeof files[0])
 
@@ -412,6 +413,105 @@ static void run_xts(cpim_ctx *ctx, const char *be, const struct vfile *f, char *
         fprintf(stderr, "    %s: %d of %d records of %s failed\n", be, nfail, nrec, f->path);
 }
 
+/* ---- GCM (issue 15) -------------------------------------------------------------- */
+
+/* 1 if decrypting ct under (iv, aad, tag) is refused as it must be:
+ * CPIM_ERR_AUTH and an all-zero output. */
+static int gcm_refused(cpim_ctx *ctx, const uint8_t *iv, size_t il, const uint8_t *aad, size_t al,
+                       const uint8_t *ct, size_t cl, const uint8_t tag[16])
+{
+    uint8_t *out = malloc(cl + 1);
+    if (!out)
+        return 0;
+    memset(out, 0xa5, cl + 1);
+    cpim_err rc = cpim_aes_gcm_decrypt(ctx, iv, il, aad, al, ct, out, cl, tag);
+    int ok = rc == CPIM_ERR_AUTH;
+    for (size_t i = 0; i < cl; i++)
+        ok &= out[i] == 0;
+    free(out);
+    return ok;
+}
+
+/* Every record; for each encrypt record with a full tag also the four
+ * tamperings (tag, AAD, ciphertext, IV) must be refused. */
+static void run_gcm(cpim_ctx *ctx, const char *be, const struct vfile *f, char *text)
+{
+    char *cur = text;
+    int lineno = 0, nrec = 0, nfail = 0;
+    struct rec r;
+    while (next_record(&cur, &lineno, &r)) {
+        size_t kl = 0, il = 0, pl = 0, al = 0, cl = 0, tl = 0;
+        const char *mode = field(&r, "MODE"), *res = field(&r, "RESULT");
+        uint8_t *key = hex_field(&r, "KEY", &kl, f->path);
+        uint8_t *iv = hex_field(&r, "IV", &il, f->path);
+        uint8_t *pt = hex_field(&r, "PT", &pl, f->path);
+        uint8_t *aad = hex_field(&r, "AAD", &al, f->path);
+        uint8_t *ct = hex_field(&r, "CT", &cl, f->path);
+        uint8_t *tag = hex_field(&r, "TAG", &tl, f->path);
+        uint8_t *out = malloc(pl + cl + 2), *aad1 = malloc(al + 1), t[16];
+        int fail = res && strcmp(res, "FAIL") == 0;
+        int ok = mode && key && iv && pt && aad && ct && tag && out && aad1 && tl >= 4 &&
+                 tl <= 16 && (fail || pl == cl);
+        CHECK(ok, "%s:%d: malformed GCM record", f->path, r.line);
+        cpim_err rc = ok ? cpim_aes_set_key(ctx, key, kl) : CPIM_OK;
+        if (ok && unsupported(rc, be, "AES")) {
+            ok = 0, nrec = -1;
+        } else if (ok) {
+            CHECK(rc == CPIM_OK, "%s: set_key: %s", be, cpim_strerror(rc));
+        }
+        int bad = 0;
+        if (ok && rc == CPIM_OK && strcmp(mode, "GCM-ENC") == 0) {
+            rc = cpim_aes_gcm_encrypt(ctx, iv, il, aad, al, pt, out, pl, t);
+            if (unsupported(rc, be, "AES-GCM")) {
+                nrec = -1;
+            } else {
+                bad |= rc != CPIM_OK || memcmp(out, ct, cl) || memcmp(t, tag, tl);
+                if (!bad && tl == 16) {
+                    /* round trip, then the tamperings */
+                    rc = cpim_aes_gcm_decrypt(ctx, iv, il, aad, al, ct, out, cl, tag);
+                    bad |= (rc != CPIM_OK || memcmp(out, pt, pl)) << 1;
+                    t[r.line % 16] ^= 0x80;
+                    bad |= !gcm_refused(ctx, iv, il, aad, al, ct, cl, t) << 2;
+                    memcpy(aad1, aad, al);
+                    if (al)
+                        aad1[al / 2] ^= 1;
+                    else
+                        aad1[0] = 0; /* an AAD byte that was not there */
+                    bad |= !gcm_refused(ctx, iv, il, aad1, al ? al : 1, ct, cl, tag) << 3;
+                    if (cl) {
+                        memcpy(out, ct, cl);
+                        out[cl - 1] ^= 0x01;
+                        bad |= !gcm_refused(ctx, iv, il, aad, al, out, cl, tag) << 4;
+                    }
+                    iv[0] ^= 0x40;
+                    bad |= !gcm_refused(ctx, iv, il, aad, al, ct, cl, tag) << 5;
+                }
+            }
+        } else if (ok && rc == CPIM_OK) {
+            rc = cpim_aes_gcm_decrypt(ctx, iv, il, aad, al, ct, out, cl, tag);
+            if (unsupported(rc, be, "AES-GCM")) {
+                nrec = -1;
+            } else if (fail) {
+                bad |= !gcm_refused(ctx, iv, il, aad, al, ct, cl, tag) << 6;
+            } else {
+                bad |= (rc != CPIM_OK || memcmp(out, pt, pl)) << 7;
+            }
+        }
+        if (bad) {
+            nfail++;
+            CHECK(0, "%s: %s:%d: GCM record wrong (failure bits 0x%x)", be, f->path, r.line,
+                  (unsigned)bad);
+        }
+        free(key), free(iv), free(pt), free(aad), free(ct), free(tag), free(out), free(aad1);
+        if (nrec < 0)
+            return;
+        nrec++;
+    }
+    CHECK(nrec > 0, "%s: no records in %s", be, f->path);
+    if (nfail)
+        fprintf(stderr, "    %s: %d of %d records of %s failed\n", be, nfail, nrec, f->path);
+}
+
 static void run_one(size_t fi, size_t bi)
 {
     const struct vfile *f = &files[fi];
@@ -451,6 +551,8 @@ static void run_one(size_t fi, size_t bi)
         run_sha(ctx, info.name, f, text);
     } else if (f->kind == K_XTS) {
         run_xts(ctx, info.name, f, text);
+    } else if (f->kind == K_GCM) {
+        run_gcm(ctx, info.name, f, text);
     } else {
         run_monte(ctx, info.name, f, text);
     }

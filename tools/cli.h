@@ -115,9 +115,9 @@ enum { CLI_ENCDEC_HELP = -1 };
 typedef struct cli_encdec {
     cpim_dir dir;
     const char *cmd;      /* "enc" or "dec", for messages */
-    const char *alg_name; /* one of the six, e.g. "aes-128-ctr" */
+    const char *alg_name; /* one of the nine, e.g. "aes-128-ctr" */
     size_t key_len;       /* the algorithm's key size in bytes */
-    int ctr;              /* CTR (else ECB) */
+    int ctr;              /* CTR (else ECB, XTS or GCM below) */
     int xts;              /* XTS (key_len 32 or 64: both halves) */
     size_t sector_size;   /* XTS: data unit, --sector-size (default 512) */
     uint64_t sector;      /* XTS: number of the first unit, --sector */
@@ -126,6 +126,11 @@ typedef struct cli_encdec {
     uint8_t iv[16];                 /* CTR only */
     const char *in_path, *out_path; /* NULL = standard input / output */
     cli_common common;
+    /* GCM (issue 15) */
+    int gcm;
+    uint8_t gcm_iv[128]; /* --iv, gcm_iv_len bytes */
+    size_t gcm_iv_len;
+    const char *aad_path; /* --aad-file, or NULL */
 } cli_encdec;
 
 int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir);

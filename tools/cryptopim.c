@@ -39,7 +39,8 @@ static const char main_help[] =
     "UPMEM) and on CPU backends.\n"
     "\n"
     "commands:\n"
-    "  enc        encrypt a file or stream (AES-ECB / AES-CTR, like openssl enc)\n"
+    "  enc        encrypt a file or stream (AES-ECB / AES-CTR like openssl enc,\n"
+    "             AES-GCM)\n"
     "  dec        decrypt a file or stream\n"
     "  sha256sum  hash many files at once (output like coreutils sha256sum)\n"
     "  hmac       HMAC-SHA256 of files (output like openssl dgst -hmac)\n"
@@ -103,6 +104,122 @@ static size_t chunk_size(const char *backend)
     return strcmp(backend, "pim") == 0 ? CHUNK_PIM : CHUNK_DEFAULT;
 }
 
+/* ---- GCM (issue 15) ------------------------------------------------------------ */
+
+/* All of fd into a malloc'd buffer with `extra` spare bytes at its end
+ * (*len: the bytes read); NULL with errno set on a read error or ENOMEM. */
+static uint8_t *read_all(int fd, size_t extra, size_t *len)
+{
+    struct stat st;
+    size_t cap = 1u << 20;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size + 1 > cap)
+        cap = (size_t)st.st_size + 1; /* + 1: the end is seen without a regrowth */
+    uint8_t *buf = malloc(cap + extra);
+    size_t n = 0;
+    while (buf) {
+        long r = cli_read_full(fd, buf + n, cap - n);
+        if (r < 0) {
+            int err = errno;
+            free(buf);
+            errno = err;
+            return NULL;
+        }
+        n += (size_t)r;
+        if (n < cap)
+            break;
+        uint8_t *bigger = cap > SIZE_MAX / 2 - extra ? NULL : realloc(buf, 2 * cap + extra);
+        if (!bigger) {
+            free(buf);
+            errno = ENOMEM;
+            return NULL;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    if (!buf)
+        errno = ENOMEM;
+    *len = n;
+    return buf;
+}
+
+/* All of buf to fd (GCM's output; the other modes write through iopipe.c). */
+static int write_full(int fd, const uint8_t *buf, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        buf += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* One GCM message: the whole input (and AAD) read into memory, processed
+ * with one call, and written only when that call succeeded -- so dec writes
+ * nothing unless the tag matched.  enc writes ciphertext || tag. */
+static int gcm_stream(cpim_ctx *ctx, const cli_encdec *e, int in_fd, const char *in_name,
+                      int out_fd, const char *out_name, const char *backend)
+{
+    int rc = -1;
+    size_t al = 0, n = 0;
+    uint8_t *aad = NULL, *buf = NULL;
+    if (e->aad_path) {
+        int fd = open(e->aad_path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || !(aad = read_all(fd, 0, &al))) {
+            cli_error("cannot read %s: %s", e->aad_path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        close(fd);
+    }
+    if (!(buf = read_all(in_fd, 16, &n))) {
+        cli_error("cannot read %s: %s", in_name, strerror(errno));
+        goto out;
+    }
+    cpim_err err;
+    size_t wlen;
+    if (e->dir == CPIM_ENCRYPT) {
+        err = cpim_aes_gcm_encrypt(ctx, e->gcm_iv, e->gcm_iv_len, aad, al, buf, buf, n, buf + n);
+        wlen = n + 16;
+    } else {
+        if (n < 16) {
+            cli_error("%s: input %s is %zu bytes, shorter than the 16-byte GCM tag", e->cmd,
+                      in_name, n);
+            goto out;
+        }
+        uint8_t tag[16];
+        wlen = n - 16;
+        memcpy(tag, buf + wlen, 16);
+        err = cpim_aes_gcm_decrypt(ctx, e->gcm_iv, e->gcm_iv_len, aad, al, buf, buf, wlen, tag);
+    }
+    if (err == CPIM_ERR_AUTH) {
+        cli_error("%s: authentication failed: the tag does not match (wrong key, IV or AAD, or "
+                  "the input was altered); nothing written",
+                  e->cmd);
+        goto out;
+    }
+    if (err != CPIM_OK) {
+        cli_error("%s: %s on backend '%s' failed: %s", e->cmd, e->alg_name, backend,
+                  cpim_strerror(err));
+        goto out;
+    }
+    if (write_full(out_fd, buf, wlen) != 0) {
+        cli_error("cannot write %s: %s", out_name, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (buf) /* plaintext on one side or the other */
+        cpim_wipe(buf, n + 16);
+    free(buf);
+    free(aad);
+    return rc;
+}
+
 /* see cli.h */
 int cmd_encdec(int argc, char **argv, cpim_dir dir)
 {
@@ -130,7 +247,8 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         cli_error("cannot read %s: %s", in_name, strerror(EISDIR));
         goto close_in;
     }
-    if (!e.ctr && !e.xts && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size % 16) {
+    if (!e.ctr && !e.xts && !e.gcm && fstat(in_fd, &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_size % 16) {
         cli_error("%s: input %s is %lld bytes, not a multiple of 16 (%s takes no padding)", cmd,
                   in_name, (long long)st.st_size, e.alg_name);
         goto close_in;
@@ -162,12 +280,29 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
     }
     /* An empty call tells whether the backend provides the mode, so that
      * even an empty input gets the error. */
-    err = e.xts   ? cpim_aes_xts(ctx, dir, 0, e.sector_size, NULL, NULL, 0)
+    uint8_t probe_tag[16];
+    err = e.gcm
+              ? cpim_aes_gcm_encrypt(ctx, e.gcm_iv, e.gcm_iv_len, NULL, 0, NULL, NULL, 0, probe_tag)
+          : e.xts ? cpim_aes_xts(ctx, dir, 0, e.sector_size, NULL, NULL, 0)
           : e.ctr ? cpim_aes_ctr(ctx, e.iv, NULL, NULL, 0)
                   : cpim_aes_ecb(ctx, dir, NULL, NULL, 0);
     if (err != CPIM_OK) {
         cli_error("%s: %s on backend '%s': %s", cmd, e.alg_name, backend, cpim_strerror(err));
         goto close_ctx;
+    }
+    if (e.gcm) {
+        if (gcm_stream(ctx, &e, in_fd, in_name, out.fd, out_name, backend) != 0)
+            goto close_ctx;
+        uint8_t *scratch = malloc(1u << 20); /* for copying over an existing OUT */
+        if (!scratch) {
+            cli_error("%s: out of memory", cmd);
+            goto close_ctx;
+        }
+        if (cli_output_commit(&out, scratch, 1u << 20) == 0)
+            rc = CLI_OK;
+        free(scratch);
+        cpim_close(ctx);
+        goto close_in;
     }
 
     size_t chunk = chunk_size(backend);
@@ -243,6 +378,7 @@ close_in:
 wipe_key:
     cpim_wipe(e.key, sizeof e.key);
     cpim_wipe(e.iv, sizeof e.iv);
+    cpim_wipe(e.gcm_iv, sizeof e.gcm_iv);
     return rc;
 }
 

@@ -15,7 +15,7 @@
 
 const char cli_encdec_help[] =
     "usage: cryptopim enc|dec -a ALG (-K HEX | --key-file FILE) [--iv HEX]\n"
-    "                 [--sector-size N] [--sector START]\n"
+    "                 [--sector-size N] [--sector START] [--aad-file F]\n"
     "                 [-i IN] [-o OUT] [--backend NAME] [--threads N]\n"
     "                 [--dpus N | --ranks R] [--tasklets T] [--mode M]\n"
     "\n"
@@ -25,13 +25,18 @@ const char cli_encdec_help[] =
     "  -a ALG             aes-128-ecb aes-192-ecb aes-256-ecb\n"
     "                     aes-128-ctr aes-192-ctr aes-256-ctr\n"
     "                     aes-128-xts aes-256-xts\n"
+    "                     aes-128-gcm aes-192-gcm aes-256-gcm\n"
     "  -K HEX             the key in hex: 32, 48 or 64 digits for 128/192/256 bits;\n"
     "                     XTS: 64 or 128 digits (key1 then key2; equal halves refused)\n"
     "                     (visible to other users in `ps`: prefer --key-file)\n"
     "  --key-file FILE    a file holding the key as hex text; spaces, tabs and\n"
     "                     newlines anywhere in it are ignored\n"
     "  --iv HEX           CTR only (required): the initial 16-byte counter block,\n"
-    "                     32 hex digits, incremented as a 128-bit big-endian number\n"
+    "                     32 hex digits, incremented as a 128-bit big-endian number;\n"
+    "                     GCM (required): the IV, 1 to 128 bytes (24 hex digits =\n"
+    "                     96 bits is the standard size); never reuse one with a key\n"
+    "  --aad-file F       GCM only: additional data authenticated with the message\n"
+    "                     but not encrypted (default: none)\n"
     "  --sector-size N    XTS only: the data unit in bytes, 16 to 16777216 (default\n"
     "                     512); unit i is encrypted with the tweak START + i\n"
     "  --sector START     XTS only: the number of the first unit (default 0), as\n"
@@ -48,18 +53,23 @@ const char cli_encdec_help[] =
     "ECB takes no padding: its input must be a multiple of 16 bytes.\n"
     "XTS (not in `openssl enc`) equals OpenSSL's EVP XTS applied to each unit; a\n"
     "last unit shorter than N uses ciphertext stealing and needs 16 bytes or more.\n"
+    "GCM: enc writes the ciphertext followed by the 16-byte tag (what OpenSSL's\n"
+    "and other libraries' one-shot AEAD calls produce); dec takes that, checks\n"
+    "the tag before writing anything, and on a mismatch writes nothing and\n"
+    "exits with 2.  GCM holds the whole input in memory (one message).\n"
     "Exit status: 0 on success, 2 on any error (a file OUT is then as it was).\n";
 
 struct alg {
     const char *name;
     size_t key_len;
-    int ctr, xts;
+    int ctr, xts, gcm;
 };
 
 static const struct alg algs[] = {
-    {"aes-128-ecb", 16, 0, 0}, {"aes-192-ecb", 24, 0, 0}, {"aes-256-ecb", 32, 0, 0},
-    {"aes-128-ctr", 16, 1, 0}, {"aes-192-ctr", 24, 1, 0}, {"aes-256-ctr", 32, 1, 0},
-    {"aes-128-xts", 32, 0, 1}, {"aes-256-xts", 64, 0, 1},
+    {"aes-128-ecb", 16, 0, 0, 0}, {"aes-192-ecb", 24, 0, 0, 0}, {"aes-256-ecb", 32, 0, 0, 0},
+    {"aes-128-ctr", 16, 1, 0, 0}, {"aes-192-ctr", 24, 1, 0, 0}, {"aes-256-ctr", 32, 1, 0, 0},
+    {"aes-128-xts", 32, 0, 1, 0}, {"aes-256-xts", 64, 0, 1, 0}, {"aes-128-gcm", 16, 0, 0, 1},
+    {"aes-192-gcm", 24, 0, 0, 1}, {"aes-256-gcm", 32, 0, 0, 1},
 };
 
 /* A decimal number in [lo, hi] (no sign, no blanks); 0, or -1. */
@@ -141,6 +151,8 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
             slot = &sector_size;
         } else if (strcmp(opt, "--sector") == 0) {
             slot = &sector;
+        } else if (strcmp(opt, "--aad-file") == 0) {
+            slot = &e->aad_path;
         } else if (strcmp(opt, "-i") == 0 || strcmp(opt, "--in") == 0) {
             slot = &e->in_path;
         } else if (strcmp(opt, "-o") == 0 || strcmp(opt, "--out") == 0) {
@@ -161,12 +173,13 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
 
     const struct alg *alg = alg_name ? find_alg(alg_name) : NULL;
     if (!alg_name) {
-        cli_error("%s: missing -a ALG (aes-128-ecb ... aes-256-xts)", e->cmd);
+        cli_error("%s: missing -a ALG (aes-128-ecb ... aes-256-gcm)", e->cmd);
         goto wipe_arg;
     }
     if (!alg) {
         cli_error("%s: unknown algorithm %s (expected aes-128-ecb, aes-192-ecb, aes-256-ecb, "
-                  "aes-128-ctr, aes-192-ctr, aes-256-ctr, aes-128-xts or aes-256-xts)",
+                  "aes-128-ctr, aes-192-ctr, aes-256-ctr, aes-128-xts, aes-256-xts, aes-128-gcm, "
+                  "aes-192-gcm or aes-256-gcm)",
                   e->cmd, cli_quote(alg_name));
         goto wipe_arg;
     }
@@ -191,6 +204,7 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
         cli_error("%s: --sector must be a unit number from 0 to 2^64 - 1", e->cmd);
         goto wipe_arg;
     }
+    e->gcm = alg->gcm;
     if (key_hex && e->key_file) {
         cli_error("%s: give the key with -K or --key-file, not both", e->cmd);
         goto wipe_arg;
@@ -215,7 +229,25 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
                   e->cmd, e->alg_name);
         goto wipe_key;
     }
-    if (!e->ctr && iv_hex) {
+    if (e->gcm && !iv_hex) {
+        cli_error("%s: %s needs --iv HEX (the IV: 1 to 128 bytes, usually 24 hex digits)", e->cmd,
+                  e->alg_name);
+        goto wipe_key;
+    }
+    if (e->gcm) {
+        long n = cli_unhex(iv_hex, strlen(iv_hex), 0, e->gcm_iv, sizeof e->gcm_iv);
+        if (n < 1) {
+            cli_error("%s: --iv must be 2 to 256 hex digits (1 to 128 bytes)", e->cmd);
+            goto wipe_key;
+        }
+        e->gcm_iv_len = (size_t)n;
+        iv_hex = NULL; /* not CTR's 16-byte block */
+    }
+    if (!e->gcm && e->aad_path) {
+        cli_error("%s: %s takes no additional data (--aad-file is for GCM)", e->cmd, e->alg_name);
+        goto wipe_key;
+    }
+    if (!e->ctr && !e->gcm && iv_hex) {
         cli_error("%s: %s takes no IV (remove --iv)", e->cmd, e->alg_name);
         goto wipe_key;
     }
@@ -232,6 +264,7 @@ int cli_encdec_parse(cli_encdec *e, int argc, char **argv, cpim_dir dir)
 wipe_key:
     cpim_wipe(e->key, sizeof e->key);
     cpim_wipe(e->iv, sizeof e->iv);
+    cpim_wipe(e->gcm_iv, sizeof e->gcm_iv);
 wipe_arg:
     if (key_arg)
         cpim_wipe(key_arg, strlen(key_arg));

@@ -39,6 +39,7 @@ static const char *const err_text[CPIM_ERR_COUNT_] = {
     /* CPIM_ERR_TIMING_ONLY */ "timing-only run: the operation was timed, its output discarded",
     /* CPIM_ERR_BUSY */ "context in use by another thread",
     /* CPIM_ERR_XTS_WEAK_KEY */ "XTS key refused: its two halves are equal",
+    /* CPIM_ERR_AUTH */ "authentication failed",
 };
 
 /* see cryptopim.h */
@@ -299,6 +300,63 @@ cpim_err cpim_sha256_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size
     cpim_err rc =
         count ? ctx->vt->sha256_batch(ctx->state, msgs, lens, count, digests, &st) : CPIM_OK;
     return finish(ctx, rc, &st, t0);
+}
+
+/* ---- AES-GCM ------------------------------------------------------------------ */
+
+/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext, i.e. 2^32 - 2
+ * blocks, so that the 32-bit counter never comes back to J0. */
+#define GCM_MAX_LEN ((((uint64_t)1) << 36) - 32)
+
+static cpim_err gcm_call(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, size_t iv_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                         size_t len, uint8_t tag[16])
+{
+    if (!ctx || !iv || iv_len == 0 || (aad_len && !aad) || (len && (!in || !out)) || !tag ||
+        (uint64_t)len > GCM_MAX_LEN || (uint64_t)iv_len > (UINT64_MAX >> 4) ||
+        (uint64_t)aad_len > (UINT64_MAX >> 4))
+        return CPIM_ERR_INVALID_ARG;
+    if (!ctx->has_key)
+        return CPIM_ERR_NO_KEY;
+    if (!ctx->vt->aes_gcm)
+        return CPIM_ERR_UNSUPPORTED;
+    cpim_stats st;
+    if (begin(ctx, &st, len) != CPIM_OK)
+        return CPIM_ERR_BUSY;
+    double t0 = cpim_now();
+    cpim_err rc =
+        ctx->vt->aes_gcm(ctx->state, dir, iv, iv_len, aad, aad_len, in, out, len, tag, &st);
+    return finish(ctx, rc, &st, t0);
+}
+
+cpim_err cpim_aes_gcm_encrypt(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
+                              uint8_t tag[16])
+{
+    return gcm_call(ctx, CPIM_ENCRYPT, iv, iv_len, aad, aad_len, in, out, len, tag);
+}
+
+cpim_err cpim_aes_gcm_decrypt(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                              size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
+                              const uint8_t tag[16])
+{
+    if (!tag)
+        return CPIM_ERR_INVALID_ARG;
+    uint8_t mine[16];
+    cpim_err rc = gcm_call(ctx, CPIM_DECRYPT, iv, iv_len, aad, aad_len, in, out, len, mine);
+    if (rc == CPIM_OK) {
+        /* constant time: every byte is compared, no early exit */
+        volatile uint8_t diff = 0;
+        for (int i = 0; i < 16; i++)
+            diff |= mine[i] ^ tag[i];
+        if (diff != 0) {
+            if (len)
+                cpim_wipe(out, len);
+            rc = CPIM_ERR_AUTH;
+        }
+    }
+    cpim_wipe(mine, sizeof mine);
+    return rc;
 }
 
 /* ---- SHA-256, streaming ------------------------------------------------------ */

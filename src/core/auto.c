@@ -107,6 +107,16 @@ static cpim_err auto_xts(void *p, cpim_dir dir, uint64_t first_unit, size_t unit
     return s->aes_vt->aes_xts(s->aes_st, dir, first_unit, unit_size, in, out, len, st);
 }
 
+static cpim_err auto_gcm(void *p, cpim_dir dir, const uint8_t *iv, size_t iv_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                         size_t len, uint8_t tag[16], cpim_stats *st)
+{
+    struct auto_state *s = p;
+    if (!s->aes_vt->aes_gcm)
+        return CPIM_ERR_UNSUPPORTED;
+    return s->aes_vt->aes_gcm(s->aes_st, dir, iv, iv_len, aad, aad_len, in, out, len, tag, st);
+}
+
 const cpim_backend_vt cpim_backend_auto = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "auto",
@@ -121,4 +131,5 @@ const cpim_backend_vt cpim_backend_auto = {
     .sha256_blocks = auto_sha_blocks,
     .xts_set_key = auto_xts_set_key,
     .aes_xts = auto_xts,
+    .aes_gcm = auto_gcm,
 };

@@ -35,6 +35,12 @@
  *    <= (2^32 - 1) * 32).  A backend that provides them wipes every copy of
  *    keys, passwords and the derived HMAC states it made (DPU WRAM and MRAM
  *    included) before returning.
+ *  - aes_gcm: AES-GCM (SP 800-38D) with the key of set_key; arguments
+ *    validated by the core (iv_len >= 1, len <= 2^36 - 32, pointers).
+ *    CPIM_ENCRYPT writes the ciphertext and the tag; CPIM_DECRYPT writes the
+ *    plaintext and the tag it computed over `in`: the core compares that
+ *    with the expected tag in constant time and wipes `out` on a mismatch,
+ *    so no backend releases plaintext by itself.  len may be 0.
  *  - Each operation fills `st` (times on the measured clock at least; the pim
  *    backend also the modeled clock and its phases).  The core has zeroed it.
  *  - xts_set_key()/aes_xts(): the XTS key slot (cryptopim.h), separate from
@@ -77,6 +83,10 @@ typedef struct cpim_backend_vt {
     cpim_err (*xts_set_key)(void *state, const uint8_t *key, size_t key_len);
     cpim_err (*aes_xts)(void *state, cpim_dir dir, uint64_t first_unit, size_t unit_size,
                         const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st);
+    /* issue 15, GCM (see the contract above) */
+    cpim_err (*aes_gcm)(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                        size_t len, uint8_t tag[16], cpim_stats *st);
 } cpim_backend_vt;
 
 #define CPIM_BACKEND_VT_VERSION 1u

@@ -11,6 +11,8 @@
 
 #include "aes.h"
 #include "backend.h"
+#include "gcm.h"
+#include "gcm_run.h"
 #include "parallel.h"
 #include "portable.h"
 #include "sha256.h"
@@ -58,6 +60,10 @@ cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t 
     if (!cpim_crypto_aes_expand_enc(&k->ek, key, (uint32_t)key_len))
         return CPIM_ERR_KEY_LENGTH;
     cpim_crypto_aes_dec_from_enc(&k->dk, &k->ek);
+    uint8_t h[16] = {0};
+    cpim_crypto_aes_encrypt(&k->ek, h, h, 1);
+    cpim_crypto_ghash_init(&k->gh, h);
+    cpim_wipe(h, sizeof h);
     return CPIM_OK;
 }
 
@@ -216,6 +222,51 @@ static cpim_err cpu_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t u
     return CPIM_OK;
 }
 
+/* ---- AES-GCM (gcm_run.h with the portable CTR and GHASH) ------------------------- */
+
+struct gcm_state {
+    const cpim_portable_aes *k;
+    unsigned threads;
+};
+
+static void gcm_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out, size_t len)
+{
+    const struct gcm_state *g = state;
+    cpim_portable_ctr(g->k, g->threads, counter, in, out, len);
+}
+
+static void gcm_ghash(void *state, uint8_t y[16], const uint8_t *p, size_t nblocks)
+{
+    const struct gcm_state *g = state;
+    cpim_crypto_ghash_blocks(&g->k->gh, y, p, nblocks);
+}
+
+static void gcm_encrypt1(void *state, const uint8_t in[16], uint8_t out[16])
+{
+    const struct gcm_state *g = state;
+    cpim_crypto_aes_encrypt(&g->k->ek, in, out, 1);
+}
+
+/* see portable.h */
+void cpim_portable_gcm(const cpim_portable_aes *k, unsigned threads, cpim_dir dir,
+                       const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                       const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
+{
+    struct gcm_state g = {k, threads};
+    const cpim_gcm_ops ops = {&g, gcm_ctr, gcm_ghash, gcm_encrypt1, threads};
+    cpim_gcm_run(&ops, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
+}
+
+static cpim_err cpu_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
+                        size_t len, uint8_t tag[16], cpim_stats *st)
+{
+    struct cpu_state *s = state;
+    (void)st; /* the core records bytes and the measured time */
+    cpim_portable_gcm(&s->aes, s->threads, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
+    return CPIM_OK;
+}
+
 /* ---- SHA-256 ------------------------------------------------------------------ */
 
 struct sha_job {
@@ -318,4 +369,5 @@ const cpim_backend_vt cpim_backend_cpu = {
     .sha256_blocks = cpu_sha_blocks,
     .xts_set_key = cpu_xts_set_key,
     .aes_xts = cpu_xts,
+    .aes_gcm = cpu_gcm,
 };

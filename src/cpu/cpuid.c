@@ -22,6 +22,8 @@ static unsigned detect(void)
         f |= CPIM_X86_SSE41;
     if (c & (1u << 25))
         f |= CPIM_X86_AESNI;
+    if ((c & (1u << 1)) && (f & CPIM_X86_SSE41))
+        f |= CPIM_X86_PCLMUL;
     int avx = (c & (1u << 28)) != 0, osxsave = (c & (1u << 27)) != 0;
     uint64_t xcr0 = osxsave ? xgetbv0() : 0;
     int ymm_os = (xcr0 & 0x6) == 0x6;   /* XMM and YMM state */
@@ -41,6 +43,8 @@ static unsigned detect(void)
         f |= CPIM_X86_AVX512;
     if ((f & CPIM_X86_VAES) && (f & CPIM_X86_AVX512))
         f |= CPIM_X86_VAES512;
+    if ((f & CPIM_X86_PCLMUL) && (f & CPIM_X86_AVX512) && (c & (1u << 10)))
+        f |= CPIM_X86_VPCLMUL;
     return f;
 }
 

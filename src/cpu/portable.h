@@ -21,9 +21,11 @@
 
 #include "aes.h"
 #include "cryptopim.h"
+#include "gcm.h"
 
 typedef struct cpim_portable_aes {
     cpim_crypto_aes_ks ek, dk; /* encryption and decryption round keys */
+    cpim_crypto_ghash_key gh;  /* GCM: the 4-bit table of H = E_K(0^128) */
 } cpim_portable_aes;
 
 /* Expands a 16/24/32-byte key into k (the old keys are wiped first). */
@@ -48,6 +50,11 @@ void cpim_portable_xts(const cpim_portable_xts_keys *k, unsigned threads, cpim_d
                        size_t len);
 void cpim_portable_sha256_batch(unsigned threads, const uint8_t *const *msgs, const size_t *lens,
                                 size_t count, uint8_t (*digests)[32]);
+/* AES-GCM (backend.h, aes_gcm) with the portable CTR and GHASH
+ * (gcm_run.h). */
+void cpim_portable_gcm(const cpim_portable_aes *k, unsigned threads, cpim_dir dir,
+                       const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                       const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16]);
 /* The streaming API's compression: h[i] absorbs nblocks[i] whole blocks
  * from p[i], streams spread over threads (backend.h, sha256_blocks). */
 void cpim_portable_sha256_blocks(unsigned threads, uint32_t *const *h, const uint8_t *const *p,

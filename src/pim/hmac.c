@@ -93,7 +93,7 @@ cpim_err cpim_pim_pbkdf2(const cpim_pim_hmac_env *e, const uint8_t *const *passe
         if (out_off > on_dpus)
             on_dpus = out_off;
         cpim_pim_round rd = {
-            HMAC_XSTR(HMAC_JOB_SYM), jobs, sizeof *jobs, e->to, e->from, NULL, NULL};
+            HMAC_XSTR(HMAC_JOB_SYM), jobs, sizeof *jobs, e->to, e->from, NULL, NULL, NULL, NULL, 0};
         rc = cpim_pim_machine_round(e->m, &rd, t);
         done += chunk;
     }
@@ -216,7 +216,7 @@ cpim_err cpim_pim_hmac(const cpim_pim_hmac_env *e, const uint8_t *const *keys,
                 max_records = c * ITEM;
         }
         cpim_pim_round rd = {
-            HMAC_XSTR(HMAC_JOB_SYM), jobs, sizeof *jobs, e->to, e->from, NULL, NULL};
+            HMAC_XSTR(HMAC_JOB_SYM), jobs, sizeof *jobs, e->to, e->from, NULL, NULL, NULL, NULL, 0};
         rc = cpim_pim_machine_round(e->m, &rd, t);
         if (rc == CPIM_OK) {
             uint32_t(*w)[8] = (uint32_t(*)[8])res;

@@ -44,7 +44,7 @@ void *cpim_pim_malloc(cpim_pim_faults *f, size_t size);
 
 /* ---- the DPUs (rounds.c) -------------------------------------------------- */
 
-enum { PIM_PROG_NONE = 0, PIM_PROG_AES, PIM_PROG_SHA, PIM_PROG_HMAC };
+enum { PIM_PROG_NONE = 0, PIM_PROG_AES, PIM_PROG_SHA, PIM_PROG_HMAC, PIM_PROG_GCM };
 
 /* One host buffer <-> one MRAM range (from the heap pointer) of one DPU;
  * len 0 = no piece.  A DPU's pieces are disjoint. */
@@ -64,7 +64,9 @@ typedef struct cpim_pim_times {
  * DPU at `jobs`, pushed to the WRAM symbol job_sym), the pieces to[d *
  * PIM_PIECES + j] pushed before and from[d] gathered after the launch, and
  * host work for DPUs [first, first + n) before their transfer (may be
- * NULL; in the asynchronous modes it overlaps earlier ranks' work). */
+ * NULL; in the asynchronous modes it overlaps earlier ranks' work).
+ * res_sym (may be NULL): a WRAM symbol read back from every DPU with the
+ * outputs, res_size bytes into res + d * res_size (GCM: partial hashes). */
 typedef struct cpim_pim_round {
     const char *job_sym;
     void *jobs;
@@ -72,6 +74,9 @@ typedef struct cpim_pim_round {
     const cpim_pim_piece *to, *from;
     void (*prepare)(void *ctx, uint32_t first, uint32_t n);
     void *ctx;
+    const char *res_sym;
+    void *res;
+    size_t res_size;
 } cpim_pim_round;
 
 typedef struct cpim_pim_machine cpim_pim_machine;
@@ -97,7 +102,7 @@ void cpim_pim_machine_rank(const cpim_pim_machine *m, uint32_t k, uint32_t *firs
 cpim_pim_mode cpim_pim_machine_mode(const cpim_pim_machine *m);
 unsigned cpim_pim_machine_tasklets(const cpim_pim_machine *m);
 
-/* Loads PIM_PROG_AES or PIM_PROG_SHA (built for the context's tasklets)
+/* Loads PIM_PROG_AES, PIM_PROG_SHA or PIM_PROG_GCM (built for the context's tasklets)
  * unless it is loaded already. */
 cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog);
 /* After a failed call: reload before the next one (a faulted DPU). */
@@ -109,7 +114,8 @@ void cpim_pim_machine_reset(cpim_pim_machine *m);
 cpim_err cpim_pim_machine_send_key(cpim_pim_machine *m, const void *args, size_t size);
 void cpim_pim_machine_key_consumed(cpim_pim_machine *m);
 /* Overwrites the key arguments on every DPU with zeros if they may still
- * be there (best effort: a faulted DPU may refuse the write). */
+ * be there (best effort: a faulted DPU may refuse the write); for the GCM
+ * program also its hash key H and GHASH tables. */
 void cpim_pim_machine_wipe_key(cpim_pim_machine *m);
 
 /* One round in the context's mode.  On return every queued job is done

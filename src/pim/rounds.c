@@ -23,6 +23,7 @@
 
 #include "aes_args.h"
 #include "cryptopim.h"
+#include "gcm_args.h"
 #include "pim_internal.h"
 
 struct cpim_pim_machine {
@@ -177,7 +178,7 @@ cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog)
         return CPIM_OK;
     cpim_pim_machine_wipe_key(m); /* a new program's WRAM image may not cover the old key */
     char path[600];
-    static const char *const names[] = {"", "aes", "sha256", "hmac"};
+    static const char *const names[] = {"", "aes", "sha256", "hmac", "gcm"};
     snprintf(path, sizeof path, "%s/%s-t%u", m->dir, names[prog], m->tasklets);
     m->loaded = PIM_PROG_NONE;
     dpu_error_t e = CALL(m, dpu_load(m->set, path, NULL), DPU_ERR_ELF_INVALID_FILE);
@@ -207,11 +208,20 @@ void cpim_pim_machine_key_consumed(cpim_pim_machine *m)
 
 void cpim_pim_machine_wipe_key(cpim_pim_machine *m)
 {
-    if (!m->key_on_dpus || m->loaded != PIM_PROG_AES)
+    if (!m->key_on_dpus || (m->loaded != PIM_PROG_AES && m->loaded != PIM_PROG_GCM))
         return;
     static const struct aes_key_args zero;
     /* not a fault-injection checkpoint: nothing would report its failure */
     (void)dpu_broadcast_to(m->set, AES_XSTR(AES_KEY_SYM), 0, &zero, sizeof zero, DPU_XFER_DEFAULT);
+    if (m->loaded == PIM_PROG_GCM) {
+        static const uint32_t ztab[GCM_TAB_WORDS];
+        _Static_assert(GCM_TAB8_WORDS <= GCM_TAB_WORDS, "one zero buffer for both");
+        (void)dpu_broadcast_to(m->set, GCM_XSTR(GCM_TAB_SYM), 0, ztab, sizeof ztab,
+                               DPU_XFER_DEFAULT);
+        (void)dpu_broadcast_to(m->set, GCM_XSTR(GCM_TAB8_SYM), 0, ztab, 4 * GCM_TAB8_WORDS,
+                               DPU_XFER_DEFAULT);
+        (void)dpu_broadcast_to(m->set, GCM_XSTR(GCM_H_SYM), 0, ztab, 16, DPU_XFER_DEFAULT);
+    }
     m->key_on_dpus = 0;
 }
 
@@ -290,6 +300,14 @@ static cpim_err gather(cpim_pim_machine *m, struct dpu_set_t set, uint32_t first
 {
     double t0 = cpim_now();
     cpim_err rc = push_pieces(m, set, first, DPU_XFER_FROM_DPU, r->from, 1, xf);
+    if (rc == CPIM_OK && r->res_sym) {
+        struct dpu_set_t dpu;
+        uint32_t i;
+        DPU_FOREACH (set, dpu, i) {
+            TRY(m, dpu_prepare_xfer(dpu, (uint8_t *)r->res + (first + i) * r->res_size));
+        }
+        TRY(m, dpu_push_xfer(set, DPU_XFER_FROM_DPU, r->res_sym, 0, (uint32_t)r->res_size, xf));
+    }
     t->out += cpim_now() - t0;
     return rc;
 }

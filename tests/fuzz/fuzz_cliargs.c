@@ -27,10 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int is_alg(const cli_encdec *e)
 {
     static const char *const names[] = {"aes-128-ecb", "aes-192-ecb", "aes-256-ecb",
-                                        "aes-128-ctr", "aes-192-ctr", "aes-256-ctr"};
-    for (int i = 0; i < 6; i++)
+                                        "aes-128-ctr", "aes-192-ctr", "aes-256-ctr",
+                                        "aes-128-gcm", "aes-192-gcm", "aes-256-gcm"};
+    for (int i = 0; i < 9; i++)
         if (e->alg_name && strcmp(e->alg_name, names[i]) == 0)
-            return e->key_len == (size_t)(16 + 8 * (i % 3)) && e->ctr == (i >= 3);
+            return e->key_len == (size_t)(16 + 8 * (i % 3)) && e->ctr == (i >= 3 && i < 6) &&
+                   e->gcm == (i >= 6) && (!e->gcm || e->gcm_iv_len >= 1);
     return 0;
 }
 
