@@ -19,12 +19,12 @@ $(BUILD)/dpu/obj/cpim_crypto_%.o: src/crypto/%.c src/crypto/%.h $(DPU_DEPS_COMMO
 $(BUILD)/dpu/aes-t%: dpu/aes.c dpu/aes_args.h $(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/aes.c $(BUILD)/dpu/obj/cpim_crypto_aes.o
 
-$(BUILD)/dpu/sha256-t%: dpu/sha256.c dpu/sha256_args.h $(BUILD)/dpu/obj/cpim_crypto_sha256.o \
+$(BUILD)/dpu/sha256-t%: dpu/sha256.c dpu/sha256_args.h dpu/sha256_rounds.h $(BUILD)/dpu/obj/cpim_crypto_sha256.o \
 		$(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/sha256.c $(BUILD)/dpu/obj/cpim_crypto_sha256.o
 
 # HMAC-SHA256 / PBKDF2 (pim backend's hmac and pbkdf2 ops).
-$(BUILD)/dpu/hmac-t%: dpu/hmac.c dpu/hmac_args.h $(BUILD)/dpu/obj/cpim_crypto_sha256.o \
+$(BUILD)/dpu/hmac-t%: dpu/hmac.c dpu/hmac_args.h dpu/sha256_rounds.h $(BUILD)/dpu/obj/cpim_crypto_sha256.o \
 		$(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/hmac.c $(BUILD)/dpu/obj/cpim_crypto_sha256.o
 

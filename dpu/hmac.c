@@ -32,6 +32,7 @@
 
 #include "hmac_args.h"
 #include "sha256.h"
+#include "sha256_rounds.h"
 
 #if NR_TASKLETS <= 16
 #define CHUNK 1024u
@@ -56,38 +57,6 @@ static void wipe_words(uint32_t *p, uint32_t n)
     for (uint32_t i = 0; i < n; i++)
         v[i] = 0;
 }
-
-static inline uint32_t ror(uint32_t x, unsigned n)
-{
-    return (x >> n) | (x << (32u - n));
-}
-
-#define BSIG0(a) (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22))
-#define BSIG1(e) (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25))
-#define SSIG0(x) (ror(x, 7) ^ ror(x, 18) ^ ((x) >> 3))
-#define SSIG1(x) (ror(x, 17) ^ ror(x, 19) ^ ((x) >> 10))
-
-#define RND(a, b, c, d, e, f, g, h, i)                                                             \
-    do {                                                                                           \
-        if ((i) >= 16)                                                                             \
-            w[(i)&15] += SSIG1(w[((i)-2) & 15]) + w[((i)-7) & 15] + SSIG0(w[((i)-15) & 15]);       \
-        uint32_t t1_ = h + BSIG1(e) + ((e & f) ^ (g & ~e)) + k[i] + w[(i)&15];                     \
-        uint32_t ab_ = a ^ b;                                                                      \
-        uint32_t t2_ = BSIG0(a) + ((ab_ & bc) ^ b);                                                \
-        bc = ab_;                                                                                  \
-        d += t1_;                                                                                  \
-        h = t1_ + t2_;                                                                             \
-    } while (0)
-
-#define RND8(i)                                                                                    \
-    RND(a, b, c, d, e, f, g, h, (i));                                                              \
-    RND(h, a, b, c, d, e, f, g, (i) + 1);                                                          \
-    RND(g, h, a, b, c, d, e, f, (i) + 2);                                                          \
-    RND(f, g, h, a, b, c, d, e, (i) + 3);                                                          \
-    RND(e, f, g, h, a, b, c, d, (i) + 4);                                                          \
-    RND(d, e, f, g, h, a, b, c, (i) + 5);                                                          \
-    RND(c, d, e, f, g, h, a, b, (i) + 6);                                                          \
-    RND(b, c, d, e, f, g, h, a, (i) + 7)
 
 /* One block given as 16 native words w (consumed: the schedule overwrites
  * it) into the chaining value st. */
