@@ -352,6 +352,24 @@ static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
 
 /* ---- AES ------------------------------------------------------------------------ */
 
+/* The final partial block of an AES or GCM round: DPU bd, whose share
+ * (share bytes, whole blocks) ends at len, is sent and received through a
+ * zero-padded copy, allocated once per call (*bounce) and reused.  Points
+ * its pieces there and gives its offset in in/out; -1 when out of memory. */
+static int bounce_tail(struct pim_state *s, uint32_t bd, size_t share, const uint8_t *in,
+                       const uint8_t *out, size_t len, uint8_t **bounce, size_t *bounce_size,
+                       size_t *off)
+{
+    *off = (size_t)((uint8_t *)s->from[bd].ptr - out);
+    if (!*bounce && !(*bounce = cpim_pim_calloc(&s->faults, share, 1)))
+        return -1;
+    *bounce_size = share;
+    memset(*bounce, 0, share);
+    memcpy(*bounce, in + *off, len - *off);
+    s->to[(size_t)bd * PIM_PIECES].ptr = s->from[bd].ptr = *bounce;
+    return 0;
+}
+
 static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t *out, size_t len,
                         uint8_t counter[16], cpim_stats *st)
 {
@@ -397,19 +415,10 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
         uint64_t nb = total_blocks - done < round_blocks ? total_blocks - done : round_blocks;
         uint32_t bd = cpim_pim_aes_split(nd, done, nb, len, in, out, ctr0, jobs, s->to, s->from);
         size_t bounce_off = 0;
-        if (bd != UINT32_MAX) {
-            /* the final partial block: the last DPU with blocks, whose share
-             * ends at len, goes through a zero-padded copy */
-            size_t share = jobs[bd].nbytes;
-            bounce_off = (size_t)((uint8_t *)s->from[bd].ptr - out);
-            if (!bounce && !(bounce = cpim_pim_calloc(&s->faults, share, 1))) {
-                rc = CPIM_ERR_NOMEM;
-                break;
-            }
-            bounce_size = share;
-            memset(bounce, 0, share);
-            memcpy(bounce, in + bounce_off, len - bounce_off);
-            s->to[(size_t)bd * PIM_PIECES].ptr = s->from[bd].ptr = bounce;
+        if (bd != UINT32_MAX &&
+            bounce_tail(s, bd, jobs[bd].nbytes, in, out, len, &bounce, &bounce_size, &bounce_off)) {
+            rc = CPIM_ERR_NOMEM;
+            break;
         }
         cpim_pim_round r = {
             AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, s->to, s->from, NULL, NULL, NULL, NULL, 0};
@@ -700,20 +709,12 @@ static cpim_err pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_
             jobs[d].ctr[3] = c0[3] + (uint32_t)blk;
             blk += split[d].nbytes / 16;
         }
-        size_t bounce_off = 0;
-        if (bd != UINT32_MAX) {
-            /* the final partial block, zero-padded (GHASH's padding when
-             * decrypting; the DPU zeroes it after CTR when encrypting) */
-            size_t share = jobs[bd].nbytes;
-            bounce_off = (size_t)((uint8_t *)s->from[bd].ptr - out);
-            if (!bounce && !(bounce = cpim_pim_calloc(&s->faults, share, 1))) {
-                rc = CPIM_ERR_NOMEM;
-                break;
-            }
-            bounce_size = share;
-            memset(bounce, 0, share);
-            memcpy(bounce, in + bounce_off, len - bounce_off);
-            s->to[(size_t)bd * PIM_PIECES].ptr = s->from[bd].ptr = bounce;
+        size_t bounce_off = 0; /* zero padding = GHASH's when decrypting; the DPU
+                                  zeroes it after CTR when encrypting */
+        if (bd != UINT32_MAX &&
+            bounce_tail(s, bd, jobs[bd].nbytes, in, out, len, &bounce, &bounce_size, &bounce_off)) {
+            rc = CPIM_ERR_NOMEM;
+            break;
         }
         cpim_pim_round r = {
             GCM_XSTR(GCM_JOB_SYM),  jobs, sizeof *jobs,         s->to, s->from, NULL, NULL,
