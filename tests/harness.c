@@ -262,14 +262,34 @@ long test_unhex(const char *hex, uint8_t *out, size_t cap)
     return (long)(n / 2);
 }
 
-static int selected(const char *name, int argc, char **argv)
+/* `--shard=I/N` (0 <= I < N) keeps every N-th selected entry starting at the
+ * I-th: tests/run.sh runs the N shards of one program side by side on a
+ * machine with several cores.  The shards of a program together run each
+ * selected entry exactly once. */
+static size_t shard_i, shard_n = 1;
+
+static int parse_shard(const char *arg)
 {
-    if (argc < 2)
-        return 1;
-    for (int i = 1; i < argc; i++)
+    unsigned long i, n;
+    char extra;
+    if (sscanf(arg, "--shard=%lu/%lu%c", &i, &n, &extra) != 2 || n == 0 || i >= n)
+        return -1;
+    shard_i = i;
+    shard_n = n;
+    return 0;
+}
+
+static int name_selected(const char *name, int argc, char **argv)
+{
+    int filters = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--shard=", 8) == 0)
+            continue;
+        filters++;
         if (strncmp(name, argv[i], strlen(argv[i])) == 0)
             return 1;
-    return 0;
+    }
+    return filters == 0;
 }
 
 static void run_one(const entry_t *t)
@@ -321,15 +341,21 @@ static void run_group(const entry_t *t)
 
 int test_main(int argc, char **argv)
 {
-    size_t plan = 0;
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--shard=", 8) == 0 && parse_shard(argv[i]) != 0) {
+            fprintf(stderr, "%s: bad %s (want --shard=I/N with 0 <= I < N)\n", argv[0], argv[i]);
+            return 2;
+        }
+    size_t plan = 0, idx = 0;
     for (size_t i = 0; i < nr_tests; i++)
-        if (selected(tests[i].name, argc, argv))
+        if (name_selected(tests[i].name, argc, argv) && idx++ % shard_n == shard_i)
             plan += tests[i].group_fn ? tests[i].count : 1;
     printf("PLAN %zu\n", plan);
     fflush(stdout);
     size_t overflow = 0;
+    idx = 0;
     for (size_t i = 0; i < nr_tests; i++) {
-        if (!selected(tests[i].name, argc, argv))
+        if (!name_selected(tests[i].name, argc, argv) || idx++ % shard_n != shard_i)
             continue;
         if (tests[i].group_fn) {
             run_group(&tests[i]);

@@ -12,15 +12,51 @@
 #   - prints more verdicts than planned (one failure);
 #   - exits non-zero without any FAIL line (a sanitizer report at exit).
 # The last line is `N passed, N failed`, which CI reads.
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+#
+# The commands run side by side, TEST_JOBS at a time (default: the number of
+# online CPUs; TEST_JOBS=1 runs them one after another).  Each writes its own
+# log; the verdicts are printed in the order of the arguments as soon as a
+# command and all before it have finished, each with its measured wall time.
+# The commands must therefore not share files: each test makes its own
+# temporary folder.
+jobs=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+n=0
+for cmd in "$@"; do
+    n=$((n + 1))
+    printf '%s\n' "$cmd" >"$dir/cmd.$n"
+done
+# The pool: xargs keeps `jobs` workers busy; each leaves log.K, then time.K
+# (seconds, measured) and, last, rc.K, which the reporter below waits for.
+seq 1 "$n" | xargs -P "$jobs" -I{} sh -c '
+    d=$1 k=$2
+    t0=$(date +%s)
+    sh -c "$(cat "$d/cmd.$k")" >"$d/log.$k" 2>&1
+    rc=$?
+    echo $(($(date +%s) - t0)) >"$d/time.$k"
+    echo $rc >"$d/rc.$k.tmp" && mv "$d/rc.$k.tmp" "$d/rc.$k"' _ "$dir" {} &
+pool=$!
 passed=0
 failed=0
 skipped=0
-for cmd in "$@"; do
+k=0
+while [ "$k" -lt "$n" ]; do
+    k=$((k + 1))
+    cmd=$(cat "$dir/cmd.$k")
+    log=$dir/log.$k
+    while [ ! -f "$dir/rc.$k" ]; do
+        if ! kill -0 "$pool" 2>/dev/null && [ ! -f "$dir/rc.$k" ]; then
+            echo "0" >"$dir/time.$k"
+            echo 127 >"$dir/rc.$k"
+            echo "the test pool stopped before running this command" >>"$log"
+            break
+        fi
+        sleep 1
+    done
     echo "== $cmd"
-    sh -c "$cmd" >"$log" 2>&1
-    rc=$?
+    rc=$(cat "$dir/rc.$k")
     grep -E '^(FAIL|SKIP) ' "$log" || true
     p=$(grep -c '^PASS ' "$log")
     f=$(grep -c '^FAIL ' "$log")
@@ -29,7 +65,7 @@ for cmd in "$@"; do
     plan=$(awk '/^PLAN [0-9]+$/ { n += $2 } END { print n + 0 }' "$log")
     done_seen=$(grep -c '^DONE$' "$log")
     seen=$((p + f + s))
-    echo "   $p passed, $f failed, $s skipped (exit $rc)"
+    echo "   $p passed, $f failed, $s skipped (exit $rc, $(cat "$dir/time.$k") s measured)"
     last=$(grep -E '^(PASS|FAIL|SKIP) ' "$log" | tail -n 1 | cut -d: -f1)
     bad=""
     if [ "$plans" -eq 0 ] && [ "$done_seen" -eq 0 ]; then
@@ -57,6 +93,7 @@ for cmd in "$@"; do
     failed=$((failed + f))
     skipped=$((skipped + s))
 done
+wait "$pool"
 echo "($skipped skipped)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
