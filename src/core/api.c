@@ -157,20 +157,29 @@ const char *cpim_ctx_backend(const cpim_ctx *ctx)
     return ctx ? ctx->vt->name : NULL;
 }
 
+/* The common tail of the key setters (arguments checked): the context taken,
+ * the backend's setter called, the slot marked set only when it succeeded. */
+static cpim_err install_key(cpim_ctx *ctx,
+                            cpim_err (*set)(void *state, const uint8_t *key, size_t key_len),
+                            const uint8_t *key, size_t key_len, int *has)
+{
+    if (!set)
+        return CPIM_ERR_UNSUPPORTED;
+    if (atomic_flag_test_and_set(&ctx->busy))
+        return CPIM_ERR_BUSY;
+    cpim_err rc = set(ctx->state, key, key_len);
+    *has = rc == CPIM_OK;
+    atomic_flag_clear(&ctx->busy);
+    return rc;
+}
+
 cpim_err cpim_aes_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len)
 {
     if (!ctx || !key)
         return CPIM_ERR_INVALID_ARG;
     if (key_len != 16 && key_len != 24 && key_len != 32)
         return CPIM_ERR_KEY_LENGTH;
-    if (!ctx->vt->set_key)
-        return CPIM_ERR_UNSUPPORTED;
-    if (atomic_flag_test_and_set(&ctx->busy))
-        return CPIM_ERR_BUSY;
-    cpim_err rc = ctx->vt->set_key(ctx->state, key, key_len);
-    ctx->has_key = rc == CPIM_OK;
-    atomic_flag_clear(&ctx->busy);
-    return rc;
+    return install_key(ctx, ctx->vt->set_key, key, key_len, &ctx->has_key);
 }
 
 /* Common prologue/epilogue of every operation: the context taken (a
@@ -249,14 +258,7 @@ cpim_err cpim_xts_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len)
         diff |= key[i] ^ key[key_len / 2 + i];
     if (diff == 0)
         return CPIM_ERR_XTS_WEAK_KEY;
-    if (!ctx->vt->xts_set_key)
-        return CPIM_ERR_UNSUPPORTED;
-    if (atomic_flag_test_and_set(&ctx->busy))
-        return CPIM_ERR_BUSY;
-    cpim_err rc = ctx->vt->xts_set_key(ctx->state, key, key_len);
-    ctx->has_xts_key = rc == CPIM_OK;
-    atomic_flag_clear(&ctx->busy);
-    return rc;
+    return install_key(ctx, ctx->vt->xts_set_key, key, key_len, &ctx->has_xts_key);
 }
 
 cpim_err cpim_aes_xts(cpim_ctx *ctx, cpim_dir dir, uint64_t first_unit, size_t unit_size,
