@@ -11,6 +11,13 @@
 #
 # Variables you may override: CC, CFLAGS, BUILD, SAN=1 (sanitizers).
 # Everything is built under $(BUILD)/.
+#
+# Builds are parallel by default, one job per online CPU (hundreds of small
+# DPU programs make a serial build the longest part of `make test`); an
+# explicit -jN (-j1 for a serial build) on the command line wins.
+ifeq ($(filter -j% j%,$(MAKEFLAGS))$(findstring jobserver,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+endif
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -64,10 +71,12 @@ INC_src/pim    := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_C
 INC_tools      := -Iinclude -Itools
 INC_bench      := -Iinclude -Itools -Ibench -Iplot
 INC_plot       := -Iplot
-INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS) \
-                  $(if $(HAVE_OPENSSL),-DCPIM_HAVE_OPENSSL=1)
+INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
 
-PIM_DEFS := -DCPIM_DPU_DIR='"$(abspath $(BUILD))/dpu"' $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
+# Where the uninstalled library finds its DPU programs.  The sanitizer build
+# uses the main build's: a DPU program does not depend on the host's flags.
+DPU_DIR  ?= $(abspath $(BUILD))/dpu
+PIM_DEFS := -DCPIM_DPU_DIR='"$(DPU_DIR)"' $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
 DEFS_src/pim := $(PIM_DEFS)
 DEFS_tests   := $(PIM_DEFS) $(if $(HAVE_OPENSSL),-DHAVE_OPENSSL=1)
 DEFS_bench   := $(COMPARE_DEFS)
@@ -169,7 +178,11 @@ TEST_DEPS += $(if $(HAVE_OPENSSL),$(XTS_REF))
 # Test commands run by tests/run.sh; sections above append to TEST_CMDS.
 TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"
 TEST_DEPS += $(SELFTEST_BAD)
-TEST_CMDS += $(UNIT)
+# The unit programs are the longest: run as shards (every N-th test), side by
+# side with the rest (tests/run.sh).
+UNIT_SHARDS ?= 2
+shards = $(foreach i,$(shell seq 0 $$(($(UNIT_SHARDS) - 1))),"$(1) --shard=$(i)/$(UNIT_SHARDS)")
+TEST_CMDS += $(call shards,$(UNIT))
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_sha256sum.sh $(CLI)"
@@ -190,7 +203,7 @@ TEST_DEPS += $(GCM_REF)
 # the virtual DPU's tests.
 SAN_BUILD     := build-san
 SAN_ENV       := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
-SAN_TEST_CMDS := "$(SAN_ENV) $(SAN_BUILD)/tests/unit" \
+SAN_TEST_CMDS := $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/unit) \
                  "$(SAN_ENV) sh tests/cli.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_keys.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_sha256sum.sh $(SAN_BUILD)/cryptopim" \
@@ -199,16 +212,19 @@ SAN_TEST_CMDS := "$(SAN_ENV) $(SAN_BUILD)/tests/unit" \
 # ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----
 -include tests/fuzz/fuzz.mk
 
-san-build:
+san-build: dpu
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=1 CFLAGS="-O1 -g" \
+	    DPU_DIR=$(abspath $(BUILD))/dpu \
 	    $(SAN_BUILD)/tests/unit $(SAN_BUILD)/cryptopim $(SAN_BUILD)/cryptopim-bench \
-	    $(SAN_BUILD)/tests/emu/test-vdpu dpu $(SAN_FUZZ_REPLAYS)
+	    $(SAN_BUILD)/tests/emu/test-vdpu $(SAN_FUZZ_REPLAYS)
 
+# The tests run with a clean MAKEFLAGS: a test that calls make (tests/install.sh)
+# must not inherit this make's job server, whose pipes it does not get.
 test: all $(TEST_DEPS) san-build
-	@sh tests/run.sh $(TEST_CMDS) $(SAN_TEST_CMDS)
+	@MAKEFLAGS= sh tests/run.sh $(TEST_CMDS) $(SAN_TEST_CMDS)
 
 check-sanitize: san-build
-	@sh tests/run.sh $(SAN_TEST_CMDS)
+	@MAKEFLAGS= sh tests/run.sh $(SAN_TEST_CMDS)
 
 # ---- main job and experiments ---------------------------------------------------
 run: all
