@@ -14,10 +14,16 @@
 #
 # Builds are parallel by default, one job per online CPU (hundreds of small
 # DPU programs make a serial build the longest part of `make test`); an
-# explicit -jN (-j1 for a serial build) on the command line wins.
-ifeq ($(filter -j% j%,$(MAKEFLAGS))$(findstring jobserver,$(MAKEFLAGS)),)
+# explicit -jN (-j1 for a serial build) on the command line wins; sub-makes
+# (the sanitizer build) share the top one's job server.
+ifeq ($(MAKELEVEL)$(filter -j% j%,$(MAKEFLAGS))$(findstring jobserver,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 endif
+
+# The longest test programs (unit, test-vdpu) run as shards, each every N-th
+# test of the program, side by side with the rest (tests/run.sh).
+TEST_SHARDS ?= 2
+shards = $(foreach i,$(shell seq 0 $$(($(TEST_SHARDS) - 1))),"$(1) --shard=$(i)/$(TEST_SHARDS)")
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -178,10 +184,6 @@ TEST_DEPS += $(if $(HAVE_OPENSSL),$(XTS_REF))
 # Test commands run by tests/run.sh; sections above append to TEST_CMDS.
 TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"
 TEST_DEPS += $(SELFTEST_BAD)
-# The unit programs are the longest: run as shards (every N-th test), side by
-# side with the rest (tests/run.sh).
-UNIT_SHARDS ?= 2
-shards = $(foreach i,$(shell seq 0 $$(($(UNIT_SHARDS) - 1))),"$(1) --shard=$(i)/$(UNIT_SHARDS)")
 TEST_CMDS += $(call shards,$(UNIT))
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
@@ -207,7 +209,7 @@ SAN_TEST_CMDS := $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/unit) \
                  "$(SAN_ENV) sh tests/cli.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_keys.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_sha256sum.sh $(SAN_BUILD)/cryptopim" \
-                 "$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu"
+                 $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu)
 
 # ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----
 -include tests/fuzz/fuzz.mk
@@ -221,7 +223,7 @@ san-build: dpu
 # The tests run with a clean MAKEFLAGS: a test that calls make (tests/install.sh)
 # must not inherit this make's job server, whose pipes it does not get.
 test: all $(TEST_DEPS) san-build
-	@MAKEFLAGS= sh tests/run.sh $(TEST_CMDS) $(SAN_TEST_CMDS)
+	@MAKEFLAGS= sh tests/run.sh $(SAN_TEST_CMDS) $(TEST_CMDS)
 
 check-sanitize: san-build
 	@MAKEFLAGS= sh tests/run.sh $(SAN_TEST_CMDS)

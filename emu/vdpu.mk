@@ -45,5 +45,6 @@ test-emu: $(BUILD)/tests/emu/test-vdpu
 emu-bench: $(BUILD)/emu/vdpu-bench
 	$(BUILD)/emu/vdpu-bench
 
-TEST_CMDS += "$(BUILD)/tests/emu/test-vdpu"
+# the longest test program: in shards (Makefile, tests/run.sh)
+TEST_CMDS += $(call shards,$(BUILD)/tests/emu/test-vdpu)
 TEST_DEPS += $(BUILD)/tests/emu/test-vdpu
