@@ -28,6 +28,9 @@
  *
  * XTS runs its tweak passes around the same ECB kernels (see aesni_xts).
  *
+ * The NTT of cryptopim_ntt.h runs on the x86 vector kernels of ntt_x86.c
+ * (AVX-512 or AVX2 for word moduli).
+ *
  * SHA-256 in this backend is the portable code (src/crypto/sha256.h), split
  * over threads by messages; for SHA-256 speed use `shani`.
  *
@@ -39,6 +42,7 @@
 #include "backend.h"
 #include "gcm.h"
 #include "gcm_run.h"
+#include "ntt_run.h"
 #include "parallel.h"
 #include "portable.h"
 #include "x86_cpu.h"
@@ -918,6 +922,16 @@ static cpim_err aesni_sha_blocks(void *p, uint32_t *const *h, const uint8_t *con
     return CPIM_OK;
 }
 
+/* issue 16: the NTT with the x86 vector kernels (ntt_x86.c); this backend
+ * is the library's x86 vector backend, so the NTT lives here too */
+static cpim_err aesni_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
+                          const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
+{
+    struct aesni_state *s = state;
+    (void)st;
+    return cpim_ntt_run(cpim_ntt_x86_kernels(NULL), s->threads, plan, op, a, b, out, count);
+}
+
 const cpim_backend_vt cpim_backend_aesni = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "aesni",
@@ -933,4 +947,5 @@ const cpim_backend_vt cpim_backend_aesni = {
     .xts_set_key = aesni_xts_set_key,
     .aes_xts = aesni_xts,
     .aes_gcm = aesni_gcm,
+    .ntt = aesni_ntt,
 };

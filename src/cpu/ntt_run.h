@@ -28,6 +28,10 @@ typedef struct cpim_ntt_kernels {
 /* The portable kernels (src/crypto/ntt.c). */
 extern const cpim_ntt_kernels cpim_ntt_portable_kernels;
 
+/* The best kernels of this CPU (ntt_x86.c): AVX-512, AVX2 or the portable
+ * ones; *tier (may be NULL) gets "avx512", "avx2" or "portable". */
+const cpim_ntt_kernels *cpim_ntt_x86_kernels(const char **tier);
+
 /* backend.h's ntt op on `threads` threads (0 = all cores); st->bytes is the
  * core's, the runner fills nothing else (the core times the call). */
 cpim_err cpim_ntt_run(const cpim_ntt_kernels *k, unsigned threads, const cpim_ntt_plan *plan,
