@@ -21,11 +21,33 @@
 #include "ntt.h"
 #include "parallel.h"
 
+void cpim_ntt_mul32_portable(uint32_t *a, const uint32_t *b, uint32_t n, uint32_t q, uint32_t mu,
+                             unsigned bits)
+{
+    for (uint32_t c = 0; c < n; c++)
+        a[c] = cpim_crypto_mulmod32(a[c], b[c], q, mu, bits);
+}
+
+void cpim_ntt_narrow_portable(uint32_t *d, const uint64_t *s, uint32_t n)
+{
+    for (uint32_t c = 0; c < n; c++)
+        d[c] = (uint32_t)s[c];
+}
+
+void cpim_ntt_widen_portable(uint64_t *d, const uint32_t *s, uint32_t n)
+{
+    for (uint32_t c = 0; c < n; c++)
+        d[c] = s[c];
+}
+
 const cpim_ntt_kernels cpim_ntt_portable_kernels = {
     .fwd32 = cpim_crypto_ntt_fwd32,
     .inv32 = cpim_crypto_ntt_inv32,
     .fwd64 = cpim_crypto_ntt_fwd64,
     .inv64 = cpim_crypto_ntt_inv64,
+    .mul32 = cpim_ntt_mul32_portable,
+    .narrow = cpim_ntt_narrow_portable,
+    .widen = cpim_ntt_widen_portable,
 };
 
 struct job {
@@ -37,21 +59,12 @@ struct job {
     atomic_int nomem;
 };
 
-/* Scratch of one thread: 4 polynomials of 64-bit words (enough for 32-bit
+/* Scratch of one thread: 5 polynomials of 64-bit words (enough for 32-bit
  * ones too). */
-#define NBUF 4
+#define NBUF 5
 
-static void load32(uint32_t *d, const uint64_t *s, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        d[k] = (uint32_t)s[k];
-}
-
-static void store32(uint64_t *d, const uint32_t *s, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        d[k] = s[k];
-}
+#define load32(d, s, n)  k->narrow(d, s, (uint32_t)(n))
+#define store32(d, s, n) k->widen(d, s, (uint32_t)(n))
 
 static void item32(const struct job *jb, size_t it, uint32_t *buf)
 {
@@ -61,7 +74,7 @@ static void item32(const struct job *jb, size_t it, uint32_t *buf)
     const cpim_ntt_mod *m = &pl->mod[j];
     uint32_t q = (uint32_t)m->q, mu = (uint32_t)m->mu;
     unsigned bits = m->bits;
-    uint32_t *A = buf, *B = buf + n, *C = buf + 2 * n, *D = buf + 3 * n;
+    uint32_t *A = buf, *B = buf + n, *C = buf + 2 * n, *D = buf + 3 * n, *E = buf + 4 * n;
     uint32_t nn = (uint32_t)n;
 #define FWD(x) k->fwd32(x, nn, m->t32.psi, m->t32.psi_shoup, q)
 #define INV(x)                                                                                     \
@@ -76,20 +89,18 @@ static void item32(const struct job *jb, size_t it, uint32_t *buf)
             INV(A);
         store32(jb->out + it * n, A, n);
         break;
-    case CPIM_NTT_OP_POINTWISE: {
-        const uint64_t *a = jb->a + it * n, *b = jb->b + it * n;
-        uint64_t *o = jb->out + it * n;
-        for (size_t c = 0; c < n; c++)
-            o[c] = cpim_crypto_mulmod32((uint32_t)a[c], (uint32_t)b[c], q, mu, bits);
+    case CPIM_NTT_OP_POINTWISE:
+        load32(A, jb->a + it * n, n);
+        load32(B, jb->b + it * n, n);
+        k->mul32(A, B, nn, q, mu, bits);
+        store32(jb->out + it * n, A, n);
         break;
-    }
     case CPIM_NTT_OP_POLYMUL:
         load32(A, jb->a + it * n, n);
         load32(B, jb->b + it * n, n);
         FWD(A);
         FWD(B);
-        for (size_t c = 0; c < n; c++)
-            A[c] = cpim_crypto_mulmod32(A[c], B[c], q, mu, bits);
+        k->mul32(A, B, nn, q, mu, bits);
         INV(A);
         store32(jb->out + it * n, A, n);
         break;
@@ -100,18 +111,19 @@ static void item32(const struct job *jb, size_t it, uint32_t *buf)
         load32(C, jb->b + ((2 * i) * L + j) * n, n);
         load32(D, jb->b + ((2 * i + 1) * L + j) * n, n);
         FWD(A), FWD(B), FWD(C), FWD(D);
-        for (size_t c = 0; c < n; c++) {
-            uint32_t c0 = A[c], c1 = B[c], d0 = C[c], d1 = D[c];
-            uint32_t x = cpim_crypto_mulmod32(c0, d1, q, mu, bits);
-            uint32_t y = cpim_crypto_mulmod32(c1, d0, q, mu, bits);
-            A[c] = cpim_crypto_mulmod32(c0, d0, q, mu, bits);
-            B[c] = x >= q - y ? x - (q - y) : x + y;
-            C[c] = cpim_crypto_mulmod32(c1, d1, q, mu, bits);
+        memcpy(E, A, n * sizeof *E);
+        k->mul32(E, D, nn, q, mu, bits); /* c0 d1 */
+        k->mul32(A, C, nn, q, mu, bits); /* c0 d0 */
+        k->mul32(C, B, nn, q, mu, bits); /* c1 d0 */
+        k->mul32(B, D, nn, q, mu, bits); /* c1 d1 */
+        for (size_t c = 0; c < n; c++) { /* c0 d1 + c1 d0, both < q < 2^31 */
+            uint32_t s = C[c] + E[c];
+            C[c] = s >= q ? s - q : s;
         }
-        INV(A), INV(B), INV(C);
+        INV(A), INV(C), INV(B);
         store32(jb->out + ((3 * i) * L + j) * n, A, n);
-        store32(jb->out + ((3 * i + 1) * L + j) * n, B, n);
-        store32(jb->out + ((3 * i + 2) * L + j) * n, C, n);
+        store32(jb->out + ((3 * i + 1) * L + j) * n, C, n);
+        store32(jb->out + ((3 * i + 2) * L + j) * n, B, n);
         break;
     }
     }

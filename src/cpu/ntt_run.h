@@ -23,7 +23,20 @@ typedef struct cpim_ntt_kernels {
     void (*fwd64)(uint64_t *a, uint32_t n, const uint64_t *psi, const uint64_t *psis, uint64_t q);
     void (*inv64)(uint64_t *a, uint32_t n, const uint64_t *ipsi, const uint64_t *ipsis, uint64_t q,
                   uint64_t ninv, uint64_t ninvs);
+    /* a[i] = a[i] * b[i] mod q (a[i], b[i] < q < 2^31), Barrett with mu =
+     * floor(2^(2 bits) / q) (ntt_plan.h) */
+    void (*mul32)(uint32_t *a, const uint32_t *b, uint32_t n, uint32_t q, uint32_t mu,
+                  unsigned bits);
+    /* the batch layout's uint64_t words <-> 32-bit scratch (values < 2^32) */
+    void (*narrow)(uint32_t *d, const uint64_t *s, uint32_t n);
+    void (*widen)(uint64_t *d, const uint32_t *s, uint32_t n);
 } cpim_ntt_kernels;
+
+/* The portable mul32, narrow and widen. */
+void cpim_ntt_mul32_portable(uint32_t *a, const uint32_t *b, uint32_t n, uint32_t q, uint32_t mu,
+                             unsigned bits);
+void cpim_ntt_narrow_portable(uint32_t *d, const uint64_t *s, uint32_t n);
+void cpim_ntt_widen_portable(uint64_t *d, const uint32_t *s, uint32_t n);
 
 /* The portable kernels (src/crypto/ntt.c). */
 extern const cpim_ntt_kernels cpim_ntt_portable_kernels;

@@ -325,11 +325,98 @@ T256 static void inv32_avx2(uint32_t *a, uint32_t n, const uint32_t *ipsi, const
     }
 }
 
+/* ---- pointwise products: Barrett on 64-bit lanes --------------------------------
+ * The even and the odd 32-bit lanes are multiplied separately into 64-bit
+ * products x < q^2; t = ((x >> (b-1)) mu) >> (b+1) is again a 32 x 32-bit
+ * product (x >> (b-1) < 2^32, mu < 2^32), and x - t q < 3q takes two
+ * corrections (src/crypto/ntt.h's cpim_crypto_barrett32, lane by lane). */
+
+T512 static inline __m512i barrett512(__m512i x, __m512i mu, __m512i q, __m128i s1, __m128i s2)
+{
+    __m512i t = _mm512_srl_epi64(_mm512_mul_epu32(_mm512_srl_epi64(x, s1), mu), s2);
+    __m512i r = _mm512_sub_epi64(x, _mm512_mul_epu32(t, q));
+    r = _mm512_min_epu64(r, _mm512_sub_epi64(r, q));
+    return _mm512_min_epu64(r, _mm512_sub_epi64(r, q));
+}
+
+T512 static void mul32_avx512(uint32_t *a, const uint32_t *b, uint32_t n, uint32_t q, uint32_t mu,
+                              unsigned bits)
+{
+    __m512i vq = _mm512_set1_epi64(q), vmu = _mm512_set1_epi64(mu);
+    __m128i s1 = _mm_cvtsi32_si128((int)bits - 1), s2 = _mm_cvtsi32_si128((int)bits + 1);
+    for (uint32_t j = 0; j < n; j += 16) {
+        __m512i va = _mm512_loadu_si512(a + j), vb = _mm512_loadu_si512(b + j);
+        __m512i e = barrett512(_mm512_mul_epu32(va, vb), vmu, vq, s1, s2);
+        __m512i o =
+            barrett512(_mm512_mul_epu32(_mm512_srli_epi64(va, 32), _mm512_srli_epi64(vb, 32)), vmu,
+                       vq, s1, s2);
+        _mm512_storeu_si512(a + j, _mm512_mask_blend_epi32(0xAAAA, e, _mm512_slli_epi64(o, 32)));
+    }
+}
+
+T256 static inline __m256i barrett256(__m256i x, __m256i mu, __m256i q, __m128i s1, __m128i s2)
+{
+    __m256i t = _mm256_srl_epi64(_mm256_mul_epu32(_mm256_srl_epi64(x, s1), mu), s2);
+    __m256i r = _mm256_sub_epi64(x, _mm256_mul_epu32(t, q));
+    /* r < 3q < 2^33: signed 64-bit compares are exact */
+    r = _mm256_sub_epi64(r, _mm256_andnot_si256(_mm256_cmpgt_epi64(q, r), q));
+    return _mm256_sub_epi64(r, _mm256_andnot_si256(_mm256_cmpgt_epi64(q, r), q));
+}
+
+T256 static void mul32_avx2(uint32_t *a, const uint32_t *b, uint32_t n, uint32_t q, uint32_t mu,
+                            unsigned bits)
+{
+    __m256i vq = _mm256_set1_epi64x(q), vmu = _mm256_set1_epi64x(mu);
+    __m128i s1 = _mm_cvtsi32_si128((int)bits - 1), s2 = _mm_cvtsi32_si128((int)bits + 1);
+    for (uint32_t j = 0; j < n; j += 8) {
+        __m256i va = _mm256_loadu_si256((const __m256i *)(a + j));
+        __m256i vb = _mm256_loadu_si256((const __m256i *)(b + j));
+        __m256i e = barrett256(_mm256_mul_epu32(va, vb), vmu, vq, s1, s2);
+        __m256i o =
+            barrett256(_mm256_mul_epu32(_mm256_srli_epi64(va, 32), _mm256_srli_epi64(vb, 32)), vmu,
+                       vq, s1, s2);
+        _mm256_storeu_si256((__m256i *)(a + j),
+                            _mm256_blend_epi32(e, _mm256_slli_epi64(o, 32), 0xAA));
+    }
+}
+
+T512 static void narrow_avx512(uint32_t *d, const uint64_t *s, uint32_t n)
+{
+    for (uint32_t j = 0; j < n; j += 8)
+        _mm256_storeu_si256((__m256i *)(d + j), _mm512_cvtepi64_epi32(_mm512_loadu_si512(s + j)));
+}
+
+T512 static void widen_avx512(uint64_t *d, const uint32_t *s, uint32_t n)
+{
+    for (uint32_t j = 0; j < n; j += 8)
+        _mm512_storeu_si512(d + j,
+                            _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(s + j))));
+}
+
+T256 static void narrow_avx2(uint32_t *d, const uint64_t *s, uint32_t n)
+{
+    const __m256i idx = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    for (uint32_t j = 0; j < n; j += 4) {
+        __m256i v = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(s + j)), idx);
+        _mm_storeu_si128((__m128i *)(d + j), _mm256_castsi256_si128(v));
+    }
+}
+
+T256 static void widen_avx2(uint64_t *d, const uint32_t *s, uint32_t n)
+{
+    for (uint32_t j = 0; j < n; j += 4)
+        _mm256_storeu_si256((__m256i *)(d + j),
+                            _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(s + j))));
+}
+
 static const cpim_ntt_kernels k512 = {
     .fwd32 = fwd32_avx512,
     .inv32 = inv32_avx512,
     .fwd64 = cpim_crypto_ntt_fwd64,
     .inv64 = cpim_crypto_ntt_inv64,
+    .mul32 = mul32_avx512,
+    .narrow = narrow_avx512,
+    .widen = widen_avx512,
 };
 
 static const cpim_ntt_kernels k256 = {
@@ -337,6 +424,9 @@ static const cpim_ntt_kernels k256 = {
     .inv32 = inv32_avx2,
     .fwd64 = cpim_crypto_ntt_fwd64,
     .inv64 = cpim_crypto_ntt_inv64,
+    .mul32 = mul32_avx2,
+    .narrow = narrow_avx2,
+    .widen = widen_avx2,
 };
 #endif /* __x86_64__ */
 
