@@ -44,6 +44,9 @@ COMPARE_LIBS  := $(if $(HAVE_OPENSSL),-lcrypto) $(if $(HAVE_IPSEC_MB),-lIPSec_MB
 # The unit tests check XTS against OpenSSL's EVP API when it is there
 # (tests/test_xts.c), and so does the CLI test's helper (tests/xts_ref.c).
 TEST_OPENSSL_LIBS := $(if $(HAVE_OPENSSL),-lcrypto)
+# ... and the NTT against FLINT (tests/test_ntt_flint.c; Debian libflint-dev).
+HAVE_FLINT := $(shell test -f /usr/include/flint/flint.h && echo 1)
+TEST_FLINT_LIBS := $(if $(HAVE_FLINT),-lflint -lgmp)
 
 # UPMEM: the real SDK when installed (UPMEM_HOME set, or its compiler on PATH),
 # else the built-in virtual UPMEM in emu/.
@@ -77,7 +80,8 @@ INC_src/pim    := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_C
 INC_tools      := -Iinclude -Itools
 INC_bench      := -Iinclude -Itools -Ibench -Iplot
 INC_plot       := -Iplot
-INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
+INC_tests      := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS) \
+                  $(if $(HAVE_FLINT),-DCPIM_HAVE_FLINT=1)
 
 # Where the uninstalled library finds its DPU programs.  The sanitizer build
 # uses the main build's: a DPU program does not depend on the host's flags.
@@ -165,7 +169,7 @@ UNIT      := $(BUILD)/tests/unit
 
 $(UNIT): $(UNIT_OBJS) $(LIB) $(DPU_HOST_DEPS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LIB) $(DPU_HOST_LIBS) \
-	    $(TEST_OPENSSL_LIBS) $(LDLIBS)
+	    $(TEST_OPENSSL_LIBS) $(TEST_FLINT_LIBS) $(LDLIBS)
 
 # Programs that misbehave on purpose, for the harness's own tests
 # (tests/selftest/selftest.sh checks run.sh reports each as failures).
