@@ -188,6 +188,7 @@ int cmd_list(int argc, char **argv);                 /* cryptopim.c */
 int cmd_sha256sum(int argc, char **argv);            /* sha256sum.c */
 int cmd_hmac(int argc, char **argv);                 /* hmac.c */
 int cmd_pbkdf2(int argc, char **argv);               /* hmac.c */
+int cmd_ntt(int argc, char **argv);                  /* ntt.c (issue 16) */
 /* speed, study and bench are the experiment suite's program,
  * cryptopim-bench (bench/), which `cryptopim` runs for them. */
 

@@ -45,6 +45,7 @@ static const char main_help[] =
     "  sha256sum  hash many files at once (output like coreutils sha256sum)\n"
     "  hmac       HMAC-SHA256 of files (output like openssl dgst -hmac)\n"
     "  pbkdf2     PBKDF2-HMAC-SHA256 key derivation (output like openssl kdf)\n"
+    "  ntt        polynomial products / NTTs mod X^N + 1 (homomorphic encryption)\n"
     "  list       backends compiled in, and whether they are available here\n"
     "  speed      measure throughput of the backends\n"
     "  bench      run the CryptoPIM study's experiments (CSV + plots)\n"
@@ -449,11 +450,13 @@ int main(int argc, char **argv)
         rc = cmd[0] == 'h' ? cmd_hmac(argc - 2, argv + 2) : cmd_pbkdf2(argc - 2, argv + 2);
     } else if (strcmp(cmd, "list") == 0)
         rc = cmd_list(argc - 2, argv + 2);
+    else if (strcmp(cmd, "ntt") == 0)
+        rc = cmd_ntt(argc - 2, argv + 2);
     else if (strcmp(cmd, "speed") == 0 || strcmp(cmd, "bench") == 0 || strcmp(cmd, "study") == 0)
         return run_bench_program(argv);
     else {
-        cli_error("unknown command %s (enc, dec, sha256sum, hmac, pbkdf2, list, speed, bench; see "
-                  "--help)",
+        cli_error("unknown command %s (enc, dec, sha256sum, hmac, pbkdf2, ntt, list, speed, bench; "
+                  "see --help)",
                   cli_quote(cmd));
         return CLI_USAGE;
     }
