@@ -36,16 +36,21 @@ BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS ?=
 LDLIBS  := -lpthread -lm
 
-# Optional comparison libraries (`cryptopim speed --compare`; OpenSSL also the XTS tests).
+# Optional comparison libraries (`cryptopim speed --compare`; OpenSSL also the XTS tests,
+# FLINT the NTT rows and tests).
 HAVE_OPENSSL  := $(shell test -f /usr/include/openssl/evp.h && echo 1)
+# FLINT (Debian libflint-dev): the NTT's independent reference in the tests
+# and its speed comparison (bench/ntt_cpu.c).
+HAVE_FLINT    := $(shell test -f /usr/include/flint/flint.h && echo 1)
 HAVE_IPSEC_MB := $(shell test -f /usr/include/intel-ipsec-mb.h && echo 1)
-COMPARE_DEFS  := $(if $(HAVE_OPENSSL),-DHAVE_OPENSSL=1) $(if $(HAVE_IPSEC_MB),-DHAVE_IPSEC_MB=1)
-COMPARE_LIBS  := $(if $(HAVE_OPENSSL),-lcrypto) $(if $(HAVE_IPSEC_MB),-lIPSec_MB)
+COMPARE_DEFS  := $(if $(HAVE_OPENSSL),-DHAVE_OPENSSL=1) $(if $(HAVE_IPSEC_MB),-DHAVE_IPSEC_MB=1) \
+                 $(if $(HAVE_FLINT),-DHAVE_FLINT=1)
+COMPARE_LIBS  := $(if $(HAVE_OPENSSL),-lcrypto) $(if $(HAVE_IPSEC_MB),-lIPSec_MB) \
+                 $(if $(HAVE_FLINT),-lflint -lgmp)
 # The unit tests check XTS against OpenSSL's EVP API when it is there
 # (tests/test_xts.c), and so does the CLI test's helper (tests/xts_ref.c).
 TEST_OPENSSL_LIBS := $(if $(HAVE_OPENSSL),-lcrypto)
 # ... and the NTT against FLINT (tests/test_ntt_flint.c; Debian libflint-dev).
-HAVE_FLINT := $(shell test -f /usr/include/flint/flint.h && echo 1)
 TEST_FLINT_LIBS := $(if $(HAVE_FLINT),-lflint -lgmp)
 
 # UPMEM: the real SDK when installed (UPMEM_HOME set, or its compiler on PATH),

@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "cli.h"
 #include "compare.h"
+#include "ntt_cpu.h"
 #include "speed_kdf.h"
 
 #define MAX_BACKENDS 8
@@ -53,6 +54,8 @@ static const char speed_help[] =
     "                     against the cpu backend\n"
     "  --csv              rows `op,backend,bytes,threads,clock,seconds,gbps`\n"
     "  --kdf-only         only the HMAC / PBKDF2 rows and lines\n"
+    "  --ntt-only         only the NTT rows (forward NTT and the batched negacyclic\n"
+    "                     product, N = 4096, one thread, beside FLINT; issue 16)\n"
     "%s"
     "--backend may be given several times: each backend is measured.\n"
     "\n"
@@ -467,7 +470,7 @@ int cmd_speed(int argc, char **argv)
     const char *opt, *operand;
     const char *names[MAX_BACKENDS];
     size_t nnames = 0;
-    int compare = 0, quick_flag = 0, kdf_only = 0;
+    int compare = 0, quick_flag = 0, kdf_only = 0, ntt_only = 0;
 
     memset(&sp, 0, sizeof sp);
     cli_common_init(&c);
@@ -500,6 +503,8 @@ int cmd_speed(int argc, char **argv)
             flag = &sp.csv;
         } else if (strcmp(opt, "--kdf-only") == 0) {
             flag = &kdf_only;
+        } else if (strcmp(opt, "--ntt-only") == 0) {
+            flag = &ntt_only;
         } else if (strcmp(opt, "--quick") == 0) { /* undocumented: tiny sizes for tests */
             flag = &quick_flag;
         } else {
@@ -524,6 +529,10 @@ int cmd_speed(int argc, char **argv)
             if (cpim_backend_info_by_name(defaults[i], &info) == CPIM_OK && info.available)
                 names[nnames++] = defaults[i];
         }
+    }
+    if (ntt_only) {
+        print_header(&sp);
+        return speed_ntt(names, nnames, sp.csv, quick_flag) ? CLI_FAIL : CLI_OK;
     }
     if (kdf_only) { /* no AES / SHA-256 buffers (1.3 GiB) for these rows */
         print_header(&sp);
@@ -577,6 +586,8 @@ int cmd_speed(int argc, char **argv)
         run_subject(&sp, &subj[i]);
     run_sha(&sp, subj, ns);
     if (speed_kdf(names, nnames, &c.opt, compare, sp.csv, quick_flag))
+        sp.failed = 1;
+    if (speed_ntt(names, nnames, sp.csv, quick_flag))
         sp.failed = 1;
     if (!sp.csv)
         printf("(GB/s = 1e9 bytes/s; best of >= %u runs and >= %.2g s after a warm-up)\n",
