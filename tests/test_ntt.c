@@ -26,6 +26,8 @@
 #define D62 4611686018425815041ull /* < 2^62 */
 
 static const uint64_t mods4[4] = {W31, D62, W30, D50};
+/* for a backend that refuses double-word moduli (CPIM_ERR_UNSUPPORTED) */
+static const uint64_t mods_word[2] = {W31, W30};
 
 typedef unsigned __int128 u128;
 
@@ -207,12 +209,24 @@ static void run_backend(const char *name, unsigned tier)
     }
     unsigned old = cpim_x86_set_mask(tier_mask[tier]);
     const size_t sizes[2] = {1024, 4096};
+    const uint64_t *mods4_ = mods4;
+    size_t L = 4;
     for (size_t si = 0; si < 2; si++) {
-        size_t n = sizes[si], L = 4, cnt = 3, sz = cnt * L * n;
+        size_t n = sizes[si], cnt = 3, sz = cnt * L * n;
         unsigned logn = si ? 12 : 10;
         cpim_ntt *r;
-        CHECK(cpim_ntt_create(ctx, n, mods4, L, &r) == CPIM_OK, "create n %zu", n);
-        uint64_t *x = rand_batch(cnt, n, mods4, L), *y = rand_batch(cnt, n, mods4, L);
+        CHECK(cpim_ntt_create(ctx, n, mods4_, L, &r) == CPIM_OK, "create n %zu", n);
+        if (si == 0) { /* word moduli only where the backend refuses double-word ones */
+            uint64_t z[4 * 1024] = {0};
+            if (cpim_ntt_forward(r, z, z, 1) == CPIM_ERR_UNSUPPORTED) {
+                cpim_ntt_destroy(r);
+                mods4_ = mods_word, L = 2, sz = cnt * L * n;
+                CHECK(cpim_ntt_create(ctx, n, mods4_, L, &r) == CPIM_OK, "create word n %zu", n);
+                if (cpim_ntt_forward(r, z, z, 1) != CPIM_ERR_UNSUPPORTED)
+                    printf("# %s: double-word moduli unsupported, word moduli only\n", name);
+            }
+        }
+        uint64_t *x = rand_batch(cnt, n, mods4_, L), *y = rand_batch(cnt, n, mods4_, L);
         uint64_t *f = malloc(sz * 8), *g = malloc(sz * 8), *h = malloc(sz * 8);
         rc = cpim_ntt_forward(r, x, f, cnt);
         if (rc == CPIM_ERR_UNSUPPORTED) {
@@ -237,7 +251,7 @@ static void run_backend(const char *name, unsigned tier)
             g[j * n + 1] = 1;
         CHECK(cpim_ntt_forward(r, g, h, 1) == CPIM_OK, "forward X");
         for (size_t j = 0; j < L; j++) {
-            uint64_t q = mods4[j], psi = 0;
+            uint64_t q = mods4_[j], psi = 0;
             for (uint64_t b = 2; !psi; b++) {
                 uint64_t c = powm(b, (q - 1) / (2 * n), q);
                 if (powm(c, n, q) == q - 1)
@@ -255,20 +269,20 @@ static void run_backend(const char *name, unsigned tier)
             g[j * n + n - 1] = 1, h[j * n + 1] = 1;
         CHECK(cpim_ntt_polymul(r, g, h, f, 1) == CPIM_OK, "polymul");
         for (size_t j = 0; j < L; j++) {
-            int bad = f[j * n] != mods4[j] - 1;
+            int bad = f[j * n] != mods4_[j] - 1;
             for (size_t k = 1; k < n; k++)
                 bad += f[j * n + k] != 0;
             CHECK(!bad, "X^(N-1) * X != -1, limb %zu", j);
         }
         for (size_t j = 0; j < L; j++)
             for (size_t k = 0; k < n; k++)
-                g[j * n + k] = mods4[j] - 1;
+                g[j * n + k] = mods4_[j] - 1;
         CHECK(cpim_ntt_polymul(r, g, g, f, 1) == CPIM_OK, "polymul q-1");
         for (size_t j = 0; j < L; j++) {
             int bad = 0;
             for (size_t k = 0; k < n; k++) {
                 int64_t v = 2 * (int64_t)k + 2 - (int64_t)n;
-                uint64_t e = v >= 0 ? (uint64_t)v : mods4[j] - (uint64_t)-v;
+                uint64_t e = v >= 0 ? (uint64_t)v : mods4_[j] - (uint64_t)-v;
                 bad += f[j * n + k] != e;
             }
             CHECK(!bad, "(q-1)-polynomial squared, limb %zu: %d wrong", j, bad);
@@ -280,7 +294,7 @@ static void run_backend(const char *name, unsigned tier)
         CHECK(cpim_ntt_polymul(r, x, y, f, cnt) == CPIM_OK, "polymul x y");
         if (n == 1024)
             for (size_t j = 0; j < L; j++) {
-                negacyclic(x + j * n, y + j * n, g, n, mods4[j]);
+                negacyclic(x + j * n, y + j * n, g, n, mods4_[j]);
                 CHECK_MEM(f + j * n, g, n * 8, "polymul vs schoolbook");
             }
         /* INTT(NTT(x) .* NTT(y)) = polymul */
@@ -303,7 +317,7 @@ static void run_backend(const char *name, unsigned tier)
         for (size_t j = 0; j < L; j++)
             for (size_t k = 0; k < n; k++) {
                 size_t i = j * n + k;
-                u[i] = (u[i] + u[L * n + i]) % mods4[j];
+                u[i] = (u[i] + u[L * n + i]) % mods4_[j];
             }
         CHECK_MEM(t + L * n, u, L * n * 8, "tensor c0 d1 + c1 d0");
         CHECK_MEM(t + 2 * L * n, f + L * n, L * n * 8, "tensor c1 d1");
@@ -311,7 +325,7 @@ static void run_backend(const char *name, unsigned tier)
         cpim_ctx *ref;
         cpim_ntt *rr;
         if (cpim_open(&ref, "cpu", NULL) == CPIM_OK) {
-            CHECK(cpim_ntt_create(ref, n, mods4, L, &rr) == CPIM_OK, "ref create");
+            CHECK(cpim_ntt_create(ref, n, mods4_, L, &rr) == CPIM_OK, "ref create");
             CHECK(cpim_ntt_forward(rr, x, g, cnt) == CPIM_OK, "ref forward");
             CHECK(cpim_ntt_forward(r, x, h, cnt) == CPIM_OK, "forward");
             CHECK_MEM(h, g, sz * 8, "forward = cpu's");
