@@ -3,12 +3,13 @@
  * ntt_cpu.h), and `cryptopim speed`'s NTT rows:
  *
  *   ntt-fwd       forward NTT, N = 4096, one word modulus (< 2^31)
- *   ntt-fwd-dw    the same with a double-word modulus (< 2^62)
+ *   ntt-fwd-d50   the same with a double-word modulus < 2^50 (IFMA's range)
+ *   ntt-fwd-d62   ... and one < 2^62 (the scalar 64-bit path)
  *   ntt-mul       the batched negacyclic product (cpim_ntt_polymul: 2
  *                 forward NTTs, pointwise, 1 inverse per polynomial),
  *                 N = 4096, word modulus; also FLINT (nmod_poly_mul, then
  *                 c_k - c_{k+N})
- *   ntt-mul-dw    the same, double-word modulus
+ *   ntt-mul-d50, ntt-mul-d62  the same, double-word moduli
  *
  * Batches of 64 polynomials (8 with --quick), one thread per subject (the
  * goal is per core).  Rows: bytes = input coefficient bytes, GB/s of them;
@@ -33,6 +34,7 @@
 #endif
 
 #define W31 2147352577ull          /* word NTT prime, 1 mod 2^17 */
+#define D50 1125899903827969ull    /* double-word NTT prime < 2^50 (IFMA's range) */
 #define D62 4611686018425815041ull /* double-word NTT prime, 1 mod 2^17 */
 
 /* HEXL's published forward NTT, N = 4096, one Ice Lake core (issue 16) */
@@ -161,14 +163,13 @@ int speed_ntt(const char *const *names, size_t nnames, int csv, int quick)
         const char *op;
         ntt_cpu_op kind;
         uint64_t q;
-    } cases[4] = {{"ntt-fwd", NTT_CPU_FORWARD, W31},
-                  {"ntt-fwd-dw", NTT_CPU_FORWARD, D62},
-                  {"ntt-mul", NTT_CPU_POLYMUL, W31},
-                  {"ntt-mul-dw", NTT_CPU_POLYMUL, D62}};
+    } cases[6] = {{"ntt-fwd", NTT_CPU_FORWARD, W31},     {"ntt-fwd-d50", NTT_CPU_FORWARD, D50},
+                  {"ntt-fwd-d62", NTT_CPU_FORWARD, D62}, {"ntt-mul", NTT_CPU_POLYMUL, W31},
+                  {"ntt-mul-d50", NTT_CPU_POLYMUL, D50}, {"ntt-mul-d62", NTT_CPU_POLYMUL, D62}};
     const size_t n = 4096, count = quick ? 8 : 64;
     const double min_time = quick ? 0.01 : 0.5;
     int failed = 0;
-    for (size_t c = 0; c < 4; c++) {
+    for (size_t c = 0; c < 6; c++) {
         size_t bytes = count * n * 8 * (cases[c].kind == NTT_CPU_POLYMUL ? 2 : 1);
         uint64_t ref = 0;
         const char *who[16];
@@ -202,7 +203,9 @@ int speed_ntt(const char *const *names, size_t nnames, int csv, int quick)
         if (csv || !nm)
             continue;
         printf("  %s, N = %zu, q %s, us per %s (measured, 1 thread):", cases[c].op, n,
-               cases[c].q == W31 ? "< 2^31" : "< 2^62",
+               cases[c].q == W31   ? "< 2^31"
+               : cases[c].q == D50 ? "< 2^50"
+                                   : "< 2^62",
                cases[c].kind == NTT_CPU_POLYMUL ? "product" : "NTT");
         for (size_t k = 0; k < nm; k++) {
             printf(" %s %.2f", who[k], us[k]);

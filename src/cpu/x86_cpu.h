@@ -21,6 +21,8 @@ enum {
     /* issue 15, GHASH: */
     CPIM_X86_PCLMUL = 1u << 7,  /* PCLMULQDQ (with SSE4.1 for the shuffles) */
     CPIM_X86_VPCLMUL = 1u << 8, /* VPCLMULQDQ on zmm: with CPIM_X86_AVX512 */
+    /* issue 16, NTT: */
+    CPIM_X86_IFMA = 1u << 9, /* AVX512_IFMA (vpmadd52luq/huq): with CPIM_X86_AVX512 */
 };
 
 /* The CPIM_X86_* bits this CPU and OS support, restricted by the mask below.
