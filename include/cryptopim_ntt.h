@@ -33,13 +33,15 @@
  * move between contexts of the same parameters.
  *
  * Backends:
- *   name    NTT arithmetic                                   threads
- *   ------  ----------------------------------------------  -----------------
- *   cpu     portable C: Shoup butterflies, word moduli on    over (polynomial,
- *           32-bit values, double-word on 64-bit values      limb) pairs
- *           with 64 x 64 -> 128-bit products
- *   pim     the DPUs (RNS limbs over DPUs; docs/NTT.md)      -
- *   auto    the fastest CPU path on this machine             as cpu
+ *   name    word moduli (< 2^31)        double-word < 2^50     double-word < 2^62
+ *   ------  --------------------------  ---------------------  -------------------
+ *   cpu     portable C, 32-bit values   portable C, 64-bit values, 64 x 64 -> 128
+ *   aesni   AVX-512 (16 lanes) or AVX2  AVX-512 IFMA52         portable C (scalar)
+ *           (8 lanes), else portable    (8 lanes), else scalar
+ *   auto    aesni's kernels where AES-NI is there, else cpu's
+ *   pim     the DPUs (RNS limbs over DPUs; docs/NTT.md): word moduli only, a
+ *           ring with a double-word modulus gets CPIM_ERR_UNSUPPORTED
+ * cpu, aesni and auto spread (polynomial, limb) pairs over host threads.
  * The other backends answer CPIM_ERR_UNSUPPORTED.  docs/NTT.md has the
  * algorithms, their sources and the measurements.
  *

@@ -6,17 +6,18 @@
  *
  * Tiers, chosen per call from CPUID/XGETBV (x86_cpu.h), each compiled with
  * its own target attribute:
- *   avx512  AVX-512F/BW/VL, 16 x 32-bit lanes
- *   avx2    AVX2, 8 x 32-bit lanes
- *   -       the portable kernels
- * Double-word moduli (q >= 2^31) always take the portable kernels (scalar,
- * 64 x 64 -> 128-bit products).  Why not IFMA52 for word moduli:
- * vpmadd52 works on 8 x 64-bit lanes, so a 31-bit modulus gets 8 butterflies
- * per vector where 32-bit lanes give 16; the Shoup product on 32-bit lanes
- * costs two vpmuludq (high half) and two vpmulld (low halves), which is the
- * same count of multiplies as the IFMA form (madd52hi + 2 madd52lo) for
- * twice the lanes.  IFMA would pay off for 32 < log2 q <= 50 (HEXL's case);
- * that is left out (docs/NTT.md).
+ *   avx512-ifma  word moduli on 16 x 32-bit lanes (AVX-512F/BW/VL), double-word
+ *                moduli below 2^50 on 8 x 52-bit IFMA lanes
+ *   avx512       word moduli on 16 x 32-bit lanes
+ *   avx2         word moduli on 8 x 32-bit lanes
+ *   -            the portable kernels
+ * Double-word moduli outside the IFMA case take the portable kernels
+ * (scalar, 64 x 64 -> 128-bit products).  Word moduli do not use IFMA:
+ * vpmadd52 works on 8 x 64-bit lanes, so a 31-bit modulus would get 8
+ * butterflies per vector where 32-bit lanes give 16; the Shoup product on
+ * 32-bit lanes costs two vpmuludq (high half) and two vpmulld (low halves),
+ * the same count of multiplies as the IFMA form (madd52hi + 2 madd52lo) for
+ * twice the lanes.
  *
  * Butterflies on 32-bit lanes keep every value fully reduced in [0, q): q
  * may reach 2^31, so Harvey's [0, 4q) does not fit 32 bits, and [0, q)
