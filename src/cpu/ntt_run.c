@@ -211,6 +211,8 @@ static void range(void *arg, size_t begin, size_t end)
         else
             item64(jb, it, buf);
     }
+    /* the polynomials may be secret (an HE secret key times a ciphertext) */
+    cpim_wipe(buf, NBUF * jb->pl->n * sizeof *buf);
     free(buf);
 }
 
