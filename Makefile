@@ -71,7 +71,7 @@ all: lib cli dpu
 # (dpu/) have their own flags in their .mk files.  plot/ (the one plotting
 # module: stdio and gnuplot) is below everything that draws.
 INC_src/crypto := -Isrc/crypto
-INC_src/core   := -Iinclude -Isrc/core
+INC_src/core   := -Iinclude -Isrc/core -Isrc/crypto
 INC_src/cpu    := -Iinclude -Isrc/core -Isrc/crypto
 INC_src/pim    := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
 INC_tools      := -Iinclude -Itools
