@@ -222,6 +222,9 @@ $(BUILD)/tests/gcm_ref: tests/gcm_ref.c
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -o $@ $< -lcrypto
 TEST_CMDS += "sh tests/cli_gcm.sh $(CLI) $(GCM_REF)"
+# cryptopim-mpi under mpirun (skips itself without mpirun or the binary)
+TEST_CMDS += "sh tests/cli_mpi.sh $(BUILD)/cryptopim-mpi $(CLI)"
+TEST_DEPS += $(MPI_BIN)
 TEST_DEPS += $(GCM_REF)
 
 # The same tests again on an ASan + UBSan build (build-san/): the unit tests
