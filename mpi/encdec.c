@@ -13,8 +13,8 @@
  * partials and makes or checks the one tag (cpim_aes_gcm_finish).  After a
  * collective check rank 0 renames the temporary file to OUT when every
  * process succeeded (and, for GCM dec, the tag matched), else removes it.
- * A process killed by a signal makes mpirun stop the others; rank 0 then
- * removes the temporary file in its SIGTERM handler.
+ * A process killed by a signal makes mpirun stop the others with SIGTERM;
+ * their handler removes the temporary file (rank 0's also says why).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,13 +35,17 @@
 static char g_tmp[4096]; /* rank 0: the temporary file, while it exists */
 static volatile sig_atomic_t g_tmp_live;
 
+static int g_rank;
+
+/* Every rank removes the temporary file (so that it goes even when rank 0
+ * is the process that was killed); rank 0 says why. */
 static void on_signal(int sig)
 {
     static const char msg[] = CLI_NAME ": stopped by a signal (a process failed or was "
                                        "killed); nothing written\n";
     if (g_tmp_live)
         unlink(g_tmp);
-    if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+    if (g_rank == 0 && write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
         /* nothing more to do in a handler */
     }
     _exit(128 + sig);
@@ -257,16 +261,17 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
         goto wipe;
 
     /* The output: a temporary file next to OUT, its name sent to everyone. */
-    if (r->rank == 0) {
-        catch_signals();
+    g_rank = r->rank;
+    catch_signals();
+    if (r->rank == 0)
         ok = make_tmp(e.out_path) == 0;
-    }
     MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     mpi_note_coll(r, sizeof ok);
     if (!ok)
         goto wipe;
     MPI_Bcast(g_tmp, sizeof g_tmp, MPI_CHAR, 0, MPI_COMM_WORLD);
     mpi_note_coll(r, sizeof g_tmp);
+    g_tmp_live = 1;
     have_out = 1;
     int mrc = MPI_File_open(MPI_COMM_WORLD, e.in_path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fin);
     if (mrc == MPI_SUCCESS)
@@ -426,10 +431,10 @@ close_files:
                 unlink(g_tmp);
                 cli_error("%s: failed; %s was not written", cmd, e.out_path);
             }
-            g_tmp_live = 0;
         }
         MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
         mpi_note_coll(r, sizeof ok);
+        g_tmp_live = 0;
         if (ok)
             rc = CLI_OK;
         char what[160];

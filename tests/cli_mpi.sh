@@ -133,6 +133,13 @@ if CRYPTOPIM_MPI_KILL_RANK=1 run 2 "$M" enc -a aes-128-ctr -K $K --iv $IV -i in.
 else
     no_output mpi_fault_killed t4 "stopped by a signal"
 fi
+# rank 0 itself killed: the others remove the temporary file; mpirun names it
+if CRYPTOPIM_MPI_KILL_RANK=0 run 2 "$M" enc -a aes-128-ctr -K $K --iv $IV -i in.bin -o t5 \
+    --backend cpu; then
+    fail mpi_fault_killed_rank0 "a killed rank 0 went unnoticed"
+else
+    no_output mpi_fault_killed_rank0 t5 "rank 0 .*signal 9"
+fi
 
 # sha256sum: lines in input order, exit status and messages as coreutils
 mkdir f
