@@ -79,7 +79,7 @@ all: lib cli dpu
 # (dpu/) have their own flags in their .mk files.  plot/ (the one plotting
 # module: stdio and gnuplot) is below everything that draws.
 INC_src/crypto := -Isrc/crypto
-INC_src/core   := -Iinclude -Isrc/core
+INC_src/core   := -Iinclude -Isrc/core -Isrc/crypto
 INC_src/cpu    := -Iinclude -Isrc/core -Isrc/crypto
 INC_src/pim    := -Iinclude -Isrc/core -Isrc/crypto -Isrc/pim -Idpu $(DPU_HOST_CFLAGS)
 INC_tools      := -Iinclude -Itools
@@ -141,6 +141,30 @@ $(BENCH_BIN): $(BENCH_OBJS) $(LIB) $(DPU_HOST_DEPS)
 	    $(COMPARE_LIBS) $(LDLIBS)
 
 cli: $(CLI) $(BENCH_BIN)
+
+# cryptopim-mpi (mpi/, docs/MPI.md): the commands over MPI processes, built
+# when Open MPI's compiler wrapper is found (Debian: openmpi-bin +
+# libopenmpi-dev); it links the CLI's parsers (tools/) and the library.
+# The objects are compiled by $(CC) with the wrapper's flags, so the layer
+# rule above applies to mpi/ like any folder.
+HAVE_MPI := $(shell command -v mpicc >/dev/null 2>&1 && echo 1)
+MPI_BIN  := $(if $(HAVE_MPI),$(BUILD)/cryptopim-mpi)
+ifeq ($(HAVE_MPI),1)
+INC_mpi   := -Iinclude -Itools -Impi $(shell mpicc --showme:compile 2>/dev/null)
+MPI_LIBS  := $(shell mpicc --showme:link 2>/dev/null)
+MPI_SRCS  := $(wildcard mpi/*.c)
+MPI_OBJS  := $(MPI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tools/cli.o $(BUILD)/tools/encdec_args.o \
+             $(BUILD)/tools/checkfile.o
+$(MPI_BIN): $(MPI_OBJS) $(LIB) $(DPU_HOST_DEPS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJS) $(LIB) $(DPU_HOST_LIBS) \
+	    $(MPI_LIBS) $(LDLIBS)
+cli: $(MPI_BIN)
+else
+cli: mpi-skipped
+.PHONY: mpi-skipped
+mpi-skipped:
+	@echo "cryptopim-mpi: not built (no mpicc; Debian: apt-get install openmpi-bin libopenmpi-dev)"
+endif
 
 # The one test harness (tests/test.h): every C test program links it, the
 # emu ones as source (it needs only libc; they build with their own flags).
@@ -208,6 +232,9 @@ $(BUILD)/tests/gcm_ref: tests/gcm_ref.c
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -o $@ $< -lcrypto
 TEST_CMDS += "sh tests/cli_gcm.sh $(CLI) $(GCM_REF)"
+# cryptopim-mpi under mpirun (skips itself without mpirun or the binary)
+TEST_CMDS += "sh tests/cli_mpi.sh $(BUILD)/cryptopim-mpi $(CLI)"
+TEST_DEPS += $(MPI_BIN)
 TEST_DEPS += $(GCM_REF)
 
 # The same tests again on an ASan + UBSan build (build-san/): the unit tests

@@ -10,6 +10,8 @@
  *   weak      Fig. 5    1..64 DPUs, fixed work per DPU
  *   ranks     Figs. 6-7 1..40 ranks at 32 MiB per rank, async-xfer vs
  *                       async-exec vs the CPU backends
+ *   servers   issue 18  1..64 servers of 40 ranks with cryptopim-mpi's link
+ *                       model: where the network, not the PIM, limits
  *
  * Every experiment writes ONE CSV (long format, one row per configuration
  * and phase; schema below) and one PNG (gnuplot, when installed), drawn from
@@ -61,6 +63,8 @@ static const char bench_help[] =
     "  strong     1..64 DPUs of one rank (AES 8 MiB, SHA-256 1024 x 32 KiB)\n"
     "  weak       1..64 DPUs, 1 MiB AES / 16 x 32 KiB SHA-256 per DPU\n"
     "  ranks      1..40 ranks at 32 MiB per rank, async-xfer vs async-exec\n"
+    "  servers    1..64 servers of 40 ranks (AES 32 MiB per rank, SHA-256) with\n"
+    "             cryptopim-mpi's network model (docs/MPI.md)\n"
     "  all        every one of them\n"
     "\n"
     "  --quick      small sizes (for tests)\n"
@@ -792,6 +796,111 @@ static int exp_ranks(bench *b)
     return 0;
 }
 
+/* ---- servers (issue 18: cryptopim-mpi, docs/MPI.md) ------------------------------------- */
+
+/* The link model of cryptopim-mpi (mpi/main.c, docs/MPI.md "Two clocks"),
+ * with the same defaults and sources: 100 Gb/s per server (one EDR
+ * InfiniBand / 100 GbE port, the issue's figure) and 2 us per message (OSU
+ * osu_latency reports about 1 us on EDR InfiniBand; rounded up for a switch
+ * hop and the MPI software); CRYPTOPIM_NET_GBPS / CRYPTOPIM_NET_LATENCY_US
+ * override both, as for cryptopim-mpi. */
+static double env_pos(const char *name, double dflt)
+{
+    const char *e = getenv(name);
+    char *end;
+    double v = e ? strtod(e, &end) : 0;
+    return e && *e && !*end && v > 0 ? v : dflt;
+}
+
+/* cryptopim-mpi enc's collectives on the critical path (mpi/encdec.c: the
+ * size broadcast, the failure checks, the temporary file's name, the GCM
+ * gathers, the verdict): about 8, each ceil(log2 N) message steps. */
+#define SERVERS_COLLECTIVES 8
+#define SERVERS_CHUNK       (8u << 20) /* cryptopim-mpi's pim chunk: one MPI-IO call each way */
+
+/* 1..64 servers of R ranks (the modeled machine's 40), each with 32 MiB of
+ * AES (or SHA-256 in 32 KiB messages) per rank: one server's PIM time is
+ * modeled once (every server runs the same work on its own machine); the
+ * network is the link model, in two set-ups:
+ *   net-shared    the data on a parallel file system with a link per server:
+ *                 each server moves its own bytes (AES in and out, SHA-256
+ *                 in) through its link; the fabric is assumed non-blocking
+ *   net-one-link  the data comes from (and AES goes back to) ONE place with
+ *                 one link -- a storage head or a client: that link carries
+ *                 every server's bytes
+ * Run time (modeled) = the slowest server's PIM time + network time, as
+ * cryptopim-mpi's clock (no overlap assumed: an upper bound). */
+static int exp_servers(bench *b)
+{
+    static const unsigned full_pts[] = {1, 2, 4, 8, 16, 32, 64};
+    static const unsigned quick_pts[] = {1, 4, 64};
+    const unsigned *pts = b->quick ? quick_pts : full_pts;
+    size_t npts = b->quick ? 3 : sizeof full_pts / sizeof full_pts[0];
+    double bps = env_pos("CRYPTOPIM_NET_GBPS", 100) * 1e9 / 8;
+    double lat = env_pos("CRYPTOPIM_NET_LATENCY_US", 2) * 1e-6;
+    int sampled = b->sample && b->sample_ok;
+    unsigned ranks = b->quick || !sampled ? 1 : 40;
+    if (!b->quick && !sampled)
+        progress("servers: DPU sampling unavailable: servers of 1 rank (a full run needs the "
+                 "sampleDpus profile key; see docs/MODEL.md)");
+    if (pim_available() && b->sample_ok && !probe_profile(b->profile, ranks)) {
+        progress("servers: the modeled machine (%s) has fewer than %u ranks: 1 rank per server",
+                 b->machine, ranks);
+        ranks = 1;
+    }
+    size_t per_rank = b->quick ? (1u << 20) : (32u << 20);
+    size_t ml = b->quick ? 4096 : 32 * 1024;
+    for (int k = K_AES; k <= K_SHA && pim_available(); k++) {
+        work w;
+        size_t d = per_rank * ranks; /* bytes per server */
+        if (work_init(&w, k == K_AES ? d : 0, k == K_SHA ? d / ml : 0, ml) != 0)
+            return -1;
+        progress("servers: %s, one server of %u ranks, %zu MiB%s", kern_name[k], ranks, d >> 20,
+                 sampled ? " (sampled)" : "");
+        pim_cfg pc = {0, ranks, 16, CPIM_PIM_ASYNC_XFER, sampled, 0};
+        cpim_stats st;
+        int rc = pim_run(b, &pc, &w, (enum kern)k, &st);
+        work_free(&w);
+        if (rc != 0)
+            continue;
+        double t_pim = st.modeled.total_s;
+        /* the bytes each server moves: AES reads and writes its range;
+         * SHA-256 reads its files and sends back 32 bytes per message */
+        double moved = k == K_AES ? 2.0 * (double)d : (double)d + 32.0 * (double)(d / ml);
+        double io_calls =
+            k == K_AES ? 2.0 * (double)((d + SERVERS_CHUNK - 1) / SERVERS_CHUNK) : (double)(d / ml);
+        unsigned limit_shared = 0, limit_one = 0;
+        for (size_t i = 0; i < npts; i++) {
+            unsigned n = pts[i], steps = 0;
+            while ((1u << steps) < n)
+                steps++;
+            double coll = SERVERS_COLLECTIVES * steps * lat;
+            double net_shared = moved / bps + io_calls * lat + coll;
+            double net_one = (double)n * moved / bps + (double)n * io_calls * lat + coll;
+            static const char *const setup[] = {"net-shared", "net-one-link"};
+            double nets[2] = {net_shared, net_one};
+            for (int s = 0; s < 2; s++) {
+                row_cfg c = {kern_name[k], "pim", setup[s], n * ranks,
+                             n * st.dpus,  16,    0,        (size_t)n * d};
+                row(b, &c, "pim", t_pim, 0, CPIM_CLOCK_MODELED, -1);
+                row(b, &c, "network", nets[s], 0, CPIM_CLOCK_MODELED, -1);
+                row(b, &c, "total", t_pim + nets[s], 0, CPIM_CLOCK_MODELED, -1);
+            }
+            if (!limit_shared && net_shared > t_pim)
+                limit_shared = n;
+            if (!limit_one && net_one > t_pim)
+                limit_one = n;
+        }
+        progress("servers: %s: one server's PIM %.4f s for %zu MiB (modeled); the network "
+                 "exceeds the PIM time from %u server%s with a link per server (net-shared), "
+                 "from %u with one link for all (net-one-link); 0 = not within 1..%u (modeled, "
+                 "%.0f Gb/s, %.1f us/message)",
+                 kern_name[k], t_pim, d >> 20, limit_shared, limit_shared == 1 ? "" : "s",
+                 limit_one, pts[npts - 1], bps * 8 / 1e9, lat * 1e6);
+    }
+    return 0;
+}
+
 /* ---- driver ------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -811,7 +920,7 @@ static int exp_weak(bench *b)
 
 static const experiment experiments[] = {
     {"roofline", exp_roofline, 0}, {"tasklets", exp_tasklets, 1}, {"strong", exp_strong, 1},
-    {"weak", exp_weak, 1},         {"ranks", exp_ranks, 1},
+    {"weak", exp_weak, 1},         {"ranks", exp_ranks, 1},       {"servers", exp_servers, 1},
 };
 #define N_EXPERIMENTS (sizeof experiments / sizeof experiments[0])
 
@@ -921,8 +1030,9 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < N_EXPERIMENTS; i++)
         found |= !strcmp(which, experiments[i].name);
     if (!found) {
-        cli_error("bench: unknown experiment %s (roofline, tasklets, strong, weak, ranks, all)",
-                  cli_quote(which));
+        cli_error(
+            "bench: unknown experiment %s (roofline, tasklets, strong, weak, ranks, servers, all)",
+            cli_quote(which));
         return CLI_USAGE;
     }
     if (replot_dir)

@@ -653,6 +653,41 @@ static void plot_ranks(gp *g, const results *r, panel *pn)
     gp_figure(g, title, pn, 2 * nk, 2, (int)nk, 1);
 }
 
+/* servers (issue 18): per kernel, time over servers -- one server's PIM
+ * time, the network of each set-up and the totals -- log-log. */
+static void plot_servers(gp *g, const results *r, panel *pn)
+{
+    const char *kernels[MAX_KERNELS];
+    size_t nk = distinct(r, r->kernel, NULL, kernels, MAX_KERNELS);
+    for (size_t k = 0; k < nk; k++) {
+        panel *p = &pn[k];
+        x_range(r, kernels[k], r->ranks, &p->x0, &p->x1);
+        pim_elem(r, p, kernels[k], "net-shared", "pim", r->ranks, r->time, "kernel",
+                 "PIM of the slowest server");
+        pim_elem(r, p, kernels[k], "net-shared", "network", r->ranks, r->time, "cpu-dpu",
+                 "network, a link per server");
+        pim_elem(r, p, kernels[k], "net-one-link", "network", r->ranks, r->time, "dpu-cpu",
+                 "network, one link for all");
+        pim_elem(r, p, kernels[k], "net-shared", "total", r->ranks, r->time, "total",
+                 "run, a link per server");
+        pim_elem(r, p, kernels[k], "net-one-link", "total", r->ranks, r->time, "async-exec",
+                 "run, one link for all");
+        long f = first_row(r, kernels[k], NULL);
+        char sz[32];
+        double rk = f >= 0 ? num(&r->c, (size_t)f, r->ranks) : 1;
+        fmt_bytes(sz, sizeof sz, f >= 0 ? num(&r->c, (size_t)f, r->bytes) : 0);
+        snprintf(p->title, sizeof p->title, "%s, %s per server of %g ranks",
+                 kernel_title(kernels[k]), sz, rk);
+    }
+    fputs("set logscale x 2\nset logscale y\nset xlabel 'ranks in all (servers x ranks per "
+          "server, log scale)'\nset ylabel 'time in seconds (log scale)'\n",
+          g->g);
+    gp_figure(g,
+              "Servers: weak scaling over PIM servers with cryptopim-mpi's link model "
+              "(modeled clock)\nrun = slowest server's PIM + network (no overlap)",
+              pn, nk, 1, (int)nk, 1);
+}
+
 /* Fig. 3: kernel speed-up over tasklets on one DPU, beside min(T, 11). */
 static void plot_tasklets(gp *g, const results *r, panel *pn)
 {
@@ -760,11 +795,8 @@ int bench_plot(const char *dir, const char *name)
     static const struct {
         const char *name;
         int w, h;
-    } sizes[] = {{"roofline", 1000, 640},
-                 {"tasklets", 1200, 580},
-                 {"strong", 1300, 760},
-                 {"weak", 1300, 760},
-                 {"ranks", 1300, 1000}};
+    } sizes[] = {{"roofline", 1000, 640}, {"tasklets", 1200, 580}, {"strong", 1300, 760},
+                 {"weak", 1300, 760},     {"ranks", 1300, 1000},   {"servers", 1300, 700}};
     size_t s = 0;
     while (s < sizeof sizes / sizeof sizes[0] && strcmp(sizes[s].name, name))
         s++;
@@ -790,6 +822,8 @@ int bench_plot(const char *dir, const char *name)
             plot_tasklets(&g, &r, pn);
         else if (!strcmp(name, "ranks"))
             plot_ranks(&g, &r, pn);
+        else if (!strcmp(name, "servers"))
+            plot_servers(&g, &r, pn);
         else
             plot_scaling(&g, &r, !strcmp(name, "weak"), pn);
         if (gp_close(&g, dir, name) != 0)

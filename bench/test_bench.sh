@@ -25,7 +25,7 @@ if "$micro" --quick --xfer-kib 64 --out "$out" --dpu-dir "$dpudir" 2>"$out/log" 
 else
     fail bench_micro_quick "$(tail -n 3 "$out/log" | tr '\n' ' ')"
 fi
-for e in roofline tasklets strong weak ranks; do
+for e in roofline tasklets strong weak ranks servers; do
     if "$cli" bench --experiment $e --quick --out "$out" 2>"$out/log.$e" && [ -s "$out/$e.csv" ] &&
         png $e "$out/log.$e"; then
         pass bench_${e}_quick

@@ -214,6 +214,40 @@ cpim_err cpim_aes_gcm_decrypt(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, c
                               size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
                               const uint8_t tag[16]);
 
+/* ---- AES-GCM split over processes (cryptopim-mpi, docs/MPI.md) ---------- */
+
+/* One GCM message cut into consecutive ranges processed separately (by
+ * different processes or servers), then one tag.  GHASH is linear: with
+ * H = AES_K(0^128), GHASH(A || B) = GHASH(A) * H^blocks(B) + GHASH(B), so
+ * each range contributes its own partial GHASH, and cpim_aes_gcm_finish()
+ * chains the partials with powers of H, adds the AAD and the length block
+ * and makes (or checks) the tag.  The bytes and tag equal one
+ * cpim_aes_gcm_encrypt / decrypt of the whole message.
+ *
+ * cpim_aes_gcm_range: bytes [16 * first_block, 16 * first_block + len) of
+ * the message: CTR with the counter inc32(J0, 1 + first_block) (split where
+ * its low 32 bits wrap), and ghash[16] = GHASH of the range's ciphertext
+ * (the input when decrypting, the output when encrypting) from zero, a last
+ * partial block padded with zeros.  Every range but the last must have a
+ * length that is a multiple of 16 (cpim_aes_gcm_finish checks it).  in may
+ * equal out.  Decrypting releases plaintext before the tag is checked: the
+ * caller must not use it unless cpim_aes_gcm_finish says CPIM_OK (the CLI
+ * writes it to a temporary file that only a good tag renames into place).
+ * The CTR pass runs on the context's backend (its statistics are the
+ * call's); H and the GHASH of the range run on the host (src/crypto, the
+ * portable 4-bit tables), outside the statistics.
+ *
+ * cpim_aes_gcm_finish: the n ranges' partial GHASH values (in message
+ * order) and byte lengths, the AAD; encrypt: writes tag; decrypt: compares
+ * with tag in constant time, CPIM_ERR_AUTH on a mismatch.  The total length
+ * has SP 800-38D's limit (2^36 - 32 bytes), else CPIM_ERR_INVALID_ARG. */
+cpim_err cpim_aes_gcm_range(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, size_t iv_len,
+                            uint64_t first_block, const uint8_t *in, uint8_t *out, size_t len,
+                            uint8_t ghash[16]);
+cpim_err cpim_aes_gcm_finish(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, size_t iv_len,
+                             const uint8_t *aad, size_t aad_len, const uint8_t (*ghash)[16],
+                             const uint64_t *lens, size_t n, uint8_t tag[16]);
+
 /* ---- SHA-256 ------------------------------------------------------------ */
 
 /* Digests of `count` independent messages: digests[i] = SHA-256(msgs[i][0..

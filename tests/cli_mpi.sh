@@ -1,0 +1,177 @@
+#!/bin/sh
+# tests/cli_mpi.sh MPI_BINARY CLI_BINARY -- cryptopim-mpi (issue 18,
+# docs/MPI.md) under `mpirun --oversubscribe -np 2..4` on this machine
+# (loopback only: the self and shared-memory transports): enc/dec in every
+# mode byte-identical to the single-process `cryptopim` (itself checked
+# against OpenSSL by tests/cli.sh and cli_gcm.sh), with ranges that are not
+# even (sizes not a multiple of the process count, a partial last block or
+# XTS unit, several chunks per process), GCM decrypted on another process
+# count than it was encrypted on, the pim backend (each process its own
+# virtual machine); sha256sum and -c against coreutils; and the faults: a
+# tampered GCM file, a bad input length, a DPU fault on one process (the
+# pim backend's failAt hook), and a process killed by SIGKILL -- each fails
+# the command with a message from rank 0 and leaves nothing at OUT (nor a
+# temporary file next to it).  Skipped when mpirun or the binary is absent.
+# Each mpirun costs ~1-2 s of start-up: the cases are few and small.
+. "$(dirname "$0")/lib.sh"
+M=$1
+B=$2
+if ! command -v mpirun >/dev/null 2>&1; then
+    skip cli_mpi "mpirun not found (Debian: openmpi-bin libopenmpi-dev)"
+    finish
+fi
+if [ -z "$M" ] || [ ! -x "$M" ] || [ ! -x "$B" ]; then
+    skip cli_mpi "cryptopim-mpi not built ('$M'; the Makefile builds it when mpicc is found)"
+    finish
+fi
+case $M in /*) ;; *) M=$(pwd)/$M ;; esac
+case $B in /*) ;; *) B=$(pwd)/$B ;; esac
+T=$(mktemp -d) || { fail cli_mpi_tmpdir "mktemp -d failed"; finish; }
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+cd "$T" || { fail cli_mpi_tmpdir "cd"; finish; }
+
+# CI runs as root; loopback transports only; no hwloc binding on a shared box.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_hwloc_base_binding_policy=none
+export OMPI_MCA_rmaps_base_oversubscribe=1
+run() { # run NP ARGS...: mpirun, its noise to err.txt
+    np=$1
+    shift
+    mpirun --oversubscribe -np "$np" "$@" 2>err.txt
+}
+
+K=000102030405060708090a0b0c0d0e0f
+KX=${K}f0e0d0c0b0a090807060504030201000
+IV=00112233445566778899aabbccddeeff
+head -c 300007 /dev/urandom >in.bin
+head -c 300000 in.bin >in16.bin
+echo "additional data" >aad
+# chunks of 16 KiB: several per process
+export CRYPTOPIM_CHUNK=16384
+
+# same NAME NP CMD ARGS...: cryptopim-mpi on NP processes == cryptopim
+# (-o o.mpi / o.ref appended)
+same() {
+    name=$1 np=$2
+    shift 2
+    if ! run "$np" "$M" "$@" -o o.mpi --backend cpu; then
+        fail "$name" "exited non-zero: $(head -3 err.txt)"
+    elif ! "$B" "$@" -o o.ref --backend cpu || ! cmp -s o.mpi o.ref; then
+        fail "$name" "$1 on $np processes differs from cryptopim $1"
+    else
+        pass "$name"
+    fi
+}
+same mpi_ctr 3 enc -a aes-128-ctr -K $K --iv $IV -i in.bin
+same mpi_ecb_dec 2 dec -a aes-128-ecb -K $K -i in16.bin
+"$B" enc -a aes-128-xts -K $KX --sector-size 4096 --sector 9 -i in.bin -o x.ref
+same mpi_xts_dec 4 dec -a aes-128-xts -K $KX --sector-size 4096 --sector 9 -i x.ref
+# GCM: encrypted on 2 processes, decrypted on 3 (other ranges, same tag)
+same mpi_gcm 2 enc -a aes-128-gcm -K $K --iv 0011223344556677 --aad-file aad -i in.bin
+cp o.mpi c.mpi
+if run 3 "$M" dec -a aes-128-gcm -K $K --iv 0011223344556677 --aad-file aad -i c.mpi -o p.mpi \
+    && cmp -s p.mpi in.bin; then
+    pass mpi_gcm_dec
+else
+    fail mpi_gcm_dec "dec on 3 processes did not give the input back: $(head -3 err.txt)"
+fi
+
+# the pim backend: each process its own small virtual machine
+P="--backend pim --dpus 2 --pim-profile nrRanks=1,nrDpusPerRank=2"
+head -c 40000 in.bin >small.bin
+if run 2 "$M" enc -a aes-128-gcm -K $K --iv 001122334455667788990011 -i small.bin -o g.mpi $P \
+    --clocks &&
+    "$B" enc -a aes-128-gcm -K $K --iv 001122334455667788990011 -i small.bin -o g.ref --backend cpu &&
+    cmp -s g.mpi g.ref; then
+    if grep -q "rank 1: .* (modeled)" err.txt && grep -q "^  run: .*(modeled = slowest" err.txt &&
+        grep -q "^  wall: .*(measured" err.txt; then
+        pass mpi_pim_gcm
+    else
+        fail mpi_pim_gcm "the --clocks report lacks a labelled figure: $(cat err.txt)"
+    fi
+else
+    fail mpi_pim_gcm "GCM on 2 pim processes: $(head -3 err.txt)"
+fi
+
+# nothing_at NAME FILE: the run failed, FILE and no temporary next to it
+no_output() {
+    name=$1 out=$2 what=$3
+    if [ -e "$out" ] || ls "$out".cpim-mpi-* >/dev/null 2>&1; then
+        fail "$name" "$out (or its temporary file) left behind"
+    elif ! grep -q "$what" err.txt; then
+        fail "$name" "no clear message ('$what'): $(head -5 err.txt)"
+    else
+        pass "$name"
+    fi
+}
+cp c.mpi bad.gcm
+printf 'X' | dd of=bad.gcm bs=1 seek=200000 conv=notrunc 2>/dev/null
+if run 3 "$M" dec -a aes-128-gcm -K $K --iv 0011223344556677 --aad-file aad -i bad.gcm -o t1 \
+    --backend cpu; then
+    fail mpi_fault_gcm_tag "a tampered GCM file was accepted"
+else
+    no_output mpi_fault_gcm_tag t1 "authentication failed"
+fi
+if run 2 "$M" enc -a aes-128-ecb -K $K -i in.bin -o t2 --backend cpu; then
+    fail mpi_fault_bad_length "ECB of 300007 bytes accepted"
+else
+    no_output mpi_fault_bad_length t2 "not a multiple of 16"
+fi
+# a DPU fault on rank 1 only (failAt=20: a kernel launch, after the probe)
+if run 3 sh -c 'p=nrRanks=1,nrDpusPerRank=2; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && p=$p,failAt=20
+    exec "$0" enc -a aes-128-ctr -K '$K' --iv '$IV' -i small.bin -o t3 --backend pim --dpus 2 \
+        --pim-profile $p' "$M"; then
+    fail mpi_fault_dpu "a DPU fault on rank 1 went unnoticed"
+else
+    no_output mpi_fault_dpu t3 "rank 1 of 3: enc: aes-128-ctr on backend 'pim' failed"
+fi
+# rank 1 killed with SIGKILL after writing its range (CRYPTOPIM_MPI_KILL_RANK)
+if CRYPTOPIM_MPI_KILL_RANK=1 run 2 "$M" enc -a aes-128-ctr -K $K --iv $IV -i in.bin -o t4 \
+    --backend cpu; then
+    fail mpi_fault_killed "a killed process went unnoticed"
+else
+    no_output mpi_fault_killed t4 "stopped by a signal"
+fi
+# rank 0 itself killed: the others remove the temporary file; mpirun names it
+if CRYPTOPIM_MPI_KILL_RANK=0 run 2 "$M" enc -a aes-128-ctr -K $K --iv $IV -i in.bin -o t5 \
+    --backend cpu; then
+    fail mpi_fault_killed_rank0 "a killed rank 0 went unnoticed"
+else
+    no_output mpi_fault_killed_rank0 t5 "rank 0 .*signal 9"
+fi
+
+# sha256sum: lines in input order, exit status and messages as coreutils
+mkdir f
+i=1
+while [ $i -le 12 ]; do
+    head -c $((i * i * 1999)) in.bin >f/a$i
+    i=$((i + 1))
+done
+: >f/empty
+printf x >'f/back\slash'
+L="f/a1 f/empty f/a2 f/missing f/a3 f/back\\slash f/a4 f/a5 f/a6 f/a7 f/a8 f/a9 f/a10 f/a11 f/a12"
+run 3 "$M" sha256sum $L --backend cpu >m.out
+mrc=$?
+sha256sum $L >r.out 2>r.err
+rrc=$?
+if [ $mrc = $rrc ] && cmp -s m.out r.out && grep -q "f/missing: No such file" err.txt; then
+    pass mpi_sha256sum
+else
+    fail mpi_sha256sum "exit $mrc (coreutils $rrc), or lines differ: $(head -3 err.txt)"
+fi
+sha256sum f/a* f/empty >sums
+echo garbage >>sums
+echo "0000000000000000000000000000000000000000000000000000000000000000  f/a3" >>sums
+run 4 "$M" sha256sum -c sums --backend cpu >m.out
+mrc=$?
+sha256sum -c sums >r.out 2>r.err
+rrc=$?
+sed 's/^cryptopim: //' err.txt | grep -v '^[- ]\|^$\|^Primary\|^a non-zero\|^mpirun\|^the job\|^  Process\|^  Exit' >m.err
+sed 's/^sha256sum: //' r.err >r2.err
+if [ $mrc = $rrc ] && cmp -s m.out r.out && cmp -s m.err r2.err; then
+    pass mpi_sha256sum_check
+else
+    fail mpi_sha256sum_check "exit $mrc (coreutils $rrc), or lines/messages differ: $(cat m.err)"
+fi
+finish
