@@ -223,6 +223,7 @@ TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_sha256sum.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_hmac.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_ntt.sh $(CLI)"
+TEST_CMDS += "sh tests/cli_benchmark.sh $(CLI)"
 TEST_DEPS += $(UNIT) $(CLI) $(BENCH_BIN)
 # AES-GCM's CLI against OpenSSL's EVP through a small C reference (issue 15;
 # `openssl enc` refuses AEAD ciphers): without OpenSSL's headers the script

@@ -9,8 +9,9 @@
 #ifndef CPIM_BENCH_H
 #define CPIM_BENCH_H
 
-int cmd_speed(int argc, char **argv); /* speed.c: throughput, --compare with OpenSSL/ipsec-mb */
-int cmd_study(int argc, char **argv); /* study.c: the main job (`make run`) */
-int cmd_bench(int argc, char **argv); /* bench.c: the study's experiments */
+int cmd_speed(int argc, char **argv);     /* speed.c: throughput, --compare with OpenSSL/ipsec-mb */
+int cmd_study(int argc, char **argv);     /* study.c: the main job (`make run`) */
+int cmd_bench(int argc, char **argv);     /* bench.c: the study's experiments */
+int cmd_benchmark(int argc, char **argv); /* benchmark.c: the cryptsetup-benchmark table */
 
 #endif /* CPIM_BENCH_H */

@@ -1,7 +1,7 @@
 /*
- * main.c -- `cryptopim-bench speed|study|bench ARGS`: the experiment suite.
+ * main.c -- `cryptopim-bench speed|study|bench|benchmark ARGS`: the experiment suite.
  *
- * Users reach it through `cryptopim speed|study|bench`, which runs this
+ * Users reach it through `cryptopim speed|study|bench|benchmark`, which runs this
  * program (found next to `cryptopim`, else on PATH): the experiments link
  * OpenSSL and intel-ipsec-mb for their comparisons, the CLI does not.
  */
@@ -22,8 +22,10 @@ int main(int argc, char **argv)
         rc = cmd_study(argc - 2, argv + 2);
     else if (strcmp(cmd, "bench") == 0)
         rc = cmd_bench(argc - 2, argv + 2);
+    else if (strcmp(cmd, "benchmark") == 0)
+        rc = cmd_benchmark(argc - 2, argv + 2);
     else {
-        cli_error("cryptopim-bench: unknown command '%s' (speed, study, bench)", cmd);
+        cli_error("cryptopim-bench: unknown command '%s' (speed, study, bench, benchmark)", cmd);
         return CLI_USAGE;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -154,6 +154,54 @@ static int check(cpim_ctx *ctx, struct kdfw *w, size_t n, const uint8_t *ref_mac
     return 0;
 }
 
+/* see speed_kdf.h */
+int speed_kdf_1chain(const char *name, const cpim_options *opt, int quick, double *iters,
+                     double *seconds, cpim_clock *clock)
+{
+    struct kdfw w;
+    uint8_t ref[32];
+    cpim_ctx *ctx = NULL, *rc_ctx = NULL;
+    int pim = strcmp(name, "pim") == 0, ssl = strcmp(name, "openssl") == 0, failed = 1;
+    double m, md, t = 0;
+    uint32_t it = quick ? 200 : pim ? 4000 : 20000;
+    if (kdfw_alloc(&w, 1, 32, 2) || cpim_open(&rc_ctx, "cpu", NULL) != CPIM_OK ||
+        run(rc_ctx, 1, &w, 1)) {
+        cli_error("speed: cannot set up the PBKDF2 workload");
+        goto out;
+    }
+    memcpy(ref, w.out, 32);
+    memset(w.out, 0, 32);
+    if (!ssl && !(ctx = cli_open(name, opt))) /* openssl: ctx NULL, run() calls OpenSSL */
+        goto out;
+    if (run(ctx, 1, &w, 1) || memcmp(w.out, ref, 32)) { /* checked before it is timed */
+        cli_error("speed: %s: PBKDF2 output differs from the cpu backend", name);
+        goto out;
+    }
+    for (;;) {
+        w.iter = it;
+        if (best_of(ctx, 1, &w, 1, 1, &m, &md)) {
+            cli_error("speed: %s: PBKDF2 failed", name);
+            goto out;
+        }
+        t = pim ? md : m;
+        if (pim || quick || t >= 0.2 || it >= (1u << 30))
+            break;
+        it *= 4;
+    }
+    if (t > 0 && t < 1e300) {
+        *iters = it, *seconds = t;
+        *clock = pim ? CPIM_CLOCK_MODELED : CPIM_CLOCK_MEASURED;
+        failed = 0;
+    } else {
+        cli_error("speed: %s: PBKDF2 reported no time on its clock", name);
+    }
+out:
+    cpim_close(ctx);
+    cpim_close(rc_ctx);
+    kdfw_free(&w);
+    return failed;
+}
+
 int speed_kdf(const char *const *names, size_t nnames, const cpim_options *opt, int compare,
               int csv, int quick)
 {
@@ -218,34 +266,22 @@ int speed_kdf(const char *const *names, size_t nnames, const cpim_options *opt, 
             if (md < 1e300)
                 row(csv, op, name, amount, threads, CPIM_CLOCK_MODELED, md);
         }
+        cpim_close(ctx);
+        ctx = NULL;
         /* cryptsetup's line: one chain, 32-byte key, on the subject's clock */
-        if (pim) {
-            cpim_close(ctx);
-            ctx = cli_open(name, opt);
+        double it, t;
+        cpim_clock clk;
+        if (speed_kdf_1chain(name, opt, quick, &it, &t, &clk)) {
+            failed = 1;
+            continue;
         }
-        uint32_t it = quick ? 200 : pim ? 4000 : 20000;
-        double t = 0;
-        for (;;) {
-            w.iter = it;
-            if (best_of(ctx, 1, &w, 1, 1, &m, &md)) {
-                failed = 1;
-                break;
-            }
-            t = pim ? md : m;
-            if (pim || quick || t >= 0.2 || it >= (1u << 30))
-                break;
-            it *= 4;
-        }
-        w.iter = iter;
-        if (t > 0 && csv) /* a row like the others: bytes = iterations, rate G iterations/s */
-            row(csv, "pbkdf2-1chain", name, (double)it, 1,
-                pim ? CPIM_CLOCK_MODELED : CPIM_CLOCK_MEASURED, t);
-        else if (t > 0 && nlines < 16)
+        if (csv) /* a row like the others: bytes = iterations, rate G iterations/s */
+            row(csv, "pbkdf2-1chain", name, it, 1, clk, t);
+        else if (nlines < 16)
             snprintf(lines[nlines++], sizeof lines[0],
                      "PBKDF2-sha256   %10.0f iterations per second for 256-bit key  "
                      "(%s, %s, 1 thread of work)",
-                     (double)it / t, name, pim ? "modeled" : "measured");
-        cpim_close(ctx);
+                     it / t, name, cpim_clock_name(clk));
     }
     for (size_t i = 0; i < nlines; i++)
         printf("%s\n", lines[i]);

@@ -49,6 +49,7 @@ static const char main_help[] =
     "  list       backends compiled in, and whether they are available here\n"
     "  speed      measure throughput of the backends\n"
     "  bench      run the CryptoPIM study's experiments (CSV + plots)\n"
+    "  benchmark  the `cryptsetup benchmark` table (MiB/s per mode and key size)\n"
     "\n"
     "`cryptopim COMMAND --help` describes a command; `cryptopim --version`.\n";
 
@@ -398,7 +399,7 @@ static void no_core_dumps(void)
 
 /* ---- the experiment suite -------------------------------------------------- */
 
-/* speed, study and bench are cryptopim-bench's (bench/): run it in place of
+/* speed, study, bench and benchmark are cryptopim-bench's (bench/): run it in place of
  * this process, from the folder of this executable (build/ or the install
  * prefix's bin/), else from PATH.  Returns only on failure. */
 static int run_bench_program(char **argv)
@@ -452,11 +453,12 @@ int main(int argc, char **argv)
         rc = cmd_list(argc - 2, argv + 2);
     else if (strcmp(cmd, "ntt") == 0)
         rc = cmd_ntt(argc - 2, argv + 2);
-    else if (strcmp(cmd, "speed") == 0 || strcmp(cmd, "bench") == 0 || strcmp(cmd, "study") == 0)
+    else if (strcmp(cmd, "speed") == 0 || strcmp(cmd, "bench") == 0 || strcmp(cmd, "study") == 0 ||
+             strcmp(cmd, "benchmark") == 0)
         return run_bench_program(argv);
     else {
-        cli_error("unknown command %s (enc, dec, sha256sum, hmac, pbkdf2, ntt, list, speed, bench; "
-                  "see --help)",
+        cli_error("unknown command %s (enc, dec, sha256sum, hmac, pbkdf2, ntt, list, speed, bench, "
+                  "benchmark; see --help)",
                   cli_quote(cmd));
         return CLI_USAGE;
     }
