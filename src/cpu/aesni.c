@@ -26,7 +26,8 @@
  * with an XOR with its key), which saves one XOR per vector.  A final
  * partial block goes through a 16-byte bounce buffer.
  *
- * XTS runs its tweak passes around the same ECB kernels (see aesni_xts).
+ * XTS: VAES-512 has its own kernel (4 tweaks per zmm); the other tiers run
+ * its tweak passes around the same ECB kernels (see aesni_xts).
  *
  * The NTT of cryptopim_ntt.h runs on the x86 vector kernels of ntt_x86.c
  * (AVX-512 or AVX2 for word moduli).
@@ -61,6 +62,18 @@ typedef void (*ecb_kernel)(const uint8_t *rk, unsigned nr, const uint8_t *in, ui
                            size_t nb);
 typedef void (*ctr_kernel)(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,
                            const uint8_t *in, uint8_t *out, size_t nb);
+/* XTS over nb whole blocks of a data unit from tweak t (advanced past them). */
+typedef void (*xts_kernel)(const uint8_t *rk, unsigned nr, int dec, uint64_t t[2],
+                           const uint8_t *in, uint8_t *out, size_t nb);
+
+/* XTS: t *= alpha; t[0] the low 64 bits, t[1] the high (the tweak's bytes
+ * are a little-endian 128-bit number). */
+static inline void xts_alpha(uint64_t t[2])
+{
+    uint64_t c = t[1] >> 63;
+    t[1] = t[1] << 1 | t[0] >> 63;
+    t[0] = t[0] << 1 ^ (0x87u & (0 - c));
+}
 /* GHASH over nb whole blocks with the powers of H in hp (see gcm_key). */
 typedef void (*ghash_kernel)(const uint8_t *hp, uint8_t y[16], const uint8_t *p, size_t nb);
 
@@ -73,6 +86,7 @@ struct aesni_state {
     unsigned threads;
     ecb_kernel enc, dec;
     ctr_kernel ctr;
+    xts_kernel xts; /* NULL: XTS in batches around enc / dec (see aesni_xts) */
     /* the XTS key slot: key1 for encryption and aesdec, key2 (tweak) */
     uint8_t xek1[16 * (AESNI_MAX_ROUNDS + 1)], xdk1[16 * (AESNI_MAX_ROUNDS + 1)];
     uint8_t xek2[16 * (AESNI_MAX_ROUNDS + 1)];
@@ -444,6 +458,100 @@ DEFINE_TIER(TGT_NI, ni)
 DEFINE_TIER(TGT_V256, v256)
 DEFINE_TIER(TGT_V512, v512)
 
+/* ---- XTS on zmm: 4 tweaks per vector (issue 15) ------------------------------------------ */
+
+/* Each 128-bit lane times alpha^k (1 <= k <= 56): the lane is a
+ * little-endian 128-bit number (qword 0 low), shifted left by k; the k bits
+ * that leave the top are c * x^128 = c * (x^7 + x^2 + x + 1), a carry-less
+ * product of at most k + 7 bits, xored into the low qword.  Only shifts and
+ * xors: no PCLMULQDQ needed, and no data-dependent branch (the tweak is
+ * secret). */
+TGT_V512 INLINE __m512i v512_alpha_k(__m512i x, const unsigned k)
+{
+    const __m512i c = _mm512_srli_epi64(x, 64 - k);
+    const __m512i up = _mm512_bslli_epi128(c, 8); /* the low qword's top bits, into the high */
+    const __m512i dn = _mm512_bsrli_epi128(c, 8); /* the high qword's: reduced into the low */
+    __m512i red = _mm512_ternarylogic_epi64(dn, _mm512_slli_epi64(dn, 1), _mm512_slli_epi64(dn, 2),
+                                            0x96); /* a ^ b ^ c */
+    red = _mm512_ternarylogic_epi64(red, _mm512_slli_epi64(dn, 7), up, 0x96);
+    return _mm512_xor_si512(_mm512_slli_epi64(x, k), red);
+}
+
+/* XTS over nb whole blocks of one data unit: out_j = E(in_j ^ T_j) ^ T_j,
+ * T_j = t * alpha^j; t becomes T_nb (for ciphertext stealing).  The tweaks
+ * of 16 blocks are 4 zmm made from the previous 4 by alpha^4 each, in
+ * registers: no serial pass over a tweak array (the batch path below made
+ * XTS ~10x slower than ECB).  The last round adds key ^ T_j (aesenclast's
+ * AddRoundKey), so the output needs no separate xor.  In place is fine. */
+TGT_V512 INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int dec, uint64_t t[2],
+                              const uint8_t *in, uint8_t *out, size_t nb)
+{
+    __m512i k[AESNI_MAX_ROUNDS + 1];
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
+    uint64_t tv[8];
+    for (int i = 0; i < 4; i++) { /* T_0 .. T_3 */
+        tv[2 * i] = t[0], tv[2 * i + 1] = t[1];
+        xts_alpha(t);
+    }
+    __m512i tw = _mm512_loadu_si512((const void *)tv);
+    for (; nb >= 4 * V512_LANES;
+         nb -= 4 * V512_LANES, in += 64 * V512_LANES, out += 64 * V512_LANES) {
+        __m512i x[V512_LANES], T[V512_LANES];
+        T[0] = tw;
+#pragma GCC unroll 8
+        for (int i = 1; i < V512_LANES; i++)
+            T[i] = v512_alpha_k(T[i - 1], 4);
+        tw = v512_alpha_k(T[V512_LANES - 1], 4);
+#pragma GCC unroll 8
+        for (int i = 0; i < V512_LANES; i++)
+            x[i] = _mm512_ternarylogic_epi64(_mm512_loadu_si512((const void *)(in + 64 * i)), T[i],
+                                             k[0], 0x96);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+#pragma GCC unroll 8
+            for (int i = 0; i < V512_LANES; i++)
+                x[i] = dec ? _mm512_aesdec_epi128(x[i], k[r]) : _mm512_aesenc_epi128(x[i], k[r]);
+#pragma GCC unroll 8
+        for (int i = 0; i < V512_LANES; i++) {
+            const __m512i kl = _mm512_xor_si512(k[nr], T[i]);
+            x[i] = dec ? _mm512_aesdeclast_epi128(x[i], kl) : _mm512_aesenclast_epi128(x[i], kl);
+            _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
+        }
+    }
+    unsigned lane = 0; /* where T_nb is in tw */
+    while (nb) {
+        const size_t n = nb < 4 ? nb : 4;
+        const __mmask8 m = V512_MASK(n);
+        __m512i x = _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(m, in), tw, k[0], 0x96);
+#pragma GCC unroll 14
+        for (unsigned r = 1; r < nr; r++)
+            x = dec ? _mm512_aesdec_epi128(x, k[r]) : _mm512_aesenc_epi128(x, k[r]);
+        const __m512i kl = _mm512_xor_si512(k[nr], tw);
+        x = dec ? _mm512_aesdeclast_epi128(x, kl) : _mm512_aesenclast_epi128(x, kl);
+        _mm512_mask_storeu_epi64(out, m, x);
+        nb -= n, in += 16 * n, out += 16 * n;
+        if (n == 4)
+            tw = v512_alpha_k(tw, 4);
+        else
+            lane = (unsigned)n;
+    }
+    _mm512_storeu_si512((void *)tv, tw);
+    t[0] = tv[2 * lane], t[1] = tv[2 * lane + 1];
+    cpim_wipe(tv, sizeof tv);
+}
+
+TGT_V512 static void v512_xtsk(const uint8_t *rk, unsigned nr, int dec, uint64_t t[2],
+                               const uint8_t *in, uint8_t *out, size_t nb)
+{
+    if (dec)
+        BY_ROUNDS(v512_xts(rk, 10, 1, t, in, out, nb), v512_xts(rk, 12, 1, t, in, out, nb),
+                  v512_xts(rk, 14, 1, t, in, out, nb));
+    else
+        BY_ROUNDS(v512_xts(rk, 10, 0, t, in, out, nb), v512_xts(rk, 12, 0, t, in, out, nb),
+                  v512_xts(rk, 14, 0, t, in, out, nb));
+}
+
 /* ---- GHASH with PCLMULQDQ (issue 15) ----------------------------------------------------- */
 
 /* Blocks are byte-reversed on load, so that GCM's reflected bit order
@@ -604,7 +712,7 @@ static cpim_err aesni_open(void **state, const cpim_options *opt)
     s->threads = opt->threads;
     unsigned f = cpim_x86_features();
     if (f & CPIM_X86_VAES512) {
-        s->enc = v512_enc, s->dec = v512_dec, s->ctr = v512_ctrk;
+        s->enc = v512_enc, s->dec = v512_dec, s->ctr = v512_ctrk, s->xts = v512_xtsk;
     } else if (f & CPIM_X86_VAES) {
         s->enc = v256_enc, s->dec = v256_dec, s->ctr = v256_ctrk;
     } else {
@@ -746,7 +854,8 @@ static cpim_err aesni_ctr(void *p, uint8_t counter[16], const uint8_t *in, uint8
 
 /* ---- AES-XTS ------------------------------------------------------------------------------ */
 
-/* XTS runs on the context's ECB kernel (so on VAES where the CPU has it):
+/* XTS on VAES-512 is its own kernel (v512_xts: tweaks made 4 per zmm).
+ * Elsewhere it runs on the context's ECB kernel (VAES-256 or AES-NI):
  * per batch of up to XTS_BATCH blocks of a data unit, the tweaks are made
  * (multiplication by alpha on two 64-bit halves: the tweak's bytes are a
  * little-endian 128-bit number), xored into a copy of the input, the copy
@@ -778,14 +887,6 @@ static cpim_err aesni_xts_set_key(void *p, const uint8_t *key, size_t key_len)
 #endif
 }
 
-/* t *= alpha: t[0] the low 64 bits, t[1] the high. */
-static inline void xts_alpha(uint64_t t[2])
-{
-    uint64_t c = t[1] >> 63;
-    t[1] = t[1] << 1 | t[0] >> 63;
-    t[0] = t[0] << 1 ^ (0x87u & (0 - c));
-}
-
 /* One block: out = K(in ^ t) ^ t. */
 static void xts_one(ecb_kernel k, const uint8_t *rk, unsigned nr, const uint64_t t[2],
                     const uint8_t *in, uint8_t *out)
@@ -809,7 +910,9 @@ static void xts_unit(const struct aesni_state *s, int dec, uint64_t unit, const 
     uint64_t t[2] = {unit, 0}; /* plain64: little-endian unit number, 8 zero bytes */
     s->enc(s->xek2, s->xnr, (const uint8_t *)t, (uint8_t *)t, 1); /* x86: little-endian */
     const size_t r = len % 16, m = len / 16 - (r != 0);
-    for (size_t j = 0; j < m;) {
+    if (s->xts)
+        s->xts(rk, s->xnr, dec, t, in, out, m);
+    for (size_t j = 0; j < m && !s->xts;) {
         size_t n = m - j < XTS_BATCH ? m - j : XTS_BATCH;
         memcpy(buf, in + 16 * j, 16 * n);
         for (size_t i = 0; i < n; i++) {
