@@ -378,16 +378,27 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
 #define XTS_SEGS 8u
 _Static_assert(XTS_MAXB % STEP == 0 && XTS_MAXB >= 2, "XTS chunks hold whole steps");
 
+/* (a << 1) + b in one instruction: Zba's sh1add (the DPU ISA's lsl_add
+ * does the same).  Written in asm because clang sees that the bit b lands
+ * on is 0 and emits slli + or instead. */
+static inline uint32_t sh1add(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    __asm__("sh1add %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+
 /* T *= alpha, branch-free (the tweak is secret: no tweak-dependent
  * instruction count); the empty asm keeps the compiler from turning the
- * mask into a branch. */
+ * mask into a branch.  Each carry is added into its word shifted left
+ * (sh1add): 10 instructions, not 13 with shift / shift / or. */
 #define ALPHA(t0, t1, t2, t3)                                                                      \
     do {                                                                                           \
         uint32_t c_ = (uint32_t)((int32_t)(t3) >> 31);                                             \
         __asm__("" : "+r"(c_));                                                                    \
-        t3 = (t3) << 1 | (t2) >> 31;                                                               \
-        t2 = (t2) << 1 | (t1) >> 31;                                                               \
-        t1 = (t1) << 1 | (t0) >> 31;                                                               \
+        t3 = sh1add(t3, (t2) >> 31);                                                               \
+        t2 = sh1add(t2, (t1) >> 31);                                                               \
+        t1 = sh1add(t1, (t0) >> 31);                                                               \
         t0 = (t0) << 1 ^ (c_ & 0x87u);                                                             \
     } while (0)
 
@@ -464,27 +475,52 @@ static __attribute__((noinline)) void dec_last_xor(uint32_t *w, uint32_t n, stru
     }
 }
 
+/* Round 1 of the tweak cipher for the units that share `unit >> 8`: of
+ * its input only byte 0 (the unit number's low byte) differs between them,
+ * and that byte reaches only one lookup of round 1 (te0 of column 0).  So
+ * the rest of round 1 is kept, and a unit of the same 256 costs one lookup
+ * instead of a round (~75 instructions of ~900; a tasklet's units are
+ * consecutive, so it misses once per 256 units and at its first).  Unit
+ * numbers are public: the instruction count depends on them, never on key
+ * or data. */
+struct xts_tc {
+    uint32_t c[4];     /* round 1's output words, c[0] without te0[byte 0] */
+    uint32_t hi0, hi1; /* unit >> 8 they hold for; hi1 = ~0: none yet */
+};
+
 /* The tweak of a unit's first block: E(key2, unit as 64-bit little-endian
  * || 8 zero bytes), returned as little-endian words (how the block sits in
  * WRAM).  A compact T-table cipher on FIPS-197 big-endian words with
  * src/crypto's te0..te3 (4 KiB of WRAM; with te0's rotations instead it was
  * 12 instructions per round more) and one loop over the rounds: once per
  * data unit, so it is kept small for IRAM (the unrolled
- * cpim_crypto_aes_encrypt would not fit next to the sweeps). */
-static void xts_tweak(uint64_t unit, uint32_t out[4])
+ * cpim_crypto_aes_encrypt would not fit next to the sweeps).  Round 1 comes
+ * from tc when it can (see struct xts_tc). */
+static void xts_tweak(uint64_t unit, uint32_t out[4], struct xts_tc *tc)
 {
     const uint32_t *rk = AES_KEY_SYM.xts_k2.rk, *T = cpim_crypto_aes_te0;
     const uint32_t *T1 = cpim_crypto_aes_te1, *T2 = cpim_crypto_aes_te2, *T3 = cpim_crypto_aes_te3;
     const uint8_t *S = cpim_crypto_aes_sbox;
     const uint32_t nr = AES_KEY_SYM.xts_k2.nr;
+    const uint32_t hi0 = (uint32_t)(unit >> 8), hi1 = (uint32_t)(unit >> 40);
     uint32_t s0 = __builtin_bswap32((uint32_t)unit) ^ rk[0];
     uint32_t s1 = __builtin_bswap32((uint32_t)(unit >> 32)) ^ rk[1], s2 = rk[2], s3 = rk[3];
+    uint32_t r = 1;
+    if (tc->hi0 == hi0 && tc->hi1 == hi1) {
+        s0 = tc->c[0] ^ T[s0 >> 24];
+        s1 = tc->c[1], s2 = tc->c[2], s3 = tc->c[3];
+        r = 2, rk += 4;
+    }
 #define COL(a, b, c, d, k)                                                                         \
     (T[(a) >> 24] ^ T1[((b) >> 16) & 0xffu] ^ T2[((c) >> 8) & 0xffu] ^ T3[(d)&0xffu] ^ (k))
-    for (uint32_t r = 1; r < nr; r++) {
+    for (; r < nr; r++) {
         rk += 4;
         const uint32_t t0 = COL(s0, s1, s2, s3, rk[0]), t1 = COL(s1, s2, s3, s0, rk[1]);
         const uint32_t t2 = COL(s2, s3, s0, s1, rk[2]), t3 = COL(s3, s0, s1, s2, rk[3]);
+        if (r == 1) {
+            tc->c[0] = t0 ^ T[s0 >> 24], tc->c[1] = t1, tc->c[2] = t2, tc->c[3] = t3;
+            tc->hi0 = hi0, tc->hi1 = hi1;
+        }
         s0 = t0, s1 = t1, s2 = t2, s3 = t3;
     }
 #define LASTCOL(a, b, c, d, k)                                                                     \
@@ -524,6 +560,7 @@ static void xts_run(uint32_t t, __mram_ptr uint8_t *data, const uint32_t *rk, ui
     uint32_t *tw = out + 4 * XTS_MAXB, *scr = st + 4 * XTS_MAXB;
     uint32_t ob = 0, carry[4] = {0, 0, 0, 0};
     uint32_t cnt[XTS_SEGS], rr[XTS_SEGS];
+    struct xts_tc tc = {{0, 0, 0, 0}, 0, ~0u};
     while (u < uend) {
         /* plan the chunk: segments of units u, u + 1, ... */
         const uint32_t b0 = u * slot + ob;
@@ -540,7 +577,7 @@ static void xts_run(uint32_t t, __mram_ptr uint8_t *data, const uint32_t *rk, ui
                     break;
             }
             if (ob == 0)
-                xts_tweak(unit0 + u, tw + 4 * ns);
+                xts_tweak(unit0 + u, tw + 4 * ns, &tc);
             else
                 for (int i = 0; i < 4; i++)
                     tw[4 * ns + i] = carry[i];
@@ -600,6 +637,7 @@ static void xts_run(uint32_t t, __mram_ptr uint8_t *data, const uint32_t *rk, ui
      * padding blocks of the last step hold tweak-derived words too) */
     wipe_words(buffers[t], CHUNK / 4u);
     wipe_words(carry, 4);
+    wipe_words(tc.c, 4); /* key2-derived */
 }
 
 int main(void)
