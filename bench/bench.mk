@@ -26,7 +26,7 @@ bench-plot: $(VALIDATE) $(CLI) $(BENCH_BIN)
 	$(VALIDATE) --replot $(BENCH_OUT)
 
 # Wall time of the whole suite is printed (measured clock).
-bench: all $(VALIDATE) $(VALIDATE_DPUS)
+bench: all $(VALIDATE) $(VALIDATE_DPUS) asap
 	@start=$$(date +%s); \
 	echo "bench: model validation on machine=prim (PrIM's 2,556-DPU system, 350 MHz: the machine of the published numbers)"; \
 	UPMEM_PROFILE="machine=prim$${UPMEM_PROFILE:+,$$UPMEM_PROFILE}" \
@@ -38,3 +38,11 @@ bench: all $(VALIDATE) $(VALIDATE_DPUS)
 # quick runs of both programs (tiny sizes, outputs checked) in `make test`
 TEST_CMDS += "sh bench/test_bench.sh $(VALIDATE) $(VALIDATE_DIR) $(CLI)"
 TEST_DEPS += $(VALIDATE) $(VALIDATE_DPUS)
+
+# The AsAP comparison (docs/ASAP.md): AES cycles per byte on this CPU
+# (measured) and on the modeled UPMEM machine, beside the study's table.
+.PHONY: asap
+asap: all
+	@mkdir -p $(BENCH_OUT)
+	$(CLI) benchmark --asap --csv --machine $(BENCH_MACHINE) > $(BENCH_OUT)/asap.csv
+	@echo "asap: $(BENCH_OUT)/asap.csv (CPU rows measured, UPMEM rows modeled on machine=$(BENCH_MACHINE))"

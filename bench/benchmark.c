@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -59,6 +60,10 @@ static const char benchmark_help[] =
     "                   of 512 (suffixes K, M)\n"
     "  --csv            rows `algorithm,key_bits,backend,ranks,dpus,threads,clock,\n"
     "                   bytes,encryption,decryption,unit`\n"
+    "  --asap           instead: the AsAP study's comparison (docs/ASAP.md), AES\n"
+    "                   encryption in cycles per byte and Mbps for this CPU (1 core,\n"
+    "                   measured), one DPU, a chip, a rank and the largest\n"
+    "                   --pim-ranks machine (modeled), beside the study's rows\n"
     "%s"
     "\n"
     "Every row says its clock: `measured` (wall time on this host, best of >= 3\n"
@@ -319,6 +324,250 @@ static void print_rows(const struct bm *b, const struct subject *subj, size_t ns
             }
 }
 
+/* ---- --asap: the AsAP study's comparison (docs/ASAP.md) ------------------------------- */
+
+/* The rows of Liu and Baas's table (seeds/003: "A High-Performance
+ * Area-Efficient AES Cipher on a Many-Core Platform", Asilomar 2011,
+ * "Comparison with Related Work"), AES-128 encryption: platform, method,
+ * technology (nm), clock (MHz), cycles per byte as published (per core for
+ * the CPUs, "one core" in the table; the whole design for the others),
+ * the cores that figure covers, throughput in Mbps scaled to 65 nm as
+ * published (0: not given).  Nothing here is ours. */
+static const struct {
+    const char *platform, *method;
+    unsigned nm, mhz;
+    double cpb;
+    unsigned cores;
+    double mbps_65nm;
+} asap_seed[] = {
+    {"Pentium 4 561", "bitslice", 90, 3600, 16.0, 1, 2492},
+    {"Athlon 64 3500", "bitslice", 90, 2200, 10.6, 1, 2299},
+    {"Core 2 Duo E6400", "bitslice", 65, 2130, 9.19, 1, 1854},
+    {"Core 2 Quad Q6600 (one core)", "bitslice + SSSE3", 65, 2400, 9.32, 1, 2060},
+    {"Core 2 Quad Q9550 (one core)", "bitslice + SSSE3", 45, 2830, 7.59, 1, 2065},
+    {"Core i7 920 (one core)", "bitslice + SSSE3", 45, 2668, 6.92, 1, 2135},
+    {"TI C6201 DSP", "-", 180, 200, 14.25, 1, 311},
+    {"GeForce 8800 GTX", "T-box", 90, 575, 0, 0, 11500},
+    {"AsAP (59 of 164 cores)", "pipelined over cores", 65, 1210, 9.5, 59, 1019},
+};
+
+/* This CPU's core clock, measured: a chain of dependent adds retires one
+ * per cycle on every x86 core since the P6, so adds / seconds is the clock
+ * the core ran at (turbo included), unlike the TSC's fixed rate.  Seconds
+ * of this thread's CPU time, so that time the thread was descheduled on a
+ * shared machine does not count as cycles. */
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double measure_clock_hz(void)
+{
+    double best = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    for (int r = 0; r < 5; r++) {
+        const uint64_t n = 200000000u;
+        uint64_t x = 0;
+        double t0 = thread_cpu_s();
+        for (uint64_t i = 0; i < n; i += 8)
+            __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                             "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                             : "+r"(x));
+        double hz = (double)n / (thread_cpu_s() - t0);
+        if (hz > best)
+            best = hz;
+    }
+#endif
+    return best; /* 0 elsewhere: no cycles for the CPU rows */
+}
+
+#ifdef HAVE_OPENSSL
+#include <openssl/evp.h>
+/* AES-NI on xmm: OpenSSL's EVP ECB (aesni_ecb_encrypt; OpenSSL has no VAES
+ * ECB), one thread.  Returns the best seconds of `runs`, or -1. */
+static double openssl_ecb(const uint8_t *key, unsigned bits, const uint8_t *in, uint8_t *out,
+                          size_t len, unsigned runs, const uint8_t *want, size_t check)
+{
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    const EVP_CIPHER *ci = bits == 128   ? EVP_aes_128_ecb()
+                           : bits == 192 ? EVP_aes_192_ecb()
+                                         : EVP_aes_256_ecb();
+    double best = -1;
+    int outl;
+    if (c && EVP_EncryptInit_ex(c, ci, NULL, key, NULL) == 1 && EVP_CIPHER_CTX_set_padding(c, 0) &&
+        EVP_EncryptUpdate(c, out, &outl, in, (int)check) == 1 && !memcmp(out, want, check)) {
+        best = 1e300;
+        for (unsigned r = 0; r <= runs; r++) {
+            double t0 = thread_cpu_s(); /* as the other CPU rows of --asap */
+            if (EVP_EncryptUpdate(c, out, &outl, in, (int)len) != 1)
+                break;
+            double t = thread_cpu_s() - t0;
+            if (r && t < best) /* run 0: warm-up */
+                best = t;
+        }
+    }
+    EVP_CIPHER_CTX_free(c);
+    return best;
+}
+#endif
+
+static void asap_row(int csv, const char *platform, const char *method, const char *clk, double mhz,
+                     unsigned keybits, double cpb, unsigned cores, double mbps)
+{
+    if (csv)
+        printf("%s,%s,%s,%.0f,%u,%.4g,%u,%.4g,%.1f\n", platform, method, clk, mhz, keybits, cpb,
+               cores, cores ? cpb * cores : 0, mbps);
+    else
+        printf("%-30s %-24s %-9s %6.0f %4u %10.4g %6u %11.4g %11.1f\n", platform, method, clk, mhz,
+               keybits, cpb, cores, cores ? cpb * cores : 0, mbps);
+}
+
+/* ECB encryption on a pim machine of `dpus` DPUs (0: `ranks` ranks) on the
+ * modeled clock: kernel cycles (cycles_profile) or the whole call.  Returns
+ * seconds, fills *ndpus; -1 on error.  timing: a timing-only run. */
+static double pim_ecb(struct bm *b, const char *profile, unsigned dpus, unsigned ranks, int timing,
+                      unsigned bits, size_t len, int kernel, unsigned *ndpus)
+{
+    cpim_options o;
+    cpim_options_init(&o);
+    o.dpus = dpus, o.ranks = ranks, o.profile = profile, o.timing_only = timing;
+    cpim_ctx *ctx = cli_open("pim", &o);
+    cpim_stats st;
+    double t = -1;
+    if (ctx && cpim_aes_set_key(ctx, b->key, bits / 8) == CPIM_OK) {
+        cpim_err rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, b->in, b->out, len);
+        if ((rc == CPIM_OK || (timing && rc == CPIM_ERR_TIMING_ONLY)) &&
+            cpim_last_stats(ctx, &st) == CPIM_OK && st.has_modeled) {
+            t = kernel ? st.modeled.kernel_s : st.modeled.total_s;
+            *ndpus = st.dpus;
+        }
+    }
+    if (t < 0)
+        cli_error("benchmark --asap: pim AES-%u ECB on %u DPUs / %u ranks failed", bits, dpus,
+                  ranks);
+    cpim_close(ctx);
+    return t;
+}
+
+static int run_asap(struct bm *b, const char *machine, unsigned full_ranks)
+{
+    const size_t len = b->size, check = 4096;
+    uint8_t *want = malloc(check);
+    cpim_ctx *ref = cli_open("cpu", NULL);
+    int failed = !want || !ref;
+    char prof[160], cyc[200], nolaunch[200];
+    double mhz = 0;
+    snprintf(prof, sizeof prof, "machine=%s,hostClock=thread", machine);
+    /* DPU cycles: the same machine at 1000 MHz without launch overhead, so
+     * kernel seconds x 1e9 = DPU cycles (as `cryptopim bench`) */
+    snprintf(cyc, sizeof cyc, "%s,clockMhz=1000,launchUs=0", prof);
+    snprintf(nolaunch, sizeof nolaunch, "%s,launchUs=0", prof); /* the kernel alone */
+    double hz = measure_clock_hz();
+    if (b->csv)
+        puts("platform,method,clock,mhz,key_bits,cycles_per_byte,cores,cycles_per_byte_core,"
+             "throughput_Mbps");
+    else {
+        printf("# AES-nnn encryption (ECB), cycles per byte and throughput (Mbps = 1e6 bits/s).\n"
+               "# clock: seed = Liu & Baas 2011 (their table; Mbps scaled to 65 nm as published),\n"
+               "# measured = this host, 1 thread (cycles = the thread's CPU seconds x %.0f MHz,\n"
+               "# the core clock measured with a dependent-add chain; Mbps from those seconds),\n"
+               "# modeled = the virtual UPMEM (machine=%s).\n"
+               "# cores: units the c/B figure covers; c/B x cores = cycles per byte per core.\n",
+               hz / 1e6, machine);
+        printf("%-30s %-24s %-9s %6s %4s %10s %6s %11s %11s\n", "platform", "method", "clock",
+               "MHz", "key", "c/B", "cores", "c/B x core", "Mbps");
+    }
+    for (size_t i = 0; i < sizeof asap_seed / sizeof asap_seed[0]; i++)
+        asap_row(b->csv, asap_seed[i].platform, asap_seed[i].method, "seed", asap_seed[i].mhz, 128,
+                 asap_seed[i].cpb, asap_seed[i].cores, asap_seed[i].mbps_65nm);
+    for (unsigned bits = 128; bits <= 256 && !failed; bits += 64) {
+        /* this CPU, measured, one thread; outputs checked against the cpu backend */
+        cpim_aes_set_key(ref, b->key, bits / 8);
+        cpim_aes_ecb(ref, CPIM_ENCRYPT, b->in, want, check);
+        static const char *const be[2] = {"cpu", "aesni"};
+        static const char *const what[2] = {"portable T-tables", "VAES (aesni backend)"};
+        for (int k = 0; k < 2; k++) {
+            cpim_options o = b->c.opt;
+            o.threads = 1;
+            cpim_backend_info info;
+            if (cpim_backend_info_by_name(be[k], &info) != CPIM_OK || !info.available)
+                continue;
+            cpim_ctx *c = cli_open(be[k], &o);
+            struct subject su = {.name = be[k], .threads = 1};
+            double t = -1;
+            if (c && cpim_aes_set_key(c, b->key, bits / 8) == CPIM_OK &&
+                cpim_aes_ecb(c, CPIM_ENCRYPT, b->in, b->out, check) == CPIM_OK &&
+                !memcmp(b->out, want, check))
+                t = timed(b, c, &su, A_ECB, CPIM_ENCRYPT, len); /* warm-up and wall time */
+            /* cycles: this thread's CPU time (one thread: the call runs on it),
+             * best of min_runs, so that a shared machine's descheduling does
+             * not count; Mbps from the same seconds */
+            for (unsigned r = 0; t > 0 && r < b->min_runs; r++) {
+                double t0 = thread_cpu_s();
+                cpim_aes_ecb(c, CPIM_ENCRYPT, b->in, b->out, len);
+                double tc = thread_cpu_s() - t0;
+                if (r == 0 || tc < t)
+                    t = tc;
+            }
+            cpim_close(c);
+            if (t <= 0) {
+                cli_error("benchmark --asap: %s AES-%u failed or differs", be[k], bits);
+                failed = 1;
+                continue;
+            }
+            asap_row(b->csv, "this CPU, 1 core", what[k], "measured", hz / 1e6, bits,
+                     t * hz / (double)len, 1, (double)len * 8 / t / 1e6);
+        }
+#ifdef HAVE_OPENSSL
+        double t = openssl_ecb(b->key, bits, b->in, b->out, len, b->min_runs, want, check);
+        if (t > 0)
+            asap_row(b->csv, "this CPU, 1 core", "AES-NI xmm (OpenSSL)", "measured", hz / 1e6, bits,
+                     t * hz / (double)len, 1, (double)len * 8 / t / 1e6);
+#endif
+        /* one DPU: kernel cycles per byte (1000 MHz profile), checked output */
+        unsigned nd = 0;
+        double kc = pim_ecb(b, cyc, 1, 0, 0, bits, len < (1u << 20) ? len : (1u << 20), 1, &nd);
+        if (kc > 0 && memcmp(b->out, want, check)) {
+            cli_error("benchmark --asap: pim AES-%u output differs from the cpu backend", bits);
+            failed = 1;
+        }
+        size_t one = len < (1u << 20) ? len : (1u << 20);
+        double cpb = kc * 1e9 / (double)one; /* DPU cycles per byte */
+        /* the machine's DPU clock from the same kernel on its own profile */
+        double kr = pim_ecb(b, nolaunch, 1, 0, 0, bits, one, 1, &nd);
+        mhz = kr > 0 ? kc * 1e9 / kr / 1e6 : 0;
+        if (kc <= 0 || kr <= 0) {
+            failed = 1;
+            break;
+        }
+        asap_row(b->csv, "UPMEM DPU (1 DPU, 16 tasklets)", "T-tables, kernel only", "modeled", mhz,
+                 bits, cpb, 1, (double)one * 8 / kr / 1e6);
+        asap_row(b->csv, "UPMEM chip (8 DPUs)", "T-tables, kernel only", "modeled", mhz, bits,
+                 cpb / 8, 8, 8 * (double)one * 8 / kr / 1e6);
+        /* a rank and the full machine, end to end (transfers included),
+         * timing-only: cycles per byte at the DPU clock for the whole machine */
+        unsigned rk[2] = {1, full_ranks};
+        for (int m = 0; m < 2; m++) {
+            double tt = pim_ecb(b, prof, 0, rk[m], 1, bits, len * rk[m], 0, &nd);
+            if (tt <= 0) {
+                failed = 1;
+                continue;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "UPMEM, %u rank%s (%u DPUs)", rk[m], rk[m] > 1 ? "s" : "",
+                     nd);
+            asap_row(b->csv, name, "end to end (host I/O)", "modeled", mhz, bits,
+                     tt * mhz * 1e6 / (double)(len * rk[m]), nd,
+                     (double)(len * rk[m]) * 8 / tt / 1e6);
+        }
+    }
+    free(want);
+    cpim_close(ref);
+    return failed;
+}
+
 /* "1,40" -> ranks; 0 on error.  "none" -> no ranks. */
 static int parse_ranks(const char *s, unsigned *r, size_t *n)
 {
@@ -362,7 +611,7 @@ int cmd_benchmark(int argc, char **argv)
     const char *names[MAX_SUBJECTS];
     unsigned ranks[MAX_RANKS] = {1, 40};
     size_t nnames = 0, nranks = 2, ns = 0;
-    int rc = CLI_FAIL;
+    int rc = CLI_FAIL, asap = 0;
 
     memset(&b, 0, sizeof b);
     memset(subj, 0, sizeof subj);
@@ -392,6 +641,8 @@ int cmd_benchmark(int argc, char **argv)
         if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
             printf(benchmark_help, cli_common_help);
             return CLI_OK;
+        } else if (strcmp(opt, "--asap") == 0) {
+            asap = 1;
         } else if (strcmp(opt, "--csv") == 0 || strcmp(opt, "--quick") == 0) {
             if (cli_has_inline_value(&a)) {
                 cli_error("benchmark: option %s takes no value", opt);
@@ -448,7 +699,12 @@ int cmd_benchmark(int argc, char **argv)
     }
 
     size_t maxlen = b.size;
-    for (size_t i = 0; i < ns; i++)
+    unsigned full = 1; /* --asap: the largest machine */
+    for (size_t r = 0; r < nranks; r++)
+        full = ranks[r] > full ? ranks[r] : full;
+    if (asap)
+        maxlen = b.size * full;
+    for (size_t i = 0; i < ns && !asap; i++)
         if (subj[i].pim && b.size * subj[i].ranks > maxlen)
             maxlen = b.size * subj[i].ranks;
     b.check_len = CHECK_LEN;
@@ -463,6 +719,10 @@ int cmd_benchmark(int argc, char **argv)
     fill(b.cin, b.check_len, 0x2545f4914f6cdd1du);
     fill(b.key, sizeof b.key, 0x853c49e6748fea9bu); /* its XTS halves differ */
 
+    if (asap) {
+        rc = run_asap(&b, machine, full) ? CLI_FAIL : CLI_OK;
+        goto out;
+    }
     /* PBKDF2 first, as cryptsetup prints it; one line per backend */
     char lines[MAX_SUBJECTS][160];
     size_t nlines = 0;

@@ -62,9 +62,11 @@ typedef void (*ecb_kernel)(const uint8_t *rk, unsigned nr, const uint8_t *in, ui
                            size_t nb);
 typedef void (*ctr_kernel)(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,
                            const uint8_t *in, uint8_t *out, size_t nb);
-/* XTS over nb whole blocks of a data unit from tweak t (advanced past them). */
-typedef void (*xts_kernel)(const uint8_t *rk, unsigned nr, int dec, uint64_t t[2],
-                           const uint8_t *in, uint8_t *out, size_t nb);
+/* XTS over nu data units of nb whole blocks each, stride bytes apart, unit
+ * u from tweak t[2u..2u+1]; with cts, each t is advanced past its unit's
+ * blocks (ciphertext stealing goes on from there). */
+typedef void (*xts_kernel)(const uint8_t *rk, unsigned nr, int dec, int cts, uint64_t *t, size_t nu,
+                           size_t stride, const uint8_t *in, uint8_t *out, size_t nb);
 
 /* XTS: t *= alpha; t[0] the low 64 bits, t[1] the high (the tweak's bytes
  * are a little-endian 128-bit number). */
@@ -478,78 +480,98 @@ TGT_V512 INLINE __m512i v512_alpha_k(__m512i x, const unsigned k)
 }
 
 /* XTS over nb whole blocks of one data unit: out_j = E(in_j ^ T_j) ^ T_j,
- * T_j = t * alpha^j; t becomes T_nb (for ciphertext stealing).  The tweaks
- * of 16 blocks are 4 zmm made from the previous 4 by alpha^4 each, in
+ * T_j = t * alpha^j; with cts, t becomes T_nb (for ciphertext stealing).
+ * The tweaks of 16 blocks are 4 zmm, tw * alpha^(0, 4, 8, 12), in
  * registers: no serial pass over a tweak array (the batch path below made
  * XTS ~10x slower than ECB).  The last round adds key ^ T_j (aesenclast's
  * AddRoundKey), so the output needs no separate xor.  In place is fine. */
-TGT_V512 INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int dec, uint64_t t[2],
-                              const uint8_t *in, uint8_t *out, size_t nb)
+TGT_V512 INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int dec, const int cts,
+                              uint64_t *tu, size_t nu, size_t stride, const uint8_t *in0,
+                              uint8_t *out0, const size_t nb0)
 {
     __m512i k[AESNI_MAX_ROUNDS + 1];
     for (unsigned r = 0; r <= nr; r++)
         k[r] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(rk + 16 * r)));
-    uint64_t tv[8];
-    for (int i = 0; i < 4; i++) { /* T_0 .. T_3 */
-        tv[2 * i] = t[0], tv[2 * i + 1] = t[1];
-        xts_alpha(t);
-    }
-    __m512i tw = _mm512_loadu_si512((const void *)tv);
-    for (; nb >= 4 * V512_LANES;
-         nb -= 4 * V512_LANES, in += 64 * V512_LANES, out += 64 * V512_LANES) {
-        __m512i x[V512_LANES], T[V512_LANES];
-        T[0] = tw;
+    /* T_0 .. T_3: t in every lane, lane i times alpha^i (v512_alpha_k with
+     * per-lane shift counts; a count of 64 shifts everything out) */
+    const __m512i sh = _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0);
+    for (size_t u = 0; u < nu; u++) { /* units back to back: keys loaded once */
+        uint64_t *t = tu + 2 * u;
+        const uint8_t *in = in0 + u * stride;
+        uint8_t *out = out0 + u * stride;
+        size_t nb = nb0;
+        const __m512i t4 = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+        const __m512i c0 = _mm512_srlv_epi64(t4, _mm512_sub_epi64(_mm512_set1_epi64(64), sh));
+        const __m512i dn0 = _mm512_bsrli_epi128(c0, 8);
+        __m512i tw = _mm512_ternarylogic_epi64(_mm512_sllv_epi64(t4, sh),
+                                               _mm512_bslli_epi128(c0, 8), dn0, 0x96);
+        tw = _mm512_ternarylogic_epi64(tw, _mm512_slli_epi64(dn0, 1), _mm512_slli_epi64(dn0, 2),
+                                       0x96);
+        tw = _mm512_xor_si512(tw, _mm512_slli_epi64(dn0, 7));
+        for (; nb >= 4 * V512_LANES;
+             nb -= 4 * V512_LANES, in += 64 * V512_LANES, out += 64 * V512_LANES) {
+            __m512i x[V512_LANES], T[V512_LANES];
+            /* each from tw directly: the chain carried from one iteration to
+             * the next is one v512_alpha_k, not V512_LANES of them (a chain of
+             * four made the loop latency-bound at ~40 % of ECB's speed) */
+            T[0] = tw;
 #pragma GCC unroll 8
-        for (int i = 1; i < V512_LANES; i++)
-            T[i] = v512_alpha_k(T[i - 1], 4);
-        tw = v512_alpha_k(T[V512_LANES - 1], 4);
-#pragma GCC unroll 8
-        for (int i = 0; i < V512_LANES; i++)
-            x[i] = _mm512_ternarylogic_epi64(_mm512_loadu_si512((const void *)(in + 64 * i)), T[i],
-                                             k[0], 0x96);
-#pragma GCC unroll 14
-        for (unsigned r = 1; r < nr; r++)
+            for (int i = 1; i < V512_LANES; i++)
+                T[i] = v512_alpha_k(tw, 4 * (unsigned)i);
+            tw = v512_alpha_k(tw, 4 * V512_LANES);
 #pragma GCC unroll 8
             for (int i = 0; i < V512_LANES; i++)
-                x[i] = dec ? _mm512_aesdec_epi128(x[i], k[r]) : _mm512_aesenc_epi128(x[i], k[r]);
+                x[i] = _mm512_ternarylogic_epi64(_mm512_loadu_si512((const void *)(in + 64 * i)),
+                                                 T[i], k[0], 0x96);
+#pragma GCC unroll 14
+            for (unsigned r = 1; r < nr; r++)
 #pragma GCC unroll 8
-        for (int i = 0; i < V512_LANES; i++) {
-            const __m512i kl = _mm512_xor_si512(k[nr], T[i]);
-            x[i] = dec ? _mm512_aesdeclast_epi128(x[i], kl) : _mm512_aesenclast_epi128(x[i], kl);
-            _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
+                for (int i = 0; i < V512_LANES; i++)
+                    x[i] =
+                        dec ? _mm512_aesdec_epi128(x[i], k[r]) : _mm512_aesenc_epi128(x[i], k[r]);
+#pragma GCC unroll 8
+            for (int i = 0; i < V512_LANES; i++) {
+                const __m512i kl = _mm512_xor_si512(k[nr], T[i]);
+                x[i] =
+                    dec ? _mm512_aesdeclast_epi128(x[i], kl) : _mm512_aesenclast_epi128(x[i], kl);
+                _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
+            }
+        }
+        unsigned lane = 0; /* where T_nb is in tw */
+        while (nb) {
+            const size_t n = nb < 4 ? nb : 4;
+            const __mmask8 m = V512_MASK(n);
+            __m512i x = _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(m, in), tw, k[0], 0x96);
+#pragma GCC unroll 14
+            for (unsigned r = 1; r < nr; r++)
+                x = dec ? _mm512_aesdec_epi128(x, k[r]) : _mm512_aesenc_epi128(x, k[r]);
+            const __m512i kl = _mm512_xor_si512(k[nr], tw);
+            x = dec ? _mm512_aesdeclast_epi128(x, kl) : _mm512_aesenclast_epi128(x, kl);
+            _mm512_mask_storeu_epi64(out, m, x);
+            nb -= n, in += 16 * n, out += 16 * n;
+            if (n == 4)
+                tw = v512_alpha_k(tw, 4);
+            else
+                lane = (unsigned)n;
+        }
+        if (cts) { /* T_nb, for the stealing step */
+            uint64_t tv[8];
+            _mm512_storeu_si512((void *)tv, tw);
+            t[0] = tv[2 * lane], t[1] = tv[2 * lane + 1];
+            cpim_wipe(tv, sizeof tv);
         }
     }
-    unsigned lane = 0; /* where T_nb is in tw */
-    while (nb) {
-        const size_t n = nb < 4 ? nb : 4;
-        const __mmask8 m = V512_MASK(n);
-        __m512i x = _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(m, in), tw, k[0], 0x96);
-#pragma GCC unroll 14
-        for (unsigned r = 1; r < nr; r++)
-            x = dec ? _mm512_aesdec_epi128(x, k[r]) : _mm512_aesenc_epi128(x, k[r]);
-        const __m512i kl = _mm512_xor_si512(k[nr], tw);
-        x = dec ? _mm512_aesdeclast_epi128(x, kl) : _mm512_aesenclast_epi128(x, kl);
-        _mm512_mask_storeu_epi64(out, m, x);
-        nb -= n, in += 16 * n, out += 16 * n;
-        if (n == 4)
-            tw = v512_alpha_k(tw, 4);
-        else
-            lane = (unsigned)n;
-    }
-    _mm512_storeu_si512((void *)tv, tw);
-    t[0] = tv[2 * lane], t[1] = tv[2 * lane + 1];
-    cpim_wipe(tv, sizeof tv);
 }
 
-TGT_V512 static void v512_xtsk(const uint8_t *rk, unsigned nr, int dec, uint64_t t[2],
-                               const uint8_t *in, uint8_t *out, size_t nb)
+TGT_V512 static void v512_xtsk(const uint8_t *rk, unsigned nr, int dec, int cts, uint64_t *t,
+                               size_t nu, size_t stride, const uint8_t *in, uint8_t *out, size_t nb)
 {
+#define V512_XTS(n, d) v512_xts(rk, n, d, cts, t, nu, stride, in, out, nb)
     if (dec)
-        BY_ROUNDS(v512_xts(rk, 10, 1, t, in, out, nb), v512_xts(rk, 12, 1, t, in, out, nb),
-                  v512_xts(rk, 14, 1, t, in, out, nb));
+        BY_ROUNDS(V512_XTS(10, 1), V512_XTS(12, 1), V512_XTS(14, 1));
     else
-        BY_ROUNDS(v512_xts(rk, 10, 0, t, in, out, nb), v512_xts(rk, 12, 0, t, in, out, nb),
-                  v512_xts(rk, 14, 0, t, in, out, nb));
+        BY_ROUNDS(V512_XTS(10, 0), V512_XTS(12, 0), V512_XTS(14, 0));
+#undef V512_XTS
 }
 
 /* ---- GHASH with PCLMULQDQ (issue 15) ----------------------------------------------------- */
@@ -902,16 +924,15 @@ static void xts_one(ecb_kernel k, const uint8_t *rk, unsigned nr, const uint64_t
 
 /* tw, buf: 2 * XTS_BATCH words each, the caller's (wiped once per range,
  * not per unit: a 2 KiB wipe per 512-byte unit cost more than the AES). */
-static void xts_unit(const struct aesni_state *s, int dec, uint64_t unit, const uint8_t *in,
+static void xts_unit(const struct aesni_state *s, int dec, const uint64_t t0[2], const uint8_t *in,
                      uint8_t *out, size_t len, uint64_t *tw, uint64_t *buf)
 {
     ecb_kernel k = dec ? s->dec : s->enc;
     const uint8_t *rk = dec ? s->xdk1 : s->xek1;
-    uint64_t t[2] = {unit, 0}; /* plain64: little-endian unit number, 8 zero bytes */
-    s->enc(s->xek2, s->xnr, (const uint8_t *)t, (uint8_t *)t, 1); /* x86: little-endian */
+    uint64_t t[2] = {t0[0], t0[1]};
     const size_t r = len % 16, m = len / 16 - (r != 0);
     if (s->xts)
-        s->xts(rk, s->xnr, dec, t, in, out, m);
+        s->xts(rk, s->xnr, dec, r != 0, t, 1, 0, in, out, m);
     for (size_t j = 0; j < m && !s->xts;) {
         size_t n = m - j < XTS_BATCH ? m - j : XTS_BATCH;
         memcpy(buf, in + 16 * j, 16 * n);
@@ -950,15 +971,36 @@ struct xts_job {
     uint8_t *out;
 };
 
+/* The units' first tweaks are encrypted XTS_UNITS at a time (one ECB call
+ * of that many blocks, pipelined, instead of one single-block call per
+ * unit: with VAES a 512-byte unit takes ~50 cycles, a lone block's ten
+ * dependent rounds as many). */
+#define XTS_UNITS 16u
+
 static void xts_range(void *arg, size_t b, size_t e)
 {
     const struct xts_job *j = arg;
-    uint64_t tw[2 * XTS_BATCH], buf[2 * XTS_BATCH];
-    for (size_t i = b; i < e; i++) {
-        size_t off = i * j->unit, n = j->len - off < j->unit ? j->len - off : j->unit;
-        xts_unit(j->s, j->dec, j->first + i, j->in + off, j->out + off, n, tw, buf);
+    uint64_t tw[2 * XTS_BATCH], buf[2 * XTS_BATCH], t0[2 * XTS_UNITS];
+    for (size_t i = b; i < e; i += XTS_UNITS) {
+        const size_t nu = e - i < XTS_UNITS ? e - i : XTS_UNITS;
+        for (size_t u = 0; u < nu; u++) /* plain64: little-endian unit number, 8 zero bytes */
+            t0[2 * u] = j->first + i + u, t0[2 * u + 1] = 0;
+        j->s->enc(j->s->xek2, j->s->xnr, (const uint8_t *)t0, (uint8_t *)t0, nu); /* x86: LE */
+        size_t u = 0;
+        if (j->s->xts && j->unit % 16 == 0) { /* the whole units in one kernel call */
+            size_t full = (j->len - i * j->unit) / j->unit;
+            full = full < nu ? full : nu;
+            const uint8_t *rk = j->dec ? j->s->xdk1 : j->s->xek1;
+            j->s->xts(rk, j->s->xnr, j->dec, 0, t0, full, j->unit, j->in + i * j->unit,
+                      j->out + i * j->unit, j->unit / 16);
+            u = full;
+        }
+        for (; u < nu; u++) {
+            size_t off = (i + u) * j->unit, n = j->len - off < j->unit ? j->len - off : j->unit;
+            xts_unit(j->s, j->dec, t0 + 2 * u, j->in + off, j->out + off, n, tw, buf);
+        }
     }
-    cpim_wipe(tw, sizeof tw), cpim_wipe(buf, sizeof buf);
+    cpim_wipe(tw, sizeof tw), cpim_wipe(buf, sizeof buf), cpim_wipe(t0, sizeof t0);
 }
 
 static cpim_err aesni_xts(void *p, cpim_dir dir, uint64_t first_unit, size_t unit_size,
