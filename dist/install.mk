@@ -68,11 +68,13 @@ $(BUILD)/pic/emu/vdpu/%.o: emu/vdpu/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(VDPU_CFLAGS) -O2 -fPIC -c $< -o $@
 
-# libcryptopim.so exports exactly the functions of include/cryptopim.h
-$(BUILD)/libcryptopim.map: include/cryptopim.h
+# libcryptopim.so exports exactly the functions of the public headers
+# (include/cryptopim.h and its siblings, e.g. cryptopim_ntt.h)
+PUBLIC_HEADERS := include/cryptopim.h include/cryptopim_ntt.h
+$(BUILD)/libcryptopim.map: $(PUBLIC_HEADERS)
 	@mkdir -p $(dir $@)
 	{ echo "CRYPTOPIM_$(CPIM_MAJOR) {"; echo "    global:"; \
-	  grep -o '\bcpim_[a-z0-9_]*(' $< | tr -d '(' | sort -u | sed 's/.*/        &;/'; \
+	  cat $^ | grep -o '\bcpim_[a-z0-9_]*(' | tr -d '(' | sort -u | sed 's/.*/        &;/'; \
 	  echo "    local:"; echo "        *;"; echo "};"; } >$@
 
 ifeq ($(REAL_SDK),1)
@@ -169,7 +171,7 @@ install: $(INSTALL_DEPS)
 	ln -sf $(SO_REAL) $(I_LIB)/$(SO_NAME)
 	ln -sf $(SO_NAME) $(I_LIB)/libcryptopim.so
 	install -m 644 $(INST_LIB) $(I_LIB)/
-	install -m 644 include/cryptopim.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(DPU_PROGS) $(I_LIB)/cryptopim/dpu/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
 	    -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' -e 's|@VERSION@|$(CPIM_VERSION)|' \
@@ -207,7 +209,8 @@ endif
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cryptopim $(DESTDIR)$(BINDIR)/cryptopim-bench
 	rm -f $(DESTDIR)$(LIBDIR)/libcryptopim.so* $(DESTDIR)$(LIBDIR)/libcryptopim.a
-	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/cryptopim.pc $(DESTDIR)$(INCLUDEDIR)/cryptopim.h
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/cryptopim.pc $(DESTDIR)$(INCLUDEDIR)/cryptopim.h \
+	    $(DESTDIR)$(INCLUDEDIR)/cryptopim_ntt.h
 	rm -f $(DESTDIR)$(MANDIR)/man1/cryptopim.1 $(DESTDIR)$(MANDIR)/man3/libcryptopim.3
 	rm -rf $(DESTDIR)$(LIBDIR)/cryptopim $(DESTDIR)$(UPMEM_VDIR)
 	-rmdir $(DESTDIR)$(LIBDIR)/pkgconfig 2>/dev/null

@@ -73,7 +73,10 @@ typedef enum cpim_err {
     CPIM_ERR_BUSY,            /* the context is in use by another thread */
     CPIM_ERR_XTS_WEAK_KEY,    /* XTS key whose two halves are equal */
     CPIM_ERR_AUTH,            /* GCM: the tag does not match (no plaintext out) */
-    CPIM_ERR_COUNT_           /* number of codes; not an error */
+    /* issue 16, NTT (cryptopim_ntt.h) */
+    CPIM_ERR_NTT_PARAM, /* NTT ring: N, a modulus or a batch size refused */
+    CPIM_ERR_NTT_COEFF, /* NTT input: a coefficient >= its modulus */
+    CPIM_ERR_COUNT_     /* number of codes; not an error */
 } cpim_err;
 
 /* Static, never NULL, never freed by the caller. Unknown codes give a

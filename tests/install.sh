@@ -36,7 +36,7 @@ if ! mk install DESTDIR="$D" PREFIX=$P >"$T/log" 2>&1; then
 fi
 major=$(sed -n 's/^#define CPIM_VERSION_MAJOR *//p' include/cryptopim.h)
 missing=""
-for f in bin/cryptopim bin/cryptopim-bench include/cryptopim.h lib/libcryptopim.a \
+for f in bin/cryptopim bin/cryptopim-bench include/cryptopim.h include/cryptopim_ntt.h lib/libcryptopim.a \
     lib/libcryptopim.so lib/libcryptopim.so.$major lib/pkgconfig/cryptopim.pc \
     lib/cryptopim/dpu/aes-t16 lib/cryptopim/dpu/sha256-t24 lib/cryptopim/dpu/gcm-t16 \
     share/man/man1/cryptopim.1 \
@@ -61,11 +61,12 @@ fi
 if command -v nm >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1; then
     nm -D --defined-only "$R/lib/libcryptopim.so.$major" | awk 'NF == 3 && $3 !~ /^CRYPTOPIM_/ { sub(/@.*/, "", $3); print $3 }' |
         sort -u >"$T/so.names"
-    grep -o '\bcpim_[a-z0-9_]*(' include/cryptopim.h | tr -d '(' | sort -u >"$T/h.names"
+    cat include/cryptopim.h include/cryptopim_ntt.h | grep -o '\bcpim_[a-z0-9_]*(' | tr -d '(' |
+        sort -u >"$T/h.names"
     if cmp -s "$T/so.names" "$T/h.names"; then
         pass install_exports_libcryptopim
     else
-        fail install_exports_libcryptopim "exports differ from cryptopim.h's functions:" \
+        fail install_exports_libcryptopim "exports differ from the public headers' functions:" \
             "$(diff "$T/h.names" "$T/so.names" | grep '^[<>]' | tr '\n' ' ')"
     fi
     soname=$(readelf -d "$R/lib/libcryptopim.so.$major" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')

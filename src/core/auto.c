@@ -8,8 +8,8 @@
 #include "backend.h"
 
 struct auto_state {
-    const cpim_backend_vt *aes_vt, *sha_vt;
-    void *aes_st, *sha_st;
+    const cpim_backend_vt *aes_vt, *sha_vt, *ntt_vt;
+    void *aes_st, *sha_st, *ntt_st;
 };
 
 static const cpim_backend_vt *best(const cpim_backend_vt *first)
@@ -33,6 +33,8 @@ static void auto_close(void *p)
         s->aes_vt->close(s->aes_st);
     if (s->sha_vt && s->sha_vt->close)
         s->sha_vt->close(s->sha_st);
+    if (s->ntt_vt && s->ntt_vt->close)
+        s->ntt_vt->close(s->ntt_st);
     free(s);
 }
 
@@ -49,6 +51,12 @@ static cpim_err auto_open(void **state, const cpim_options *opt)
         s->sha_vt = best(&cpim_backend_shani);
         if (s->sha_vt->open)
             rc = s->sha_vt->open(&s->sha_st, opt);
+    }
+    if (rc == CPIM_OK) {
+        /* issue 16: the fastest CPU NTT */
+        s->ntt_vt = &cpim_backend_cpu;
+        if (s->ntt_vt->open)
+            rc = s->ntt_vt->open(&s->ntt_st, opt);
     }
     if (rc != CPIM_OK) {
         auto_close(s);
@@ -117,6 +125,13 @@ static cpim_err auto_gcm(void *p, cpim_dir dir, const uint8_t *iv, size_t iv_len
     return s->aes_vt->aes_gcm(s->aes_st, dir, iv, iv_len, aad, aad_len, in, out, len, tag, st);
 }
 
+static cpim_err auto_ntt(void *p, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
+                         const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
+{
+    struct auto_state *s = p;
+    return s->ntt_vt->ntt(s->ntt_st, plan, op, a, b, out, count, st);
+}
+
 const cpim_backend_vt cpim_backend_auto = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "auto",
@@ -132,4 +147,5 @@ const cpim_backend_vt cpim_backend_auto = {
     .xts_set_key = auto_xts_set_key,
     .aes_xts = auto_xts,
     .aes_gcm = auto_gcm,
+    .ntt = auto_ntt,
 };

@@ -47,12 +47,21 @@
  *    set_key's: key_len 32 or 64 with unequal halves (checked by the core);
  *    aes_xts gets unit_size in [16, 16 MiB] and len 0 or with a last unit of
  *    at least 16 bytes (checked by the core).  Both NULL, or both set.
+ *  - ntt(): issue 16 (cryptopim_ntt.h, ntt_plan.h): `op` on count batch
+ *    elements of the plan's ring, layout as in cryptopim_ntt.h (count
+ *    polynomials; for CPIM_NTT_OP_TENSOR count ciphertexts, 2 polynomials each
+ *    in a and b, 3 in out).  The core has checked the parameters, that
+ *    count >= 1, that the sizes fit a size_t and that every input
+ *    coefficient is < its modulus; b is NULL for FORWARD and INVERSE.  a or
+ *    b may equal out (not for TENSOR).  Outputs are fully reduced (< q).
+ *    NULL: CPIM_ERR_UNSUPPORTED.
  *  - close(): wipe keys, free state.
  */
 #ifndef CPIM_BACKEND_H
 #define CPIM_BACKEND_H
 
 #include "cryptopim.h"
+#include "ntt_plan.h"
 
 typedef struct cpim_backend_vt {
     unsigned version; /* CPIM_BACKEND_VT_VERSION; lets the struct grow */
@@ -87,6 +96,9 @@ typedef struct cpim_backend_vt {
     cpim_err (*aes_gcm)(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_len,
                         const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                         size_t len, uint8_t tag[16], cpim_stats *st);
+    /* issue 16, NTT (see the contract above) */
+    cpim_err (*ntt)(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
+                    const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st);
 } cpim_backend_vt;
 
 #define CPIM_BACKEND_VT_VERSION 1u

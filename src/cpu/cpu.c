@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "gcm.h"
 #include "gcm_run.h"
+#include "ntt_run.h"
 #include "parallel.h"
 #include "portable.h"
 #include "sha256.h"
@@ -355,6 +356,15 @@ static cpim_err cpu_sha(void *state, const uint8_t *const *msgs, const size_t *l
     return CPIM_OK;
 }
 
+/* issue 16: the portable NTT (src/crypto/ntt.c) over (element, limb) items */
+static cpim_err cpu_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
+                        const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
+{
+    struct cpu_state *s = state;
+    (void)st;
+    return cpim_ntt_run(&cpim_ntt_portable_kernels, s->threads, plan, op, a, b, out, count);
+}
+
 const cpim_backend_vt cpim_backend_cpu = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "cpu",
@@ -370,4 +380,5 @@ const cpim_backend_vt cpim_backend_cpu = {
     .xts_set_key = cpu_xts_set_key,
     .aes_xts = cpu_xts,
     .aes_gcm = cpu_gcm,
+    .ntt = cpu_ntt,
 };

@@ -1,0 +1,37 @@
+/*
+ * ntt_run.h -- the CPU backends' NTT ops (backend.h `ntt`) on a set of
+ * per-polynomial kernels: the portable ones of src/crypto/ntt.c (`cpu`) or
+ * the x86 vector ones (ntt_x86.c).  The runner splits a batch into
+ * (element, limb) work items over host threads (parallel.h); each item is
+ * independent, so any split gives the same bytes.
+ */
+#ifndef CPIM_NTT_RUN_H
+#define CPIM_NTT_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cryptopim.h"
+#include "ntt_plan.h"
+
+/* One polynomial of one limb, in place, inputs < q, outputs < q (the
+ * transforms of src/crypto/ntt.h, same arguments). */
+typedef struct cpim_ntt_kernels {
+    void (*fwd32)(uint32_t *a, uint32_t n, const uint32_t *psi, const uint32_t *psis, uint32_t q);
+    void (*inv32)(uint32_t *a, uint32_t n, const uint32_t *ipsi, const uint32_t *ipsis, uint32_t q,
+                  uint32_t ninv, uint32_t ninvs);
+    void (*fwd64)(uint64_t *a, uint32_t n, const uint64_t *psi, const uint64_t *psis, uint64_t q);
+    void (*inv64)(uint64_t *a, uint32_t n, const uint64_t *ipsi, const uint64_t *ipsis, uint64_t q,
+                  uint64_t ninv, uint64_t ninvs);
+} cpim_ntt_kernels;
+
+/* The portable kernels (src/crypto/ntt.c). */
+extern const cpim_ntt_kernels cpim_ntt_portable_kernels;
+
+/* backend.h's ntt op on `threads` threads (0 = all cores); st->bytes is the
+ * core's, the runner fills nothing else (the core times the call). */
+cpim_err cpim_ntt_run(const cpim_ntt_kernels *k, unsigned threads, const cpim_ntt_plan *plan,
+                      cpim_ntt_op op, const uint64_t *a, const uint64_t *b, uint64_t *out,
+                      size_t count);
+
+#endif /* CPIM_NTT_RUN_H */
