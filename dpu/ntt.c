@@ -56,7 +56,7 @@ BARRIER_INIT(pass_done, NR_TASKLETS);
 /* ---- arithmetic from 8x8 products ------------------------------------------------ */
 
 /* (x mod 2^16) (y mod 2^16): 7 instructions. */
-static inline uint32_t m16(uint32_t x, uint32_t y)
+static inline __attribute__((always_inline)) uint32_t m16(uint32_t x, uint32_t y)
 {
     uint32_t p, a, b, c;
     __builtin_mul_ul_ul_rrr(p, x, y);
@@ -71,7 +71,7 @@ static inline uint32_t m16(uint32_t x, uint32_t y)
 
 /* The low 16 bits of (xh mod 2^16)(y mod 2^16) + (x mod 2^16)(yh mod 2^16),
  * plus bits above that do not matter: 11 instructions. */
-static inline uint32_t cross16(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
+static inline __attribute__((always_inline)) uint32_t cross16(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
 {
     uint32_t p, a, b, c, d, e;
     __builtin_mul_ul_ul_rrr(p, xh, y);
@@ -89,7 +89,7 @@ static inline uint32_t cross16(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
 }
 
 /* x y mod 2^32 (xh = x >> 16, yh = y >> 16): 19 instructions. */
-static inline uint32_t mullo(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
+static inline __attribute__((always_inline)) uint32_t mullo(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
 {
     uint32_t r;
     __builtin_lsl_add_rrri(r, m16(x, y), cross16(x, xh, y, yh), 16);
@@ -97,7 +97,7 @@ static inline uint32_t mullo(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
 }
 
 /* floor(x y / 2^32): 33 instructions. */
-static inline uint32_t mulhi(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
+static inline __attribute__((always_inline)) uint32_t mulhi(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
 {
     uint32_t ll = m16(x, y), hl = m16(xh, y), lh = m16(x, yh), hh = m16(xh, yh), m, r;
     __builtin_lsr_add_rrri(m, hl, ll, 16); /* < 2^32 */
@@ -109,7 +109,7 @@ static inline uint32_t mulhi(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
 }
 
 /* The full product: *hi:*lo = x y (35 instructions). */
-static inline void mul64(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh, uint32_t *hi,
+static inline __attribute__((always_inline)) void mul64(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh, uint32_t *hi,
                          uint32_t *lo)
 {
     uint32_t ll = m16(x, y), hl = m16(xh, y), lh = m16(x, yh), hh = m16(xh, yh);
@@ -123,14 +123,14 @@ static inline void mul64(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh, uint3
 }
 
 /* x - q if x >= q (x < 2q, q < 2^31): 2 instructions (sub, minu). */
-static inline uint32_t csub(uint32_t x, uint32_t q)
+static inline __attribute__((always_inline)) uint32_t csub(uint32_t x, uint32_t q)
 {
     uint32_t t = x - q;
     return t < x ? t : x;
 }
 
 /* Shoup: w b mod q for any b < 2^32, w < q, wp = floor(w 2^32 / q). */
-static inline uint32_t shoup(uint32_t b, uint32_t w, uint32_t wh, uint32_t wp, uint32_t wph,
+static inline __attribute__((always_inline)) uint32_t shoup(uint32_t b, uint32_t w, uint32_t wh, uint32_t wp, uint32_t wph,
                              uint32_t q, uint32_t qh)
 {
     uint32_t bh = b >> 16;
@@ -140,7 +140,7 @@ static inline uint32_t shoup(uint32_t b, uint32_t w, uint32_t wh, uint32_t wp, u
 }
 
 /* Montgomery: (hi:lo) 2^-32 mod q for hi:lo < q 2^32, qinv = -q^-1 mod 2^32. */
-static inline uint32_t redc(uint32_t hi, uint32_t lo, uint32_t q, uint32_t qh, uint32_t qinv,
+static inline __attribute__((always_inline)) uint32_t redc(uint32_t hi, uint32_t lo, uint32_t q, uint32_t qh, uint32_t qinv,
                             uint32_t qinvh)
 {
     uint32_t m = mullo(lo, lo >> 16, qinv, qinvh);
@@ -364,8 +364,8 @@ int main(void)
     const uint32_t t = me();
     const struct ntt_job_args *a = &NTT_JOB_SYM;
     const uint32_t op = a->op, log_n = a->log_n, items = a->nitems;
-    const uint32_t log_m = a->log_m && a->log_m <= LOG_M_MAX ? a->log_m : LOG_M_MAX;
-    uint32_t s0[4], k[4];
+    const uint32_t log_m = a->log_m >= 4 && a->log_m <= LOG_M_MAX ? a->log_m : LOG_M_MAX;
+    uint32_t s0[8], k[8];
     const uint32_t np = ntt_passes(log_n, log_m, s0, k);
     const uint32_t blocks = 1u << (log_n - log_m); /* per polynomial and pass */
     const uint32_t chunks = op == NTT_OP_TENSOR ? 2u * blocks : blocks;

@@ -31,7 +31,7 @@
 #define NTT_XSTR_(x) #x
 #define NTT_XSTR(x)  NTT_XSTR_(x)
 
-#define NTT_MAX_LIMBS 8u /* the kernel's limit; the host splits larger bases */
+#define NTT_MAX_LIMBS 16u /* = CPIM_NTT_MAX_MODULI */
 
 enum { NTT_OP_FORWARD, NTT_OP_INVERSE, NTT_OP_POINTWISE, NTT_OP_POLYMUL, NTT_OP_TENSOR };
 
@@ -81,13 +81,14 @@ static inline uint32_t ntt_log_m_for(uint32_t tasklets)
  * last pass does the last log_m stages on contiguous blocks; every earlier
  * one at most log_m - 2 stages, so that a block's rows are >= 4
  * coefficients (16-byte DMAs).  Fills s0[] (first stage) and k[] (stage
- * count) in execution order of the forward transform; returns the count. */
-static inline uint32_t ntt_passes(uint32_t log_n, uint32_t log_m, uint32_t s0[4], uint32_t k[4])
+ * count) in execution order of the forward transform; returns the count.
+ * log_m: 4..8. */
+static inline uint32_t ntt_passes(uint32_t log_n, uint32_t log_m, uint32_t s0[8], uint32_t k[8])
 {
-    uint32_t ks[4], n = 0, rem = log_n;
+    uint32_t ks[8], n = 0, rem = log_n;
     uint32_t take = rem < log_m ? rem : log_m;
     ks[n++] = take, rem -= take;
-    while (rem && n < 4) {
+    while (rem && n < 8) { /* log_n <= 16, log_m >= 4: at most 7 */
         take = rem < log_m - 2 ? rem : log_m - 2;
         ks[n++] = take, rem -= take;
     }

@@ -49,6 +49,8 @@ void cpim_pim_ntt_tab(uint32_t q, uint32_t psi, unsigned log_n, struct ntt_limb 
     const uint32_t w1 = powmod(ipsi, bitrev(1, log_n), q);
     l->lastw = mulmod(w1, ninv, q), l->lastwp = shoup(l->lastw, q);
     l->lastwr = mulmod(w1, l->ninvr, q), l->lastwrp = shoup(l->lastwr, q);
+    if (!fwd)
+        return;
     fwd[0] = fwd[1] = inv[0] = inv[1] = 0;
     /* psi^k and psi^-k for k < n, then placed in bit-reversed order */
     uint32_t pw = 1, ipw = 1;

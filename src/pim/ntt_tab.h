@@ -11,7 +11,7 @@
 
 /* For a word prime q = 1 mod 2N (N = 2^log_n) and psi a primitive 2N-th
  * root of unity mod q: fills l (every field but fwd_off / inv_off) and
- * the two tables of N {w, w'} pairs (2N words each): fwd[k] =
+ * the two tables of N {w, w'} pairs (2N words each; fwd NULL: no tables): fwd[k] =
  * psi^bitrev(k), inv[k] = psi^-bitrev(k), w' = floor(w 2^32 / q). */
 void cpim_pim_ntt_tab(uint32_t q, uint32_t psi, unsigned log_n, struct ntt_limb *l, uint32_t *fwd,
                       uint32_t *inv);
