@@ -35,6 +35,24 @@ _Static_assert(NTT_OP_FORWARD == (int)CPIM_NTT_OP_FORWARD && NTT_OP_TENSOR == (i
                    NTT_OP_POLYMUL == (int)CPIM_NTT_OP_POLYMUL,
                "the kernel's op numbers are the API's");
 
+void cpim_pim_ntt_cache_free(cpim_pim_ntt_cache *c)
+{
+    free(c->stage), free(c->res);
+    c->stage = c->res = NULL;
+    c->stage_cap = c->res_cap = 0;
+}
+
+/* *buf with at least n words (kept if large enough; contents not kept). */
+static uint32_t *words(cpim_pim_faults *f, uint32_t **buf, size_t *cap, size_t n)
+{
+    if (*cap >= n)
+        return *buf;
+    free(*buf);
+    *buf = cpim_pim_malloc(f, n * 4u);
+    *cap = *buf ? n : 0;
+    return *buf;
+}
+
 /* Sends the ring's twiddle tables unless they are on the DPUs already. */
 static cpim_err send_tables(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl,
                             struct ntt_limb *limb)
@@ -118,8 +136,9 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
     struct ntt_job_args *jobs = cpim_pim_calloc(e->faults, nd, sizeof *jobs);
     size_t *first = cpim_pim_calloc(e->faults, nd + 1, sizeof *first);
     const size_t max_groups = groups < (size_t)nd * cap ? groups : (size_t)nd * cap;
-    uint32_t *stage = cpim_pim_malloc(e->faults, max_groups * in_w * (two ? 2u : 1u) * 4u);
-    uint32_t *res = cpim_pim_malloc(e->faults, max_groups * out_w * 4u);
+    cpim_pim_ntt_cache *c = e->cache;
+    uint32_t *stage = words(e->faults, &c->stage, &c->stage_cap, max_groups * in_w * (two ? 2u : 1u));
+    uint32_t *res = words(e->faults, &c->res, &c->res_cap, max_groups * out_w);
     cpim_err rc = jobs && first && stage && res ? CPIM_OK : CPIM_ERR_NOMEM;
     if (rc == CPIM_OK)
         rc = send_tables(e, pl, jobs[0].limb);
@@ -164,6 +183,6 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
         }
         done += chunk;
     }
-    free(jobs), free(first), free(stage), free(res);
+    free(jobs), free(first);
     return rc;
 }
