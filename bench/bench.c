@@ -970,14 +970,14 @@ static double ntt_cpu_time(bench *b, const char *backend, unsigned threads, ntt_
 
 static int exp_ntt(bench *b)
 {
-    static const unsigned rank_pts[] = {1, 2, 4, 10, 20, 40};
+    static const unsigned rank_pts[] = {1, 2, 10, 40};
     const int pim = pim_available();
     if (!pim)
         progress("ntt: the pim backend is not available; CPU rows only");
     /* (1) ranks, with the CPU backends on the same batches */
     for (int op = 0; op <= 3; op += 3) {
         ntt_work w;
-        size_t count = op == 3 ? (b->quick ? 32 : 2048) : (b->quick ? 128 : 8192);
+        size_t count = op == 3 ? (b->quick ? 32 : 1024) : (b->quick ? 128 : 4096);
         if (ntt_work_init(&w, 4096, 1, count, op, 1) != 0)
             return -1;
         char kern[64];
@@ -1024,8 +1024,14 @@ static int exp_ntt(bench *b)
             pim_cfg pc = {0, 6, 16, mode, b->sample, 0};
             cpim_stats st;
             if (ntt_pim_run(b, &pc, "dramatic", "", &w, &st) == 0) {
-                row_cfg rc = {"ntt-forward-n4096-l1-dramatic", "pim", mode_name(mode), 6, st.dpus,
-                              16, 0, ntt_words(&w) * 8};
+                row_cfg rc = {"ntt-forward-n4096-l1-dramatic",
+                              "pim",
+                              mode_name(mode),
+                              6,
+                              st.dpus,
+                              16,
+                              0,
+                              ntt_words(&w) * 8};
                 const char *mach = b->machine;
                 b->machine = "dramatic"; /* the rows' machine column */
                 phase_rows(b, &rc, &st.modeled, 0, st.modeled_joules);
@@ -1119,8 +1125,7 @@ static int exp_weak(bench *b)
 
 static const experiment experiments[] = {
     {"roofline", exp_roofline, 0}, {"tasklets", exp_tasklets, 1}, {"strong", exp_strong, 1},
-    {"weak", exp_weak, 1},         {"ranks", exp_ranks, 1},
-    {"ntt", exp_ntt, 1},
+    {"weak", exp_weak, 1},         {"ranks", exp_ranks, 1},       {"ntt", exp_ntt, 1},
 };
 #define N_EXPERIMENTS (sizeof experiments / sizeof experiments[0])
 
@@ -1230,8 +1235,9 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < N_EXPERIMENTS; i++)
         found |= !strcmp(which, experiments[i].name);
     if (!found) {
-        cli_error("bench: unknown experiment %s (roofline, tasklets, strong, weak, ranks, ntt, all)",
-                  cli_quote(which));
+        cli_error(
+            "bench: unknown experiment %s (roofline, tasklets, strong, weak, ranks, ntt, all)",
+            cli_quote(which));
         return CLI_USAGE;
     }
     if (replot_dir)

@@ -71,7 +71,8 @@ static inline __attribute__((always_inline)) uint32_t m16(uint32_t x, uint32_t y
 
 /* The low 16 bits of (xh mod 2^16)(y mod 2^16) + (x mod 2^16)(yh mod 2^16),
  * plus bits above that do not matter: 11 instructions. */
-static inline __attribute__((always_inline)) uint32_t cross16(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
+static inline __attribute__((always_inline)) uint32_t cross16(uint32_t x, uint32_t xh, uint32_t y,
+                                                              uint32_t yh)
 {
     uint32_t p, a, b, c, d, e;
     __builtin_mul_ul_ul_rrr(p, xh, y);
@@ -89,7 +90,8 @@ static inline __attribute__((always_inline)) uint32_t cross16(uint32_t x, uint32
 }
 
 /* x y mod 2^32 (xh = x >> 16, yh = y >> 16): 19 instructions. */
-static inline __attribute__((always_inline)) uint32_t mullo(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
+static inline __attribute__((always_inline)) uint32_t mullo(uint32_t x, uint32_t xh, uint32_t y,
+                                                            uint32_t yh)
 {
     uint32_t r;
     __builtin_lsl_add_rrri(r, m16(x, y), cross16(x, xh, y, yh), 16);
@@ -97,7 +99,8 @@ static inline __attribute__((always_inline)) uint32_t mullo(uint32_t x, uint32_t
 }
 
 /* floor(x y / 2^32): 33 instructions. */
-static inline __attribute__((always_inline)) uint32_t mulhi(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh)
+static inline __attribute__((always_inline)) uint32_t mulhi(uint32_t x, uint32_t xh, uint32_t y,
+                                                            uint32_t yh)
 {
     uint32_t ll = m16(x, y), hl = m16(xh, y), lh = m16(x, yh), hh = m16(xh, yh), m, r;
     __builtin_lsr_add_rrri(m, hl, ll, 16); /* < 2^32 */
@@ -109,8 +112,8 @@ static inline __attribute__((always_inline)) uint32_t mulhi(uint32_t x, uint32_t
 }
 
 /* The full product: *hi:*lo = x y (35 instructions). */
-static inline __attribute__((always_inline)) void mul64(uint32_t x, uint32_t xh, uint32_t y, uint32_t yh, uint32_t *hi,
-                         uint32_t *lo)
+static inline __attribute__((always_inline)) void mul64(uint32_t x, uint32_t xh, uint32_t y,
+                                                        uint32_t yh, uint32_t *hi, uint32_t *lo)
 {
     uint32_t ll = m16(x, y), hl = m16(xh, y), lh = m16(x, yh), hh = m16(xh, yh);
     uint32_t mid = hl + lh, c1 = mid < hl, l, h;
@@ -130,8 +133,8 @@ static inline __attribute__((always_inline)) uint32_t csub(uint32_t x, uint32_t 
 }
 
 /* Shoup: w b mod q for any b < 2^32, w < q, wp = floor(w 2^32 / q). */
-static inline __attribute__((always_inline)) uint32_t shoup(uint32_t b, uint32_t w, uint32_t wh, uint32_t wp, uint32_t wph,
-                             uint32_t q, uint32_t qh)
+static inline __attribute__((always_inline)) uint32_t
+shoup(uint32_t b, uint32_t w, uint32_t wh, uint32_t wp, uint32_t wph, uint32_t q, uint32_t qh)
 {
     uint32_t bh = b >> 16;
     uint32_t qe = mulhi(wp, wph, b, bh);
@@ -140,8 +143,8 @@ static inline __attribute__((always_inline)) uint32_t shoup(uint32_t b, uint32_t
 }
 
 /* Montgomery: (hi:lo) 2^-32 mod q for hi:lo < q 2^32, qinv = -q^-1 mod 2^32. */
-static inline __attribute__((always_inline)) uint32_t redc(uint32_t hi, uint32_t lo, uint32_t q, uint32_t qh, uint32_t qinv,
-                            uint32_t qinvh)
+static inline __attribute__((always_inline)) uint32_t
+redc(uint32_t hi, uint32_t lo, uint32_t q, uint32_t qh, uint32_t qinv, uint32_t qinvh)
 {
     uint32_t m = mullo(lo, lo >> 16, qinv, qinvh);
     /* lo + lo32(m q) = 0 mod 2^32: it carries exactly when lo != 0 */
@@ -277,8 +280,8 @@ static uint32_t poly_slot(uint32_t op, int ph, uint32_t u, uint32_t p)
     return a->eslot + u + 2 * il + p * a->nlimbs;
 }
 
-static void transform_block(uint32_t t, uint32_t op, int ph, uint32_t u, uint32_t p,
-                            uint32_t log_m, uint32_t s0, uint32_t k, uint32_t b)
+static void transform_block(uint32_t t, uint32_t op, int ph, uint32_t u, uint32_t p, uint32_t log_m,
+                            uint32_t s0, uint32_t k, uint32_t b)
 {
     const struct ntt_limb *l = &NTT_JOB_SYM.limb[limb_of(u)];
     __mram_ptr uint32_t *x = slot(poly_slot(op, ph, u, p));
@@ -402,8 +405,7 @@ int main(void)
             uint32_t pass = ph[f] == PH_FWD ? i : np - 1 - i;
             for (uint32_t w = t; w < items * per; w += NR_TASKLETS) {
                 uint32_t u = w / per, r = w % per;
-                transform_block(t, op, ph[f], u, r / blocks, log_m, s0[pass], k[pass],
-                                r % blocks);
+                transform_block(t, op, ph[f], u, r / blocks, log_m, s0[pass], k[pass], r % blocks);
             }
             barrier_wait(&pass_done);
         }

@@ -43,14 +43,14 @@ enum {
 
 /* Per modulus.  Every constant is computed by the host (src/pim/ntt.c). */
 struct ntt_limb {
-    uint32_t q;       /* prime, q = 1 mod 2N, q < 2^31 */
-    uint32_t qinv;    /* -q^-1 mod 2^32 (Montgomery) */
-    uint32_t r1, r1p; /* 2^32 mod q and its Shoup constant: undoes a Montgomery product */
+    uint32_t q;             /* prime, q = 1 mod 2N, q < 2^31 */
+    uint32_t qinv;          /* -q^-1 mod 2^32 (Montgomery) */
+    uint32_t r1, r1p;       /* 2^32 mod q and its Shoup constant: undoes a Montgomery product */
     uint32_t ninv, ninvp;   /* N^-1 mod q, Shoup constant */
     uint32_t ninvr, ninvrp; /* N^-1 2^32 mod q (after a Montgomery product), Shoup constant */
     /* the inverse's last stage folds N^-1 into its one twiddle psi^-bitrev(1): */
-    uint32_t lastw, lastwp;   /* psi^-bitrev(1) N^-1 mod q, Shoup constant */
-    uint32_t lastwr, lastwrp; /* psi^-bitrev(1) N^-1 2^32 mod q, Shoup constant */
+    uint32_t lastw, lastwp;    /* psi^-bitrev(1) N^-1 mod q, Shoup constant */
+    uint32_t lastwr, lastwrp;  /* psi^-bitrev(1) N^-1 2^32 mod q, Shoup constant */
     uint32_t fwd_off, inv_off; /* MRAM offsets of the twiddle tables */
 };
 

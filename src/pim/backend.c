@@ -965,8 +965,8 @@ static cpim_err pim_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, 
     cpim_pim_clocks clk;
     cpim_pim_times t = {0, 0, 0};
     cpim_pim_clocks_start(&clk);
-    cpim_pim_ntt_env e = {s->m,           &s->faults,   s->to,          s->from,       s->budget,
-                          s->ntt_sched,   s->ntt_log_m, s->timing_only, &s->ntt_cache};
+    cpim_pim_ntt_env e = {s->m,         &s->faults,   s->to,          s->from,      s->budget,
+                          s->ntt_sched, s->ntt_log_m, s->timing_only, &s->ntt_cache};
     rc = cpim_pim_ntt(&e, plan, (int)op, a, b, out, count, &t);
     if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY) {
         cpim_pim_machine_reset(s->m);

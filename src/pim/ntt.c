@@ -31,7 +31,8 @@
 #include "pim_internal.h"
 
 _Static_assert(NTT_MAX_LIMBS >= CPIM_NTT_MAX_MODULI, "one launch takes every limb");
-_Static_assert(NTT_OP_FORWARD == (int)CPIM_NTT_OP_FORWARD && NTT_OP_TENSOR == (int)CPIM_NTT_OP_TENSOR &&
+_Static_assert(NTT_OP_FORWARD == (int)CPIM_NTT_OP_FORWARD &&
+                   NTT_OP_TENSOR == (int)CPIM_NTT_OP_TENSOR &&
                    NTT_OP_POLYMUL == (int)CPIM_NTT_OP_POLYMUL,
                "the kernel's op numbers are the API's");
 
@@ -60,8 +61,8 @@ static cpim_err send_tables(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl,
     const uint32_t n = (uint32_t)pl->n;
     cpim_pim_ntt_cache *c = e->cache;
     for (size_t j = 0; j < pl->nmod; j++) {
-        cpim_pim_ntt_tab((uint32_t)pl->mod[j].q, (uint32_t)pl->mod[j].psi_root, pl->log_n,
-                         &limb[j], NULL, NULL);
+        cpim_pim_ntt_tab((uint32_t)pl->mod[j].q, (uint32_t)pl->mod[j].psi_root, pl->log_n, &limb[j],
+                         NULL, NULL);
         limb[j].fwd_off = (uint32_t)(16u * n * j);
         limb[j].inv_off = limb[j].fwd_off + 8u * n;
     }
@@ -115,9 +116,8 @@ static void prepare(void *ctx, uint32_t first, uint32_t n)
     }
 }
 
-cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op,
-                      const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count,
-                      cpim_pim_times *t)
+cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op, const uint64_t *a,
+                      const uint64_t *b, uint64_t *out, size_t count, cpim_pim_times *t)
 {
     for (size_t j = 0; j < pl->nmod; j++)
         if (!pl->mod[j].word)
@@ -137,7 +137,8 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
     size_t *first = cpim_pim_calloc(e->faults, nd + 1, sizeof *first);
     const size_t max_groups = groups < (size_t)nd * cap ? groups : (size_t)nd * cap;
     cpim_pim_ntt_cache *c = e->cache;
-    uint32_t *stage = words(e->faults, &c->stage, &c->stage_cap, max_groups * in_w * (two ? 2u : 1u));
+    uint32_t *stage =
+        words(e->faults, &c->stage, &c->stage_cap, max_groups * in_w * (two ? 2u : 1u));
     uint32_t *res = words(e->faults, &c->res, &c->res_cap, max_groups * out_w);
     cpim_err rc = jobs && first && stage && res ? CPIM_OK : CPIM_ERR_NOMEM;
     if (rc == CPIM_OK)
@@ -173,8 +174,8 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
         first[nd] = chunk;
         struct ntt_round nr = {a + done * in_w, two ? b + done * in_w : NULL, stage, first, in_w,
                                two ? 2u : 1u};
-        cpim_pim_round rd = {NTT_XSTR(NTT_JOB_SYM), jobs, sizeof *jobs, e->to, e->from, prepare,
-                             &nr, NULL, NULL, 0};
+        cpim_pim_round rd = {
+            NTT_XSTR(NTT_JOB_SYM), jobs, sizeof *jobs, e->to, e->from, prepare, &nr, NULL, NULL, 0};
         rc = cpim_pim_machine_round(e->m, &rd, t);
         if (rc == CPIM_OK && !e->timing_only) {
             uint64_t *o = out + done * out_w;

@@ -119,7 +119,8 @@ int main(int argc, char **argv)
         return 2;
     }
     unsigned log_n = argc > 2 ? (unsigned)atoi(argv[2]) : 10;
-    uint32_t L = argc > 3 ? (uint32_t)atoi(argv[3]) : 1, items = argc > 4 ? (uint32_t)atoi(argv[4]) : 16;
+    uint32_t L = argc > 3 ? (uint32_t)atoi(argv[3]) : 1,
+             items = argc > 4 ? (uint32_t)atoi(argv[4]) : 16;
     uint32_t op = argc > 5 ? (uint32_t)atoi(argv[5]) : NTT_OP_POLYMUL;
     uint32_t sched = argc > 6 ? (uint32_t)atoi(argv[6]) : NTT_SCHED_COOP;
     uint32_t log_m = argc > 7 ? (uint32_t)atoi(argv[7]) : 0;
@@ -157,7 +158,9 @@ int main(int argc, char **argv)
     }
     /* slots: a/c region, b/d region, e region */
     const uint32_t nin = op == NTT_OP_TENSOR ? 2 * items : items;
-    const uint32_t nslots = op == NTT_OP_TENSOR ? 7 * items : op >= NTT_OP_POINTWISE ? 2 * items : items;
+    const uint32_t nslots = op == NTT_OP_TENSOR      ? 7 * items
+                            : op >= NTT_OP_POINTWISE ? 2 * items
+                                                     : items;
     ja.op = op, ja.log_n = log_n, ja.log_m = log_m, ja.sched = sched, ja.nitems = items;
     ja.nlimbs = L, ja.limb0 = op == NTT_OP_TENSOR ? 0 : 1 % L, ja.data_off = off;
     ja.bslot = nin, ja.eslot = 2 * nin;
@@ -183,7 +186,8 @@ int main(int argc, char **argv)
             ref_inv(want + (size_t)u * n, n, log_n, q, psi);
         else if (op == NTT_OP_POINTWISE)
             for (uint32_t k = 0; k < n; k++)
-                want[(size_t)u * n + k] = mulmod(want[(size_t)u * n + k], want[(size_t)(nin + u) * n + k], q);
+                want[(size_t)u * n + k] =
+                    mulmod(want[(size_t)u * n + k], want[(size_t)(nin + u) * n + k], q);
         else if (op == NTT_OP_POLYMUL) {
             uint32_t *a = want + (size_t)u * n, *b = want + (size_t)(nin + u) * n;
             ref_fwd(a, n, log_n, q, psi), ref_fwd(b, n, log_n, q, psi);
@@ -198,7 +202,8 @@ int main(int argc, char **argv)
                 }
             }
         } else { /* tensor */
-            uint32_t i = u / L, s[4] = {u + i * L, u + i * L + L, nin + u + i * L, nin + u + i * L + L};
+            uint32_t i = u / L,
+                     s[4] = {u + i * L, u + i * L + L, nin + u + i * L, nin + u + i * L + L};
             for (int x = 0; x < 4; x++) {
                 memcpy(tmp + x * n, mem + (size_t)s[x] * n, n * 4);
                 ref_fwd(tmp + x * n, n, log_n, q, psi);
@@ -231,7 +236,10 @@ int main(int argc, char **argv)
     int bad = memcmp(mem + first * n, want + first * n, cnt * n * 4) != 0;
     /* butterflies of the op: forward/inverse N/2 log N each */
     double bfly = (double)n / 2 * log_n;
-    double nt = op == NTT_OP_FORWARD || op == NTT_OP_INVERSE ? 1 : op == NTT_OP_POLYMUL ? 3 : op == NTT_OP_TENSOR ? 7 : 0;
+    double nt = op == NTT_OP_FORWARD || op == NTT_OP_INVERSE ? 1
+                : op == NTT_OP_POLYMUL                       ? 3
+                : op == NTT_OP_TENSOR                        ? 7
+                                                             : 0;
     printf("%s log_n %u limbs %u items %u op %u sched %u: %s; modeled: %" PRIu64
            " instructions, %" PRIu64 " cycles (%.3f ms at 350 MHz), issue slots %.1f %%",
            argv[1], log_n, L, items, op, sched, bad ? "WRONG" : "ok", r.instructions, r.cycles,
