@@ -341,6 +341,31 @@ static void pointwise_chunk(uint32_t t, uint32_t op, uint32_t u, uint32_t log_m,
     mram_write(d0, slot(poly_slot(op, PH_INV, u, 2)) + c * n, bytes);
 }
 
+/* ---- 64-bit coefficients in and out ------------------------------------------------ */
+
+/* Input slot s's chunk c (2^(log_m - 1) coefficients) from the wide region
+ * into the slot (narrow) or result k's chunk back out (widen). */
+static void wide_chunk(uint32_t t, uint32_t log_m, uint32_t k, uint32_t c, uint32_t slot_k,
+                       int widen)
+{
+    const uint32_t n = 1u << (log_m - 1);
+    uint32_t *w = dbuf[t], *x = tbuf[t];
+    __mram_ptr uint32_t *wide =
+        heap() + NTT_JOB_SYM.wide_off / 4u + (k << (NTT_JOB_SYM.log_n + 1)) + 2u * c * n;
+    __mram_ptr uint32_t *narrow = slot(slot_k) + c * n;
+    if (!widen) {
+        mram_read(wide, w, 8u * n);
+        for (uint32_t e = 0; e < n; e++)
+            x[e] = w[2 * e]; /* coefficients are < q < 2^31: the high words are 0 */
+        mram_write(x, narrow, 4u * n);
+        return;
+    }
+    mram_read(narrow, x, 4u * n);
+    for (uint32_t e = 0; e < n; e++)
+        w[2 * e] = x[e], w[2 * e + 1] = 0;
+    mram_write(w, wide, 8u * n);
+}
+
 /* ---- schedules -------------------------------------------------------------------- */
 
 /* The phases of an op, in order. */
@@ -374,6 +399,15 @@ int main(void)
     const uint32_t chunks = op == NTT_OP_TENSOR ? 2u * blocks : blocks;
     int ph[3];
     const uint32_t nph = phases(op, ph);
+    /* narrow the inputs (every schedule: any tasklet may read any of them) */
+    const uint32_t half = 1u << (log_n - log_m + 1); /* chunks per polynomial */
+    const uint32_t nin = items * (op == NTT_OP_TENSOR ? 4u : op >= NTT_OP_POINTWISE ? 2u : 1u);
+    for (uint32_t w = t; w < nin * half; w += NR_TASKLETS)
+        wide_chunk(t, log_m, w / half, w % half, w / half, 0);
+    barrier_wait(&pass_done);
+    /* the results, widened once every tasklet is done */
+    const uint32_t nout = op == NTT_OP_TENSOR ? 3u * items : items;
+    const uint32_t out0 = op == NTT_OP_TENSOR ? a->eslot : 0;
 
     if (a->sched == NTT_SCHED_TASKLET) {
         for (uint32_t u = t; u < items; u += NR_TASKLETS)
@@ -391,6 +425,9 @@ int main(void)
                             transform_block(t, op, ph[f], u, p, log_m, s0[pass], k[pass], b);
                     }
             }
+        barrier_wait(&pass_done);
+        for (uint32_t w = t; w < nout * half; w += NR_TASKLETS)
+            wide_chunk(t, log_m, w / half, w % half, out0 + w / half, 1);
         return 0;
     }
     for (uint32_t f = 0; f < nph; f++) {
@@ -410,5 +447,7 @@ int main(void)
             barrier_wait(&pass_done);
         }
     }
+    for (uint32_t w = t; w < nout * half; w += NR_TASKLETS)
+        wide_chunk(t, log_m, w / half, w % half, out0 + w / half, 1);
     return 0;
 }

@@ -11,6 +11,13 @@
  *   [limb[j].inv_off]  the same for psi^-1 (Gentleman-Sande inverse)
  *   [data_off]         "slots" of N uint32 coefficients, slot s at
  *                      data_off + 4 N s; the layout depends on op (below).
+ *   [wide_off]         the inputs as the API has them, N uint64 per slot, for
+ *                      the input slots [0, nin) (nin = items x 1, 2 or 4 for
+ *                      transforms, products, tensor): the kernel narrows them
+ *                      into the slots first, and at the end widens the result
+ *                      slots into this region (result k at wide_off + 8 N k),
+ *                      so the host pushes and gathers the caller's buffers
+ *                      directly, with no conversion on the host.
  *
  * The twiddle tables depend only on the ring and on nothing else: the host
  * broadcasts them once per ring and reuses them across calls.
@@ -64,6 +71,8 @@ struct ntt_job_args {
     uint32_t limb0;  /* limb of item 0 */
     uint32_t data_off;
     uint32_t bslot, eslot; /* see above */
+    uint32_t wide_off;
+    uint32_t pad;
     struct ntt_limb limb[NTT_MAX_LIMBS];
 };
 

@@ -169,8 +169,9 @@ TEST(pim_ntt_tasklets_schedules)
     cpim_close(cpu);
 }
 
-/* The asynchronous modes on 2 ranks, and rounds: a 16 KiB budget holds 2
- * polymul items (or 4 transforms) per DPU. */
+/* The asynchronous modes on 2 ranks, and rounds: a 48 KiB budget holds 2
+ * polymul items (24 KiB each: 2 32-bit slots, 2 64-bit inputs) or 4
+ * transforms per DPU: 21 and 27 items on 5 DPUs take 3 and 2 rounds. */
 TEST(pim_ntt_modes_rounds)
 {
     cpim_ctx *cpu = NULL;
@@ -180,7 +181,7 @@ TEST(pim_ntt_modes_rounds)
     static const cpim_pim_mode modes[] = {CPIM_PIM_SYNC, CPIM_PIM_ASYNC_XFER, CPIM_PIM_ASYNC_EXEC};
     for (int m = 0; m < 3; m++) {
         cpim_ctx *pim = open_pim(0, 4, modes[m],
-                                 "nrRanks=2,nrDpusPerRank=3,disabledDpus=1.2,mramBudget=16384", 0);
+                                 "nrRanks=2,nrDpusPerRank=3,disabledDpus=1.2,mramBudget=49152", 0);
         if (pim && cpu) {
             same(pim, cpu, 1024, q, 3, 3, 7, &seed, "polymul, rounds");
             same(pim, cpu, 1024, q, 3, 0, 9, &seed, "forward, rounds");

@@ -298,7 +298,6 @@ static void pim_close(void *state)
         cpim_wipe(s->stage, s->stage_hi); /* message bytes of earlier calls */
     free(s->stage);
     free(s->results);
-    cpim_pim_ntt_cache_free(&s->ntt_cache);
     cpim_wipe(s, sizeof *s);
     free(s);
 }

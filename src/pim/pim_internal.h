@@ -160,18 +160,13 @@ cpim_err cpim_pim_hmac(const cpim_pim_hmac_env *e, const uint8_t *const *keys,
 
 struct cpim_ntt_plan;
 
-/* Kept across calls: the ring whose twiddle tables are on the DPUs, and the
- * 32-bit staging buffers (first-touch page faults are host time). */
+/* The ring whose twiddle tables are on the DPUs (kept across calls). */
 typedef struct cpim_pim_ntt_cache {
     size_t n, nmod;
     uint64_t q[16];
     unsigned gen; /* cpim_pim_machine_generation when they were sent */
     int valid;
-    uint32_t *stage, *res; /* cpim_pim_ntt_cache_free() frees them */
-    size_t stage_cap, res_cap;
 } cpim_pim_ntt_cache;
-
-void cpim_pim_ntt_cache_free(cpim_pim_ntt_cache *c);
 
 typedef struct cpim_pim_ntt_env {
     cpim_pim_machine *m;
