@@ -610,7 +610,7 @@ static void plot_scaling(gp *g, const results *r, int weak, panel *pn)
 
 /* Figs. 6 and 7: totals over ranks; the second row without the portable CPU
  * code, so the PIM modes and the hardware-instruction code can be told apart. */
-static void plot_ranks(gp *g, const results *r, panel *pn)
+static void plot_ranks(gp *g, const results *r, panel *pn, int fixed)
 {
     const char *kernels[MAX_KERNELS];
     size_t nk = distinct(r, r->kernel, NULL, kernels, MAX_KERNELS);
@@ -628,8 +628,11 @@ static void plot_ranks(gp *g, const results *r, panel *pn)
             long f = first_row(r, kernels[k], NULL);
             double rk = num(&r->c, (size_t)f, r->ranks);
             char sz[32];
-            fmt_bytes(sz, sizeof sz, num(&r->c, (size_t)f, r->bytes) / (rk > 0 ? rk : 1));
-            if (fig == 0)
+            fmt_bytes(sz, sizeof sz, num(&r->c, (size_t)f, r->bytes) / (rk > 0 && !fixed ? rk : 1));
+            if (fixed) /* ntt: the same batch at every point */
+                snprintf(p->title, sizeof p->title, "%s, %s in total%s", kernel_title(kernels[k]),
+                         sz, fig ? ", without the portable CPU code" : "");
+            else if (fig == 0)
                 snprintf(p->title, sizeof p->title, "%s, %s per rank (Fig. 6)",
                          kernel_title(kernels[k]), sz);
             else
@@ -645,10 +648,10 @@ static void plot_ranks(gp *g, const results *r, panel *pn)
                  (unsigned)(num(&r->c, (size_t)p0, r->dpus) / num(&r->c, (size_t)p0, r->ranks)),
                  (unsigned)num(&r->c, (size_t)p0, r->tasklets));
     snprintf(title, sizeof title,
-             "Weak scaling over ranks%s: PIM on the modeled clock (solid lines), CPU on the "
+             "%s over ranks%s: PIM on the modeled clock (solid lines), CPU on the "
              "measured clock (dashed)\nthe CPU baselines process the same total bytes as the "
              "ranks at each point",
-             per);
+             fixed ? "Strong scaling (a fixed batch)" : "Weak scaling", per);
     fputs("set xlabel 'ranks'\nset ylabel 'time in seconds'\nset yrange [0:*]\n", g->g);
     gp_figure(g, title, pn, 2 * nk, 2, (int)nk, 1);
 }
@@ -796,7 +799,8 @@ int bench_plot(const char *dir, const char *name)
         const char *name;
         int w, h;
     } sizes[] = {{"roofline", 1000, 640}, {"tasklets", 1200, 580}, {"strong", 1300, 760},
-                 {"weak", 1300, 760},     {"ranks", 1300, 1000},   {"servers", 1300, 700}};
+                 {"weak", 1300, 760},     {"ranks", 1300, 1000},   {"servers", 1300, 700},
+                 {"ntt", 1300, 1000}};
     size_t s = 0;
     while (s < sizeof sizes / sizeof sizes[0] && strcmp(sizes[s].name, name))
         s++;
@@ -820,8 +824,8 @@ int bench_plot(const char *dir, const char *name)
             rc = plot_roofline(&g, path, pn);
         else if (!strcmp(name, "tasklets"))
             plot_tasklets(&g, &r, pn);
-        else if (!strcmp(name, "ranks"))
-            plot_ranks(&g, &r, pn);
+        else if (!strcmp(name, "ranks") || !strcmp(name, "ntt"))
+            plot_ranks(&g, &r, pn, !strcmp(name, "ntt")); /* ntt: its first two kernels */
         else if (!strcmp(name, "servers"))
             plot_servers(&g, &r, pn);
         else

@@ -50,3 +50,16 @@ $(BUILD)/dpu/gcm-t%: dpu/gcm.c dpu/gcm_args.h dpu/aes.c dpu/aes_args.h \
 
 dpu: $(DPU_GCM_PROGS)
 DPU_PROGS += $(DPU_GCM_PROGS) # installed with the others (dist/install.mk)
+
+# NTT (issue 16): dpu/ntt.c, contract dpu/ntt_args.h (host side src/pim/ntt.c).
+DPU_NTT_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/ntt-t$(t))
+$(BUILD)/dpu/ntt-t%: dpu/ntt.c dpu/ntt_args.h $(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/ntt.c
+
+dpu: $(DPU_NTT_PROGS)
+DPU_PROGS += $(DPU_NTT_PROGS) # installed with the others (dist/install.mk)
+
+# The kernel alone on one virtual DPU: output check and modeled counts (docs/NTT.md).
+$(BUILD)/emu/ntt-counts: tests/emu/ntt_counts.c src/pim/ntt_tab.c src/pim/ntt_tab.h dpu/ntt_args.h $(VDPU_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(VDPU_CFLAGS) -Idpu -Isrc/pim -o $@ tests/emu/ntt_counts.c src/pim/ntt_tab.c $(VDPU_LIB) $(LDLIBS)

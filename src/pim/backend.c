@@ -19,7 +19,11 @@
  *                     buffers (default 1 MiB, 0: every contiguous run);
  *   failAt=N          fault injection: the Nth checkpoint of the context (an
  *                     allocation, a transfer, a load or a launch, counted
- *                     from cpim_open) fails (fault.c).
+ *                     from cpim_open) fails (fault.c);
+ *   nttSched=0|1      NTT kernel: tasklets share each transform pass by
+ *                     blocks (0, default) or take whole items (1);
+ *   nttBlock=LOG      NTT kernel: WRAM block of 2^LOG coefficients, 4..8
+ *                     (default: the largest the tasklets' WRAM allows).
  * The virtual UPMEM's `sampleDpus` (time one DPU per rank, skip the others)
  * only with cpim_options.timing_only: then the virtual UPMEM refuses reads
  * of the skipped DPUs, the call runs to the end for its timings, and its
@@ -80,6 +84,9 @@ struct pim_state {
     uint8_t *stage, *results;
     size_t stage_cap, results_cap;
     size_t stage_hi; /* bytes of stage ever written (wiped before it is freed) */
+    /* NTT (issue 16, ntt.c): kernel settings, the ring whose twiddles are on the DPUs */
+    uint32_t ntt_sched, ntt_log_m;
+    cpim_pim_ntt_cache ntt_cache;
 };
 
 /* ---- where the DPU programs are ------------------------------------------------ */
@@ -239,6 +246,16 @@ static cpim_err parse_profile(struct pim_state *s, const char *in, char **out)
         if ((r = key_value(tok, "failAt", 0, UINT64_MAX, &v)) != 0) {
             bad = r < 0;
             s->faults.at = v;
+            continue;
+        }
+        if ((r = key_value(tok, "nttSched", 0, 1, &v)) != 0) {
+            bad = r < 0;
+            s->ntt_sched = (uint32_t)v;
+            continue;
+        }
+        if ((r = key_value(tok, "nttBlock", 4, 8, &v)) != 0) {
+            bad = r < 0;
+            s->ntt_log_m = (uint32_t)v;
             continue;
         }
         if (item_value(tok, "sampleDpus")) {
@@ -932,6 +949,36 @@ static cpim_err pim_pbkdf2(void *state, const uint8_t *const *passes, const size
                      out_len, NULL, st);
 }
 
+/* ---- NTT (ntt.c) ------------------------------------------------------------------------- */
+
+static cpim_err pim_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
+                        const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
+{
+    struct pim_state *s = state;
+    for (size_t j = 0; j < plan->nmod; j++)
+        if (!plan->mod[j].word)
+            return CPIM_ERR_UNSUPPORTED; /* no double-word kernel (docs/NTT.md) */
+    cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_NTT);
+    if (rc != CPIM_OK)
+        return rc;
+    cpim_pim_clocks clk;
+    cpim_pim_times t = {0, 0, 0};
+    cpim_pim_clocks_start(&clk);
+    cpim_pim_ntt_env e = {s->m,         &s->faults,   s->to,          s->from,      s->budget,
+                          s->ntt_sched, s->ntt_log_m, s->timing_only, &s->ntt_cache};
+    rc = cpim_pim_ntt(&e, plan, (int)op, a, b, out, count, &t);
+    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY) {
+        cpim_pim_machine_reset(s->m);
+        s->ntt_cache.valid = 0;
+    }
+    cpim_pim_clocks_stop(s->m, &clk, &t, st);
+    if (rc == CPIM_OK && s->timing_only) { /* skipped DPUs computed nothing */
+        memset(out, 0, count * (op == CPIM_NTT_OP_TENSOR ? 3u : 1u) * plan->nmod * plan->n * 8u);
+        rc = CPIM_ERR_TIMING_ONLY;
+    }
+    return rc;
+}
+
 /* see backend.h */
 const cpim_backend_vt cpim_backend_pim = {
     .version = CPIM_BACKEND_VT_VERSION,
@@ -955,4 +1002,5 @@ const cpim_backend_vt cpim_backend_pim = {
     .aes_xts = pim_xts,
     .sha256_blocks = pim_sha_blocks,
     .aes_gcm = pim_gcm,
+    .ntt = pim_ntt,
 };

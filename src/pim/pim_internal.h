@@ -44,7 +44,7 @@ void *cpim_pim_malloc(cpim_pim_faults *f, size_t size);
 
 /* ---- the DPUs (rounds.c) -------------------------------------------------- */
 
-enum { PIM_PROG_NONE = 0, PIM_PROG_AES, PIM_PROG_SHA, PIM_PROG_HMAC, PIM_PROG_GCM };
+enum { PIM_PROG_NONE = 0, PIM_PROG_AES, PIM_PROG_SHA, PIM_PROG_HMAC, PIM_PROG_GCM, PIM_PROG_NTT };
 
 /* One host buffer <-> one MRAM range (from the heap pointer) of one DPU;
  * len 0 = no piece.  A DPU's pieces are disjoint. */
@@ -107,6 +107,12 @@ unsigned cpim_pim_machine_tasklets(const cpim_pim_machine *m);
 cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog);
 /* After a failed call: reload before the next one (a faulted DPU). */
 void cpim_pim_machine_reset(cpim_pim_machine *m);
+/* Changes whenever a program is (re)loaded or the machine reset: data a
+ * call left in MRAM for later calls (the NTT's twiddles) is stale then. */
+unsigned cpim_pim_machine_generation(const cpim_pim_machine *m);
+/* The same len bytes (a multiple of 8) at MRAM heap offset off of every DPU. */
+cpim_err cpim_pim_machine_broadcast_mram(cpim_pim_machine *m, uint32_t off, const void *buf,
+                                         uint32_t len);
 
 /* AES: broadcasts the key arguments to every DPU; from then on the key is
  * taken to be on the DPUs until cpim_pim_machine_key_consumed() (every DPU ran
@@ -149,6 +155,34 @@ cpim_err cpim_pim_pbkdf2(const cpim_pim_hmac_env *e, const uint8_t *const *passe
 cpim_err cpim_pim_hmac(const cpim_pim_hmac_env *e, const uint8_t *const *keys,
                        const size_t *key_lens, const uint8_t *const *msgs, const size_t *msg_lens,
                        size_t count, uint8_t (*macs)[32], cpim_pim_times *t);
+
+/* ---- NTT (ntt.c) -------------------------------------------------------------------- */
+
+struct cpim_ntt_plan;
+
+/* The ring whose twiddle tables are on the DPUs (kept across calls). */
+typedef struct cpim_pim_ntt_cache {
+    size_t n, nmod;
+    uint64_t q[16];
+    unsigned gen; /* cpim_pim_machine_generation when they were sent */
+    int valid;
+} cpim_pim_ntt_cache;
+
+typedef struct cpim_pim_ntt_env {
+    cpim_pim_machine *m;
+    cpim_pim_faults *faults;
+    cpim_pim_piece *to, *from; /* nd * PIM_PIECES and nd pieces, reused */
+    uint32_t budget;           /* MRAM bytes of data per DPU and round */
+    uint32_t sched, log_m;     /* the kernel's NTT_SCHED_* and block (0: its largest) */
+    int timing_only;
+    cpim_pim_ntt_cache *cache;
+} cpim_pim_ntt_env;
+
+/* The backend's ntt op (backend.h contract; op is a cpim_ntt_op) with the
+ * NTT program loaded.  CPIM_ERR_UNSUPPORTED for a double-word modulus. */
+cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const struct cpim_ntt_plan *plan, int op,
+                      const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count,
+                      cpim_pim_times *t);
 
 /* ---- planning (plan.c): no <dpu.h> ------------------------------------------ */
 

@@ -34,6 +34,7 @@ struct cpim_pim_machine {
     struct dpu_set_t *ranks; /* per rank: its set, first global DPU index, count */
     uint32_t *rank_first, *rank_n;
     int loaded;      /* PIM_PROG_* */
+    unsigned gen;    /* counts program loads and resets (MRAM contents may have changed) */
     int key_on_dpus; /* AES key arguments may be in the DPUs' WRAM */
     int timing_only;
     char dir[512];
@@ -178,9 +179,10 @@ cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog)
         return CPIM_OK;
     cpim_pim_machine_wipe_key(m); /* a new program's WRAM image may not cover the old key */
     char path[600];
-    static const char *const names[] = {"", "aes", "sha256", "hmac", "gcm"};
+    static const char *const names[] = {"", "aes", "sha256", "hmac", "gcm", "ntt"};
     snprintf(path, sizeof path, "%s/%s-t%u", m->dir, names[prog], m->tasklets);
     m->loaded = PIM_PROG_NONE;
+    m->gen++;
     dpu_error_t e = CALL(m, dpu_load(m->set, path, NULL), DPU_ERR_ELF_INVALID_FILE);
     if (e != DPU_OK)
         return (e & 0xffff) == DPU_ERR_ALLOCATION ? CPIM_ERR_NOMEM : CPIM_ERR_PIM_LOAD;
@@ -191,6 +193,19 @@ cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog)
 void cpim_pim_machine_reset(cpim_pim_machine *m)
 {
     m->loaded = PIM_PROG_NONE;
+    m->gen++;
+}
+
+unsigned cpim_pim_machine_generation(const cpim_pim_machine *m)
+{
+    return m->gen;
+}
+
+cpim_err cpim_pim_machine_broadcast_mram(cpim_pim_machine *m, uint32_t off, const void *buf,
+                                         uint32_t len)
+{
+    TRY(m, dpu_broadcast_to(m->set, DPU_MRAM_HEAP_POINTER_NAME, off, buf, len, DPU_XFER_DEFAULT));
+    return CPIM_OK;
 }
 
 cpim_err cpim_pim_machine_send_key(cpim_pim_machine *m, const void *args, size_t size)

@@ -1,0 +1,453 @@
+/*
+ * ntt.c -- negacyclic NTT, pointwise product, polynomial product and the
+ * ciphertext tensor product on a DPU, word moduli (q < 2^31), every op in
+ * ONE launch.  Contract with the host: ntt_args.h.  The reasoning (the
+ * multiply, the reduction and the instruction bound) is in docs/NTT.md,
+ * "DPU kernel".
+ *
+ * Arithmetic.  The DPU multiplies 8x8 bits (mul_ul_ul ... mul_uh_uh: byte 0
+ * or 1 of each register); a 16x16 product is 4 of them summed with
+ * lsl_add (7 instructions).  The twiddle multiply is Shoup's: with w' =
+ * floor(w 2^32 / q) precomputed, qe = hi32(w' b) and r = lo32(w b) -
+ * lo32(qe q) is w b mod q or that + q (one conditional subtraction).  hi32
+ * takes all four 16x16 products (33 instructions), a lo32 only the low
+ * one and the low halves of the cross ones (19).  Products of two
+ * variables (pointwise) are Montgomery's REDC on the 62-bit product; the
+ * 2^-32 it leaves is folded into the inverse's N^-1 (polynomial and tensor
+ * products) or undone by one Shoup multiply (the pointwise op).  All values
+ * stay in [0, q).
+ *
+ * Layout.  A polynomial stays in MRAM; a transform is done in passes, each
+ * a group of consecutive stages over WRAM blocks of M = 2^LOG_M
+ * coefficients: the last log_m stages on contiguous blocks, the earlier
+ * ones on blocks of 2^k rows of c = M / 2^k coefficients N / 2^(s0+k)
+ * apart (a four-step/2D decomposition; ntt_passes()).  Inside a block a
+ * pass is a size-M radix-2 transform whose twiddles are 2^j consecutive
+ * entries of the table per stage j, one DMA each.
+ *
+ * Sharing: NTT_SCHED_COOP hands out (polynomial, block) pairs of a pass
+ * round robin, with a barrier between passes; NTT_SCHED_TASKLET gives
+ * each tasklet whole items (a polynomial, or a product's operands) from
+ * the first pass to the last, with no barrier.
+ *
+ * Nothing here is secret (NTT data is not key material): nothing is wiped.
+ */
+#include <barrier.h>
+#include <built_ins.h>
+#include <defs.h>
+#include <mram.h>
+#include <stdint.h>
+
+#include "ntt_args.h"
+
+#define LOG_M_MAX ((NR_TASKLETS) <= 16 ? 8u : 7u)
+#define M_MAX     (1u << LOG_M_MAX)
+
+__host struct ntt_job_args NTT_JOB_SYM;
+
+/* One MRAM variable so that DPU_MRAM_HEAP_POINTER is right (as dpu/sha256.c). */
+__mram_noinit uint64_t ntt_mram_anchor;
+
+static __dma_aligned uint32_t dbuf[NR_TASKLETS][M_MAX]; /* data block */
+static __dma_aligned uint32_t tbuf[NR_TASKLETS][M_MAX]; /* twiddles, or a second operand */
+
+BARRIER_INIT(pass_done, NR_TASKLETS);
+
+/* ---- arithmetic from 8x8 products ------------------------------------------------ */
+
+/* (x mod 2^16) (y mod 2^16): 7 instructions. */
+static inline __attribute__((always_inline)) uint32_t m16(uint32_t x, uint32_t y)
+{
+    uint32_t p, a, b, c;
+    __builtin_mul_ul_ul_rrr(p, x, y);
+    __builtin_mul_ul_uh_rrr(a, x, y);
+    __builtin_mul_uh_ul_rrr(b, x, y);
+    __builtin_mul_uh_uh_rrr(c, x, y);
+    __builtin_lsl_add_rrri(p, p, a, 8);
+    __builtin_lsl_add_rrri(p, p, b, 8);
+    __builtin_lsl_add_rrri(p, p, c, 16);
+    return p;
+}
+
+/* The low 16 bits of (xh mod 2^16)(y mod 2^16) + (x mod 2^16)(yh mod 2^16),
+ * plus bits above that do not matter: 11 instructions. */
+static inline __attribute__((always_inline)) uint32_t cross16(uint32_t x, uint32_t xh, uint32_t y,
+                                                              uint32_t yh)
+{
+    uint32_t p, a, b, c, d, e;
+    __builtin_mul_ul_ul_rrr(p, xh, y);
+    __builtin_mul_ul_uh_rrr(a, xh, y);
+    __builtin_mul_uh_ul_rrr(b, xh, y);
+    __builtin_mul_ul_ul_rrr(c, x, yh);
+    __builtin_mul_ul_uh_rrr(d, x, yh);
+    __builtin_mul_uh_ul_rrr(e, x, yh);
+    p += c;
+    __builtin_lsl_add_rrri(p, p, a, 8);
+    __builtin_lsl_add_rrri(p, p, b, 8);
+    __builtin_lsl_add_rrri(p, p, d, 8);
+    __builtin_lsl_add_rrri(p, p, e, 8);
+    return p;
+}
+
+/* x y mod 2^32 (xh = x >> 16, yh = y >> 16): 19 instructions. */
+static inline __attribute__((always_inline)) uint32_t mullo(uint32_t x, uint32_t xh, uint32_t y,
+                                                            uint32_t yh)
+{
+    uint32_t r;
+    __builtin_lsl_add_rrri(r, m16(x, y), cross16(x, xh, y, yh), 16);
+    return r;
+}
+
+/* floor(x y / 2^32): 33 instructions. */
+static inline __attribute__((always_inline)) uint32_t mulhi(uint32_t x, uint32_t xh, uint32_t y,
+                                                            uint32_t yh)
+{
+    uint32_t ll = m16(x, y), hl = m16(xh, y), lh = m16(x, yh), hh = m16(xh, yh), m, r;
+    __builtin_lsr_add_rrri(m, hl, ll, 16); /* < 2^32 */
+    m += lh;
+    uint32_t c = m < lh;
+    __builtin_lsr_add_rrri(r, hh, m, 16);
+    __builtin_lsl_add_rrri(r, r, c, 16);
+    return r;
+}
+
+/* The full product: *hi:*lo = x y (35 instructions). */
+static inline __attribute__((always_inline)) void mul64(uint32_t x, uint32_t xh, uint32_t y,
+                                                        uint32_t yh, uint32_t *hi, uint32_t *lo)
+{
+    uint32_t ll = m16(x, y), hl = m16(xh, y), lh = m16(x, yh), hh = m16(xh, yh);
+    uint32_t mid = hl + lh, c1 = mid < hl, l, h;
+    __builtin_lsl_add_rrri(l, ll, mid, 16);
+    uint32_t c2 = l < ll;
+    __builtin_lsr_add_rrri(h, hh, mid, 16);
+    __builtin_lsl_add_rrri(h, h, c1, 16);
+    *hi = h + c2;
+    *lo = l;
+}
+
+/* x - q if x >= q (x < 2q, q < 2^31): 2 instructions (sub, minu). */
+static inline __attribute__((always_inline)) uint32_t csub(uint32_t x, uint32_t q)
+{
+    uint32_t t = x - q;
+    return t < x ? t : x;
+}
+
+/* Shoup: w b mod q for any b < 2^32, w < q, wp = floor(w 2^32 / q). */
+static inline __attribute__((always_inline)) uint32_t
+shoup(uint32_t b, uint32_t w, uint32_t wh, uint32_t wp, uint32_t wph, uint32_t q, uint32_t qh)
+{
+    uint32_t bh = b >> 16;
+    uint32_t qe = mulhi(wp, wph, b, bh);
+    uint32_t r = mullo(w, wh, b, bh) - mullo(qe, qe >> 16, q, qh);
+    return csub(r, q);
+}
+
+/* Montgomery: (hi:lo) 2^-32 mod q for hi:lo < q 2^32, qinv = -q^-1 mod 2^32. */
+static inline __attribute__((always_inline)) uint32_t
+redc(uint32_t hi, uint32_t lo, uint32_t q, uint32_t qh, uint32_t qinv, uint32_t qinvh)
+{
+    uint32_t m = mullo(lo, lo >> 16, qinv, qinvh);
+    /* lo + lo32(m q) = 0 mod 2^32: it carries exactly when lo != 0 */
+    uint32_t u = hi + mulhi(m, m >> 16, q, qh) + (lo != 0);
+    return csub(u, q);
+}
+
+/* ---- MRAM ------------------------------------------------------------------------- */
+
+static __mram_ptr uint32_t *heap(void)
+{
+    return (__mram_ptr uint32_t *)DPU_MRAM_HEAP_POINTER;
+}
+
+static __mram_ptr uint32_t *slot(uint32_t s)
+{
+    return heap() + NTT_JOB_SYM.data_off / 4u + (s << NTT_JOB_SYM.log_n);
+}
+
+/* Block b of a pass of k stages starting at s0 of the polynomial at x, to
+ * or from buf (2^log_m coefficients); returns the block's `hi` (its
+ * groups' index in the pass's first stage). */
+static uint32_t block_io(__mram_ptr uint32_t *x, uint32_t log_m, uint32_t s0, uint32_t k,
+                         uint32_t b, uint32_t *buf, int write)
+{
+    const uint32_t log_l = NTT_JOB_SYM.log_n - s0 - k, log_c = log_m - k;
+    const uint32_t per_hi = log_l - log_c; /* log2 of the blocks per hi */
+    const uint32_t hi = b >> per_hi, lo0 = (b & ((1u << per_hi) - 1u)) << log_c;
+    __mram_ptr uint32_t *p = x + (hi << (k + log_l)) + lo0;
+    if (per_hi == 0 && log_c == log_l) { /* rows adjacent: one piece */
+        if (write)
+            mram_write(buf, p, 4u << log_m);
+        else
+            mram_read(p, buf, 4u << log_m);
+        return hi;
+    }
+    const uint32_t rows = 1u << k, bytes = 4u << log_c;
+    for (uint32_t r = 0; r < rows; r++) {
+        if (write)
+            mram_write(buf + (r << log_c), p + (r << log_l), bytes);
+        else
+            mram_read(p + (r << log_l), buf + (r << log_c), bytes);
+    }
+    return hi;
+}
+
+/* The 2^j twiddle pairs of global stage s0 + j for groups hi 2^j ... into tw. */
+static void load_tw(uint32_t tab_off, uint32_t s0, uint32_t j, uint32_t hi, uint32_t *tw)
+{
+    uint32_t first = (1u << (s0 + j)) + (hi << j);
+    mram_read(heap() + tab_off / 4u + 2u * first, tw, 8u << j);
+}
+
+/* ---- one pass on one block ------------------------------------------------------------- */
+
+static void fwd_block(uint32_t *a, uint32_t *tw, const struct ntt_limb *l, uint32_t log_m,
+                      uint32_t s0, uint32_t k, uint32_t hi)
+{
+    const uint32_t q = l->q, qh = q >> 16;
+    for (uint32_t j = 0; j < k; j++) {
+        load_tw(l->fwd_off, s0, j, hi, tw);
+        const uint32_t span = 1u << (log_m - 1 - j), groups = 1u << j;
+        for (uint32_t g = 0; g < groups; g++) {
+            const uint32_t w = tw[2 * g], wp = tw[2 * g + 1], wh = w >> 16, wph = wp >> 16;
+            uint32_t *x = a + 2 * g * span, *y = x + span;
+            for (uint32_t e = 0; e < span; e++) {
+                uint32_t u = x[e], v = shoup(y[e], w, wh, wp, wph, q, qh);
+                x[e] = csub(u + v, q);
+                y[e] = csub(u - v + q, q);
+            }
+        }
+    }
+}
+
+/* Gentleman-Sande, stages in reverse; the transform's very last stage (s0
+ * = 0, j = 0) multiplies both outputs by N^-1 (times 2^32 if mont). */
+static void inv_block(uint32_t *a, uint32_t *tw, const struct ntt_limb *l, uint32_t log_m,
+                      uint32_t s0, uint32_t k, uint32_t hi, int mont)
+{
+    const uint32_t q = l->q, qh = q >> 16;
+    for (uint32_t j = k; j-- > 0;) {
+        const uint32_t span = 1u << (log_m - 1 - j), groups = 1u << j;
+        if (s0 == 0 && j == 0) {
+            const uint32_t n = mont ? l->ninvr : l->ninv, np = mont ? l->ninvrp : l->ninvp;
+            const uint32_t w = mont ? l->lastwr : l->lastw, wp = mont ? l->lastwrp : l->lastwp;
+            const uint32_t nh = n >> 16, nph = np >> 16, wh = w >> 16, wph = wp >> 16;
+            uint32_t *x = a, *y = a + span;
+            for (uint32_t e = 0; e < span; e++) {
+                uint32_t u = x[e], v = y[e];
+                x[e] = shoup(csub(u + v, q), n, nh, np, nph, q, qh);
+                y[e] = shoup(u - v + q, w, wh, wp, wph, q, qh);
+            }
+            continue;
+        }
+        load_tw(l->inv_off, s0, j, hi, tw);
+        for (uint32_t g = 0; g < groups; g++) {
+            const uint32_t w = tw[2 * g], wp = tw[2 * g + 1], wh = w >> 16, wph = wp >> 16;
+            uint32_t *x = a + 2 * g * span, *y = x + span;
+            for (uint32_t e = 0; e < span; e++) {
+                uint32_t u = x[e], v = y[e];
+                x[e] = csub(u + v, q);
+                y[e] = shoup(u - v + q, w, wh, wp, wph, q, qh);
+            }
+        }
+    }
+}
+
+/* ---- items ------------------------------------------------------------------------ */
+
+enum { PH_FWD, PH_PW, PH_INV };
+
+static uint32_t limb_of(uint32_t u)
+{
+    return (NTT_JOB_SYM.limb0 + u) % NTT_JOB_SYM.nlimbs;
+}
+
+/* Polynomials of item u that a transform phase works on. */
+static uint32_t polys(uint32_t op, int ph)
+{
+    if (op == NTT_OP_TENSOR)
+        return ph == PH_FWD ? 4u : 3u;
+    return op == NTT_OP_POLYMUL && ph == PH_FWD ? 2u : 1u;
+}
+
+static uint32_t poly_slot(uint32_t op, int ph, uint32_t u, uint32_t p)
+{
+    const struct ntt_job_args *a = &NTT_JOB_SYM;
+    if (op != NTT_OP_TENSOR)
+        return p ? a->bslot + u : u;
+    uint32_t i = u / a->nlimbs, il = i * a->nlimbs;
+    if (ph == PH_FWD) /* c0 c1 d0 d1 */
+        return (p >= 2 ? a->bslot : 0) + u + il + ((p & 1u) ? a->nlimbs : 0);
+    return a->eslot + u + 2 * il + p * a->nlimbs;
+}
+
+static void transform_block(uint32_t t, uint32_t op, int ph, uint32_t u, uint32_t p, uint32_t log_m,
+                            uint32_t s0, uint32_t k, uint32_t b)
+{
+    const struct ntt_limb *l = &NTT_JOB_SYM.limb[limb_of(u)];
+    __mram_ptr uint32_t *x = slot(poly_slot(op, ph, u, p));
+    uint32_t hi = block_io(x, log_m, s0, k, b, dbuf[t], 0);
+    if (ph == PH_FWD)
+        fwd_block(dbuf[t], tbuf[t], l, log_m, s0, k, hi);
+    else
+        inv_block(dbuf[t], tbuf[t], l, log_m, s0, k, hi, op != NTT_OP_INVERSE);
+    block_io(x, log_m, s0, k, b, dbuf[t], 1);
+}
+
+/* Chunk c (2^log_m coefficients) of item u's pointwise products. */
+static void pointwise_chunk(uint32_t t, uint32_t op, uint32_t u, uint32_t log_m, uint32_t c)
+{
+    const struct ntt_limb *l = &NTT_JOB_SYM.limb[limb_of(u)];
+    const uint32_t q = l->q, qh = q >> 16, qi = l->qinv, qih = qi >> 16;
+    uint32_t *a = dbuf[t], *b = tbuf[t];
+    if (op != NTT_OP_TENSOR) {
+        const uint32_t n = 1u << log_m, bytes = 4u << log_m;
+        __mram_ptr uint32_t *x = slot(u) + c * n, *y = slot(NTT_JOB_SYM.bslot + u) + c * n;
+        mram_read(x, a, bytes);
+        mram_read(y, b, bytes);
+        const uint32_t r = l->r1, rp = l->r1p, rh = r >> 16, rph = rp >> 16;
+        for (uint32_t e = 0; e < n; e++) {
+            uint32_t hi, lo, s = a[e], v = b[e];
+            mul64(s, s >> 16, v, v >> 16, &hi, &lo);
+            s = redc(hi, lo, q, qh, qi, qih);
+            /* POLYMUL's inverse takes the 2^-32 out with N^-1 */
+            a[e] = op == NTT_OP_POINTWISE ? shoup(s, r, rh, rp, rph, q, qh) : s;
+        }
+        mram_write(a, x, bytes);
+        return;
+    }
+    /* tensor: c0 c1 in a, d0 d1 in b, half a block each */
+    const uint32_t n = 1u << (log_m - 1), bytes = 4u << (log_m - 1);
+    uint32_t *c0 = a, *c1 = a + n, *d0 = b, *d1 = b + n;
+    mram_read(slot(poly_slot(op, PH_FWD, u, 0)) + c * n, c0, bytes);
+    mram_read(slot(poly_slot(op, PH_FWD, u, 1)) + c * n, c1, bytes);
+    mram_read(slot(poly_slot(op, PH_FWD, u, 2)) + c * n, d0, bytes);
+    mram_read(slot(poly_slot(op, PH_FWD, u, 3)) + c * n, d1, bytes);
+    for (uint32_t e = 0; e < n; e++) {
+        uint32_t x0 = c0[e], x1 = c1[e], y0 = d0[e], y1 = d1[e];
+        uint32_t x0h = x0 >> 16, x1h = x1 >> 16, y0h = y0 >> 16, y1h = y1 >> 16;
+        uint32_t h0, l0, h1, l1, h2, l2;
+        mul64(x0, x0h, y0, y0h, &h0, &l0);
+        c0[e] = redc(h0, l0, q, qh, qi, qih);
+        mul64(x0, x0h, y1, y1h, &h1, &l1);
+        mul64(x1, x1h, y0, y0h, &h2, &l2);
+        /* c0 d1 + c1 d0 < 2 q^2 < q 2^32: one reduction */
+        uint32_t lo = l1 + l2, hi = h1 + h2 + (lo < l1);
+        mul64(x1, x1h, y1, y1h, &h0, &l0);
+        c1[e] = redc(hi, lo, q, qh, qi, qih);
+        d0[e] = redc(h0, l0, q, qh, qi, qih);
+    }
+    mram_write(c0, slot(poly_slot(op, PH_INV, u, 0)) + c * n, bytes);
+    mram_write(c1, slot(poly_slot(op, PH_INV, u, 1)) + c * n, bytes);
+    mram_write(d0, slot(poly_slot(op, PH_INV, u, 2)) + c * n, bytes);
+}
+
+/* ---- 64-bit coefficients in and out ------------------------------------------------ */
+
+/* Input slot s's chunk c (2^(log_m - 1) coefficients) from the wide region
+ * into the slot (narrow) or result k's chunk back out (widen). */
+static void wide_chunk(uint32_t t, uint32_t log_m, uint32_t k, uint32_t c, uint32_t slot_k,
+                       int widen)
+{
+    const uint32_t n = 1u << (log_m - 1);
+    uint32_t *w = dbuf[t], *x = tbuf[t];
+    __mram_ptr uint32_t *wide =
+        heap() + NTT_JOB_SYM.wide_off / 4u + (k << (NTT_JOB_SYM.log_n + 1)) + 2u * c * n;
+    __mram_ptr uint32_t *narrow = slot(slot_k) + c * n;
+    if (!widen) {
+        mram_read(wide, w, 8u * n);
+        for (uint32_t e = 0; e < n; e++)
+            x[e] = w[2 * e]; /* coefficients are < q < 2^31: the high words are 0 */
+        mram_write(x, narrow, 4u * n);
+        return;
+    }
+    mram_read(narrow, x, 4u * n);
+    for (uint32_t e = 0; e < n; e++)
+        w[2 * e] = x[e], w[2 * e + 1] = 0;
+    mram_write(w, wide, 8u * n);
+}
+
+/* ---- schedules -------------------------------------------------------------------- */
+
+/* The phases of an op, in order. */
+static uint32_t phases(uint32_t op, int ph[3])
+{
+    switch (op) {
+    case NTT_OP_FORWARD:
+        ph[0] = PH_FWD;
+        return 1;
+    case NTT_OP_INVERSE:
+        ph[0] = PH_INV;
+        return 1;
+    case NTT_OP_POINTWISE:
+        ph[0] = PH_PW;
+        return 1;
+    default:
+        ph[0] = PH_FWD, ph[1] = PH_PW, ph[2] = PH_INV;
+        return 3;
+    }
+}
+
+int main(void)
+{
+    const uint32_t t = me();
+    const struct ntt_job_args *a = &NTT_JOB_SYM;
+    const uint32_t op = a->op, log_n = a->log_n, items = a->nitems;
+    const uint32_t log_m = a->log_m >= 4 && a->log_m <= LOG_M_MAX ? a->log_m : LOG_M_MAX;
+    uint32_t s0[8], k[8];
+    const uint32_t np = ntt_passes(log_n, log_m, s0, k);
+    const uint32_t blocks = 1u << (log_n - log_m); /* per polynomial and pass */
+    const uint32_t chunks = op == NTT_OP_TENSOR ? 2u * blocks : blocks;
+    int ph[3];
+    const uint32_t nph = phases(op, ph);
+    /* narrow the inputs (every schedule: any tasklet may read any of them) */
+    const uint32_t half = 1u << (log_n - log_m + 1); /* chunks per polynomial */
+    const uint32_t nin = items * (op == NTT_OP_TENSOR ? 4u : op >= NTT_OP_POINTWISE ? 2u : 1u);
+    for (uint32_t w = t; w < nin * half; w += NR_TASKLETS)
+        wide_chunk(t, log_m, w / half, w % half, w / half, 0);
+    barrier_wait(&pass_done);
+    /* the results, widened once every tasklet is done */
+    const uint32_t nout = op == NTT_OP_TENSOR ? 3u * items : items;
+    const uint32_t out0 = op == NTT_OP_TENSOR ? a->eslot : 0;
+
+    if (a->sched == NTT_SCHED_TASKLET) {
+        for (uint32_t u = t; u < items; u += NR_TASKLETS)
+            for (uint32_t f = 0; f < nph; f++) {
+                if (ph[f] == PH_PW) {
+                    for (uint32_t c = 0; c < chunks; c++)
+                        pointwise_chunk(t, op, u, log_m, c);
+                    continue;
+                }
+                /* the inverse runs the passes backwards */
+                for (uint32_t p = 0; p < polys(op, ph[f]); p++)
+                    for (uint32_t i = 0; i < np; i++) {
+                        uint32_t pass = ph[f] == PH_FWD ? i : np - 1 - i;
+                        for (uint32_t b = 0; b < blocks; b++)
+                            transform_block(t, op, ph[f], u, p, log_m, s0[pass], k[pass], b);
+                    }
+            }
+        barrier_wait(&pass_done);
+        for (uint32_t w = t; w < nout * half; w += NR_TASKLETS)
+            wide_chunk(t, log_m, w / half, w % half, out0 + w / half, 1);
+        return 0;
+    }
+    for (uint32_t f = 0; f < nph; f++) {
+        if (ph[f] == PH_PW) {
+            for (uint32_t w = t; w < items * chunks; w += NR_TASKLETS)
+                pointwise_chunk(t, op, w / chunks, log_m, w % chunks);
+            barrier_wait(&pass_done);
+            continue;
+        }
+        const uint32_t per = polys(op, ph[f]) * blocks; /* work per item and pass */
+        for (uint32_t i = 0; i < np; i++) {
+            uint32_t pass = ph[f] == PH_FWD ? i : np - 1 - i;
+            for (uint32_t w = t; w < items * per; w += NR_TASKLETS) {
+                uint32_t u = w / per, r = w % per;
+                transform_block(t, op, ph[f], u, r / blocks, log_m, s0[pass], k[pass], r % blocks);
+            }
+            barrier_wait(&pass_done);
+        }
+    }
+    for (uint32_t w = t; w < nout * half; w += NR_TASKLETS)
+        wide_chunk(t, log_m, w / half, w % half, out0 + w / half, 1);
+    return 0;
+}
