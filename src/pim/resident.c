@@ -315,7 +315,7 @@ static cpim_err region_sha256(void *region, uint32_t seq, uint8_t (*digests)[32]
         r->dirty = 1;
         rc = region_launch(r, seq, &ka, &t);
     }
-    if (rc == CPIM_OK && !r->timing_only) {
+    if (rc == CPIM_OK) {        /* timing-only too: its host work is part of the call's time */
         double t0 = cpim_now(); /* the root is host work of the call */
         rc = merkle((const uint8_t(*)[32])dig, n, root);
         t.out += cpim_now() - t0;
