@@ -199,16 +199,16 @@ static void host_rows(const bench_exp_env *e, uint8_t *buf, size_t bytes, const 
 
 int bench_exp_resident(const bench_exp_env *e)
 {
-    static const unsigned full_pts[] = {1, 2, 4, 8, 16, 24, 32, 40};
+    static const unsigned full_pts[] = {1, 2, 4, 8, 16, 40};
     static const unsigned small_pts[] = {1, 2};
     const unsigned *pts = e->quick || !e->sampled ? small_pts : full_pts;
     const size_t npts = e->quick || !e->sampled ? 2 : sizeof full_pts / sizeof full_pts[0];
-    /* in place: 4 MiB per DPU (10 GiB at 40 ranks, no host memory needed;
-     * the kernel time is linear in it: 32 MiB only multiplies the
-     * simulation time, which is ~5 s per sampled DPU and operation);
+    /* in place: 1 MiB per DPU (2.5 GiB at 40 ranks, no host memory needed;
+     * the kernel time is linear in it, 4 MiB and 32 MiB only multiply the
+     * simulation time: ~0.7 min per rank at 4 MiB on 2 shared cores);
      * through the bus: the ranks experiment's 512 KiB per DPU (32 MiB per
      * rank), as the host must hold every byte */
-    const size_t per_res = e->quick ? (256u << 10) : (4u << 20);
+    const size_t per_res = e->quick ? (256u << 10) : (1u << 20);
     const size_t per_bus = e->quick ? (256u << 10) : (512u << 10);
     const size_t host_max = (size_t)pts[npts - 1] * 64 * per_bus;
     uint8_t *buf = calloc(host_max, 1);
