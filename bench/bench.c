@@ -8,6 +8,9 @@
  *   strong    Fig. 4    1..64 DPUs of one rank on a fixed problem, phases,
  *                       beside the CPU backends
  *   weak      Fig. 5    1..64 DPUs, fixed work per DPU
+ *   resident  issue 17  encrypt / re-key / hash data resident in MRAM in
+ *                       place vs through the bus vs AES-NI / SHA-NI
+ *                       (exp_resident.c)
  *   ranks     Figs. 6-7 1..40 ranks at 32 MiB per rank, async-xfer vs
  *                       async-exec vs the CPU backends
  *   servers   issue 18  1..64 servers of 40 ranks with cryptopim-mpi's link
@@ -71,6 +74,8 @@ static const char bench_help[] =
     "  ntt        NTTs and polynomial products of N = 4096 over 1..40 ranks,\n"
     "             DRAMatic's 32,768 NTTs on machine=dramatic, 1..24 tasklets,\n"
     "             N = 1024..16384 x 1..3 moduli (docs/NTT.md)\n"
+    "  resident   in-place encrypt / re-key / hash of MRAM-resident data, 1..40\n"
+    "             ranks, vs through the bus and AES-NI / SHA-NI (issue 17)\n"
     "  all        every one of them\n"
     "\n"
     "  --quick      small sizes (for tests)\n"
@@ -1232,10 +1237,29 @@ static int exp_weak(bench *b)
     return exp_scaling(b, 1);
 }
 
+/* issue 17: exp_resident.c */
+static int exp_resident(bench *b)
+{
+    if (!pim_available()) {
+        progress("resident: the pim backend is unavailable: skipped");
+        return 0;
+    }
+    bench_exp_env e = {b->csv,
+                       b->exp,
+                       b->sample_ok ? b->profile : NULL,
+                       machine_label(b, CPIM_CLOCK_MODELED),
+                       b->quick,
+                       b->sample && b->sample_ok};
+    int rc = bench_exp_resident(&e);
+    if (rc != 0)
+        b->failed = 1;
+    return rc;
+}
+
 static const experiment experiments[] = {
     {"roofline", exp_roofline, 0}, {"tasklets", exp_tasklets, 1}, {"strong", exp_strong, 1},
     {"weak", exp_weak, 1},         {"ranks", exp_ranks, 1},       {"servers", exp_servers, 1},
-    {"ntt", exp_ntt, 1},
+    {"ntt", exp_ntt, 1},           {"resident", exp_resident, 1},
 };
 #define N_EXPERIMENTS (sizeof experiments / sizeof experiments[0])
 
@@ -1346,7 +1370,7 @@ int cmd_bench(int argc, char **argv)
         found |= !strcmp(which, experiments[i].name);
     if (!found) {
         cli_error("bench: unknown experiment %s (roofline, tasklets, strong, weak, ranks, servers, "
-                  "ntt, all)",
+                  "ntt, resident, all)",
                   cli_quote(which));
         return CLI_USAGE;
     }

@@ -14,4 +14,17 @@ int cmd_study(int argc, char **argv);     /* study.c: the main job (`make run`) 
 int cmd_bench(int argc, char **argv);     /* bench.c: the study's experiments */
 int cmd_benchmark(int argc, char **argv); /* benchmark.c: the cryptsetup-benchmark table */
 
+/* exp_resident.c (issue 17): `--experiment resident`, rows in bench.c's
+ * long CSV schema. */
+#include <stdio.h>
+typedef struct bench_exp_env {
+    FILE *csv;
+    const char *exp;     /* experiment name (first column) */
+    const char *profile; /* virtual UPMEM profile (NULL on real hardware) */
+    const char *machine; /* the machine column of modeled rows */
+    int quick;
+    int sampled; /* timing-only runs, one DPU per rank simulated */
+} bench_exp_env;
+int bench_exp_resident(const bench_exp_env *e);
+
 #endif /* CPIM_BENCH_H */

@@ -691,6 +691,45 @@ static void plot_servers(gp *g, const results *r, panel *pn)
               pn, nk, 1, (int)nk, 1);
 }
 
+/* issue 17 (exp_resident.c): throughput over ranks per operation, in place
+ * vs through the bus (modeled) vs AES-NI / SHA-NI (measured, one line). */
+static void plot_resident(gp *g, const results *r, panel *pn)
+{
+    const char *kernels[3];
+    size_t nk = distinct(r, r->kernel, NULL, kernels, 3);
+    const int tp = csv_col(&r->c, "throughput_GBps");
+    if (tp < 0)
+        return;
+    for (size_t k = 0; k < nk; k++) {
+        panel *p = &pn[k];
+        p->x0 = 1;
+        p->x1 = 40;
+        pim_elem(r, p, kernels[k], "in-place", "total", r->ranks, tp, "async-xfer",
+                 "PIM in place, no data transfer");
+        pim_elem(r, p, kernels[k], "async-exec", "total", r->ranks, tp, "async-exec",
+                 "PIM through the bus (in, kernel, out)");
+        const char *host[] = {"aesni", "shani"};
+        for (int i = 0; i < 2 && p->n < MAX_ELEMS; i++) {
+            elem *e = &p->e[p->n];
+            collect(r, kernels[k], host[i], NULL, "total", r->ranks, tp, &e->p);
+            if (e->p.n == 0)
+                continue;
+            e->st = style_of(host[i]);
+            e->hline = 1;
+            e->points = 0;
+            title_of_cpu(e, host[i]);
+            p->n++;
+        }
+        snprintf(p->title, sizeof p->title, "%s", kernels[k]);
+        snprintf(p->xrange, sizeof p->xrange, "[0:41]");
+    }
+    fputs("set xlabel 'ranks (64 DPUs each)'\nset ylabel 'GB/s'\nset yrange [0:*]\n", g->g);
+    gp_figure(g,
+              "Resident data: in place on the DPUs vs through the bus (modeled clock, solid) vs "
+              "this host (measured, dashed)",
+              pn, nk, 1, (int)nk, 1);
+}
+
 /* Fig. 3: kernel speed-up over tasklets on one DPU, beside min(T, 11). */
 static void plot_tasklets(gp *g, const results *r, panel *pn)
 {
@@ -800,7 +839,7 @@ int bench_plot(const char *dir, const char *name)
         int w, h;
     } sizes[] = {{"roofline", 1000, 640}, {"tasklets", 1200, 580}, {"strong", 1300, 760},
                  {"weak", 1300, 760},     {"ranks", 1300, 1000},   {"servers", 1300, 700},
-                 {"ntt", 1300, 1000}};
+                 {"ntt", 1300, 1000},     {"resident", 1500, 560}};
     size_t s = 0;
     while (s < sizeof sizes / sizeof sizes[0] && strcmp(sizes[s].name, name))
         s++;
@@ -828,6 +867,8 @@ int bench_plot(const char *dir, const char *name)
             plot_ranks(&g, &r, pn, !strcmp(name, "ntt")); /* ntt: its first two kernels */
         else if (!strcmp(name, "servers"))
             plot_servers(&g, &r, pn);
+        else if (!strcmp(name, "resident"))
+            plot_resident(&g, &r, pn);
         else
             plot_scaling(&g, &r, !strcmp(name, "weak"), pn);
         if (gp_close(&g, dir, name) != 0)

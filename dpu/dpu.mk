@@ -63,3 +63,36 @@ DPU_PROGS += $(DPU_NTT_PROGS) # installed with the others (dist/install.mk)
 $(BUILD)/emu/ntt-counts: tests/emu/ntt_counts.c src/pim/ntt_tab.c src/pim/ntt_tab.h dpu/ntt_args.h $(VDPU_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(VDPU_CFLAGS) -Idpu -Isrc/pim -o $@ tests/emu/ntt_counts.c src/pim/ntt_tab.c $(VDPU_LIB) $(LDLIBS)
+
+# Resident regions (issue 17): in-place XTS / CTR / re-key / SHA-256 of data
+# that stays in MRAM (dpu/resident.c includes dpu/aes.c's kernels).
+DPU_RES_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/resident-t$(t) $(BUILD)/dpu/resident-sha-t$(t))
+$(BUILD)/dpu/resident-t%: dpu/resident.c dpu/resident_args.h dpu/aes.c dpu/aes_args.h \
+		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(BUILD)/dpu/obj/cpim_crypto_sha256.o $(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/resident.c $(BUILD)/dpu/obj/cpim_crypto_aes.o
+$(BUILD)/dpu/resident-sha-t%: dpu/resident.c dpu/resident_args.h dpu/aes.c dpu/aes_args.h \
+		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(BUILD)/dpu/obj/cpim_crypto_sha256.o $(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* -DRES_SHA_PROG $(DPU_CFLAGS) -o $@ dpu/resident.c \
+	    $(BUILD)/dpu/obj/cpim_crypto_aes.o $(BUILD)/dpu/obj/cpim_crypto_sha256.o
+
+dpu: $(DPU_RES_PROGS)
+DPU_PROGS += $(DPU_RES_PROGS) # installed with the others (dist/install.mk)
+
+# "TSME for MRAM" (issue 17, dpu/tsme.h): an unchanged DPU program built
+# with `-include tsme.h` keeps its MRAM heap AES-XTS encrypted.  The STREAM
+# kernel of emu/validate/ so built, for tests/test_tsme.c and
+# `cryptopim bench --experiment tsme`; plain builds beside them.
+TSME_FLAGS := -Idpu -Isrc/crypto -include tsme.h
+TSME_T := 1 4 8 # 16 tasklets: 3 x 1 KiB buffers + tables + stacks > 64 KiB WRAM
+# the layer's calls (a block cipher, a tweak) need more stack than the
+# plain kernel's 256 bytes per tasklet
+TSME_STACK := 768
+$(BUILD)/dpu/tsme/stream-t%: emu/validate/stream.c emu/validate/micro_args.h dpu/tsme.h \
+		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=$(TSME_STACK) $(TSME_FLAGS) -o $@ $< \
+	    $(BUILD)/dpu/obj/cpim_crypto_aes.o
+$(BUILD)/dpu/tsme/plain-stream-t%: emu/validate/stream.c emu/validate/micro_args.h $(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=256 -o $@ $<
+dpu: $(foreach t,$(TSME_T),$(BUILD)/dpu/tsme/stream-t$(t) $(BUILD)/dpu/tsme/plain-stream-t$(t))

@@ -76,7 +76,10 @@ typedef enum cpim_err {
     /* issue 16, NTT (cryptopim_ntt.h) */
     CPIM_ERR_NTT_PARAM, /* NTT ring: N, a modulus or a batch size refused */
     CPIM_ERR_NTT_COEFF, /* NTT input: a coefficient >= its modulus */
-    CPIM_ERR_COUNT_     /* number of codes; not an error */
+    /* resident regions (issue 17) */
+    CPIM_ERR_REGION_SIZE,        /* region larger than its DPUs' MRAM */
+    CPIM_ERR_REGION_INTERRUPTED, /* an earlier region operation was interrupted */
+    CPIM_ERR_COUNT_              /* number of codes; not an error */
 } cpim_err;
 
 /* Static, never NULL, never freed by the caller. Unknown codes give a
@@ -361,6 +364,90 @@ typedef struct cpim_stats {
  * SHA-256, HMAC or PBKDF2 call on ctx (for PBKDF2, `bytes` counts the
  * output bytes). */
 cpim_err cpim_last_stats(const cpim_ctx *ctx, cpim_stats *stats);
+
+/* ---- resident regions: encrypted PIM memory (issue 17) -------------------------- */
+
+/* A resident region is data that lives in the DPUs' MRAM between calls and
+ * is encrypted, decrypted, re-keyed and hashed there, in place: only keys
+ * and a few per-DPU arguments cross the bus (docs/RESIDENT.md).  pim
+ * backend only; every other backend answers CPIM_ERR_UNSUPPORTED.
+ *
+ *  - Placement: the region takes DPUs of its own, allocated with its
+ *    context's options (dpus / ranks, tasklets, mode, profile, dpu_dir), so
+ *    the context's other calls never touch it.  Its size is split evenly:
+ *    every DPU holds bytes_per_dpu (size / DPUs rounded up to whole units)
+ *    at the start of its MRAM heap, after a 256-byte progress header; DPU d
+ *    holds region bytes [d * bytes_per_dpu, (d + 1) * bytes_per_dpu).
+ *    cpim_region_size() is that rounded size; new regions are all zeros.
+ *  - unit_size (a multiple of 128 bytes, at most 1 MiB; 0 = 4096) is the
+ *    XTS data unit and the SHA-256 chunk; it must fit the DPUs.  A region
+ *    whose share per DPU (with its digests, 32 bytes per unit) exceeds the
+ *    MRAM a DPU program leaves (63 MiB) is CPIM_ERR_REGION_SIZE.
+ *  - XTS: unit i of DPU d (its bytes [i * unit, (i + 1) * unit) of the
+ *    share) has the IEEE 1619 plain64 tweak (d << 32) | i: the DPU and the
+ *    MRAM location.  key as cpim_xts_set_key (32 or 64 bytes, halves
+ *    unequal).  CTR: block j of DPU d uses the counter block nonce[0..8) ||
+ *    d (32-bit big-endian) || j (32-bit big-endian); key 16, 24 or 32
+ *    bytes.  Never reuse a nonce with the same CTR key.
+ *  - Keys: passed to each call, expanded on the host, broadcast once to the
+ *    DPUs' WRAM, wiped there by the kernel (with every buffer that held
+ *    keystream, tweaks or a re-key's intermediate clear text) and on the
+ *    host before the call returns.  No key ever goes to MRAM.  A re-key
+ *    decrypts each chunk with the old key and encrypts it with the new one
+ *    in WRAM: MRAM never holds the clear text.
+ *  - Faults: DPU tasklets record their progress per chunk in MRAM.  A call
+ *    that fails mid-way (a DPU fault, a failed launch or transfer) returns
+ *    the error and leaves the region *interrupted*: some chunks converted,
+ *    the others not, and which is recorded on the DPUs.  It is never
+ *    silently half-converted: until the same operation is called again
+ *    with the same keys and nonces (which converts only the rest), every
+ *    other operation on the region and cpim_region_write answer
+ *    CPIM_ERR_REGION_INTERRUPTED (reads still work: they return MRAM as it
+ *    is).  A chunk is converted and its progress recorded by two
+ *    consecutive DMAs of one tasklet; only a DPU that stops between those
+ *    two would make one chunk ambiguous.
+ *  - A region is used from its context's thread; free it before closing
+ *    the context.  timing_only contexts: operations are timed and return
+ *    CPIM_ERR_TIMING_ONLY; the region's contents are then undefined.
+ *  - cpim_last_stats-like statistics: cpim_region_last_stats (both clocks,
+ *    as cpim_stats says). */
+typedef struct cpim_region cpim_region;
+
+cpim_err cpim_region_create(cpim_ctx *ctx, uint64_t size, size_t unit_size, cpim_region **region);
+/* Overwrites the region's MRAM with zeros, frees its DPUs.  NULL is fine. */
+void cpim_region_free(cpim_region *region);
+uint64_t cpim_region_size(const cpim_region *region);
+/* Its DPUs, bytes per DPU and unit size (any pointer may be NULL). */
+cpim_err cpim_region_layout(const cpim_region *region, uint32_t *dpus, uint64_t *bytes_per_dpu,
+                            size_t *unit_size);
+
+/* Transfers between the host and region bytes [off, off + len): off and len
+ * multiples of 8 (MRAM's transfer granule), within the region, else
+ * CPIM_ERR_INVALID_ARG.  The bytes move as they are (no cryptography). */
+cpim_err cpim_region_write(cpim_region *region, uint64_t off, const uint8_t *buf, size_t len);
+cpim_err cpim_region_read(cpim_region *region, uint64_t off, uint8_t *buf, size_t len);
+
+/* In place, no data transfer: the whole region. */
+cpim_err cpim_region_xts(cpim_region *region, cpim_dir dir, const uint8_t *key, size_t key_len);
+cpim_err cpim_region_ctr(cpim_region *region, const uint8_t *key, size_t key_len,
+                         const uint8_t nonce[8]);
+cpim_err cpim_region_xts_rekey(cpim_region *region, const uint8_t *old_key, size_t old_len,
+                               const uint8_t *new_key, size_t new_len);
+cpim_err cpim_region_ctr_rekey(cpim_region *region, const uint8_t *old_key, size_t old_len,
+                               const uint8_t old_nonce[8], const uint8_t *new_key, size_t new_len,
+                               const uint8_t new_nonce[8]);
+
+/* SHA-256 of every unit as it is in MRAM (region order: DPU 0's units, then
+ * DPU 1's, ...) into digests (cpim_region_size / unit_size entries; NULL:
+ * not wanted) and their Merkle root: each level pairs neighbours, parent =
+ * SHA-256(left || right), an odd last node goes up unchanged; one unit's
+ * root is its digest.  Only the digests cross the bus. */
+cpim_err cpim_region_sha256(cpim_region *region, uint8_t (*digests)[32], uint8_t root[32]);
+
+/* 1 while the region is interrupted (see Faults above), else 0. */
+int cpim_region_interrupted(const cpim_region *region);
+/* Statistics of the region's last successful (or timing-only) operation. */
+cpim_err cpim_region_last_stats(const cpim_region *region, cpim_stats *stats);
 
 /* ---- helpers -------------------------------------------------------------- */
 

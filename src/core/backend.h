@@ -55,6 +55,16 @@
  *    coefficient is < its modulus; b is NULL for FORWARD and INVERSE.  a or
  *    b may equal out (not for TENSOR).  Outputs are fully reduced (< q).
  *    NULL: CPIM_ERR_UNSUPPORTED.
+ *  - region: resident regions (issue 17, cryptopim.h), a table of ops or
+ *    NULL (the core answers CPIM_ERR_UNSUPPORTED).  The core checks the
+ *    arguments (pointers, key lengths, XTS weak keys, offsets within the
+ *    region and multiples of 8) and the interrupted state; create gets
+ *    unit in [128, 1 MiB], a multiple of 128.  crypt gets raw keys and
+ *    wipes every copy it makes, on the host and the DPUs.  An op that
+ *    fails mid-way leaves the region resumable by the same op: the core
+ *    then calls it again with the same seq, and crypt refuses
+ *    (CPIM_ERR_REGION_INTERRUPTED) keys or nonces other than the
+ *    interrupted call's (it keeps a fingerprint of them, not the keys).
  *  - close(): wipe keys, free state.
  */
 #ifndef CPIM_BACKEND_H
@@ -62,6 +72,37 @@
 
 #include "cryptopim.h"
 #include "ntt_plan.h"
+
+/* issue 17: one in-place operation on a resident region (see backend.h's
+ * contract and cryptopim.h). */
+typedef enum cpim_region_kind {
+    CPIM_REGION_XTS_ENC = 1,
+    CPIM_REGION_XTS_DEC,
+    CPIM_REGION_XTS_REKEY,
+    CPIM_REGION_CTR,
+    CPIM_REGION_CTR_REKEY
+} cpim_region_kind;
+
+typedef struct cpim_region_op {
+    cpim_region_kind kind;
+    const uint8_t *key_a, *key_b; /* the key (a re-key's old one), a re-key's new one */
+    size_t len_a, len_b;
+    uint8_t nonce_a[8], nonce_b[8]; /* CTR */
+    uint32_t seq;                   /* operation number; a retry repeats it */
+} cpim_region_op;
+
+typedef struct cpim_region_vt {
+    cpim_err (*create)(void *state, uint64_t size, uint32_t unit, void **region);
+    void (*destroy)(void *region); /* zeroes its MRAM, frees its DPUs */
+    void (*layout)(const void *region, uint32_t *dpus, uint64_t *per_dpu, uint32_t *unit);
+    cpim_err (*xfer)(void *region, int to_dpus, uint64_t off, uint8_t *buf, size_t len,
+                     cpim_stats *st);
+    cpim_err (*crypt)(void *region, const cpim_region_op *op, cpim_stats *st);
+    /* digests of every unit (region order; digests may be NULL) and their
+     * Merkle root; seq as crypt's */
+    cpim_err (*sha256)(void *region, uint32_t seq, uint8_t (*digests)[32], uint8_t root[32],
+                       cpim_stats *st);
+} cpim_region_vt;
 
 typedef struct cpim_backend_vt {
     unsigned version; /* CPIM_BACKEND_VT_VERSION; lets the struct grow */
@@ -99,6 +140,8 @@ typedef struct cpim_backend_vt {
     /* issue 16, NTT (see the contract above) */
     cpim_err (*ntt)(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
                     const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st);
+    /* issue 17, resident regions (see the contract above) */
+    const cpim_region_vt *region;
 } cpim_backend_vt;
 
 #define CPIM_BACKEND_VT_VERSION 1u

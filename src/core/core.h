@@ -18,4 +18,7 @@ cpim_err cpim_core_begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes);
  * context; returns rc. */
 cpim_err cpim_core_finish(cpim_ctx *ctx, cpim_err rc, cpim_stats *st, double t0);
 
+/* A resident region's backend object (tests: MRAM inspection, issue 17). */
+void *cpim_core_region_impl(const cpim_region *region);
+
 #endif /* CPIM_CORE_H */

@@ -87,7 +87,48 @@ struct pim_state {
     /* NTT (issue 16, ntt.c): kernel settings, the ring whose twiddles are on the DPUs */
     uint32_t ntt_sched, ntt_log_m;
     cpim_pim_ntt_cache ntt_cache;
+    /* resident regions (resident.c) open machines of their own like this one */
+    cpim_pim_machine_cfg cfg;
+    char *profile;              /* cfg.profile */
+    char dpu_dir[PATH_MAX + 1]; /* cfg.dpu_dir (the caller's string need not outlive open) */
 };
+
+/* A resident region takes the context's DPUs (resident.c); the context
+ * then allocates others, with the same configuration, when it needs DPUs
+ * again, and gets them back when the region is freed (if it has none). */
+static cpim_err have_machine(struct pim_state *s)
+{
+    return s->m ? CPIM_OK : cpim_pim_machine_open(&s->m, &s->cfg);
+}
+
+static cpim_err pim_load(struct pim_state *s, int prog)
+{
+    cpim_err rc = have_machine(s);
+    return rc == CPIM_OK ? cpim_pim_machine_load(s->m, prog) : rc;
+}
+
+cpim_err cpim_pim_backend_take(void *state, cpim_pim_machine **m, cpim_pim_faults **faults,
+                               int *timing_only)
+{
+    struct pim_state *s = state;
+    cpim_err rc = have_machine(s);
+    if (rc != CPIM_OK)
+        return rc;
+    *m = s->m;
+    s->m = NULL;
+    *faults = &s->faults;
+    *timing_only = s->timing_only;
+    return CPIM_OK;
+}
+
+void cpim_pim_backend_give_back(void *state, cpim_pim_machine *m)
+{
+    struct pim_state *s = state;
+    if (s->m)
+        cpim_pim_machine_close(m);
+    else
+        s->m = m;
+}
 
 /* ---- where the DPU programs are ------------------------------------------------ */
 
@@ -290,6 +331,7 @@ static void pim_close(void *state)
     if (!s)
         return;
     cpim_pim_machine_close(s->m);
+    free(s->profile);
     free(s->to);
     free(s->from);
     free(s->scope_first);
@@ -326,8 +368,11 @@ static cpim_err pim_open(void **state, const cpim_options *opt)
         opt->dpus,      opt->ranks, opt->tasklets ? opt->tasklets : DEFAULT_TASKLETS,
         opt->mode,      profile,    opt->dpu_dir ? opt->dpu_dir : default_dpu_dir(),
         s->timing_only, &s->faults};
+    snprintf(s->dpu_dir, sizeof s->dpu_dir, "%s", cfg.dpu_dir);
+    s->cfg = cfg;
+    s->cfg.dpu_dir = s->dpu_dir;
+    s->profile = profile;
     rc = cpim_pim_machine_open(&s->m, &cfg);
-    free(profile);
     if (rc != CPIM_OK) {
         pim_close(s);
         return rc;
@@ -390,7 +435,7 @@ static int bounce_tail(struct pim_state *s, uint32_t bd, size_t share, const uin
 static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t *out, size_t len,
                         uint8_t counter[16], cpim_stats *st)
 {
-    cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_AES);
+    cpim_err rc = pim_load(s, PIM_PROG_AES);
     if (rc != CPIM_OK)
         return rc;
     cpim_pim_clocks clk;
@@ -512,7 +557,7 @@ static cpim_err pim_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t u
                         const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st)
 {
     struct pim_state *s = state;
-    cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_AES);
+    cpim_err rc = pim_load(s, PIM_PROG_AES);
     if (rc != CPIM_OK)
         return rc;
     cpim_pim_clocks clk;
@@ -667,7 +712,7 @@ static cpim_err pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_
                         size_t len, uint8_t tag[16], cpim_stats *st)
 {
     struct pim_state *s = state;
-    cpim_err rc = len ? cpim_pim_machine_load(s->m, PIM_PROG_GCM) : CPIM_OK;
+    cpim_err rc = len ? pim_load(s, PIM_PROG_GCM) : have_machine(s);
     if (rc != CPIM_OK)
         return rc;
     cpim_pim_clocks clk;
@@ -801,7 +846,7 @@ static int grow(cpim_pim_faults *f, uint8_t **buf, size_t *cap, size_t *hi, size
 static cpim_err sha_run(struct pim_state *s, const uint8_t *const *msgs, const size_t *lens,
                         size_t count, uint8_t (*digests)[32], uint32_t *const *h, cpim_stats *st)
 {
-    cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_SHA);
+    cpim_err rc = pim_load(s, PIM_PROG_SHA);
     if (rc != CPIM_OK)
         return rc;
     cpim_pim_clocks clk;
@@ -913,7 +958,7 @@ static cpim_err hmac_call(struct pim_state *s, int pbkdf2, const uint8_t *const 
                           uint32_t iterations, uint8_t *const *outs, size_t out_len,
                           uint8_t (*macs)[32], cpim_stats *st)
 {
-    cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_HMAC);
+    cpim_err rc = pim_load(s, PIM_PROG_HMAC);
     if (rc != CPIM_OK)
         return rc;
     cpim_pim_clocks clk;
@@ -958,7 +1003,7 @@ static cpim_err pim_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, 
     for (size_t j = 0; j < plan->nmod; j++)
         if (!plan->mod[j].word)
             return CPIM_ERR_UNSUPPORTED; /* no double-word kernel (docs/NTT.md) */
-    cpim_err rc = cpim_pim_machine_load(s->m, PIM_PROG_NTT);
+    cpim_err rc = pim_load(s, PIM_PROG_NTT);
     if (rc != CPIM_OK)
         return rc;
     cpim_pim_clocks clk;
@@ -1003,4 +1048,5 @@ const cpim_backend_vt cpim_backend_pim = {
     .sha256_blocks = pim_sha_blocks,
     .aes_gcm = pim_gcm,
     .ntt = pim_ntt,
+    .region = &cpim_pim_region_vt,
 };

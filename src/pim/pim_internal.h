@@ -44,7 +44,16 @@ void *cpim_pim_malloc(cpim_pim_faults *f, size_t size);
 
 /* ---- the DPUs (rounds.c) -------------------------------------------------- */
 
-enum { PIM_PROG_NONE = 0, PIM_PROG_AES, PIM_PROG_SHA, PIM_PROG_HMAC, PIM_PROG_GCM, PIM_PROG_NTT };
+enum {
+    PIM_PROG_NONE = 0,
+    PIM_PROG_AES,
+    PIM_PROG_SHA,
+    PIM_PROG_HMAC,
+    PIM_PROG_GCM,
+    PIM_PROG_RESIDENT,     /* resident regions (dpu/resident.c, resident.c) */
+    PIM_PROG_RESIDENT_SHA, /* the same, SHA-256 */
+    PIM_PROG_NTT           /* dpu/ntt.c (ntt.c) */
+};
 
 /* One host buffer <-> one MRAM range (from the heap pointer) of one DPU;
  * len 0 = no piece.  A DPU's pieces are disjoint. */
@@ -132,6 +141,28 @@ cpim_err cpim_pim_machine_round(cpim_pim_machine *m, const cpim_pim_round *r, cp
  * heap with zeros: key states a kernel did not get to wipe (best effort,
  * not a fault-injection checkpoint). */
 void cpim_pim_machine_zero_mram(cpim_pim_machine *m, uint32_t len);
+
+/* Resident regions (resident.c, issue 17): the key arguments of
+ * dpu/resident.c (wiped as send_key's are); one piece per DPU moved
+ * between the host and MRAM with no launch; a test's look at one DPU's
+ * memory (sym NULL: the MRAM heap) through the host library. */
+cpim_err cpim_pim_machine_send_res_key(cpim_pim_machine *m, const void *args, size_t size);
+cpim_err cpim_pim_machine_xfer(cpim_pim_machine *m, int to_dpus, const cpim_pim_piece *pc,
+                               cpim_pim_times *t);
+cpim_err cpim_pim_machine_peek(cpim_pim_machine *m, uint32_t dpu, const char *sym, uint32_t off,
+                               void *buf, uint32_t len);
+
+/* The pim backend's region ops (backend.h), and what creating one needs
+ * of the context: its machine's configuration. */
+struct cpim_region_vt;
+extern const struct cpim_region_vt cpim_pim_region_vt;
+cpim_pim_machine *cpim_pim_region_machine(void *region); /* tests: MRAM inspection */
+/* backend.c: a region takes the context's machine (the context opens
+ * another with the same configuration when it needs one) and gives it back
+ * when freed (closed instead if the context has one again). */
+cpim_err cpim_pim_backend_take(void *state, cpim_pim_machine **m, cpim_pim_faults **faults,
+                               int *timing_only);
+void cpim_pim_backend_give_back(void *state, cpim_pim_machine *m);
 
 /* ---- HMAC / PBKDF2 (hmac.c) ---------------------------------------------------- */
 

@@ -17,6 +17,7 @@
  * pieces of a round are pushed in groups of equal (offset, length).
  */
 #include <dpu.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "cryptopim.h"
 #include "gcm_args.h"
 #include "pim_internal.h"
+#include "resident_args.h"
 
 struct cpim_pim_machine {
     struct dpu_set_t set;
@@ -173,16 +175,26 @@ unsigned cpim_pim_machine_tasklets(const cpim_pim_machine *m)
 
 /* ---- programs and the key ------------------------------------------------------ */
 
+/* Generations are unique in the process, not per machine: a context whose
+ * machine was taken by a resident region opens another, whose MRAM holds
+ * none of what a cache recorded against the first one's generation. */
+static unsigned next_generation(void)
+{
+    static atomic_uint gen;
+    return atomic_fetch_add(&gen, 1) + 1;
+}
+
 cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog)
 {
     if (m->loaded == prog)
         return CPIM_OK;
     cpim_pim_machine_wipe_key(m); /* a new program's WRAM image may not cover the old key */
     char path[600];
-    static const char *const names[] = {"", "aes", "sha256", "hmac", "gcm", "ntt"};
+    static const char *const names[] = {"",    "aes",      "sha256",       "hmac",
+                                        "gcm", "resident", "resident-sha", "ntt"};
     snprintf(path, sizeof path, "%s/%s-t%u", m->dir, names[prog], m->tasklets);
     m->loaded = PIM_PROG_NONE;
-    m->gen++;
+    m->gen = next_generation();
     dpu_error_t e = CALL(m, dpu_load(m->set, path, NULL), DPU_ERR_ELF_INVALID_FILE);
     if (e != DPU_OK)
         return (e & 0xffff) == DPU_ERR_ALLOCATION ? CPIM_ERR_NOMEM : CPIM_ERR_PIM_LOAD;
@@ -193,7 +205,7 @@ cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog)
 void cpim_pim_machine_reset(cpim_pim_machine *m)
 {
     m->loaded = PIM_PROG_NONE;
-    m->gen++;
+    m->gen = next_generation();
 }
 
 unsigned cpim_pim_machine_generation(const cpim_pim_machine *m)
@@ -216,6 +228,40 @@ cpim_err cpim_pim_machine_send_key(cpim_pim_machine *m, const void *args, size_t
              DPU_ERR_DRIVER));
 }
 
+static cpim_err push_pieces(cpim_pim_machine *m, struct dpu_set_t set, uint32_t first,
+                            dpu_xfer_t dir, const cpim_pim_piece *pc, unsigned per,
+                            dpu_xfer_flags_t flags);
+
+cpim_err cpim_pim_machine_send_res_key(cpim_pim_machine *m, const void *args, size_t size)
+{
+    m->key_on_dpus = 1;
+    return map_err(
+        CALL(m, dpu_broadcast_to(m->set, RES_XSTR(RES_KEY_SYM), 0, args, size, DPU_XFER_DEFAULT),
+             DPU_ERR_DRIVER));
+}
+
+cpim_err cpim_pim_machine_xfer(cpim_pim_machine *m, int to_dpus, const cpim_pim_piece *pc,
+                               cpim_pim_times *t)
+{
+    double t0 = cpim_now();
+    cpim_err rc = push_pieces(m, m->set, 0, to_dpus ? DPU_XFER_TO_DPU : DPU_XFER_FROM_DPU, pc, 1,
+                              DPU_XFER_DEFAULT);
+    *(to_dpus ? &t->in : &t->out) += cpim_now() - t0;
+    return rc;
+}
+
+cpim_err cpim_pim_machine_peek(cpim_pim_machine *m, uint32_t dpu, const char *sym, uint32_t off,
+                               void *buf, uint32_t len)
+{
+    struct dpu_set_t d;
+    uint32_t i;
+    DPU_FOREACH (m->set, d, i) {
+        if (i == dpu)
+            return map_err(dpu_copy_from(d, sym ? sym : DPU_MRAM_HEAP_POINTER_NAME, off, buf, len));
+    }
+    return CPIM_ERR_INVALID_ARG;
+}
+
 void cpim_pim_machine_key_consumed(cpim_pim_machine *m)
 {
     m->key_on_dpus = 0;
@@ -223,6 +269,12 @@ void cpim_pim_machine_key_consumed(cpim_pim_machine *m)
 
 void cpim_pim_machine_wipe_key(cpim_pim_machine *m)
 {
+    if (m->key_on_dpus && m->loaded == PIM_PROG_RESIDENT) {
+        static const struct res_key_args rzero;
+        (void)dpu_broadcast_to(m->set, RES_XSTR(RES_KEY_SYM), 0, &rzero, sizeof rzero,
+                               DPU_XFER_DEFAULT);
+        m->key_on_dpus = 0;
+    }
     if (!m->key_on_dpus || (m->loaded != PIM_PROG_AES && m->loaded != PIM_PROG_GCM))
         return;
     static const struct aes_key_args zero;

@@ -1,0 +1,237 @@
+/*
+ * exp_resident.c -- `cryptopim bench --experiment resident` (issue 17):
+ * encrypt, re-key and hash all data resident in the DPUs' MRAM in place
+ * (cpim_region_*, no data transfer) against the CryptoPIM study's path
+ * through the memory bus (transfer in, kernel, transfer out: the pim
+ * backend's cpim_aes_xts / cpim_sha256_batch) and against AES-NI / SHA-NI
+ * on this host, over 1..40 ranks with the same bytes per DPU.
+ *
+ * Rows in bench.c's long CSV schema; kernel aes-xts-encrypt, aes-xts-rekey
+ * or sha256-merkle; impl pim (mode in-place: resident region; mode
+ * async-exec: through the bus) or aesni / shani; phases cpu-dpu, kernel,
+ * dpu-cpu, total, and host-cpu-per-GB (time_s = host CPU seconds per GB of
+ * payload: measured by getrusage for the CPU rows; for pim rows the modeled
+ * transfer time, as the host's cores drive UPMEM transfers).
+ *  - pim rows are on the modeled clock (the virtual UPMEM; sampled: one DPU
+ *    per rank simulated, a timing-only run);
+ *  - through the bus, a re-key is two passes (decrypt, encrypt): the study's
+ *    path has no fused kernel, so its row is the sum of the two passes'
+ *    phases (the encryption pass's, twice: XTS decryption costs the same
+ *    transfers and, on the DPU, within a few percent the same kernel);
+ *  - AES-NI / SHA-NI rows are measured on this host over at most 256 MiB
+ *    (throughput does not depend on the size beyond the caches), all cores.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "bench.h"
+#include "cryptopim.h"
+
+static const uint8_t xkey[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
+                                 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+static const uint8_t xkey2[32] = {32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+                                  16, 15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1};
+#define UNIT 4096u
+
+static void row(const bench_exp_env *e, const char *kernel, const char *impl, const char *mode,
+                unsigned ranks, unsigned dpus, unsigned threads, size_t bytes, const char *phase,
+                double t, cpim_clock clock, double joules)
+{
+    double gbps = t > 0 && strcmp(phase, "host-cpu-per-GB") ? (double)bytes / t / 1e9 : 0;
+    char jpgb[32] = "";
+    if (joules >= 0 && bytes > 0)
+        snprintf(jpgb, sizeof jpgb, "%.6g", joules / ((double)bytes / 1e9));
+    fprintf(e->csv, "%s,%s,%s,%s,%u,%u,%u,%u,%zu,%s,%.9f,%.4f,%.4f,%s,%s,%s\n", e->exp, kernel,
+            impl, mode, ranks, dpus, 16u, threads, bytes, phase, t, gbps, 0.0,
+            cpim_clock_name(clock), clock == CPIM_CLOCK_MEASURED ? "this-host" : e->machine, jpgb);
+    fflush(e->csv);
+}
+
+/* The phases of a pim call (scaled by k: a re-key through the bus is two passes). */
+static void pim_rows(const bench_exp_env *e, const char *kernel, const char *mode,
+                     const cpim_stats *st, double k, size_t bytes)
+{
+    const cpim_phases *p = &st->modeled;
+    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "cpu-dpu", k * p->cpu_dpu_s,
+        p->clock, -1);
+    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "kernel", k * p->kernel_s, p->clock,
+        -1);
+    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "dpu-cpu", k * p->dpu_cpu_s,
+        p->clock, -1);
+    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "total", k * p->total_s, p->clock,
+        k * st->modeled_joules);
+    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "host-cpu-per-GB",
+        k * (p->cpu_dpu_s + p->dpu_cpu_s) / ((double)bytes / 1e9), p->clock, -1);
+}
+
+static cpim_ctx *open_pim(const bench_exp_env *e, unsigned ranks)
+{
+    cpim_options o;
+    cpim_options_init(&o);
+    o.ranks = ranks;
+    o.tasklets = 16;
+    o.mode = CPIM_PIM_ASYNC_EXEC;
+    o.profile = e->profile;
+    o.timing_only = e->sampled;
+    cpim_ctx *ctx = NULL;
+    return cpim_open(&ctx, "pim", &o) == CPIM_OK ? ctx : NULL;
+}
+
+static int ok(const bench_exp_env *e, cpim_err rc)
+{
+    return rc == CPIM_OK || (e->sampled && rc == CPIM_ERR_TIMING_ONLY);
+}
+
+/* In place: a region of `per` bytes on each DPU of `ranks` ranks. */
+static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
+{
+    cpim_ctx *ctx = open_pim(e, ranks);
+    cpim_region *reg = NULL;
+    cpim_err rc =
+        ctx ? cpim_region_create(ctx, (uint64_t)ranks * 64 * per, UNIT, &reg) : CPIM_ERR_PIM_ALLOC;
+    if (rc != CPIM_OK) {
+        fprintf(stderr, "bench: resident: %u ranks: %s\n", ranks, cpim_strerror(rc));
+        cpim_close(ctx);
+        return -1;
+    }
+    const size_t bytes = (size_t)cpim_region_size(reg);
+    cpim_stats st;
+    uint8_t root[32];
+    rc = cpim_region_xts(reg, CPIM_ENCRYPT, xkey, 32);
+    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
+        pim_rows(e, "aes-xts-encrypt", "in-place", &st, 1, bytes);
+    if (ok(e, rc))
+        rc = cpim_region_xts_rekey(reg, xkey, 32, xkey2, 32);
+    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
+        pim_rows(e, "aes-xts-rekey", "in-place", &st, 1, bytes);
+    if (ok(e, rc))
+        rc = cpim_region_sha256(reg, NULL, root);
+    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
+        pim_rows(e, "sha256-merkle", "in-place", &st, 1, bytes);
+    if (!ok(e, rc))
+        fprintf(stderr, "bench: resident: %u ranks in place: %s\n", ranks, cpim_strerror(rc));
+    cpim_region_free(reg);
+    cpim_close(ctx);
+    return ok(e, rc) ? 0 : -1;
+}
+
+/* Through the bus: the same bytes from a host buffer. */
+static int bus_point(const bench_exp_env *e, unsigned ranks, uint8_t *buf, size_t bytes,
+                     const uint8_t **msgs, size_t *lens, uint8_t (*dig)[32])
+{
+    cpim_ctx *ctx = open_pim(e, ranks);
+    if (!ctx)
+        return -1;
+    cpim_stats st;
+    cpim_err rc = cpim_xts_set_key(ctx, xkey, 32);
+    if (rc == CPIM_OK)
+        rc = cpim_aes_xts(ctx, CPIM_ENCRYPT, 0, UNIT, buf, buf, bytes);
+    if (ok(e, rc) && cpim_last_stats(ctx, &st) == CPIM_OK) {
+        pim_rows(e, "aes-xts-encrypt", "async-exec", &st, 1, bytes);
+        pim_rows(e, "aes-xts-rekey", "async-exec", &st, 2, bytes);
+    }
+    const size_t n = bytes / UNIT;
+    for (size_t i = 0; i < n; i++)
+        msgs[i] = buf + i * UNIT, lens[i] = UNIT;
+    if (ok(e, rc))
+        rc = cpim_sha256_batch(ctx, msgs, lens, n, dig);
+    if (ok(e, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
+        pim_rows(e, "sha256-merkle", "async-exec", &st, 1, bytes);
+    if (!ok(e, rc))
+        fprintf(stderr, "bench: resident: %u ranks through the bus: %s\n", ranks,
+                cpim_strerror(rc));
+    cpim_close(ctx);
+    return ok(e, rc) ? 0 : -1;
+}
+
+static double cpu_s(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 + (double)u.ru_stime.tv_sec +
+           u.ru_stime.tv_usec * 1e-6;
+}
+
+/* AES-NI XTS (encrypt; re-key = decrypt + encrypt) and SHA-NI on this host:
+ * best of 3, measured. */
+static void host_rows(const bench_exp_env *e, uint8_t *buf, size_t bytes, const uint8_t **msgs,
+                      size_t *lens, uint8_t (*dig)[32])
+{
+    static const char *const kernels[] = {"aes-xts-encrypt", "aes-xts-rekey", "sha256-merkle"};
+    for (int k = 0; k < 3; k++) {
+        const char *be = k == 2 ? "shani" : "aesni";
+        cpim_backend_info info;
+        if (cpim_backend_info_by_name(be, &info) != CPIM_OK || !info.available)
+            continue;
+        cpim_ctx *ctx = NULL;
+        if (cpim_open(&ctx, be, NULL) != CPIM_OK)
+            continue;
+        cpim_xts_set_key(ctx, xkey, 32);
+        double best = 1e300, best_cpu = 0;
+        for (int rep = 0; rep < 3; rep++) {
+            double c0 = cpu_s(), t0 = cpim_now();
+            cpim_err rc;
+            if (k == 2) {
+                size_t n = bytes / UNIT;
+                for (size_t i = 0; i < n; i++)
+                    msgs[i] = buf + i * UNIT, lens[i] = UNIT;
+                rc = cpim_sha256_batch(ctx, msgs, lens, n, dig);
+            } else {
+                rc = cpim_aes_xts(ctx, CPIM_ENCRYPT, 0, UNIT, buf, buf, bytes);
+                if (k == 1 && rc == CPIM_OK)
+                    rc = cpim_aes_xts(ctx, CPIM_DECRYPT, 0, UNIT, buf, buf, bytes);
+            }
+            double t = cpim_now() - t0, c = cpu_s() - c0;
+            if (rc == CPIM_OK && t < best)
+                best = t, best_cpu = c;
+        }
+        if (best < 1e300) {
+            unsigned th = cpim_cores();
+            row(e, kernels[k], be, "host", 0, 0, th, bytes, "total", best, CPIM_CLOCK_MEASURED, -1);
+            row(e, kernels[k], be, "host", 0, 0, th, bytes, "host-cpu-per-GB",
+                best_cpu / ((double)bytes / 1e9), CPIM_CLOCK_MEASURED, -1);
+        }
+        cpim_close(ctx);
+    }
+}
+
+int bench_exp_resident(const bench_exp_env *e)
+{
+    static const unsigned full_pts[] = {1, 2, 4, 8, 16, 40};
+    static const unsigned small_pts[] = {1, 2};
+    const unsigned *pts = e->quick || !e->sampled ? small_pts : full_pts;
+    const size_t npts = e->quick || !e->sampled ? 2 : sizeof full_pts / sizeof full_pts[0];
+    /* in place: 1 MiB per DPU (2.5 GiB at 40 ranks, no host memory needed;
+     * the kernel time is linear in it, 4 MiB and 32 MiB only multiply the
+     * simulation time: ~0.7 min per rank at 4 MiB on 2 shared cores);
+     * through the bus: the ranks experiment's 512 KiB per DPU (32 MiB per
+     * rank), as the host must hold every byte */
+    const size_t per_res = e->quick ? (256u << 10) : (1u << 20);
+    const size_t per_bus = e->quick ? (256u << 10) : (512u << 10);
+    const size_t host_max = (size_t)pts[npts - 1] * 64 * per_bus;
+    uint8_t *buf = calloc(host_max, 1);
+    const uint8_t **msgs = calloc(host_max / UNIT, sizeof *msgs);
+    size_t *lens = calloc(host_max / UNIT, sizeof *lens);
+    uint8_t(*dig)[32] = calloc(host_max / UNIT, 32);
+    int rc = buf && msgs && lens && dig ? 0 : -1;
+    if (rc == 0) {
+        for (size_t i = 0; i < host_max; i++)
+            buf[i] = (uint8_t)(i * 131 + (i >> 12));
+        const size_t host_bytes = host_max < (256u << 20) ? host_max : (256u << 20);
+        fprintf(stderr, "bench: resident: AES-NI / SHA-NI on %zu MiB (measured)\n",
+                host_bytes >> 20);
+        host_rows(e, buf, host_bytes, msgs, lens, dig);
+    }
+    for (size_t i = 0; i < npts && rc == 0; i++) {
+        const unsigned r = pts[i];
+        fprintf(stderr, "bench: resident: %u ranks, in place %zu KiB/DPU, bus %zu KiB/DPU%s\n", r,
+                per_res >> 10, per_bus >> 10, e->sampled ? " (sampled)" : "");
+        if (resident_point(e, r, per_res) != 0 ||
+            bus_point(e, r, buf, (size_t)r * 64 * per_bus, msgs, lens, dig) != 0)
+            rc = -1;
+    }
+    free(buf), free(msgs), free(lens), free(dig);
+    return rc;
+}
