@@ -110,6 +110,7 @@ struct aes_job {
     const uint8_t *in;
     uint8_t *out;
     size_t len;       /* bytes (CTR) */
+    int inc32;        /* CTR: GCM's 32-bit counter (constant-time code only) */
     uint8_t ctr0[16]; /* CTR: counter of block 0 */
 };
 
@@ -139,13 +140,18 @@ static void ctr_range(void *arg, size_t b, size_t e)
     const struct aes_job *j = arg;
     uint8_t ctr[16];
     memcpy(ctr, j->ctr0, 16);
-    cpim_crypto_aes_ctr_add(ctr, (uint64_t)b);
+    if (j->inc32)
+        cpim_crypto_gcm_inc32(ctr, (uint32_t)b);
+    else
+        cpim_crypto_aes_ctr_add(ctr, (uint64_t)b);
     size_t end = e * 16 < j->len ? e * 16 : j->len;
     const uint8_t *in = j->in + b * 16;
     uint8_t *out = j->out + b * 16;
     for (size_t n = end - b * 16; n;) {
         uint32_t step = n > CHUNK ? CHUNK : (uint32_t)n;
-        if (j->ct)
+        if (j->ct && j->inc32)
+            cpim_crypto_aes_ct_ctr32(j->ct, &j->k->ct, ctr, in, out, step);
+        else if (j->ct)
             cpim_crypto_aes_ct_ctr(j->ct, &j->k->ct, ctr, in, out, step);
         else
             cpim_crypto_aes_ctr(&j->k->ek, ctr, in, out, step);
@@ -298,6 +304,18 @@ static void gcm_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t
     cpim_portable_ctr(g->k, g->threads, counter, in, out, len);
 }
 
+/* GCM's inc32 CTR in constant time, threaded as cpim_portable_ctr */
+static void gcm_ctr32(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out, size_t len)
+{
+    const struct gcm_state *g = state;
+    struct aes_job j = {.k = g->k, .in = in, .out = out, .len = len, .inc32 = 1};
+    j.ct = cpim_aes_ct_impl();
+    memcpy(j.ctr0, counter, 16);
+    size_t nblocks = len / 16 + (len % 16 != 0);
+    (void)cpim_parallel_for(g->threads, nblocks, GRAIN_BLOCKS, ctr_range, &j);
+    cpim_crypto_gcm_inc32(counter, (uint32_t)nblocks);
+}
+
 static void gcm_ghash(void *state, uint8_t y[16], const uint8_t *p, size_t nblocks)
 {
     const struct gcm_state *g = state;
@@ -322,7 +340,8 @@ void cpim_portable_gcm(const cpim_portable_aes *k, unsigned threads, cpim_dir di
                        const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
 {
     struct gcm_state g = {k, threads};
-    const cpim_gcm_ops ops = {&g, gcm_ctr, gcm_ghash, gcm_encrypt1, threads};
+    const cpim_gcm_ops ops = {&g,           gcm_ctr, gcm_ghash,
+                              gcm_encrypt1, threads, k->table ? NULL : gcm_ctr32};
     cpim_gcm_run(&ops, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
 }
 

@@ -176,9 +176,9 @@ static void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n
         out[i] = a[i] ^ b[i];
 }
 
-/* see aes_ct.h */
-void cpim_crypto_aes_ct_ctr(const cpim_crypto_aes_ct_impl *im, const cpim_crypto_aes_ct_ks *ks,
-                            uint8_t ctr[16], const uint8_t *in, uint8_t *out, size_t len)
+/* CTR with a 128-bit (inc32 = 0) or GCM's 32-bit (inc32 = 1) increment */
+static void ctr_any(const cpim_crypto_aes_ct_impl *im, const cpim_crypto_aes_ct_ks *ks,
+                    uint8_t ctr[16], const uint8_t *in, uint8_t *out, size_t len, int inc32)
 {
     uint8_t buf[16 * CT_CHUNK];
     uint64_t hi = be64(ctr), lo = be64(ctr + 8); /* the counter is public */
@@ -189,7 +189,10 @@ void cpim_crypto_aes_ct_ctr(const cpim_crypto_aes_ct_impl *im, const cpim_crypto
         for (size_t i = 0; i < nb; i++) {
             put_be64(buf + 16 * i, hi);
             put_be64(buf + 16 * i + 8, lo);
-            hi += ++lo == 0;
+            if (inc32) /* arithmetic only: GCM's J0 may be secret */
+                lo = (lo & 0xffffffff00000000ull) | ((lo + 1) & 0xffffffffull);
+            else
+                hi += ++lo == 0;
         }
         im->blocks(ks, 0, buf, buf, nb);
         size_t n = len < 16 * nb ? len : 16 * nb;
@@ -199,6 +202,20 @@ void cpim_crypto_aes_ct_ctr(const cpim_crypto_aes_ct_impl *im, const cpim_crypto
     put_be64(ctr, hi);
     put_be64(ctr + 8, lo);
     cpim_crypto_ct_wipe(buf, sizeof buf);
+}
+
+/* see aes_ct.h */
+void cpim_crypto_aes_ct_ctr(const cpim_crypto_aes_ct_impl *im, const cpim_crypto_aes_ct_ks *ks,
+                            uint8_t ctr[16], const uint8_t *in, uint8_t *out, size_t len)
+{
+    ctr_any(im, ks, ctr, in, out, len, 0);
+}
+
+/* see aes_ct.h */
+void cpim_crypto_aes_ct_ctr32(const cpim_crypto_aes_ct_impl *im, const cpim_crypto_aes_ct_ks *ks,
+                              uint8_t ctr[16], const uint8_t *in, uint8_t *out, size_t len)
+{
+    ctr_any(im, ks, ctr, in, out, len, 1);
 }
 
 /* t *= alpha in XTS's GF(2^128) (little-endian 128-bit number), by masks */

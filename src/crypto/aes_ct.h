@@ -70,6 +70,11 @@ uint32_t cpim_crypto_aes_ct_expand_words(cpim_crypto_aes_ks *ek, cpim_crypto_aes
 void cpim_crypto_aes_ct_ctr(const cpim_crypto_aes_ct_impl *im, const cpim_crypto_aes_ct_ks *ks,
                             uint8_t ctr[16], const uint8_t *in, uint8_t *out, size_t len);
 
+/* The same with GCM's inc32: only the low 32 bits (bytes 12..15) count,
+ * mod 2^32; the other 96 stay.  No branch on the counter (J0 can be secret). */
+void cpim_crypto_aes_ct_ctr32(const cpim_crypto_aes_ct_impl *im, const cpim_crypto_aes_ct_ks *ks,
+                              uint8_t ctr[16], const uint8_t *in, uint8_t *out, size_t len);
+
 /* XTS on one data unit, as cpim_crypto_aes_xts_unit (aes.h): k1 key1's
  * schedule (both directions), k2 key2's. */
 void cpim_crypto_aes_ct_xts_unit(const cpim_crypto_aes_ct_impl *im, const cpim_crypto_aes_ct_ks *k1,
