@@ -346,3 +346,34 @@ void cpim_crypto_ghash_ct_blocks(const cpim_crypto_ghash_ct_key *k, uint8_t y[16
     put_be64(y, rev64(y0));
     put_be64(y + 8, rev64(y1));
 }
+
+/* see aes_ct.h */
+void cpim_crypto_ghash_ct_bytes(const cpim_crypto_ghash_ct_key *k, uint8_t y[16], const uint8_t *p,
+                                uint64_t len)
+{
+    cpim_crypto_ghash_ct_blocks(k, y, p, (size_t)(len / 16));
+    if (len % 16) {
+        uint8_t b[16] = {0};
+        __builtin_memcpy(b, p + (len - len % 16), (size_t)(len % 16));
+        cpim_crypto_ghash_ct_blocks(k, y, b, 1);
+        cpim_crypto_ct_wipe(b, sizeof b);
+    }
+}
+
+/* see aes_ct.h */
+void cpim_crypto_gcm_ct_j0(const cpim_crypto_ghash_ct_key *k, const uint8_t *iv, uint64_t iv_len,
+                           uint8_t j0[16])
+{
+    for (int i = 0; i < 16; i++)
+        j0[i] = 0;
+    if (iv_len == 12) {
+        for (int i = 0; i < 12; i++)
+            j0[i] = iv[i];
+        j0[15] = 1;
+        return;
+    }
+    uint8_t lb[16] = {0};
+    cpim_crypto_ghash_ct_bytes(k, j0, iv, iv_len);
+    put_be64(lb + 8, iv_len * 8);
+    cpim_crypto_ghash_ct_blocks(k, j0, lb, 1);
+}

@@ -94,6 +94,13 @@ void cpim_crypto_ghash_ct_init(cpim_crypto_ghash_ct_key *k, const uint8_t h[16])
 /* For each of nblocks blocks B: y = (y ^ B) * H. */
 void cpim_crypto_ghash_ct_blocks(const cpim_crypto_ghash_ct_key *k, uint8_t y[16], const uint8_t *p,
                                  size_t nblocks);
+/* GHASH over len bytes, a partial last block zero-padded. */
+void cpim_crypto_ghash_ct_bytes(const cpim_crypto_ghash_ct_key *k, uint8_t y[16], const uint8_t *p,
+                                uint64_t len);
+/* GCM's pre-counter block J0, as cpim_crypto_gcm_j0 (gcm.h). */
+void cpim_crypto_gcm_ct_j0(const cpim_crypto_ghash_ct_key *k, const uint8_t *iv, uint64_t iv_len,
+                           uint8_t j0[16]);
+
 /* Zeroes n bytes; volatile stores, so they are kept. */
 static inline void cpim_crypto_ct_wipe(void *p, size_t n)
 {
