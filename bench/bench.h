@@ -9,8 +9,9 @@
 #ifndef CPIM_BENCH_H
 #define CPIM_BENCH_H
 
-int cmd_speed(int argc, char **argv); /* speed.c: throughput, --compare with OpenSSL/ipsec-mb */
-int cmd_study(int argc, char **argv); /* study.c: the main job (`make run`) */
-int cmd_bench(int argc, char **argv); /* bench.c: the study's experiments */
+int cmd_speed(int argc, char **argv);  /* speed.c: throughput, --compare with OpenSSL/ipsec-mb */
+int cmd_study(int argc, char **argv);  /* study.c: the main job (`make run`) */
+int cmd_bench(int argc, char **argv);  /* bench.c: the study's experiments */
+int cmd_dudect(int argc, char **argv); /* dudect.c: timing test of the host AES (issue 19) */
 
 #endif /* CPIM_BENCH_H */
