@@ -17,7 +17,7 @@
 #include "gcm.h"
 #include "test.h"
 
-#ifdef CPIM_HAVE_OPENSSL
+#ifdef HAVE_OPENSSL
 #include <openssl/evp.h>
 
 /* OpenSSL's answer for ECB (mode 0), CTR (1) or XTS (2, one unit); 0 on error. */
@@ -91,7 +91,7 @@ static void run_width(size_t w, size_t unused)
             memcpy(b, in, 16 * nb);
             im->blocks(&ks, dec, b, b, nb);
             CHECK_MEM(b, a, 16 * nb, "ECB in place");
-#ifdef CPIM_HAVE_OPENSSL
+#ifdef HAVE_OPENSSL
             if (nb) {
                 CHECK(ossl(0, dec, key, kl, NULL, in, b, 16 * nb), "OpenSSL ECB");
                 CHECK_MEM(a, b, 16 * nb, "ECB vs OpenSSL");
@@ -104,7 +104,7 @@ static void run_width(size_t w, size_t unused)
         cpim_crypto_aes_ct_ctr(im, &ks, c2, in, b, len);
         CHECK_MEM(b, a, len, "CTR vs T-table");
         CHECK_MEM(c2, c1, 16, "CTR counter after the call");
-#ifdef CPIM_HAVE_OPENSSL
+#ifdef HAVE_OPENSSL
         if (len) {
             CHECK(ossl(1, 0, key, kl, ctr0, in, b, len), "OpenSSL CTR");
             CHECK_MEM(a, b, len, "CTR vs OpenSSL");
@@ -121,7 +121,7 @@ static void run_width(size_t w, size_t unused)
             cpim_crypto_aes_xts_unit(dec ? &dk : &ek, &k2e, dec, unit, in, a, (uint32_t)xl);
             cpim_crypto_aes_ct_xts_unit(im, &ks, &ks2, dec, unit, in, b, xl);
             CHECK_MEM(b, a, xl, "XTS vs T-table");
-#ifdef CPIM_HAVE_OPENSSL
+#ifdef HAVE_OPENSSL
             uint8_t iv[16] = {0};
             for (int i = 0; i < 8; i++)
                 iv[i] = (uint8_t)(unit >> 8 * i);
