@@ -13,6 +13,7 @@ int cmd_speed(int argc, char **argv);     /* speed.c: throughput, --compare with
 int cmd_study(int argc, char **argv);     /* study.c: the main job (`make run`) */
 int cmd_bench(int argc, char **argv);     /* bench.c: the study's experiments */
 int cmd_benchmark(int argc, char **argv); /* benchmark.c: the cryptsetup-benchmark table */
+int cmd_dudect(int argc, char **argv);    /* dudect.c: timing test of the host AES (issue 19) */
 
 /* exp_resident.c (issue 17): `--experiment resident`, rows in bench.c's
  * long CSV schema. */

@@ -1,5 +1,5 @@
 /*
- * main.c -- `cryptopim-bench speed|study|bench|benchmark ARGS`: the experiment suite.
+ * main.c -- `cryptopim-bench speed|study|bench|benchmark|dudect ARGS`: the experiment suite.
  *
  * Users reach it through `cryptopim speed|study|bench|benchmark`, which runs this
  * program (found next to `cryptopim`, else on PATH): the experiments link
@@ -24,8 +24,11 @@ int main(int argc, char **argv)
         rc = cmd_bench(argc - 2, argv + 2);
     else if (strcmp(cmd, "benchmark") == 0)
         rc = cmd_benchmark(argc - 2, argv + 2);
+    else if (strcmp(cmd, "dudect") == 0)
+        rc = cmd_dudect(argc - 2, argv + 2);
     else {
-        cli_error("cryptopim-bench: unknown command '%s' (speed, study, bench, benchmark)", cmd);
+        cli_error("cryptopim-bench: unknown command '%s' (speed, study, bench, benchmark, dudect)",
+                  cmd);
         return CLI_USAGE;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {

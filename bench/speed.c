@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -44,14 +45,17 @@ static const char speed_help[] =
     "(pbkdf2-batch: its bytes column counts iterations, its rate G iterations/s),\n"
     "then one `cryptsetup benchmark` line per backend (PBKDF2-sha256 iterations\n"
     "per second for a 256-bit key; pim modeled).  Default backends: every\n"
-    "available CPU backend (cpu, aesni, shani); operations a backend does not provide are\n"
+    "available CPU backend (cpu, cpu-table, aesni, shani); operations a backend does not provide "
+    "are\n"
     "skipped.  Each case: checked against the cpu backend, one warm-up run, then\n"
     "repeated for >= 0.5 s (and >= 3 runs); the best run is reported.  The\n"
     "SHA-256 cases run all subjects in turn, round by round (same load).\n"
     "\n"
     "  --compare          also measure OpenSSL (EVP) and intel-ipsec-mb, one\n"
     "                     thread each, when compiled in; their output is checked\n"
-    "                     against the cpu backend\n"
+    "                     against the cpu backend.  `openssl-sw` rows: OpenSSL's\n"
+    "                     constant-time software AES (AES-NI masked with\n"
+    "                     OPENSSL_ia32cap: vpaes for ECB, bsaes for CTR)\n"
     "  --csv              rows `op,backend,bytes,threads,clock,seconds,gbps`\n"
     "  --kdf-only         only the HMAC / PBKDF2 rows and lines\n"
     "  --ntt-only         only the NTT rows (forward NTT and the batched negacyclic\n"
@@ -461,6 +465,38 @@ static int make_reference(struct speed *sp)
     return 0;
 }
 
+/* OpenSSL's constant-time software AES (issue 19): OpenSSL picks its AES
+ * code once, from its capability vector, which it reads from the
+ * OPENSSL_ia32cap environment variable when the library loads.  Clearing
+ * bit 57 (AES-NI) and bit 33 (PCLMULQDQ) of its first word makes it use
+ * vpaes (SSSE3 byte shuffles) for ECB and bsaes (Kaesper-Schwabe
+ * bitslicing) for CTR.  So this runs the OpenSSL rows again in a child
+ * process started with that variable: rows `openssl-sw`, same workloads,
+ * one thread, checked against our cpu backend as the `openssl` rows are.
+ * Returns 0, or -1 if the child failed. */
+static int run_openssl_sw(int csv, int quick_flag)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        char *args[6] = {"cryptopim-bench", "speed", "--openssl-sw-child", NULL, NULL, NULL};
+        int n = 3;
+        if (csv)
+            args[n++] = "--csv";
+        if (quick_flag)
+            args[n++] = "--quick";
+        setenv("OPENSSL_ia32cap", "~0x200000200000000", 1);
+        execv("/proc/self/exe", args);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    return 0;
+}
+
 /* see cli.h */
 int cmd_speed(int argc, char **argv)
 {
@@ -470,7 +506,7 @@ int cmd_speed(int argc, char **argv)
     const char *opt, *operand;
     const char *names[MAX_BACKENDS];
     size_t nnames = 0;
-    int compare = 0, quick_flag = 0, kdf_only = 0, ntt_only = 0;
+    int compare = 0, quick_flag = 0, kdf_only = 0, ntt_only = 0, sw_child = 0;
 
     memset(&sp, 0, sizeof sp);
     cli_common_init(&c);
@@ -507,6 +543,8 @@ int cmd_speed(int argc, char **argv)
             flag = &ntt_only;
         } else if (strcmp(opt, "--quick") == 0) { /* undocumented: tiny sizes for tests */
             flag = &quick_flag;
+        } else if (strcmp(opt, "--openssl-sw-child") == 0) { /* internal: run_openssl_sw */
+            flag = &sw_child;
         } else {
             cli_error("speed: unknown option %s (see `cryptopim speed --help`)", cli_quote(opt));
             return CLI_USAGE;
@@ -522,9 +560,11 @@ int cmd_speed(int argc, char **argv)
     /* Which backends: the named ones (must open), else the available CPU ones. */
     struct subject subj[MAX_BACKENDS + 4];
     size_t ns = 0;
-    if (!nnames) {
-        static const char *const defaults[] = {"cpu", "aesni", "shani"};
-        for (size_t i = 0; i < 3; i++) {
+    if (sw_child)
+        compare = 1;
+    else if (!nnames) {
+        static const char *const defaults[] = {"cpu", "cpu-table", "aesni", "shani"};
+        for (size_t i = 0; i < 4; i++) {
             cpim_backend_info info;
             if (cpim_backend_info_by_name(defaults[i], &info) == CPIM_OK && info.available)
                 names[nnames++] = defaults[i];
@@ -565,6 +605,10 @@ int cmd_speed(int argc, char **argv)
             const char *why = "";
             su->lib = cmp_at(i);
             su->name = su->lib->name;
+            if (sw_child && strcmp(su->name, "openssl") != 0)
+                continue;
+            if (sw_child)
+                su->name = "openssl-sw";
             su->threads = 1;
             if (!(su->lib_state = su->lib->open(key, &why))) {
                 cli_error("speed: %s: %s", su->name, why);
@@ -581,9 +625,20 @@ int cmd_speed(int argc, char **argv)
     }
     if (make_reference(&sp) != 0)
         goto out;
-    print_header(&sp);
+    if (!sw_child)
+        print_header(&sp);
     for (size_t i = 0; i < ns; i++)
         run_subject(&sp, &subj[i]);
+    if (sw_child) { /* only the AES rows of OpenSSL's software path */
+        rc = sp.failed ? CLI_FAIL : CLI_OK;
+        goto out;
+    }
+#ifdef HAVE_OPENSSL
+    if (compare && run_openssl_sw(sp.csv, quick_flag) != 0) {
+        cli_error("speed: the openssl-sw rows (OpenSSL without AES-NI) failed");
+        sp.failed = 1;
+    }
+#endif
     run_sha(&sp, subj, ns);
     if (speed_kdf(names, nnames, &c.opt, compare, sp.csv, quick_flag))
         sp.failed = 1;

@@ -4,18 +4,24 @@
  * cryptopim runs bulk AES and SHA-256 on one of several backends behind the
  * same calls:
  *
- *   name    what it is                                          constant-time
- *   ------  --------------------------------------------------  -------------
- *   cpu     portable C (src/crypto), multi-threaded for bulk    no (T-tables)
- *   aesni   AES-NI / VAES for AES, the portable code for SHA    AES: yes
- *   shani   SHA-NI (4 messages interleaved), portable AES       SHA: yes
- *   pim     UPMEM DPUs (real SDK, or the built-in virtual one)  yes on a DPU
- *   auto    the best available backend per operation             -
+ *   name       what it is                                          constant-time
+ *   ---------  --------------------------------------------------  -------------
+ *   cpu        portable C, multi-threaded for bulk: bitsliced AES  yes (AES, GHASH)
+ *              (AVX2 / AVX-512 words by CPUID), masked GHASH
+ *   aesni      AES-NI / VAES for AES, the portable code for SHA    AES: yes
+ *   shani      SHA-NI (4 messages interleaved), `cpu`'s AES        yes
+ *   pim        UPMEM DPUs (real SDK, or the built-in virtual one)  yes (see below)
+ *   auto       the best available backend per operation           yes
+ *   cpu-table  `cpu` with the DPUs' T-table AES and 4-bit GHASH    no
  *
- * The portable AES is table-driven because that is the form that runs well
- * on a DPU (WRAM has uniform latency and no cache, so table lookups leak no
- * timing there).  On a CPU with caches the same table lookups are NOT
- * constant-time: prefer `aesni` for secrets on a shared CPU.
+ * The DPUs' AES is table-driven: that is the form that runs well on a DPU,
+ * and there it leaks nothing (WRAM has uniform latency and no cache).  On a
+ * CPU with caches the same table lookups are NOT constant-time, so the host
+ * runs a constant-time AES (docs/SECURITY.md): the `cpu` backend, the AES
+ * of `shani` and `auto`'s fallback, and the pim backend's host part (key
+ * schedules, H, E_K(J0), GHASH of IV/AAD and the partial hashes).  The
+ * T-table code stays selectable on the CPU as `cpu-table`, for comparison.
+ * (Lengths, counters, IVs and XTS unit numbers are public, as usual.)
  *
  * Conventions (hold for every function below):
  *  - Every function that can fail returns a cpim_err; CPIM_OK is 0.

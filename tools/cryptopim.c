@@ -83,7 +83,7 @@ int cmd_list(int argc, char **argv)
         cpim_backend_info info;
         if (cpim_backend_info_at(i, &info) != CPIM_OK)
             continue;
-        printf("%-6s  %-11s  %s%s%s\n", info.name, info.available ? "available" : "unavailable",
+        printf("%-9s  %-11s  %s%s%s\n", info.name, info.available ? "available" : "unavailable",
                info.description, info.available ? "" : " -- ", info.why);
     }
     return CLI_OK;

@@ -147,11 +147,12 @@ typedef struct cpim_backend_vt {
 #define CPIM_BACKEND_VT_VERSION 1u
 
 /* The backends (each defined in its own file). */
-extern const cpim_backend_vt cpim_backend_cpu;   /* src/cpu/cpu.c */
-extern const cpim_backend_vt cpim_backend_aesni; /* src/cpu/aesni.c */
-extern const cpim_backend_vt cpim_backend_shani; /* src/cpu/shani.c */
-extern const cpim_backend_vt cpim_backend_pim;   /* src/pim/pim.c */
-extern const cpim_backend_vt cpim_backend_auto;  /* src/core/auto.c */
+extern const cpim_backend_vt cpim_backend_cpu;       /* src/cpu/cpu.c */
+extern const cpim_backend_vt cpim_backend_aesni;     /* src/cpu/aesni.c */
+extern const cpim_backend_vt cpim_backend_shani;     /* src/cpu/shani.c */
+extern const cpim_backend_vt cpim_backend_pim;       /* src/pim/pim.c */
+extern const cpim_backend_vt cpim_backend_auto;      /* src/core/auto.c */
+extern const cpim_backend_vt cpim_backend_cpu_table; /* src/cpu/cpu.c (issue 19) */
 
 /* Registry (src/core/registry.c): NULL when no such name. */
 const cpim_backend_vt *cpim_backend_find(const char *name);

@@ -5,7 +5,7 @@
 
 static const cpim_backend_vt *const registry[] = {
     &cpim_backend_cpu, &cpim_backend_aesni, &cpim_backend_shani,
-    &cpim_backend_pim, &cpim_backend_auto,
+    &cpim_backend_pim, &cpim_backend_auto,  &cpim_backend_cpu_table,
 };
 
 size_t cpim_backend_nr(void)

@@ -1040,8 +1040,8 @@ static cpim_err aesni_gcm(void *p, cpim_dir dir, const uint8_t *iv, size_t iv_le
                           const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                           size_t len, uint8_t tag[16], cpim_stats *st)
 {
-    const cpim_gcm_ops ops = {p, gcm_ctr, gcm_ghash, gcm_encrypt1,
-                              ((struct aesni_state *)p)->threads};
+    const cpim_gcm_ops ops = {
+        p, gcm_ctr, gcm_ghash, gcm_encrypt1, ((struct aesni_state *)p)->threads, NULL};
     (void)st; /* the core records bytes and the measured time */
     cpim_gcm_run(&ops, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
     return CPIM_OK;

@@ -26,6 +26,7 @@
 
 struct cpu_state {
     unsigned threads; /* 0 = all cores */
+    int table;        /* the `cpu-table` backend: the T-table code */
     cpim_portable_aes aes;
     cpim_portable_xts_keys xts;
 };
@@ -36,14 +37,25 @@ static int cpu_available(const char **why)
     return 1;
 }
 
-static cpim_err cpu_open(void **state, const cpim_options *opt)
+static cpim_err open_as(void **state, const cpim_options *opt, int table)
 {
     struct cpu_state *s = calloc(1, sizeof *s);
     if (!s)
         return CPIM_ERR_NOMEM;
     s->threads = opt ? opt->threads : 0;
+    s->table = table;
     *state = s;
     return CPIM_OK;
+}
+
+static cpim_err cpu_open(void **state, const cpim_options *opt)
+{
+    return open_as(state, opt, 0);
+}
+
+static cpim_err cpu_table_open(void **state, const cpim_options *opt)
+{
+    return open_as(state, opt, 1);
 }
 
 static void cpu_close(void *state)
@@ -55,9 +67,10 @@ static void cpu_close(void *state)
 }
 
 /* see portable.h */
-cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t key_len)
+cpim_err cpim_portable_set_key_table(cpim_portable_aes *k, const uint8_t *key, size_t key_len)
 {
     cpim_wipe(k, sizeof *k);
+    k->table = 1;
     if (!cpim_crypto_aes_expand_enc(&k->ek, key, (uint32_t)key_len))
         return CPIM_ERR_KEY_LENGTH;
     cpim_crypto_aes_dec_from_enc(&k->dk, &k->ek);
@@ -68,20 +81,36 @@ cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t 
     return CPIM_OK;
 }
 
+/* see portable.h */
+cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t key_len)
+{
+    cpim_wipe(k, sizeof *k);
+    if (!cpim_crypto_aes_ct_expand(&k->ct, key, (uint32_t)key_len))
+        return CPIM_ERR_KEY_LENGTH;
+    uint8_t h[16] = {0};
+    cpim_crypto_aes_ct_blocks(&k->ct, 0, h, h, 1);
+    cpim_crypto_ghash_ct_init(&k->gct, h);
+    cpim_wipe(h, sizeof h);
+    return CPIM_OK;
+}
+
 static cpim_err cpu_set_key(void *state, const uint8_t *key, size_t key_len)
 {
     struct cpu_state *s = state;
-    return cpim_portable_set_key(&s->aes, key, key_len);
+    return s->table ? cpim_portable_set_key_table(&s->aes, key, key_len)
+                    : cpim_portable_set_key(&s->aes, key, key_len);
 }
 
 /* ---- AES -------------------------------------------------------------------- */
 
 struct aes_job {
     const cpim_portable_aes *k;
+    const cpim_crypto_aes_ct_impl *ct; /* NULL: the T-table code */
     cpim_dir dir;
     const uint8_t *in;
     uint8_t *out;
     size_t len;       /* bytes (CTR) */
+    int inc32;        /* CTR: GCM's 32-bit counter (constant-time code only) */
     uint8_t ctr0[16]; /* CTR: counter of block 0 */
 };
 
@@ -93,7 +122,9 @@ static void ecb_range(void *arg, size_t b, size_t e)
     uint8_t *out = j->out + b * 16;
     for (size_t n = e - b; n;) {
         uint32_t step = n > CHUNK / 16 ? CHUNK / 16 : (uint32_t)n;
-        if (j->dir == CPIM_ENCRYPT)
+        if (j->ct)
+            j->ct->blocks(&j->k->ct, j->dir == CPIM_DECRYPT, in, out, step);
+        else if (j->dir == CPIM_ENCRYPT)
             cpim_crypto_aes_encrypt(&j->k->ek, in, out, step);
         else
             cpim_crypto_aes_decrypt(&j->k->dk, in, out, step);
@@ -109,13 +140,21 @@ static void ctr_range(void *arg, size_t b, size_t e)
     const struct aes_job *j = arg;
     uint8_t ctr[16];
     memcpy(ctr, j->ctr0, 16);
-    cpim_crypto_aes_ctr_add(ctr, (uint64_t)b);
+    if (j->inc32)
+        cpim_crypto_gcm_inc32(ctr, (uint32_t)b);
+    else
+        cpim_crypto_aes_ctr_add(ctr, (uint64_t)b);
     size_t end = e * 16 < j->len ? e * 16 : j->len;
     const uint8_t *in = j->in + b * 16;
     uint8_t *out = j->out + b * 16;
     for (size_t n = end - b * 16; n;) {
         uint32_t step = n > CHUNK ? CHUNK : (uint32_t)n;
-        cpim_crypto_aes_ctr(&j->k->ek, ctr, in, out, step);
+        if (j->ct && j->inc32)
+            cpim_crypto_aes_ct_ctr32(j->ct, &j->k->ct, ctr, in, out, step);
+        else if (j->ct)
+            cpim_crypto_aes_ct_ctr(j->ct, &j->k->ct, ctr, in, out, step);
+        else
+            cpim_crypto_aes_ctr(&j->k->ek, ctr, in, out, step);
         in += step;
         out += step;
         n -= step;
@@ -127,6 +166,7 @@ void cpim_portable_ecb(const cpim_portable_aes *k, unsigned threads, cpim_dir di
                        const uint8_t *in, uint8_t *out, size_t len)
 {
     struct aes_job j = {.k = k, .dir = dir, .in = in, .out = out, .len = len};
+    j.ct = k->table ? NULL : cpim_aes_ct_impl();
     /* CPIM_ERR_THREAD still means all the work was done (in the caller). */
     (void)cpim_parallel_for(threads, len / 16, GRAIN_BLOCKS, ecb_range, &j);
 }
@@ -136,6 +176,7 @@ void cpim_portable_ctr(const cpim_portable_aes *k, unsigned threads, uint8_t cou
                        const uint8_t *in, uint8_t *out, size_t len)
 {
     struct aes_job j = {.k = k, .in = in, .out = out, .len = len};
+    j.ct = k->table ? NULL : cpim_aes_ct_impl();
     memcpy(j.ctr0, counter, 16);
     size_t nblocks = len / 16 + (len % 16 != 0);
     (void)cpim_parallel_for(threads, nblocks, GRAIN_BLOCKS, ctr_range, &j);
@@ -169,6 +210,19 @@ cpim_err cpim_portable_xts_set_key(cpim_portable_xts_keys *k, const uint8_t *key
 {
     cpim_wipe(k, sizeof *k);
     uint32_t half = (uint32_t)key_len / 2;
+    if ((key_len != 32 && key_len != 64) || !cpim_crypto_aes_ct_expand(&k->c1, key, half) ||
+        !cpim_crypto_aes_ct_expand(&k->c2, key + half, half))
+        return CPIM_ERR_KEY_LENGTH;
+    return CPIM_OK;
+}
+
+/* see portable.h */
+cpim_err cpim_portable_xts_set_key_table(cpim_portable_xts_keys *k, const uint8_t *key,
+                                         size_t key_len)
+{
+    cpim_wipe(k, sizeof *k);
+    k->table = 1;
+    uint32_t half = (uint32_t)key_len / 2;
     if ((key_len != 32 && key_len != 64) || !cpim_crypto_aes_expand_enc(&k->k1e, key, half) ||
         !cpim_crypto_aes_expand_enc(&k->k2e, key + half, half))
         return CPIM_ERR_KEY_LENGTH;
@@ -178,6 +232,7 @@ cpim_err cpim_portable_xts_set_key(cpim_portable_xts_keys *k, const uint8_t *key
 
 struct xts_job {
     const cpim_portable_xts_keys *k;
+    const cpim_crypto_aes_ct_impl *ct; /* NULL: the T-table code */
     int dec;
     uint64_t first;
     size_t unit, len;
@@ -192,6 +247,11 @@ static void xts_range(void *arg, size_t b, size_t e)
     const cpim_crypto_aes_ks *k1 = j->dec ? &j->k->k1d : &j->k->k1e;
     for (size_t i = b; i < e; i++) {
         size_t off = i * j->unit, n = j->len - off < j->unit ? j->len - off : j->unit;
+        if (j->ct) {
+            cpim_crypto_aes_ct_xts_unit(j->ct, &j->k->c1, &j->k->c2, j->dec, j->first + i,
+                                        j->in + off, j->out + off, n);
+            continue;
+        }
         cpim_crypto_aes_xts_unit(k1, &j->k->k2e, j->dec, j->first + i, j->in + off, j->out + off,
                                  (uint32_t)n);
     }
@@ -202,7 +262,14 @@ void cpim_portable_xts(const cpim_portable_xts_keys *k, unsigned threads, cpim_d
                        uint64_t first_unit, size_t unit_size, const uint8_t *in, uint8_t *out,
                        size_t len)
 {
-    struct xts_job j = {k, dir == CPIM_DECRYPT, first_unit, unit_size, len, in, out};
+    struct xts_job j = {k,
+                        k->table ? NULL : cpim_aes_ct_impl(),
+                        dir == CPIM_DECRYPT,
+                        first_unit,
+                        unit_size,
+                        len,
+                        in,
+                        out};
     size_t units = (len + unit_size - 1) / unit_size;
     size_t grain = GRAIN_BLOCKS * 16 / unit_size; /* about GRAIN_BLOCKS blocks per grain */
     (void)cpim_parallel_for(threads, units, grain ? grain : 1, xts_range, &j);
@@ -211,7 +278,8 @@ void cpim_portable_xts(const cpim_portable_xts_keys *k, unsigned threads, cpim_d
 static cpim_err cpu_xts_set_key(void *state, const uint8_t *key, size_t key_len)
 {
     struct cpu_state *s = state;
-    return cpim_portable_xts_set_key(&s->xts, key, key_len);
+    return s->table ? cpim_portable_xts_set_key_table(&s->xts, key, key_len)
+                    : cpim_portable_xts_set_key(&s->xts, key, key_len);
 }
 
 static cpim_err cpu_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t unit_size,
@@ -236,16 +304,34 @@ static void gcm_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t
     cpim_portable_ctr(g->k, g->threads, counter, in, out, len);
 }
 
+/* GCM's inc32 CTR in constant time, threaded as cpim_portable_ctr */
+static void gcm_ctr32(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out, size_t len)
+{
+    const struct gcm_state *g = state;
+    struct aes_job j = {.k = g->k, .in = in, .out = out, .len = len, .inc32 = 1};
+    j.ct = cpim_aes_ct_impl();
+    memcpy(j.ctr0, counter, 16);
+    size_t nblocks = len / 16 + (len % 16 != 0);
+    (void)cpim_parallel_for(g->threads, nblocks, GRAIN_BLOCKS, ctr_range, &j);
+    cpim_crypto_gcm_inc32(counter, (uint32_t)nblocks);
+}
+
 static void gcm_ghash(void *state, uint8_t y[16], const uint8_t *p, size_t nblocks)
 {
     const struct gcm_state *g = state;
-    cpim_crypto_ghash_blocks(&g->k->gh, y, p, nblocks);
+    if (g->k->table)
+        cpim_crypto_ghash_blocks(&g->k->gh, y, p, nblocks);
+    else
+        cpim_crypto_ghash_ct_blocks(&g->k->gct, y, p, nblocks);
 }
 
 static void gcm_encrypt1(void *state, const uint8_t in[16], uint8_t out[16])
 {
     const struct gcm_state *g = state;
-    cpim_crypto_aes_encrypt(&g->k->ek, in, out, 1);
+    if (g->k->table)
+        cpim_crypto_aes_encrypt(&g->k->ek, in, out, 1);
+    else
+        cpim_crypto_aes_ct_blocks(&g->k->ct, 0, in, out, 1);
 }
 
 /* see portable.h */
@@ -254,7 +340,8 @@ void cpim_portable_gcm(const cpim_portable_aes *k, unsigned threads, cpim_dir di
                        const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
 {
     struct gcm_state g = {k, threads};
-    const cpim_gcm_ops ops = {&g, gcm_ctr, gcm_ghash, gcm_encrypt1, threads};
+    const cpim_gcm_ops ops = {&g,           gcm_ctr, gcm_ghash,
+                              gcm_encrypt1, threads, k->table ? NULL : gcm_ctr32};
     cpim_gcm_run(&ops, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
 }
 
@@ -368,7 +455,8 @@ static cpim_err cpu_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, 
 const cpim_backend_vt cpim_backend_cpu = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "cpu",
-    .description = "portable C (T-table AES, SHA-256), multi-threaded",
+    .description = "portable C: constant-time bitsliced AES (AVX2/AVX-512 by CPUID), SHA-256; "
+                   "multi-threaded",
     .available = cpu_available,
     .open = cpu_open,
     .close = cpu_close,
@@ -381,4 +469,24 @@ const cpim_backend_vt cpim_backend_cpu = {
     .aes_xts = cpu_xts,
     .aes_gcm = cpu_gcm,
     .ntt = cpu_ntt,
+};
+
+/* The same backend with the T-table AES and GHASH (issue 19): the DPUs' code,
+ * selectable by name to compare with the constant-time default. */
+const cpim_backend_vt cpim_backend_cpu_table = {
+    .version = CPIM_BACKEND_VT_VERSION,
+    .name = "cpu-table",
+    .description = "portable C, T-table AES (the DPUs' code; not constant-time on a CPU), "
+                   "SHA-256; multi-threaded",
+    .available = cpu_available,
+    .open = cpu_table_open,
+    .close = cpu_close,
+    .set_key = cpu_set_key,
+    .aes_ecb = cpu_ecb,
+    .aes_ctr = cpu_ctr,
+    .sha256_batch = cpu_sha,
+    .sha256_blocks = cpu_sha_blocks,
+    .xts_set_key = cpu_xts_set_key,
+    .aes_xts = cpu_xts,
+    .aes_gcm = cpu_gcm,
 };

@@ -108,6 +108,10 @@ void cpim_gcm_j0(const cpim_gcm_ops *ops, const uint8_t *iv, size_t iv_len, uint
 void cpim_gcm_ctr32(const cpim_gcm_ops *ops, uint8_t c[16], const uint8_t *in, uint8_t *out,
                     size_t len)
 {
+    if (ops->ctr32) {
+        ops->ctr32(ops->state, c, in, out, len);
+        return;
+    }
     while (len) {
         uint32_t low = (uint32_t)c[12] << 24 | (uint32_t)c[13] << 16 | (uint32_t)c[14] << 8 | c[15];
         /* blocks before the low word wraps: 2^32 - low */

@@ -31,6 +31,11 @@ typedef struct cpim_gcm_ops {
     /* One block of AES encryption. */
     void (*encrypt1)(void *state, const uint8_t in[16], uint8_t out[16]);
     unsigned threads; /* for GHASH (0 = all cores); CTR threads itself */
+    /* Optional (issue 19): CTR with GCM's inc32 itself (the low 32 bits
+     * wrap, no carry), in constant time.  When set, cpim_gcm_ctr32 calls it
+     * instead of splitting at the wrap: that split branches on the counter,
+     * and J0 is derived from H (secret) when the IV is not 96 bits. */
+    void (*ctr32)(void *state, uint8_t c[16], const uint8_t *in, uint8_t *out, size_t len);
 } cpim_gcm_ops;
 
 /* The backend operation (backend.h, aes_gcm): the tag of `in` (decrypt)

@@ -20,16 +20,31 @@
 #include <stdint.h>
 
 #include "aes.h"
+#include "aes_ct.h"
 #include "cryptopim.h"
 #include "gcm.h"
 
+/* Two implementations behind one interface (issue 19): by default the
+ * constant-time one (aes_ct.h: bitsliced AES at the widest width the CPU
+ * has, GHASH by masked integer multiplies), or with `table` set the
+ * T-table code the DPUs run (aes.h, gcm.h: faster where there is no
+ * attacker on the same CPU; the `cpu-table` backend, for comparison).  Only
+ * the chosen one's keys are filled in. */
 typedef struct cpim_portable_aes {
-    cpim_crypto_aes_ks ek, dk; /* encryption and decryption round keys */
-    cpim_crypto_ghash_key gh;  /* GCM: the 4-bit table of H = E_K(0^128) */
+    int table;                    /* 1: the T-table code */
+    cpim_crypto_aes_ks ek, dk;    /* table: encryption and decryption round keys */
+    cpim_crypto_ghash_key gh;     /* table: the 4-bit table of H = E_K(0^128) */
+    cpim_crypto_aes_ct_ks ct;     /* constant time: the bitsliced schedule */
+    cpim_crypto_ghash_ct_key gct; /* constant time: H */
 } cpim_portable_aes;
 
-/* Expands a 16/24/32-byte key into k (the old keys are wiped first). */
+/* Expands a 16/24/32-byte key into k for the constant-time code (the old
+ * keys are wiped first); _table for the T-table code. */
 cpim_err cpim_portable_set_key(cpim_portable_aes *k, const uint8_t *key, size_t key_len);
+cpim_err cpim_portable_set_key_table(cpim_portable_aes *k, const uint8_t *key, size_t key_len);
+/* The constant-time AES width for this CPU (aes_ct_x86.c): AVX-512, AVX2 or
+ * the 64-bit code, as cpim_x86_features() allows at the time of the call. */
+const cpim_crypto_aes_ct_impl *cpim_aes_ct_impl(void);
 void cpim_portable_ecb(const cpim_portable_aes *k, unsigned threads, cpim_dir dir,
                        const uint8_t *in, uint8_t *out, size_t len);
 /* counter is advanced by ceil(len / 16) blocks. */
@@ -38,11 +53,16 @@ void cpim_portable_ctr(const cpim_portable_aes *k, unsigned threads, uint8_t cou
 /* AES-XTS: key1's encryption and decryption schedules, key2's encryption
  * schedule (the tweak key). */
 typedef struct cpim_portable_xts {
-    cpim_crypto_aes_ks k1e, k1d, k2e;
+    int table;                        /* as cpim_portable_aes */
+    cpim_crypto_aes_ks k1e, k1d, k2e; /* table */
+    cpim_crypto_aes_ct_ks c1, c2;     /* constant time: key1 (both ways), key2 */
 } cpim_portable_xts_keys;
 
-/* key_len 32 or 64 (halves already checked by the core); old keys wiped. */
+/* key_len 32 or 64 (halves already checked by the core); old keys wiped;
+ * _table for the T-table code. */
 cpim_err cpim_portable_xts_set_key(cpim_portable_xts_keys *k, const uint8_t *key, size_t key_len);
+cpim_err cpim_portable_xts_set_key_table(cpim_portable_xts_keys *k, const uint8_t *key,
+                                         size_t key_len);
 /* cpim_aes_xts (cryptopim.h) with the arguments validated; units spread
  * over threads. */
 void cpim_portable_xts(const cpim_portable_xts_keys *k, unsigned threads, cpim_dir dir,

@@ -50,6 +50,7 @@
 
 #include "aes.h"
 #include "aes_args.h"
+#include "aes_ct.h"
 #include "cryptopim.h"
 #include "gcm.h"
 #include "gcm_args.h"
@@ -71,9 +72,12 @@ struct pim_state {
     uint64_t direct_min;
     unsigned threads; /* host threads for bulk copies (cpim_options.threads) */
     int timing_only;
+    /* The DPUs take the T-table schedules (no cache there); the host builds
+     * them, and does its own AES and GHASH, in constant time (aes_ct.h). */
     cpim_crypto_aes_ks ek, dk;
+    cpim_crypto_aes_ct_ks ct;            /* the host's one block: GCM's H and E_K(J0) */
     cpim_crypto_aes_ks xk1e, xk1d, xk2e; /* the XTS key slot: key1 both ways, key2 */
-    cpim_crypto_ghash_key gh;            /* GCM: the table of H = E_K(0), for the host's part */
+    cpim_crypto_ghash_ct_key gh;         /* GCM: H = E_K(0), for the host's part */
     uint8_t h[16];                       /* and H */
     /* per round (reused): per-DPU transfer plan, PIM_PIECES pieces per DPU */
     cpim_pim_piece *to, *from;
@@ -402,13 +406,14 @@ static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
     cpim_wipe(&s->ek, sizeof s->ek);
     cpim_wipe(&s->dk, sizeof s->dk);
     cpim_wipe(&s->gh, sizeof s->gh);
+    cpim_wipe(&s->ct, sizeof s->ct);
     cpim_wipe(s->h, sizeof s->h);
-    if (!cpim_crypto_aes_expand_enc(&s->ek, key, (uint32_t)key_len))
+    if (!cpim_crypto_aes_ct_expand_words(&s->ek, &s->dk, key, (uint32_t)key_len) ||
+        !cpim_crypto_aes_ct_expand(&s->ct, key, (uint32_t)key_len))
         return CPIM_ERR_KEY_LENGTH;
-    cpim_crypto_aes_dec_from_enc(&s->dk, &s->ek);
     memset(s->h, 0, 16);
-    cpim_crypto_aes_encrypt(&s->ek, s->h, s->h, 1);
-    cpim_crypto_ghash_init(&s->gh, s->h);
+    cpim_crypto_aes_ct_blocks(&s->ct, 0, s->h, s->h, 1);
+    cpim_crypto_ghash_ct_init(&s->gh, s->h);
     return CPIM_OK;
 }
 
@@ -538,10 +543,9 @@ static cpim_err pim_xts_set_key(void *state, const uint8_t *key, size_t key_len)
     cpim_wipe(&s->xk1e, sizeof s->xk1e);
     cpim_wipe(&s->xk1d, sizeof s->xk1d);
     cpim_wipe(&s->xk2e, sizeof s->xk2e);
-    if (!cpim_crypto_aes_expand_enc(&s->xk1e, key, half) ||
-        !cpim_crypto_aes_expand_enc(&s->xk2e, key + half, half))
+    if (!cpim_crypto_aes_ct_expand_words(&s->xk1e, &s->xk1d, key, half) ||
+        !cpim_crypto_aes_ct_expand_words(&s->xk2e, NULL, key + half, half))
         return CPIM_ERR_KEY_LENGTH;
-    cpim_crypto_aes_dec_from_enc(&s->xk1d, &s->xk1e);
     return CPIM_OK;
 }
 
@@ -658,11 +662,11 @@ static cpim_err pim_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t u
 #define HPOW_SLOTS 6
 struct hpow_cache {
     uint64_t len[HPOW_SLOTS];
-    cpim_crypto_ghash_key key[HPOW_SLOTS];
+    cpim_crypto_ghash_ct_key key[HPOW_SLOTS];
     unsigned used, next;
 };
 
-static const cpim_crypto_ghash_key *hpow(struct pim_state *s, struct hpow_cache *c, uint64_t len)
+static const cpim_crypto_ghash_ct_key *hpow(struct pim_state *s, struct hpow_cache *c, uint64_t len)
 {
     for (unsigned i = 0; i < c->used; i++)
         if (c->len[i] == len)
@@ -678,7 +682,7 @@ static const cpim_crypto_ghash_key *hpow(struct pim_state *s, struct hpow_cache 
     }
     unsigned i = c->used < HPOW_SLOTS ? c->used++ : (c->next++ % HPOW_SLOTS);
     c->len[i] = len;
-    cpim_crypto_ghash_init(&c->key[i], r);
+    cpim_crypto_ghash_ct_init(&c->key[i], r);
     cpim_wipe(r, sizeof r), cpim_wipe(b, sizeof b), cpim_wipe(t, sizeof t);
     return &c->key[i];
 }
@@ -700,7 +704,8 @@ static void gcm_combine(struct pim_state *s, struct hpow_cache *c, uint8_t acc[1
             if (e <= b)
                 continue;
             const uint8_t *y = (const uint8_t *)(part + ((size_t)d * tasklets + t) * 4);
-            cpim_crypto_ghash_mul(hpow(s, c, e - b), acc);
+            static const uint8_t zero[16];
+            cpim_crypto_ghash_ct_blocks(hpow(s, c, e - b), acc, zero, 1); /* acc *= H^L */
             for (int i = 0; i < 16; i++)
                 acc[i] ^= y[i];
         }
@@ -721,8 +726,8 @@ static cpim_err pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_
 
     /* the host's part: J0, the AAD's hash, E_K(J0) (SP 800-38D 7.1) */
     uint8_t j0[16], acc[16] = {0}, lb[16];
-    cpim_crypto_gcm_j0(&s->gh, iv, iv_len, j0);
-    cpim_crypto_ghash_bytes(&s->gh, acc, aad, aad_len);
+    cpim_crypto_gcm_ct_j0(&s->gh, iv, iv_len, j0);
+    cpim_crypto_ghash_ct_bytes(&s->gh, acc, aad, aad_len);
 
     struct aes_key_args ka;
     memset(&ka, 0, sizeof ka);
@@ -793,8 +798,8 @@ static cpim_err pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_
     cpim_wipe(&ka, sizeof ka);
     if (rc == CPIM_OK) {
         cpim_crypto_gcm_len_block(lb, aad_len, len);
-        cpim_crypto_ghash_blocks(&s->gh, acc, lb, 1);
-        cpim_crypto_aes_encrypt(&s->ek, j0, tag, 1);
+        cpim_crypto_ghash_ct_blocks(&s->gh, acc, lb, 1);
+        cpim_crypto_aes_ct_blocks(&s->ct, 0, j0, tag, 1);
         for (int i = 0; i < 16; i++)
             tag[i] ^= acc[i];
     }
