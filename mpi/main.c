@@ -39,6 +39,9 @@ static const char mpi_help[] =
     "             only when every process succeeded\n"
     "  sha256sum  many files, balanced over the processes by bytes; lines in\n"
     "             input order; -c, --tag, --quiet, --status, --strict, --warn\n"
+    "  ntt        mul|forward|inverse of a batch of polynomials, split over the\n"
+    "             processes by polynomials; same options and bytes as\n"
+    "             `cryptopim ntt`; OUT appears only when every process succeeded\n"
     "\n"
     "  --clocks            print, on standard error, each process's modeled PIM\n"
     "                      time and the run's modeled time (slowest process +\n"
@@ -336,18 +339,21 @@ int main(int argc, char **argv)
         if (r.rank == 0)
             printf("%s-mpi %s\n", CLI_NAME, CLI_VERSION);
         rc = CLI_OK;
-    } else if (!strcmp(cmd, "enc") || !strcmp(cmd, "dec") || !strcmp(cmd, "sha256sum")) {
+    } else if (!strcmp(cmd, "enc") || !strcmp(cmd, "dec") || !strcmp(cmd, "sha256sum") ||
+               !strcmp(cmd, "ntt")) {
         mpi_capture_stderr(&r);
         if (mpi_options(&r, &n, args) != 0) {
             rc = CLI_USAGE;
         } else if (cmd[0] == 's') {
             rc = mpi_sha256sum(&r, n, args);
+        } else if (cmd[0] == 'n') {
+            rc = mpi_ntt(&r, n, args);
         } else {
             no_core_dumps();
             rc = mpi_encdec(&r, n, args, cmd[0] == 'e' ? CPIM_ENCRYPT : CPIM_DECRYPT);
         }
     } else if (r.rank == 0) {
-        cli_error("unknown command %s (cryptopim-mpi runs enc, dec, sha256sum; see --help)",
+        cli_error("unknown command %s (cryptopim-mpi runs enc, dec, sha256sum, ntt; see --help)",
                   cli_quote(cmd));
     }
     if (r.rank == 0 && (fflush(stdout) != 0 || ferror(stdout))) {

@@ -36,7 +36,7 @@ typedef struct mpi_tally {
     int has_modeled;           /* every call had a modeled clock */
     double compute_measured_s; /* sum of its calls' measured totals */
     uint64_t bytes;            /* payload bytes it processed */
-    uint64_t io_bytes;         /* MPI-IO bytes read + written */
+    uint64_t io_bytes;         /* file bytes read + written (MPI-IO; ntt: its input reads) */
     uint64_t io_calls;         /* MPI-IO read/write calls */
     uint64_t calls;            /* library calls */
 } mpi_tally;
@@ -74,5 +74,6 @@ void mpi_report(mpi_run *r, const char *what);
 
 int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir); /* encdec.c */
 int mpi_sha256sum(mpi_run *r, int argc, char **argv);            /* sum.c */
+int mpi_ntt(mpi_run *r, int argc, char **argv);                  /* ntt.c */
 
 #endif /* CPIM_MPI_TOOL_H */

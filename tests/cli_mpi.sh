@@ -11,7 +11,9 @@
 # tampered GCM file, a bad input length, a DPU fault on one process (the
 # pim backend's failAt hook), and a process killed by SIGKILL -- each fails
 # the command with a message from rank 0 and leaves nothing at OUT (nor a
-# temporary file next to it).  Skipped when mpirun or the binary is absent.
+# temporary file next to it); `ntt` batches == `cryptopim ntt` (cpu and pim,
+# text and binary) and a bad coefficient refused.  Skipped when mpirun or
+# the binary is absent.
 # Each mpirun costs ~1-2 s of start-up: the cases are few and small.
 . "$(dirname "$0")/lib.sh"
 M=$1
@@ -173,5 +175,39 @@ if [ $mrc = $rrc ] && cmp -s m.out r.out && cmp -s m.err r2.err; then
     pass mpi_sha256sum_check
 else
     fail mpi_sha256sum_check "exit $mrc (coreutils $rrc), or lines/messages differ: $(cat m.err)"
+fi
+# ntt (issue 16's batches): 5 polynomials of N = 1024 over 2 moduli on 3
+# processes (2, 2, 1 polynomials) == `cryptopim ntt`; the pim backend in
+# binary on 2 processes; a bad coefficient refused with no output.
+poly() { # poly SEED: 5 polynomials x (q = 12289, 40961) x 1024 coefficients
+    awk -v s="$1" 'BEGIN { for (i = 0; i < 10240; i++) {
+        s = (s * 1103515245 + 12345) % 2147483648
+        print int(s / 65536) % ((int(i / 1024) % 2) ? 40961 : 12289) } }'
+}
+poly 1 >pa.txt
+poly 2 >pb.txt
+NQ="-n 1024 -q 12289,40961"
+if run 3 "$M" ntt mul $NQ pa.txt pb.txt -o n.mpi --backend cpu &&
+    "$B" ntt mul $NQ pa.txt pb.txt -o n.ref --backend cpu && cmp -s n.mpi n.ref; then
+    pass mpi_ntt_mul
+else
+    fail mpi_ntt_mul "ntt mul on 3 processes differs from cryptopim ntt: $(head -3 err.txt)"
+fi
+# the same polynomials as little-endian uint64 words (bytes as bytes: C locale)
+LC_ALL=C awk '{ v = $1; for (k = 0; k < 8; k++) { printf "%c", v % 256; v = int(v / 256) } }' \
+    pa.txt >pa.bin 2>/dev/null
+if run 2 "$M" ntt forward $NQ --binary pa.bin -o nf.mpi --backend pim \
+    --pim-profile nrRanks=1,nrDpusPerRank=2 --clocks &&
+    "$B" ntt forward $NQ --binary pa.bin -o nf.ref --backend cpu && cmp -s nf.mpi nf.ref &&
+    grep -q "(modeled" err.txt; then
+    pass mpi_ntt_pim_binary
+else
+    fail mpi_ntt_pim_binary "binary forward NTT on 2 pim processes: $(head -3 err.txt)"
+fi
+sed '3s/.*/99999/' pa.txt >pbad.txt
+if run 3 "$M" ntt mul $NQ pbad.txt pb.txt -o t6 --backend cpu; then
+    fail mpi_ntt_bad_coeff "a coefficient above q accepted"
+else
+    no_output mpi_ntt_bad_coeff t6 "not below q"
 fi
 finish

@@ -18,10 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cryptopim_ntt.h"
+#include "ntt_job.h"
 
-static const char ntt_help[] =
+const char cli_ntt_help[] =
     "usage: cryptopim ntt mul -n N -q Q[,Q...] [OPTIONS] A B\n"
     "       cryptopim ntt forward|inverse -n N -q Q[,Q...] [OPTIONS] A\n"
     "\n"
@@ -209,9 +208,11 @@ static int parse_moduli(const char *s, uint64_t *q, size_t *L)
     return 0;
 }
 
-/* Says which parameter the library refused (it only says CPIM_ERR_NTT_PARAM). */
-static void explain_params(cpim_ctx *ctx, size_t n, const uint64_t *q, size_t L)
+/* see ntt_job.h: the library only says CPIM_ERR_NTT_PARAM */
+void cli_ntt_explain(cpim_ctx *ctx, const cli_ntt_job *job)
 {
+    const size_t n = job->n, L = job->L;
+    const uint64_t *q = job->q;
     if (n < CPIM_NTT_MIN_N || n > CPIM_NTT_MAX_N || (n & (n - 1))) {
         cli_error("-n %zu: N must be a power of two in 1024 .. 65536", n);
         return;
@@ -238,8 +239,10 @@ static void explain_params(cpim_ctx *ctx, size_t n, const uint64_t *q, size_t L)
     cli_error("NTT parameters refused");
 }
 
-static int write_batch(cli_output *o, const uint64_t *v, size_t nv, int binary)
+/* see ntt_job.h */
+int cli_ntt_write(const cli_ntt_job *j, cli_output *o, const uint64_t *v, size_t nv)
 {
+    const int binary = j->binary;
     FILE *f = fdopen(dup(o->fd), "w");
     if (!f) {
         cli_error("cannot write the output: %s", strerror(errno));
@@ -262,24 +265,41 @@ static int write_batch(cli_output *o, const uint64_t *v, size_t nv, int binary)
     return 0;
 }
 
-/* see cli.h */
-int cmd_ntt(int argc, char **argv)
+/* see ntt_job.h */
+uint64_t *cli_ntt_load(const cli_ntt_job *j, const char *path, size_t *nv, size_t *polys)
+{
+    uint64_t *v = load(path, j->binary, nv);
+    if (v && check_batch(path, v, *nv, j->n, j->q, j->L, polys) < 0) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* see ntt_job.h */
+cpim_err cli_ntt_apply(const cli_ntt_job *j, cpim_ntt *ring, const uint64_t *a, const uint64_t *b,
+                       uint64_t *out, size_t polys)
+{
+    return j->mul   ? cpim_ntt_polymul(ring, a, b, out, polys)
+           : j->fwd ? cpim_ntt_forward(ring, a, out, polys)
+                    : cpim_ntt_inverse(ring, a, out, polys);
+}
+
+/* see ntt_job.h */
+int cli_ntt_parse(cli_ntt_job *j, int argc, char **argv)
 {
     cli_args a;
-    const char *opt, *operand, *files[2] = {NULL, NULL}, *out_path = NULL, *op = NULL;
-    size_t nfiles = 0, L = 0;
-    unsigned n = 0;
-    int binary = 0;
-    uint64_t q[CPIM_NTT_MAX_MODULI];
-    cli_common common;
-    cli_common_init(&common);
+    const char *opt, *operand;
+    size_t nfiles = 0;
+    memset(j, 0, sizeof *j);
+    cli_common_init(&j->common);
     cli_args_init(&a, argc, argv);
     while (cli_next(&a, &opt, &operand)) {
         if (!opt) {
-            if (!op)
-                op = operand;
+            if (!j->op)
+                j->op = operand;
             else if (nfiles < 2)
-                files[nfiles++] = operand;
+                j->files[nfiles++] = operand;
             else {
                 cli_error("ntt: too many operands");
                 return CLI_USAGE;
@@ -287,16 +307,16 @@ int cmd_ntt(int argc, char **argv)
             continue;
         }
         if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-            printf(ntt_help, cli_common_help);
+            j->help = 1;
             return CLI_OK;
         }
-        int c = cli_common_option(&common, &a, opt);
+        int c = cli_common_option(&j->common, &a, opt);
         if (c < 0)
             return CLI_USAGE;
         if (c)
             continue;
         if (strcmp(opt, "--binary") == 0) {
-            binary = 1;
+            j->binary = 1;
             continue;
         }
         const char *val = NULL;
@@ -307,28 +327,42 @@ int cmd_ntt(int argc, char **argv)
             cli_error("ntt: unknown option %s", cli_quote(opt));
             return CLI_USAGE;
         }
-        if (opt[1] == 'n' && cli_parse_uint("-n", val, 1, 1u << 30, &n) < 0)
+        if (opt[1] == 'n' && cli_parse_uint("-n", val, 1, 1u << 30, &j->n) < 0)
             return CLI_USAGE;
-        if (opt[1] == 'q' && parse_moduli(val, q, &L) < 0)
+        if (opt[1] == 'q' && parse_moduli(val, j->q, &j->L) < 0)
             return CLI_USAGE;
         if (opt[1] == 'o')
-            out_path = val;
+            j->out_path = val;
     }
-    int mul = op && strcmp(op, "mul") == 0;
-    int fwd = op && strcmp(op, "forward") == 0, inv = op && strcmp(op, "inverse") == 0;
-    if (!mul && !fwd && !inv) {
+    j->mul = j->op && strcmp(j->op, "mul") == 0;
+    j->fwd = j->op && strcmp(j->op, "forward") == 0;
+    if (!j->mul && !j->fwd && !(j->op && strcmp(j->op, "inverse") == 0)) {
         cli_error("ntt: expected mul, forward or inverse (see --help)");
         return CLI_USAGE;
     }
-    if (!n || !L) {
+    if (!j->n || !j->L) {
         cli_error("ntt: -n and -q are required");
         return CLI_USAGE;
     }
-    if (nfiles != (mul ? 2u : 1u)) {
-        cli_error("ntt %s: expected %s", op, mul ? "two input files, A and B" : "one input file");
+    if (nfiles != (j->mul ? 2u : 1u)) {
+        cli_error("ntt %s: expected %s", j->op,
+                  j->mul ? "two input files, A and B" : "one input file");
         return CLI_USAGE;
     }
-    cpim_ctx *ctx = cli_open(common.backend ? common.backend : "auto", &common.opt);
+    return CLI_OK;
+}
+
+/* see cli.h */
+int cmd_ntt(int argc, char **argv)
+{
+    cli_ntt_job j;
+    if (cli_ntt_parse(&j, argc, argv) != CLI_OK)
+        return CLI_USAGE;
+    if (j.help) {
+        printf(cli_ntt_help, cli_common_help);
+        return CLI_OK;
+    }
+    cpim_ctx *ctx = cli_open(j.common.backend ? j.common.backend : "auto", &j.common.opt);
     if (!ctx)
         return CLI_USAGE;
     int rc = CLI_USAGE;
@@ -336,23 +370,24 @@ int cmd_ntt(int argc, char **argv)
     uint64_t *va = NULL, *vb = NULL, *out = NULL;
     size_t na = 0, nb = 0, pa = 0, pb = 0;
     cli_output o;
-    cpim_err e = cpim_ntt_create(ctx, n, q, L, &ring);
+    cpim_err e = cpim_ntt_create(ctx, j.n, j.q, j.L, &ring);
     if (e == CPIM_ERR_NTT_PARAM) {
-        explain_params(ctx, n, q, L);
+        cli_ntt_explain(ctx, &j);
         goto done;
     } else if (e != CPIM_OK) {
         cli_error("ntt: %s", cpim_strerror(e));
         goto done;
     }
-    if (cli_output_open(&o, out_path) < 0)
+    if (cli_output_open(&o, j.out_path) < 0)
         goto done;
-    if (!(va = load(files[0], binary, &na)) || check_batch(files[0], va, na, n, q, L, &pa) < 0)
+    if (!(va = cli_ntt_load(&j, j.files[0], &na, &pa)))
         goto abort;
-    if (mul) {
-        if (!(vb = load(files[1], binary, &nb)) || check_batch(files[1], vb, nb, n, q, L, &pb) < 0)
+    if (j.mul) {
+        if (!(vb = cli_ntt_load(&j, j.files[1], &nb, &pb)))
             goto abort;
         if (pa != pb) {
-            cli_error("ntt mul: %s has %zu polynomials, %s has %zu", files[0], pa, files[1], pb);
+            cli_error("ntt mul: %s has %zu polynomials, %s has %zu", j.files[0], pa, j.files[1],
+                      pb);
             goto abort;
         }
     }
@@ -360,15 +395,13 @@ int cmd_ntt(int argc, char **argv)
         cli_error("out of memory");
         goto abort;
     }
-    e = mul   ? cpim_ntt_polymul(ring, va, vb, out, pa)
-        : fwd ? cpim_ntt_forward(ring, va, out, pa)
-              : cpim_ntt_inverse(ring, va, out, pa);
+    e = cli_ntt_apply(&j, ring, va, vb, out, pa);
     if (e != CPIM_OK) {
-        cli_error("ntt %s: %s", op, cpim_strerror(e));
+        cli_error("ntt %s: %s", j.op, cpim_strerror(e));
         rc = CLI_FAIL;
         goto abort;
     }
-    if (write_batch(&o, out, na, binary) < 0) {
+    if (cli_ntt_write(&j, &o, out, na) < 0) {
         rc = CLI_FAIL;
         goto abort;
     }
