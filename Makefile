@@ -22,7 +22,7 @@ endif
 
 # The longest test programs (unit, test-vdpu) run as shards, each every N-th
 # test of the program, side by side with the rest (tests/run.sh).
-TEST_SHARDS ?= 2
+TEST_SHARDS ?= 3
 shards = $(foreach i,$(shell seq 0 $$(($(TEST_SHARDS) - 1))),"$(1) --shard=$(i)/$(TEST_SHARDS)")
 
 CC      ?= cc
