@@ -450,9 +450,7 @@ static cpim_err aes_run(struct pim_state *s, int op, const uint8_t *in, uint8_t 
     struct aes_key_args ka;
     const cpim_crypto_aes_ks *ks = op == AES_OP_ECB_DEC ? &s->dk : &s->ek;
     memset(&ka, 0, sizeof ka);
-    for (unsigned i = 0; i < 4 * (ks->nr + 1); i++)
-        ka.rk[i] = __builtin_bswap32(ks->rk[i]); /* the DPU's little-endian columns */
-    ka.nr = ks->nr;
+    cpim_pim_dpu_schedule(ka.rk, &ka.nr, ks);
     ka.op = (uint32_t)op;
 
     uint32_t ctr0[4] = {0, 0, 0, 0};
@@ -571,9 +569,7 @@ static cpim_err pim_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t u
     struct aes_key_args ka;
     const cpim_crypto_aes_ks *k1 = dir == CPIM_DECRYPT ? &s->xk1d : &s->xk1e;
     memset(&ka, 0, sizeof ka);
-    for (unsigned i = 0; i < 4 * (k1->nr + 1); i++)
-        ka.rk[i] = __builtin_bswap32(k1->rk[i]); /* the DPU's little-endian columns */
-    ka.nr = k1->nr;
+    cpim_pim_dpu_schedule(ka.rk, &ka.nr, k1);
     ka.op = dir == CPIM_DECRYPT ? AES_OP_XTS_DEC : AES_OP_XTS_ENC;
     ka.xts_k2 = s->xk2e;
 
@@ -731,9 +727,7 @@ static cpim_err pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_
 
     struct aes_key_args ka;
     memset(&ka, 0, sizeof ka);
-    for (unsigned i = 0; i < 4 * (s->ek.nr + 1); i++)
-        ka.rk[i] = __builtin_bswap32(s->ek.rk[i]);
-    ka.nr = s->ek.nr;
+    cpim_pim_dpu_schedule(ka.rk, &ka.nr, &s->ek);
     ka.op = dir == CPIM_DECRYPT ? GCM_OP_DEC : GCM_OP_ENC;
     const uint32_t c0[4] = {
         (uint32_t)j0[0] << 24 | (uint32_t)j0[1] << 16 | (uint32_t)j0[2] << 8 | j0[3],

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aes.h"
 #include "cryptopim.h"
 
 /* ---- fault injection (fault.c) ------------------------------------------- */
@@ -312,5 +313,14 @@ void cpim_pim_clocks_start(cpim_pim_clocks *c);
  * the virtual UPMEM its modeled phases since cpim_pim_clocks_start. */
 void cpim_pim_clocks_stop(const cpim_pim_machine *m, const cpim_pim_clocks *c,
                           const cpim_pim_times *t, cpim_stats *st);
+
+/* An AES schedule in the DPU's little-endian columns (aes_args.h): rk gets
+ * 4 * (nr + 1) words, *nr the number of rounds. */
+static inline void cpim_pim_dpu_schedule(uint32_t *rk, uint32_t *nr, const cpim_crypto_aes_ks *ks)
+{
+    for (unsigned i = 0; i < 4 * (ks->nr + 1); i++)
+        rk[i] = __builtin_bswap32(ks->rk[i]);
+    *nr = ks->nr;
+}
 
 #endif /* CPIM_PIM_INTERNAL_H */

@@ -145,14 +145,6 @@ static cpim_err region_xfer(void *region, int to, uint64_t off, uint8_t *buf, si
     return rc == CPIM_OK && r->timing_only ? CPIM_ERR_TIMING_ONLY : rc;
 }
 
-/* A schedule in the DPU's little-endian columns (aes_args.h). */
-static void dpu_rk(uint32_t *out, uint32_t *nr, const cpim_crypto_aes_ks *ks)
-{
-    for (unsigned i = 0; i < 4 * (ks->nr + 1); i++)
-        out[i] = __builtin_bswap32(ks->rk[i]);
-    *nr = ks->nr;
-}
-
 /* XTS key -> key1 (encryption or decryption schedule) and key2. */
 static void xts_keys(const uint8_t *key, size_t len, int dec, uint32_t *rk, uint32_t *nr,
                      cpim_crypto_aes_ks *k2)
@@ -163,7 +155,7 @@ static void xts_keys(const uint8_t *key, size_t len, int dec, uint32_t *rk, uint
     cpim_crypto_aes_expand_enc(k2, key + half, half);
     if (dec)
         cpim_crypto_aes_dec_from_enc(&d, &e);
-    dpu_rk(rk, nr, dec ? &d : &e);
+    cpim_pim_dpu_schedule(rk, nr, dec ? &d : &e);
     cpim_wipe(&e, sizeof e), cpim_wipe(&d, sizeof d);
 }
 
@@ -172,7 +164,7 @@ static void ctr_key(const uint8_t *key, size_t len, const uint8_t nonce[8], uint
 {
     cpim_crypto_aes_ks e;
     cpim_crypto_aes_expand_enc(&e, key, (uint32_t)len);
-    dpu_rk(rk, nr, &e);
+    cpim_pim_dpu_schedule(rk, nr, &e);
     cpim_wipe(&e, sizeof e);
     for (int i = 0; i < 2; i++)
         iv[i] = (uint32_t)nonce[4 * i] << 24 | (uint32_t)nonce[4 * i + 1] << 16 |
