@@ -83,16 +83,76 @@ DPU_PROGS += $(DPU_RES_PROGS) # installed with the others (dist/install.mk)
 # kernel of emu/validate/ so built, for tests/test_tsme.c and
 # `cryptopim bench --experiment tsme`; plain builds beside them.
 TSME_FLAGS := -Idpu -Isrc/crypto -include tsme.h
-TSME_T := 1 4 8 # 16 tasklets: 3 x 1 KiB buffers + tables + stacks > 64 KiB WRAM
+TSME_T := 1 2 4 8 16 24
+# WRAM: STREAM's 3 buffers per tasklet + the layer's stack and bounce buffer
+# (~1 KiB per tasklet) + the AES tables must fit 64 KiB: 1 KiB DMAs (PrIM's
+# BL=10) up to 8 tasklets, 512 B at 16, 256 B at 24 -- the plain build of
+# the same tasklet count uses the same block, so each pair compares alike
+TSME_BLOCK_16 := 512
+TSME_BLOCK_24 := 256
+tsme_block = $(or $(TSME_BLOCK_$(1)),1024)
 # the layer's calls (a block cipher, a tweak) need more stack than the
 # plain kernel's 256 bytes per tasklet
 TSME_STACK := 768
 $(BUILD)/dpu/tsme/stream-t%: emu/validate/stream.c emu/validate/micro_args.h dpu/tsme.h \
 		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
 	@mkdir -p $(dir $@)
-	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=$(TSME_STACK) $(TSME_FLAGS) -o $@ $< \
-	    $(BUILD)/dpu/obj/cpim_crypto_aes.o
+	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DMICRO_BLOCK=$(call tsme_block,$*)u \
+	    -DSTACK_SIZE_DEFAULT=$(TSME_STACK) $(TSME_FLAGS) -o $@ $< $(BUILD)/dpu/obj/cpim_crypto_aes.o
 $(BUILD)/dpu/tsme/plain-stream-t%: emu/validate/stream.c emu/validate/micro_args.h $(DPU_DEPS_COMMON)
 	@mkdir -p $(dir $@)
-	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=256 -o $@ $<
-dpu: $(foreach t,$(TSME_T),$(BUILD)/dpu/tsme/stream-t$(t) $(BUILD)/dpu/tsme/plain-stream-t$(t))
+	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DMICRO_BLOCK=$(call tsme_block,$*)u -DSTACK_SIZE_DEFAULT=256 \
+	    -o $@ $<
+TSME_PROGS := $(foreach t,$(TSME_T),$(BUILD)/dpu/tsme/stream-t$(t) $(BUILD)/dpu/tsme/plain-stream-t$(t))
+
+# tests/test_tsme.c's kernel of the seqread and unaligned paths (4 tasklets)
+$(BUILD)/dpu/tsme/seqio-t4: tests/tsme/seqio.c dpu/tsme.h $(BUILD)/dpu/obj/cpim_crypto_aes.o \
+		$(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=4 -DSTACK_SIZE_DEFAULT=$(TSME_STACK) \
+	    $(TSME_FLAGS) -o $@ $< $(BUILD)/dpu/obj/cpim_crypto_aes.o
+$(BUILD)/dpu/tsme/plain-seqio-t4: tests/tsme/seqio.c $(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=4 -DSTACK_SIZE_DEFAULT=$(TSME_STACK) -o $@ $<
+TSME_PROGS += $(BUILD)/dpu/tsme/seqio-t4 $(BUILD)/dpu/tsme/plain-seqio-t4
+
+# PrIM's VA and RED (issue 17 item 2), their dpu/task.c compiled unchanged
+# with their own Makefiles' DPU flags, plain and with the TSME flag.  PrIM is
+# not part of this repository: PRIM_DIR is a checkout of
+# CMU-SAFARI/prim-benchmarks, or PRIM_GIT a clone of it (bare or not) that
+# `git archive` extracts VA/ and RED/ from into $(BUILD)/prim.  Neither
+# given (and no copy at the default place): the programs are not built, and
+# the test and the experiment's VA/RED rows say they skip.
+PRIM_GIT ?= $(wildcard /work/.mirror/CMU-SAFARI+prim-benchmarks/repo)
+ifeq ($(PRIM_DIR),)
+ifneq ($(PRIM_GIT),)
+PRIM_DIR := $(BUILD)/prim
+$(PRIM_DIR)/.extracted:
+	@mkdir -p $(PRIM_DIR)
+	for b in VA RED; do git --git-dir=$(PRIM_GIT) archive --prefix=$$b/ HEAD:$$b | tar -x -C $(PRIM_DIR); done
+	@touch $@
+$(PRIM_DIR)/VA/dpu/task.c $(PRIM_DIR)/RED/dpu/task.c: $(PRIM_DIR)/.extracted
+endif
+endif
+# 16 tasklets, PrIM's default; BL=10 (1 KiB DMAs) as PrIM's Makefiles
+PRIM_TSME_T := 16
+PRIM_VA_FLAGS := -Wall -Wextra -O2 -DBL=10 -DINT32 -I$(PRIM_DIR)/VA/support
+PRIM_RED_FLAGS := -Wall -Wextra -O2 -DBL=10 -DINT64 -DTREE -DHAND -DPERF=0 -I$(PRIM_DIR)/RED/support
+ifneq ($(PRIM_DIR),)
+$(BUILD)/dpu/tsme/va-t%: $(PRIM_DIR)/VA/dpu/task.c dpu/tsme.h $(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) $(PRIM_VA_FLAGS) -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=$(TSME_STACK) $(TSME_FLAGS) \
+	    -o $@ $< $(BUILD)/dpu/obj/cpim_crypto_aes.o
+$(BUILD)/dpu/tsme/plain-va-t%: $(PRIM_DIR)/VA/dpu/task.c $(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) $(PRIM_VA_FLAGS) -DNR_TASKLETS=$* -o $@ $<
+$(BUILD)/dpu/tsme/red-t%: $(PRIM_DIR)/RED/dpu/task.c dpu/tsme.h $(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) $(PRIM_RED_FLAGS) -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=$(TSME_STACK) $(TSME_FLAGS) \
+	    -o $@ $< $(BUILD)/dpu/obj/cpim_crypto_aes.o
+$(BUILD)/dpu/tsme/plain-red-t%: $(PRIM_DIR)/RED/dpu/task.c $(DPU_DEPS_COMMON)
+	@mkdir -p $(dir $@)
+	$(DPU_CC) $(PRIM_RED_FLAGS) -DNR_TASKLETS=$* -o $@ $<
+TSME_PROGS += $(foreach p,va red plain-va plain-red,$(BUILD)/dpu/tsme/$(p)-t$(PRIM_TSME_T))
+endif
+dpu: $(TSME_PROGS)

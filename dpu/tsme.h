@@ -16,9 +16,8 @@
  *    tweak d << 32 | u -- the DPU and the MRAM address, so equal data at two
  *    places or on two DPUs encrypts differently.  The host encrypts a
  *    program's inputs and decrypts its outputs with the same numbering
- *    (cpim_aes_xts with first_unit = d << 32 | offset / 512, or a resident
- *    region whose unit is 512 and whose data starts at the heap: see
- *    docs/RESIDENT.md).  MRAM below the heap (the program's own __mram
+ *    (dpu/tsme_host.h: cpim_aes_xts with first_unit = d << 32 | offset /
+ *    512; see docs/RESIDENT.md).  MRAM below the heap (the program's own __mram
  *    variables) is not encrypted.
  *  - Key: the WRAM symbol tsme_key (struct tsme_key_args), written by the
  *    host before the launch, never in MRAM; the host overwrites it with
@@ -49,19 +48,12 @@
 #undef __seqread_refill
 #include <mram_unaligned.h>
 
-#include "aes.h" /* src/crypto: the tables (link build/dpu/obj/cpim_crypto_aes.o) */
+#include "aes.h"       /* src/crypto: the tables (link build/dpu/obj/cpim_crypto_aes.o) */
+#include "tsme_args.h" /* struct tsme_key_args, TSME_UNIT (host side: tsme_host.h) */
 
-#define TSME_UNIT    512u
-#define TSME_BOUNCE  256u
-#define TSME_KEY_SYM tsme_key
+#define TSME_BOUNCE 256u
 
-/* Written by the host (FIPS-197 big-endian round-key words, src/crypto's
- * cpim_crypto_aes_ks): key1's encryption and equivalent-inverse decryption
- * schedules, key2's encryption schedule, and this DPU's index. */
-struct tsme_key_args {
-    uint32_t rk[60], dk[60], k2[60];
-    uint32_t nr, dpu;
-};
+/* written by the host before the launch, zeroed by it after */
 __host struct tsme_key_args TSME_KEY_SYM;
 
 static __dma_aligned uint8_t tsme_bounce[NR_TASKLETS][TSME_BOUNCE];
@@ -183,8 +175,14 @@ static __attribute__((unused)) void tsme_mram_read(const __mram_ptr void *from, 
     uint32_t a = (uint32_t)(uintptr_t)from;
     uint8_t *t = to;
     if (a < tsme_heap()) {
-        mram_read(from, to, n);
-        return;
+        /* below the heap: clear; a range across its start (seqread's pages
+         * are aligned on absolute addresses, the heap pointer only to 8)
+         * is split there */
+        const uint32_t below = tsme_heap() - a < n ? tsme_heap() - a : n;
+        mram_read(from, to, below);
+        if (below == n)
+            return;
+        a += below, t += below, n -= below;
     }
     uint32_t blk[4] __attribute__((aligned(8)));
     if ((a - tsme_heap()) % 16) { /* the second half of a block */
@@ -193,9 +191,12 @@ static __attribute__((unused)) void tsme_mram_read(const __mram_ptr void *from, 
         a += 8, t += 8, n -= 8;
     }
     uint32_t mid = n & ~15u;
-    if (mid) {
-        mram_read((__mram_ptr const void *)(uintptr_t)a, t, mid);
-        tsme_crypt(t, a - tsme_heap(), mid, 1);
+    for (uint32_t done = 0, k; done < mid; done += k) {
+        /* one DMA moves at most 2048 bytes (tsme_mram_read_unaligned's
+         * widened ranges can be longer) */
+        k = mid - done < 2048u ? mid - done : 2048u;
+        mram_read((__mram_ptr const void *)(uintptr_t)(a + done), t + done, k);
+        tsme_crypt(t + done, a + done - tsme_heap(), k, 1);
     }
     if (n % 16) { /* the first half of a block */
         tsme_fetch(a + mid, (uint8_t *)blk, 16);
@@ -210,11 +211,12 @@ static __attribute__((unused)) void tsme_mram_write(const void *from, __mram_ptr
     const uint32_t h = tsme_heap();
     uint32_t a = (uint32_t)(uintptr_t)to;
     const uint8_t *f = from;
-    if (a < h) {
-        mram_write(from, to, n);
-        return;
-    }
     uint8_t *b = tsme_bounce[me()];
+    if (a < h) { /* a range across the heap's start: the part below is clear */
+        const uint32_t below = h - a < n ? h - a : n;
+        mram_write(from, to, below);
+        a += below, f += below, n -= below;
+    }
     while (n) {
         /* one bounce-full of whole blocks covering [a, a + k) (heap offsets) */
         const uint32_t r = a - h, lo = r & ~15u, head = r - lo;

@@ -1,69 +1,80 @@
 /*
- * test_tsme.c -- "TSME for MRAM" (issue 17, dpu/tsme.h): the STREAM kernel
- * of emu/validate/stream.c, built unchanged with `-include tsme.h`, gives
- * the results of its plain build while the MRAM heap holds only AES-XTS
- * ciphertext (read back through the host library), with the tweak the
- * host computes (unit u of DPU d: d << 32 | u, 512-byte units).
- * (Not covered here: PrIM's VA and RED built the same way, and the
- * seqread / unaligned paths of tsme.h; see docs/RESIDENT.md.)
+ * test_tsme.c -- "TSME for MRAM" (issue 17, dpu/tsme.h): DPU programs built
+ * unchanged with `-include tsme.h` give, once the host decrypts their MRAM
+ * heap (dpu/tsme_host.h: AES-XTS, unit u of DPU d has the tweak
+ * d << 32 | u, 512-byte units), the bytes of their plain builds, while MRAM
+ * read through the host library holds no 16-byte block of the clear text,
+ * and the key is gone from WRAM afterwards.  Programs:
+ *  - emu/validate/stream.c (STREAM copy, copy-DMA, add, triad);
+ *  - tests/tsme/seqio.c: seqread (init, get, seek) and
+ *    mram_read_unaligned / mram_write_unaligned at odd addresses;
+ *  - PrIM's VA and RED (their dpu/task.c unchanged, dpu/dpu.mk), checked
+ *    against a host computation as PrIM's hosts do; skipped when PrIM's
+ *    sources were not given to the build (PRIM_DIR / PRIM_GIT).
  */
 #include <dpu.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../emu/validate/micro_args.h"
-#include "aes.h"
 #include "cryptopim.h"
 #include "test.h"
+#include "tsme_host.h"
 
 #ifdef DPU_EMU
-#define NB        8192u /* bytes per array per DPU: 2 blocks per tasklet */
-#define NDPU      2u
-#define TSME_UNIT 512u
-
-struct tsme_key_args { /* dpu/tsme.h */
-    uint32_t rk[60], dk[60], k2[60];
-    uint32_t nr, dpu;
-};
+#define NDPU 2u
 
 static const uint8_t key[32] = {0x60, 0x3d, 0xeb, 0x10, 0x15, 0xca, 0x71, 0xbe, 0x2b, 0x73, 0xae,
                                 0xf0, 0x85, 0x7d, 0x77, 0x81, 0x1f, 0x35, 0x2c, 0x07, 0x3b, 0x61,
                                 0x08, 0xd7, 0x2d, 0x98, 0x10, 0xa3, 0x09, 0x14, 0xdf, 0xf4};
 
-/* Runs `prog` on NDPU DPUs over heap images img[d] (3 * NB bytes: a, b,
- * c), reads them back; key != NULL installs the TSME key per DPU first
- * and wipes it after. */
-static int run(const char *prog, uint32_t kernel, uint8_t (*img)[3 * NB],
-               const struct tsme_key_args *k)
+/* A launch: `prog` on NDPU DPUs; img[d] (n bytes) is written to DPU d's
+ * heap, `args` (alen bytes) to the symbol `sym`, and after the run the heap
+ * is read back into img[d] and `rsym` (rlen bytes per DPU, may be NULL)
+ * into res[d * rlen].  tsme: install the key image per DPU first, and
+ * overwrite it with zeros after (checked). */
+typedef struct {
+    const char *sym;
+    const void *args;
+    size_t alen;
+    const char *rsym;
+    void *res;
+    size_t rlen;
+} launch;
+
+static int run(const char *prog, uint8_t **img, size_t n, const launch *l, int tsme)
 {
     struct dpu_set_t set, dpu;
     uint32_t i;
     if (dpu_alloc(NDPU, "nrRanks=1,nrDpusPerRank=2", &set) != DPU_OK)
         return -1;
     dpu_error_t e = dpu_load(set, prog, NULL);
-    micro_args_t args = {NB, MICRO_COUNT_CYCLES, kernel, 0};
     DPU_FOREACH (set, dpu, i) {
-        if (e == DPU_OK && k) {
-            struct tsme_key_args kd = *k;
-            kd.dpu = i;
-            e = dpu_copy_to(dpu, "tsme_key", 0, &kd, sizeof kd);
+        if (e == DPU_OK && tsme) {
+            struct tsme_key_args k;
+            tsme_host_key(&k, key, sizeof key, i);
+            e = dpu_copy_to(dpu, TSME_KEY_NAME, 0, &k, sizeof k);
+            cpim_wipe(&k, sizeof k);
         }
         if (e == DPU_OK)
-            e = dpu_copy_to(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, img[i], 3 * NB);
-        if (e == DPU_OK)
-            e = dpu_copy_to(dpu, "ARGS", 0, &args, sizeof args);
+            e = dpu_copy_to(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, img[i], n);
+        if (e == DPU_OK && l->alen)
+            e = dpu_copy_to(dpu, l->sym, 0, l->args, l->alen);
     }
     if (e == DPU_OK)
         e = dpu_launch(set, DPU_SYNCHRONOUS);
     DPU_FOREACH (set, dpu, i) {
         if (e == DPU_OK)
-            e = dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, img[i], 3 * NB);
-        if (e == DPU_OK && k) {
+            e = dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, img[i], n);
+        if (e == DPU_OK && l->rsym)
+            e = dpu_copy_from(dpu, l->rsym, 0, (uint8_t *)l->res + i * l->rlen, l->rlen);
+        if (e == DPU_OK && tsme) {
             static const struct tsme_key_args zero;
             struct tsme_key_args after;
-            e = dpu_copy_to(dpu, "tsme_key", 0, &zero, sizeof zero);
+            e = dpu_copy_to(dpu, TSME_KEY_NAME, 0, &zero, sizeof zero);
             if (e == DPU_OK)
-                e = dpu_copy_from(dpu, "tsme_key", 0, &after, sizeof after);
+                e = dpu_copy_from(dpu, TSME_KEY_NAME, 0, &after, sizeof after);
             CHECK(e == DPU_OK && !memcmp(&after, &zero, sizeof zero), "key wiped from WRAM");
         }
     }
@@ -72,50 +83,91 @@ static int run(const char *prog, uint32_t kernel, uint8_t (*img)[3 * NB],
     return e == DPU_OK ? 0 : -1;
 }
 
-static void stream_case(uint32_t kernel)
+/* 16-byte blocks of `enc` equal to a non-zero block of `clear` (anywhere:
+ * moved data counts too). */
+static int leaks(const uint8_t *enc, const uint8_t *clear, size_t n)
 {
-    static uint8_t plain[NDPU][3 * NB], enc[NDPU][3 * NB], clear[NDPU][3 * NB];
-    uint64_t seed = 0x75e + kernel;
-    for (uint32_t d = 0; d < NDPU; d++) {
-        test_fill(&seed, plain[d], 2 * NB);
-        memset(plain[d] + 2 * NB, 0, NB);
+    static const uint8_t zero[16];
+    int k = 0;
+    for (size_t p = 0; p < n; p += 16) {
+        if (!memcmp(clear + p, zero, 16))
+            continue;
+        for (size_t o = 0; o < n; o += 16)
+            k += !memcmp(enc + o, clear + p, 16);
     }
-    memcpy(clear, plain, sizeof clear);
+    return k;
+}
+
+/* Runs the plain build on img and the TSME build on its encryption, then
+ * checks: the TSME build's heap decrypted == the plain build's heap, which
+ * appears nowhere in it; the results of rsym agree.  Returns 0 if it ran. */
+static int compare(const char *plain_prog, const char *tsme_prog, uint8_t **img, size_t n,
+                   launch *l)
+{
     cpim_ctx *cpu = NULL;
+    uint8_t *enc[NDPU], *out = malloc(n), *res_t = l->rsym ? malloc(NDPU * l->rlen) : NULL;
+    for (uint32_t d = 0; d < NDPU; d++)
+        enc[d] = malloc(n);
+    int rc = -1;
     CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK && cpim_xts_set_key(cpu, key, 32) == CPIM_OK,
           "cpu");
-    /* the host encrypts a, b and the zero c with the DPU's tweaks */
     for (uint32_t d = 0; d < NDPU; d++)
-        CHECK(cpim_aes_xts(cpu, CPIM_ENCRYPT, (uint64_t)d << 32, TSME_UNIT, plain[d], enc[d],
-                           3 * NB) == CPIM_OK,
+        CHECK(tsme_host_crypt(cpu, CPIM_ENCRYPT, d, 0, img[d], enc[d], n) == CPIM_OK,
               "host encrypt");
-    cpim_crypto_aes_ks ek, dk, k2;
-    cpim_crypto_aes_expand_enc(&ek, key, 16);
-    cpim_crypto_aes_dec_from_enc(&dk, &ek);
-    cpim_crypto_aes_expand_enc(&k2, key + 16, 16);
-    struct tsme_key_args k;
-    memcpy(k.rk, ek.rk, sizeof k.rk), memcpy(k.dk, dk.rk, sizeof k.dk);
-    memcpy(k.k2, k2.rk, sizeof k.k2);
-    k.nr = ek.nr, k.dpu = 0;
-    if (run(CPIM_DPU_DIR "/tsme/plain-stream-t4", kernel, plain, NULL) != 0 ||
-        run(CPIM_DPU_DIR "/tsme/stream-t4", kernel, enc, &k) != 0) {
-        cpim_close(cpu);
-        return;
-    }
-    int leaks = 0;
+    void *res_p = l->res;
+    if (run(plain_prog, img, n, l, 0) != 0)
+        goto out;
+    l->res = res_t;
+    int ok = run(tsme_prog, enc, n, l, 1);
+    l->res = res_p;
+    if (ok != 0)
+        goto out;
     for (uint32_t d = 0; d < NDPU; d++) {
-        for (uint32_t o = 0; o < 3 * NB; o += 16) /* MRAM: no clear-text block */
-            for (uint32_t p = 0; p < 3 * NB; p += 16)
-                leaks += !memcmp(enc[d] + o, plain[d] + p, 16) &&
-                         !memcmp(clear[d] + p, plain[d] + p, 16);
-        uint8_t out[3 * NB];
-        CHECK(cpim_aes_xts(cpu, CPIM_DECRYPT, (uint64_t)d << 32, TSME_UNIT, enc[d], out, 3 * NB) ==
-                  CPIM_OK,
-              "host decrypt");
-        CHECK_MEM(out, plain[d], 3 * NB, "TSME build's MRAM, decrypted == the plain build's");
+        CHECK(tsme_host_crypt(cpu, CPIM_DECRYPT, d, 0, enc[d], out, n) == CPIM_OK, "host decrypt");
+        CHECK_MEM(out, img[d], n, "TSME build's MRAM, decrypted == the plain build's");
+        int k = leaks(enc[d], img[d], n);
+        CHECK(k == 0, "DPU %u: %d clear-text blocks in MRAM", d, k);
     }
-    CHECK(leaks == 0, "%d clear-text blocks in MRAM", leaks);
+    if (l->rsym)
+        CHECK_MEM(res_t, l->res, NDPU * l->rlen, "results in WRAM: TSME build == plain build");
+    rc = 0;
+out:
+    for (uint32_t d = 0; d < NDPU; d++)
+        free(enc[d]);
+    free(out), free(res_t);
     cpim_close(cpu);
+    return rc;
+}
+
+/* ---- STREAM ---- */
+#define NB 8192u /* bytes per array per DPU: 2 blocks per tasklet */
+
+static void stream_case(uint32_t kernel)
+{
+    uint8_t *img[NDPU];
+    uint64_t seed = 0x75e + kernel;
+    for (uint32_t d = 0; d < NDPU; d++) {
+        img[d] = calloc(3 * NB, 1);
+        test_fill(&seed, img[d], 2 * NB);
+    }
+    micro_args_t args = {NB, MICRO_COUNT_CYCLES, kernel, 0};
+    launch l = {"ARGS", &args, sizeof args, NULL, NULL, 0};
+    uint8_t want[3 * NB];
+    memcpy(want, img[1], sizeof want);
+    if (compare(CPIM_DPU_DIR "/tsme/plain-stream-t4", CPIM_DPU_DIR "/tsme/stream-t4", img, 3 * NB,
+                &l) == 0) {
+        /* and the plain build is right (DPU 1): c from a and b */
+        const uint64_t *a = (const uint64_t *)want, *b = a + NB / 8, s = NB / 8;
+        uint64_t *c = (uint64_t *)(want + 2 * NB);
+        for (uint32_t i = 0; i < NB / 8; i++)
+            c[i] = kernel == MICRO_STREAM_ADD     ? a[i] + b[i]
+                   : kernel == MICRO_STREAM_TRIAD ? a[i] + s * b[i]
+                   : kernel == MICRO_STREAM_SCALE ? s * a[i]
+                                                  : a[i];
+        CHECK_MEM(img[1], want, 3 * NB, "STREAM result");
+    }
+    for (uint32_t d = 0; d < NDPU; d++)
+        free(img[d]);
 }
 
 TEST(tsme_stream_copy)
@@ -129,5 +181,129 @@ TEST(tsme_stream_copy_dma)
 TEST(tsme_stream_add)
 {
     stream_case(MICRO_STREAM_ADD);
+}
+TEST(tsme_stream_triad)
+{
+    stream_case(MICRO_STREAM_TRIAD);
+}
+
+/* ---- seqread and the unaligned helpers (tests/tsme/seqio.c) ---- */
+#define SQ_T  4u
+#define SQ_NB 4096u
+#define SQ_N  (3 * SQ_T * SQ_NB + 512)
+
+TEST(tsme_seqread_unaligned)
+{
+    uint8_t *img[NDPU];
+    uint64_t seed = 0x5e9;
+    for (uint32_t d = 0; d < NDPU; d++) {
+        img[d] = calloc(SQ_N, 1);
+        test_fill(&seed, img[d], SQ_T * SQ_NB);
+    }
+    launch l = {NULL, NULL, 0, NULL, NULL, 0}; /* no arguments */
+    uint8_t want[SQ_N];
+    memcpy(want, img[0], SQ_N);
+    if (compare(CPIM_DPU_DIR "/tsme/plain-seqio-t4", CPIM_DPU_DIR "/tsme/seqio-t4", img, SQ_N,
+                &l) == 0) {
+        /* the plain build against a host computation (DPU 0) */
+        for (uint32_t t = 0; t < SQ_T; t++) {
+            const uint8_t *in = want + t * SQ_NB;
+            uint32_t sum = 0, sum2 = 0, x;
+            for (uint32_t j = 0; j < SQ_NB / 4; j++) {
+                memcpy(&x, in + 4 * j, 4);
+                sum += x, x = x * 0x9e3779b1u + j;
+                memcpy(want + SQ_T * SQ_NB + t * SQ_NB + 4 * j, &x, 4);
+            }
+            for (uint32_t j = 0; j < 100; j++) {
+                memcpy(&x, in + SQ_NB / 2 + 12 + 4 * j, 4);
+                sum2 += x ^ j;
+            }
+            memcpy(want + 3 * SQ_T * SQ_NB + 16 * t, &sum, 4);
+            memcpy(want + 3 * SQ_T * SQ_NB + 16 * t + 4, &sum2, 4);
+            for (uint32_t k = 0; 3 + 13 * (k + 1) + 5 <= SQ_NB; k++)
+                for (uint32_t i = 0; i < 13; i++)
+                    want[2 * SQ_T * SQ_NB + t * SQ_NB + 8 + 13 * k + i] = in[3 + 13 * k + 12 - i];
+        }
+        CHECK_MEM(img[0], want, SQ_N, "seqio result");
+    }
+    for (uint32_t d = 0; d < NDPU; d++)
+        free(img[d]);
+}
+
+/* ---- PrIM's VA and RED (16 tasklets, BL=10, as their Makefiles) ---- */
+typedef struct { /* VA/support/common.h */
+    uint32_t size, transfer_size, kernel;
+} va_args;
+typedef struct { /* RED/support/common.h, T = int64_t */
+    uint32_t size, kernel;
+    int64_t t_count;
+} red_args;
+typedef struct {
+    uint64_t cycles;
+    int64_t t_count;
+} red_results;
+
+static int have(const char *a, const char *b)
+{
+    if (access(a, R_OK) == 0 && access(b, R_OK) == 0)
+        return 1;
+    test_skip("PrIM's sources were not given to the build (make PRIM_DIR=... or PRIM_GIT=..., "
+              "dpu/dpu.mk)");
+    return 0;
+}
+
+TEST(tsme_prim_va)
+{
+    const char *plain = CPIM_DPU_DIR "/tsme/plain-va-t16", *tsme = CPIM_DPU_DIR "/tsme/va-t16";
+    if (!have(plain, tsme))
+        return;
+    enum { N = 5000 }; /* int32 per DPU: not a multiple of the 1 KiB block */
+    const uint32_t bytes = N * 4, xfer = (bytes + 511) & ~511u;
+    uint8_t *img[NDPU];
+    int32_t *want[NDPU];
+    uint64_t seed = 0x7a;
+    for (uint32_t d = 0; d < NDPU; d++) {
+        img[d] = calloc(2 * xfer, 1);
+        want[d] = malloc(bytes);
+        int32_t *A = (int32_t *)img[d], *B = (int32_t *)(img[d] + xfer);
+        for (uint32_t i = 0; i < N; i++) /* PrIM's read_input: rand() values */
+            A[i] = (int32_t)(test_rand(&seed) >> 33), B[i] = (int32_t)(test_rand(&seed) >> 33);
+        for (uint32_t i = 0; i < N; i++)
+            want[d][i] = A[i] + B[i];
+    }
+    va_args args = {bytes, xfer, 0};
+    launch l = {"DPU_INPUT_ARGUMENTS", &args, sizeof args, NULL, NULL, 0};
+    if (compare(plain, tsme, img, 2 * xfer, &l) == 0)
+        for (uint32_t d = 0; d < NDPU; d++)
+            CHECK_MEM(img[d] + xfer, want[d], bytes, "VA: B = A + B");
+    for (uint32_t d = 0; d < NDPU; d++)
+        free(img[d]), free(want[d]);
+}
+
+TEST(tsme_prim_red)
+{
+    const char *plain = CPIM_DPU_DIR "/tsme/plain-red-t16", *tsme = CPIM_DPU_DIR "/tsme/red-t16";
+    if (!have(plain, tsme))
+        return;
+    enum { N = 3000 }; /* int64 per DPU */
+    const uint32_t bytes = N * 8, n = (bytes + 511) & ~511u;
+    uint8_t *img[NDPU];
+    int64_t want[NDPU] = {0};
+    uint64_t seed = 0x4ed;
+    for (uint32_t d = 0; d < NDPU; d++) {
+        img[d] = calloc(n, 1);
+        int64_t *A = (int64_t *)img[d];
+        for (uint32_t i = 0; i < N; i++)
+            A[i] = (int64_t)(test_rand(&seed) >> 40), want[d] += A[i];
+    }
+    red_args args = {bytes, 0, 0};
+    red_results res[NDPU][16];
+    launch l = {"DPU_INPUT_ARGUMENTS", &args, sizeof args, "DPU_RESULTS", res, sizeof res[0]};
+    if (compare(plain, tsme, img, n, &l) == 0)
+        for (uint32_t d = 0; d < NDPU; d++)
+            CHECK(res[d][0].t_count == want[d], "RED: DPU %u: %lld, want %lld", d,
+                  (long long)res[d][0].t_count, (long long)want[d]);
+    for (uint32_t d = 0; d < NDPU; d++)
+        free(img[d]);
 }
 #endif

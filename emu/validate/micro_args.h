@@ -9,7 +9,11 @@
 
 #include <stdint.h>
 
-#define MICRO_BLOCK 1024u /* bytes per DMA of arith/stream (PrIM's BL=10) */
+/* bytes per DMA of arith/stream (PrIM's BL=10); a build may lower it (the
+ * TSME builds of stream.c at 16 and 24 tasklets, dpu/dpu.mk: WRAM) */
+#ifndef MICRO_BLOCK
+#define MICRO_BLOCK 1024u
+#endif
 
 /* What the perfcounter counts during the timed windows. */
 #define MICRO_COUNT_CYCLES 0u
@@ -19,6 +23,9 @@
 #define MICRO_STREAM_COPY     0u
 #define MICRO_STREAM_COPY_DMA 1u
 #define MICRO_STREAM_ADD      2u
+/* PrIM's STREAM scale and triad (uint64_t, scalar = elements per DPU) */
+#define MICRO_STREAM_SCALE 3u /* c[i] = s * a[i]        */
+#define MICRO_STREAM_TRIAD 4u /* c[i] = a[i] + s * b[i] */
 
 typedef struct {
     uint32_t bytes;    /* input bytes per DPU (multiple of MICRO_BLOCK / dma_size) */

@@ -3,6 +3,9 @@
  *   COPY      c[i] = a[i]          (DMA in, WRAM copy loop, DMA out)
  *   COPY-DMA  c    = a             (DMA in, DMA out of the same WRAM buffer)
  *   ADD       c[i] = a[i] + b[i]   (two DMAs in, WRAM add loop, DMA out)
+ *   SCALE     c[i] = s * a[i]      (as COPY, a 64-bit multiply per element)
+ *   TRIAD     c[i] = a[i] + s * b[i]  (as ADD, plus the multiply)
+ * (s = the number of 8-byte elements per array, PrIM's scalar.)
  * Tasklets take 1 KiB blocks round robin.  Tasklet 0 reads the cycle counter
  * between a barrier before and a barrier after the whole stream; the host
  * turns it into MRAM bandwidth (bytes read + bytes written per second).
@@ -39,6 +42,7 @@ int main(void)
     barrier_wait(&bar);
 
     uint32_t n = ARGS.bytes;
+    const uint64_t s = n / sizeof(uint64_t);
     uintptr_t a = (uintptr_t)DPU_MRAM_HEAP_POINTER, b = a + n, c = b + n;
     uint64_t *wa = buf_a[id], *wb = buf_b[id], *wc = buf_c[id];
     for (uint32_t off = id * MICRO_BLOCK; off < n; off += MICRO_BLOCK * NR_TASKLETS) {
@@ -51,6 +55,17 @@ int main(void)
             break;
         case MICRO_STREAM_COPY_DMA:
             mram_write(wa, (__mram_ptr void *)(c + off), MICRO_BLOCK);
+            break;
+        case MICRO_STREAM_SCALE:
+            for (unsigned i = 0; i < WORDS; i++)
+                wc[i] = s * wa[i];
+            mram_write(wc, (__mram_ptr void *)(c + off), MICRO_BLOCK);
+            break;
+        case MICRO_STREAM_TRIAD:
+            mram_read((__mram_ptr const void *)(b + off), wb, MICRO_BLOCK);
+            for (unsigned i = 0; i < WORDS; i++)
+                wc[i] = wa[i] + s * wb[i];
+            mram_write(wc, (__mram_ptr void *)(c + off), MICRO_BLOCK);
             break;
         default:
             mram_read((__mram_ptr const void *)(b + off), wb, MICRO_BLOCK);
