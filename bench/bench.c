@@ -11,6 +11,9 @@
  *   resident  issue 17  encrypt / re-key / hash data resident in MRAM in
  *                       place vs through the bus vs AES-NI / SHA-NI
  *                       (exp_resident.c)
+ *   tsme      issue 17  STREAM / PrIM VA, RED plain vs built with dpu/tsme.h,
+ *                       and the what-if of an AES engine on the DMA path
+ *                       (exp_tsme.c)
  *   ranks     Figs. 6-7 1..40 ranks at 32 MiB per rank, async-xfer vs
  *                       async-exec vs the CPU backends
  *   servers   issue 18  1..64 servers of 40 ranks with cryptopim-mpi's link
@@ -76,6 +79,8 @@ static const char bench_help[] =
     "             N = 1024..16384 x 1..3 moduli (docs/NTT.md)\n"
     "  resident   in-place encrypt / re-key / hash of MRAM-resident data, 1..40\n"
     "             ranks, vs through the bus and AES-NI / SHA-NI (issue 17)\n"
+    "  tsme       STREAM and PrIM VA/RED plain vs with MRAM encrypted (tsme.h), 1..24\n"
+    "             tasklets, 1 DPU and a rank, + an AES engine on the DMA path (what-if)\n"
     "  all        every one of them\n"
     "\n"
     "  --quick      small sizes (for tests)\n"
@@ -1256,10 +1261,29 @@ static int exp_resident(bench *b)
     return rc;
 }
 
+/* issue 17: exp_tsme.c (own CSV header) */
+static int exp_tsme(bench *b)
+{
+    if (!pim_available()) {
+        progress("tsme: the pim backend is unavailable: skipped");
+        return 0;
+    }
+    bench_exp_env e = {b->csv,
+                       b->exp,
+                       b->sample_ok ? b->profile : NULL,
+                       machine_label(b, CPIM_CLOCK_MODELED),
+                       b->quick,
+                       b->sample && b->sample_ok};
+    int rc = bench_exp_tsme(&e);
+    if (rc != 0)
+        b->failed = 1;
+    return rc;
+}
+
 static const experiment experiments[] = {
     {"roofline", exp_roofline, 0}, {"tasklets", exp_tasklets, 1}, {"strong", exp_strong, 1},
     {"weak", exp_weak, 1},         {"ranks", exp_ranks, 1},       {"servers", exp_servers, 1},
-    {"ntt", exp_ntt, 1},           {"resident", exp_resident, 1},
+    {"ntt", exp_ntt, 1},           {"resident", exp_resident, 1}, {"tsme", exp_tsme, 0},
 };
 #define N_EXPERIMENTS (sizeof experiments / sizeof experiments[0])
 
@@ -1370,7 +1394,7 @@ int cmd_bench(int argc, char **argv)
         found |= !strcmp(which, experiments[i].name);
     if (!found) {
         cli_error("bench: unknown experiment %s (roofline, tasklets, strong, weak, ranks, servers, "
-                  "ntt, resident, all)",
+                  "ntt, resident, tsme, all)",
                   cli_quote(which));
         return CLI_USAGE;
     }

@@ -27,5 +27,8 @@ typedef struct bench_exp_env {
     int sampled; /* timing-only runs, one DPU per rank simulated */
 } bench_exp_env;
 int bench_exp_resident(const bench_exp_env *e);
+/* exp_tsme.c (issue 17): `--experiment tsme`, its own header (the long
+ * schema plus the what-if's columns). */
+int bench_exp_tsme(const bench_exp_env *e);
 
 #endif /* CPIM_BENCH_H */

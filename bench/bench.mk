@@ -16,6 +16,12 @@ BENCH_OUT ?= $(BUILD)/results
 # PrIM's machine (350 MHz) whatever this says.
 BENCH_MACHINE ?= study
 
+# exp_tsme.c runs DPU programs itself through <dpu.h> (and the virtual
+# UPMEM's <dpu_emu.h>) with dpu/tsme_host.h's key image: the one bench file
+# that sees more than the public API.
+$(BUILD)/bench/exp_tsme.o: INC_bench += -Idpu -Isrc/crypto $(DPU_HOST_CFLAGS)
+$(BUILD)/bench/exp_tsme.o: DEFS_bench += $(PIM_DEFS)
+
 .PHONY: bench bench-experiments bench-plot
 bench-experiments: all
 	$(CLI) bench --experiment all --machine $(BENCH_MACHINE) --out $(BENCH_OUT)

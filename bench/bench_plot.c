@@ -251,6 +251,18 @@ static const style styles[] = {
     {"aesni", "#7b3294", 8},
     {"shani", "#b2182b", 10},
     {"ipsec-mb-multibuffer", "#8c6d31", 12},
+    /* tsme (issue 17): kernels, the what-if's engines, the seed's SME */
+    {"stream-copy", "#0072b2", 7},
+    {"stream-scale", "#009e73", 5},
+    {"stream-add", "#e69f00", 9},
+    {"stream-triad", "#d55e00", 11},
+    {"prim-va", "#cc79a7", 13},
+    {"prim-red", "#56b4e9", 4},
+    {"stream-copy/serial", "#0072b2", 6},
+    {"stream-copy/pipelined", "#56b4e9", 8},
+    {"stream-triad/serial", "#d55e00", 10},
+    {"stream-triad/pipelined", "#e69f00", 12},
+    {"sme", "#000000", 1},
 };
 
 static const style *style_of(const char *name)
@@ -730,6 +742,76 @@ static void plot_resident(gp *g, const results *r, panel *pn)
               pn, nk, 1, (int)nk, 1);
 }
 
+/* One tsme series: rows of kernel/impl/mode, x and y columns (y may be
+ * slowdown_x or slowdown_pct), styled by `st`. */
+static void tsme_elem(const results *r, panel *p, const char *kernel, const char *impl,
+                      const char *mode, int xcol, int ycol, const char *st, const char *what)
+{
+    if (p->n == MAX_ELEMS)
+        return;
+    elem *e = &p->e[p->n];
+    collect(r, kernel, impl, mode, "kernel", xcol, ycol, &e->p);
+    if (e->p.n == 0)
+        return;
+    e->st = style_of(st);
+    e->hline = e->points = 0;
+    title_of_pim(e, what);
+    p->n++;
+}
+
+/* issue 17 (exp_tsme.c): slowdown of the TSME builds over tasklets (1 DPU,
+ * a rank), and the what-if's overhead over the engine's cycles per block,
+ * beside the seed's SME figures (published, a band). */
+static void plot_tsme(gp *g, const results *r, panel *pn)
+{
+    const int sx = csv_col(&r->c, "slowdown_x"), sp = csv_col(&r->c, "slowdown_pct"),
+              cpb = csv_col(&r->c, "dma_aes_cycles_per_block");
+    if (sx < 0 || sp < 0 || cpb < 0)
+        return;
+    static const char *const ks[] = {"stream-copy",  "stream-scale", "stream-add",
+                                     "stream-triad", "prim-va",      "prim-red"};
+    static const char *const modes[] = {"1dpu", "rank"};
+    for (int m = 0; m < 2; m++) {
+        panel *p = &pn[m];
+        for (size_t k = 0; k < 6; k++)
+            tsme_elem(r, p, ks[k], "tsme", modes[m], r->tasklets, sx, ks[k], ks[k]);
+        snprintf(p->title, sizeof p->title, "TSME build / plain build, %s",
+                 m ? "one rank (64 DPUs)" : "one DPU");
+        snprintf(p->xrange, sizeof p->xrange, "[0:25]");
+        p->extra = "1.037 with lines lw 2 dt 2 lc rgb '#000000' title 'AMD SME/TSME, STREAM: "
+                   "1.026-1.042x, mean 1.037x (seed 004, published)'";
+    }
+    panel *p = &pn[2];
+    static const char *const wk[] = {"stream-copy", "stream-triad"};
+    for (int k = 0; k < 2; k++)
+        for (int pipe = 0; pipe <= 1; pipe++) {
+            char st[64], what[96];
+            snprintf(st, sizeof st, "%s/%s", wk[k], pipe ? "pipelined" : "serial");
+            snprintf(what, sizeof what, "%s, %s engine (hypothetical hardware)", wk[k],
+                     pipe ? "pipelined" : "serial");
+            tsme_elem(r, p, wk[k], "dma-aes", pipe ? "pipelined-t16" : "serial-t16", cpb, sp, st,
+                      what);
+        }
+    snprintf(p->title, sizeof p->title, "What-if: AES engine on the DMA path, 1 DPU, 16 tasklets");
+    p->extra = "3.7 with lines lw 2 dt 2 lc rgb '#000000' title 'SME mean 3.7% (published)', "
+               "2.6 with lines lw 1 dt 3 lc rgb '#808080' title 'SME 2.6-4.2% (published)', "
+               "4.2 with lines lw 1 dt 3 lc rgb '#808080' notitle";
+    fputs("set xlabel 'tasklets'\nset ylabel 'slowdown (x, modeled)'\nset logscale y\n"
+          "set key inside top right font ',8'\nset xtics 4\n",
+          g->g);
+    /* two panels over tasklets, then the what-if over cycles per block */
+    fputs("set multiplot layout 1,3 title 'TSME for MRAM: software AES-XTS on every MRAM "
+          "access (modeled clock) vs AMD SME (published)' font ',12'\n",
+          g->g);
+    gp_panel(g, &pn[0], 1);
+    gp_panel(g, &pn[1], 1);
+    fputs("set xlabel 'engine cycles per 16-byte block'\nset ylabel 'overhead over plain (%, "
+          "modeled)'\nset logscale xy\nset xrange [*:*]\nset xtics auto\n",
+          g->g);
+    gp_panel(g, &pn[2], 1);
+    fputs("unset multiplot\n", g->g);
+}
+
 /* Fig. 3: kernel speed-up over tasklets on one DPU, beside min(T, 11). */
 static void plot_tasklets(gp *g, const results *r, panel *pn)
 {
@@ -839,7 +921,7 @@ int bench_plot(const char *dir, const char *name)
         int w, h;
     } sizes[] = {{"roofline", 1000, 640}, {"tasklets", 1200, 580}, {"strong", 1300, 760},
                  {"weak", 1300, 760},     {"ranks", 1300, 1000},   {"servers", 1300, 700},
-                 {"ntt", 1300, 1000},     {"resident", 1500, 560}};
+                 {"ntt", 1300, 1000},     {"resident", 1500, 560}, {"tsme", 1800, 620}};
     size_t s = 0;
     while (s < sizeof sizes / sizeof sizes[0] && strcmp(sizes[s].name, name))
         s++;
@@ -869,6 +951,8 @@ int bench_plot(const char *dir, const char *name)
             plot_servers(&g, &r, pn);
         else if (!strcmp(name, "resident"))
             plot_resident(&g, &r, pn);
+        else if (!strcmp(name, "tsme"))
+            plot_tsme(&g, &r, pn);
         else
             plot_scaling(&g, &r, !strcmp(name, "weak"), pn);
         if (gp_close(&g, dir, name) != 0)

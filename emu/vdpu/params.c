@@ -45,6 +45,15 @@ const vdpu_param_desc_t vdpu_param_table[] = {
     {"dmaEnginePct", FIELD(timing.dma_engine_pct), VDPU_PARAM_U32, 111, 1, U32_MAX, 0, "%",
      "P14: the engine sustains ~0.9 of 2 B/cycle (PrIM 628/633 MB/s, uPIMulator ~600 MB/s), "
      "so each transfer occupies it 111% of beta*S; P15: one engine per DPU"},
+    /* issue 17's what-if: no such hardware exists (docs/RESIDENT.md) */
+    {"dmaAesCyclesPerBlock", FIELD(timing.dma_aes_cycles_per_block), VDPU_PARAM_DOUBLE, 0.0, 0.0,
+     1e6, 0, "cycles/16 B",
+     "hypothetical hardware, ours: an AES engine on the MRAM<->WRAM DMA path taking this many "
+     "cycles per 16-byte block (0: none); prices every DMA, the emulator does NOT encrypt MRAM"},
+    {"dmaAesPipelined", FIELD(timing.dma_aes_pipelined), VDPU_PARAM_U32, 0, 0, 1, 0, "0/1",
+     "hypothetical hardware, ours: 1 = the engine is pipelined with the transfer (one block's "
+     "latency dmaAesCyclesPerBlock per DMA, then blocks at the DMA's rate or the engine's 1 per "
+     "cycle, whichever is slower); 0 = each block's cycles add to the transfer"},
     {"fastQuantum", FIELD(fast_quantum), VDPU_PARAM_U32, 4096, 1, U32_MAX, 0, "instructions",
      "mode=fast: instructions a tasklet runs per turn (interpreter setting, no hardware figure)"},
     {"isaFusion", FIELD(isa_fusion), VDPU_PARAM_U32, 1, 0, 1, 0, "0/1",

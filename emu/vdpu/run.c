@@ -136,6 +136,24 @@ static void charge_dma(vdpu_t *d, vtask_t *t, int write, uint32_t n)
     const vdpu_timing_t *tm = &d->params.timing;
     uint64_t xfer = ((uint64_t)n * tm->dma_beta_x2 + 1) / 2;
     uint64_t occ = (xfer * tm->dma_engine_pct + 99) / 100;
+    uint64_t aes_fill = 0;
+    if (tm->dma_aes_cycles_per_block > 0) {
+        /* issue 17's what-if (hypothetical hardware): an AES engine between
+         * MRAM and WRAM.  Not pipelined, it holds the DMA engine for its
+         * cycles on every block; pipelined, the first block's latency is
+         * added to this DMA only (the next DMA may start meanwhile) and the
+         * stream runs at the slower of the DMA's and the engine's one block
+         * per cycle.  Prices only: the bytes moved are unchanged. */
+        const uint64_t blocks = (n + 15u) / 16u;
+        const uint64_t c = (uint64_t)(tm->dma_aes_cycles_per_block * (double)blocks + 0.999999);
+        if (tm->dma_aes_pipelined) {
+            aes_fill = (uint64_t)(tm->dma_aes_cycles_per_block + 0.999999);
+            if (blocks > occ)
+                occ = blocks, xfer = xfer > blocks ? xfer : blocks;
+        } else {
+            xfer += c, occ += c;
+        }
+    }
     d->res->dma_count++;
     d->res->dma_bytes += n;
     d->res->dma_busy_cycles += occ;
@@ -146,7 +164,7 @@ static void charge_dma(vdpu_t *d, vtask_t *t, int write, uint32_t n)
         uint64_t start = d->now + (write ? tm->dma_write_alpha : tm->dma_read_alpha);
         if (start < d->engine_free)
             start = d->engine_free;
-        uint64_t done = start + xfer;
+        uint64_t done = start + xfer + aes_fill;
         d->engine_free = start + occ;
         t->dma_done = done;
         t->st.dma_cycles += done - d->now;
