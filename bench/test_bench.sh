@@ -25,7 +25,7 @@ if "$micro" --quick --xfer-kib 64 --out "$out" --dpu-dir "$dpudir" 2>"$out/log" 
 else
     fail bench_micro_quick "$(tail -n 3 "$out/log" | tr '\n' ' ')"
 fi
-for e in roofline tasklets strong weak ranks servers ntt; do
+for e in roofline tasklets strong weak ranks servers ntt tsme; do
     if "$cli" bench --experiment $e --quick --out "$out" 2>"$out/log.$e" && [ -s "$out/$e.csv" ] &&
         png $e "$out/log.$e"; then
         pass bench_${e}_quick
@@ -38,7 +38,7 @@ if [ -z "$gnuplot" ]; then
     skip bench_replot "gnuplot is not installed"
     finish
 fi
-pngs="roofline tasklets strong weak ranks ntt micro_arith micro_mram micro_stream micro_xfer"
+pngs="roofline tasklets strong weak ranks ntt tsme micro_arith micro_mram micro_stream micro_xfer"
 for p in $pngs; do rm -f "$out/$p.png"; done
 if "$cli" bench --replot "$out" 2>"$out/log.replot" &&
     "$micro" --replot "$out" 2>>"$out/log.replot"; then

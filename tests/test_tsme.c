@@ -13,6 +13,10 @@
  *    sources were not given to the build (PRIM_DIR / PRIM_GIT).
  */
 #include <dpu.h>
+#ifdef DPU_EMU
+#include <dpu_emu.h>
+#endif
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,13 +45,18 @@ typedef struct {
     const char *rsym;
     void *res;
     size_t rlen;
+    const char *prof;          /* profile keys added (NULL: none) */
+    unsigned long long cycles; /* out: the slowest DPU's cycles (modeled) */
 } launch;
 
 static int run(const char *prog, uint8_t **img, size_t n, const launch *l, int tsme)
 {
     struct dpu_set_t set, dpu;
     uint32_t i;
-    if (dpu_alloc(NDPU, "nrRanks=1,nrDpusPerRank=2", &set) != DPU_OK)
+    char prof[160];
+    snprintf(prof, sizeof prof, "nrRanks=1,nrDpusPerRank=2,hostClock=none%s%s", l->prof ? "," : "",
+             l->prof ? l->prof : "");
+    if (dpu_alloc(NDPU, prof, &set) != DPU_OK)
         return -1;
     dpu_error_t e = dpu_load(set, prog, NULL);
     DPU_FOREACH (set, dpu, i) {
@@ -64,6 +73,9 @@ static int run(const char *prog, uint8_t **img, size_t n, const launch *l, int t
     }
     if (e == DPU_OK)
         e = dpu_launch(set, DPU_SYNCHRONOUS);
+    dpu_emu_stats_t st;
+    dpu_emu_get_stats(&st);
+    ((launch *)l)->cycles = st.dpu_cycles_max;
     DPU_FOREACH (set, dpu, i) {
         if (e == DPU_OK)
             e = dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, 0, img[i], n);
@@ -151,7 +163,7 @@ static void stream_case(uint32_t kernel)
         test_fill(&seed, img[d], 2 * NB);
     }
     micro_args_t args = {NB, MICRO_COUNT_CYCLES, kernel, 0};
-    launch l = {"ARGS", &args, sizeof args, NULL, NULL, 0};
+    launch l = {"ARGS", &args, sizeof args, NULL, NULL, 0, NULL, 0};
     uint8_t want[3 * NB];
     memcpy(want, img[1], sizeof want);
     if (compare(CPIM_DPU_DIR "/tsme/plain-stream-t4", CPIM_DPU_DIR "/tsme/stream-t4", img, 3 * NB,
@@ -200,7 +212,7 @@ TEST(tsme_seqread_unaligned)
         img[d] = calloc(SQ_N, 1);
         test_fill(&seed, img[d], SQ_T * SQ_NB);
     }
-    launch l = {NULL, NULL, 0, NULL, NULL, 0}; /* no arguments */
+    launch l = {NULL, NULL, 0, NULL, NULL, 0, NULL, 0}; /* no arguments */
     uint8_t want[SQ_N];
     memcpy(want, img[0], SQ_N);
     if (compare(CPIM_DPU_DIR "/tsme/plain-seqio-t4", CPIM_DPU_DIR "/tsme/seqio-t4", img, SQ_N,
@@ -228,6 +240,46 @@ TEST(tsme_seqread_unaligned)
     }
     for (uint32_t d = 0; d < NDPU; d++)
         free(img[d]);
+}
+
+/* ---- the what-if (hypothetical hardware): an AES engine on the DMA path
+ * prices every DMA and changes no output (the emulator does not encrypt) */
+TEST(tsme_dma_aes_engine_prices_only)
+{
+    static const char *const prof[] = {NULL, "dmaAesCyclesPerBlock=1", "dmaAesCyclesPerBlock=8",
+                                       "dmaAesCyclesPerBlock=64,dmaAesPipelined=1"};
+    unsigned long long cyc[4] = {0};
+    uint8_t *img[4][NDPU];
+    uint64_t seed = 0xae5;
+    micro_args_t args = {NB, MICRO_COUNT_CYCLES, MICRO_STREAM_TRIAD, 0};
+    for (int p = 0; p < 4; p++) {
+        for (uint32_t d = 0; d < NDPU; d++) {
+            img[p][d] = calloc(3 * NB, 1);
+            if (p == 0)
+                test_fill(&seed, img[p][d], 2 * NB);
+            else
+                memcpy(img[p][d], img[0][d], 3 * NB); /* before the run */
+        }
+    }
+    for (int p = 0; p < 4; p++) {
+        launch l = {"ARGS", &args, sizeof args, NULL, NULL, 0, prof[p], 0};
+        if (run(CPIM_DPU_DIR "/tsme/plain-stream-t4", img[p], 3 * NB, &l, 0) != 0)
+            goto out;
+        cyc[p] = l.cycles;
+    }
+    for (int p = 1; p < 4; p++)
+        for (uint32_t d = 0; d < NDPU; d++)
+            CHECK_MEM(img[p][d], img[0][d], 3 * NB, "output with the engine == without");
+    CHECK(cyc[0] < cyc[1] && cyc[1] < cyc[2], "serial engine: cycles grow with C: %llu %llu %llu",
+          cyc[0], cyc[1], cyc[2]);
+    /* 1 KiB DMAs = 64 blocks: C = 8 adds 512 cycles to each; a tasklet
+     * waits for its own 6 (2 blocks of a, b in, c out) one after the other */
+    CHECK(cyc[2] - cyc[0] >= 6ull * 512, "serial C = 8: +%llu cycles", cyc[2] - cyc[0]);
+    CHECK(cyc[3] > cyc[0], "pipelined C = 64: %llu vs %llu", cyc[3], cyc[0]);
+out:
+    for (int p = 0; p < 4; p++)
+        for (uint32_t d = 0; d < NDPU; d++)
+            free(img[p][d]);
 }
 
 /* ---- PrIM's VA and RED (16 tasklets, BL=10, as their Makefiles) ---- */
@@ -272,7 +324,7 @@ TEST(tsme_prim_va)
             want[d][i] = A[i] + B[i];
     }
     va_args args = {bytes, xfer, 0};
-    launch l = {"DPU_INPUT_ARGUMENTS", &args, sizeof args, NULL, NULL, 0};
+    launch l = {"DPU_INPUT_ARGUMENTS", &args, sizeof args, NULL, NULL, 0, NULL, 0};
     if (compare(plain, tsme, img, 2 * xfer, &l) == 0)
         for (uint32_t d = 0; d < NDPU; d++)
             CHECK_MEM(img[d] + xfer, want[d], bytes, "VA: B = A + B");
@@ -298,7 +350,8 @@ TEST(tsme_prim_red)
     }
     red_args args = {bytes, 0, 0};
     red_results res[NDPU][16];
-    launch l = {"DPU_INPUT_ARGUMENTS", &args, sizeof args, "DPU_RESULTS", res, sizeof res[0]};
+    launch l = {
+        "DPU_INPUT_ARGUMENTS", &args, sizeof args, "DPU_RESULTS", res, sizeof res[0], NULL, 0};
     if (compare(plain, tsme, img, n, &l) == 0)
         for (uint32_t d = 0; d < NDPU; d++)
             CHECK(res[d][0].t_count == want[d], "RED: DPU %u: %lld, want %lld", d,
