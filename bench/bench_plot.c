@@ -796,7 +796,9 @@ static void plot_tsme(gp *g, const results *r, panel *pn)
     p->extra = "3.7 with lines lw 2 dt 2 lc rgb '#000000' title 'SME mean 3.7% (published)', "
                "2.6 with lines lw 1 dt 3 lc rgb '#808080' title 'SME 2.6-4.2% (published)', "
                "4.2 with lines lw 1 dt 3 lc rgb '#808080' notitle";
+    /* y up to 10^5: the legend sits above the data */
     fputs("set xlabel 'tasklets'\nset ylabel 'slowdown (x, modeled)'\nset logscale y\n"
+          "set yrange [1:100000]\n"
           "set key inside top right font ',8'\nset xtics 4\n",
           g->g);
     /* two panels over tasklets, then the what-if over cycles per block */
@@ -806,7 +808,8 @@ static void plot_tsme(gp *g, const results *r, panel *pn)
     gp_panel(g, &pn[0], 1);
     gp_panel(g, &pn[1], 1);
     fputs("set xlabel 'engine cycles per 16-byte block'\nset ylabel 'overhead over plain (%, "
-          "modeled)'\nset logscale xy\nset xrange [*:*]\nset xtics auto\n",
+          "modeled)'\nset logscale xy\nset xrange [*:*]\nset xtics auto\n"
+          "set yrange [0.001:1e7]\n",
           g->g);
     gp_panel(g, &pn[2], 1);
     fputs("unset multiplot\n", g->g);

@@ -30,9 +30,11 @@
  *    16-byte block at once would race (unlike plain MRAM): such programs
  *    need TSME_UNIT-aligned ownership.  Writes go through a per-tasklet
  *    256-byte WRAM bounce buffer (the caller's buffer is const).
- *  - Cost: software AES on the DPU, a few hundred cycles per 16 bytes -- the
- *    point of `cryptopim bench --experiment tsme`, which also models the
- *    hypothetical hardware alternative, an AES engine on the DMA path.
+ *  - Cost: software AES on the DPU, ~116 DPU cycles per byte moved at 16
+ *    tasklets (modeled; a plain T-table loop and a tweak recomputed per
+ *    call, not dpu/aes.c's tuned kernel) -- the point of `cryptopim bench
+ *    --experiment tsme`, which also models the hypothetical hardware
+ *    alternative, an AES engine on the DMA path (docs/RESIDENT.md).
  */
 #ifndef CPIM_TSME_H
 #define CPIM_TSME_H
