@@ -27,5 +27,11 @@ typedef struct bench_exp_env {
     int sampled; /* timing-only runs, one DPU per rank simulated */
 } bench_exp_env;
 int bench_exp_resident(const bench_exp_env *e);
+/* One server of `ranks` ranks with `per` bytes resident on each DPU: the
+ * modeled totals of an in-place XTS encryption, re-key and SHA-256 + Merkle
+ * root (t[0..2], seconds), its DPUs and bytes (exp_resident.c; the servers
+ * experiment's in-place rows).  0, or -1 (printed). */
+int bench_resident_server(const bench_exp_env *e, unsigned ranks, size_t per, double t[3],
+                          unsigned *dpus, size_t *bytes);
 
 #endif /* CPIM_BENCH_H */

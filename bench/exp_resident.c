@@ -113,8 +113,11 @@ static int ok(const bench_exp_env *e, cpim_err rc)
     return rc == CPIM_OK || (e->sampled && rc == CPIM_ERR_TIMING_ONLY);
 }
 
-/* In place: a region of `per` bytes on each DPU of `ranks` ranks. */
-static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
+/* In place: a region of `per` bytes on each DPU of `ranks` ranks; the
+ * stats of its XTS encryption, re-key and SHA-256 + Merkle root into st[3]
+ * and its size into *bytes.  0, or -1 (printed). */
+static int resident_run(const bench_exp_env *e, unsigned ranks, size_t per, cpim_stats st[3],
+                        size_t *bytes)
 {
     cpim_ctx *ctx = open_pim(e, ranks);
     cpim_region *reg = NULL;
@@ -125,25 +128,46 @@ static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
         cpim_close(ctx);
         return -1;
     }
-    const size_t bytes = (size_t)cpim_region_size(reg);
-    cpim_stats st;
+    *bytes = (size_t)cpim_region_size(reg);
     uint8_t root[32];
+    memset(st, 0, 3 * sizeof *st);
     rc = cpim_region_xts(reg, CPIM_ENCRYPT, xkey, 32);
-    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
-        pim_rows(e, "aes-xts-encrypt", "in-place", &st, 1, bytes);
-    if (ok(e, rc))
+    if (ok(e, rc) && (rc = cpim_region_last_stats(reg, &st[0])) == CPIM_OK)
         rc = cpim_region_xts_rekey(reg, xkey, 32, xkey2, 32);
-    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
-        pim_rows(e, "aes-xts-rekey", "in-place", &st, 1, bytes);
-    if (ok(e, rc))
+    if (ok(e, rc) && (rc = cpim_region_last_stats(reg, &st[1])) == CPIM_OK)
         rc = cpim_region_sha256(reg, NULL, root);
-    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
-        pim_rows(e, "sha256-merkle", "in-place", &st, 1, bytes);
+    if (ok(e, rc))
+        rc = cpim_region_last_stats(reg, &st[2]);
     if (!ok(e, rc))
         fprintf(stderr, "bench: resident: %u ranks in place: %s\n", ranks, cpim_strerror(rc));
     cpim_region_free(reg);
     cpim_close(ctx);
     return ok(e, rc) ? 0 : -1;
+}
+
+static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
+{
+    static const char *const kernels[3] = {"aes-xts-encrypt", "aes-xts-rekey", "sha256-merkle"};
+    cpim_stats st[3];
+    size_t bytes = 0;
+    if (resident_run(e, ranks, per, st, &bytes) != 0)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        pim_rows(e, kernels[i], "in-place", &st[i], 1, bytes);
+    return 0;
+}
+
+/* see bench.h */
+int bench_resident_server(const bench_exp_env *e, unsigned ranks, size_t per, double t[3],
+                          unsigned *dpus, size_t *bytes)
+{
+    cpim_stats st[3];
+    if (resident_run(e, ranks, per, st, bytes) != 0)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        t[i] = st[i].modeled.total_s;
+    *dpus = st[0].dpus;
+    return 0;
 }
 
 /* Through the bus: `rounds` calls on a host buffer of `bytes` (the next
