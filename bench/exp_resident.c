@@ -262,7 +262,25 @@ int bench_exp_resident(const bench_exp_env *e)
     static const unsigned full_pts[] = {1, 2, 4, 8, 16, 40};
     static const unsigned small_pts[] = {1, 2};
     const unsigned *pts = e->quick || !e->sampled ? small_pts : full_pts;
-    const size_t npts = e->quick || !e->sampled ? 2 : sizeof full_pts / sizeof full_pts[0];
+    size_t npts = e->quick || !e->sampled ? 2 : sizeof full_pts / sizeof full_pts[0];
+    /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points (a long run
+     * split over processes; the CSVs are then concatenated) */
+    unsigned pick[16];
+    const char *only = getenv("CRYPTOPIM_RESIDENT_RANKS");
+    if (only && *only) {
+        size_t n = 0;
+        for (const char *c = only; *c && n < 16;) {
+            char *end;
+            unsigned long v = strtoul(c, &end, 10);
+            if (end == c || v == 0 || v > 40 || (*end && *end != ',')) {
+                fprintf(stderr, "bench: resident: bad CRYPTOPIM_RESIDENT_RANKS '%s'\n", only);
+                return -1;
+            }
+            pick[n++] = (unsigned)v;
+            c = *end ? end + 1 : end;
+        }
+        pts = pick, npts = n;
+    }
     /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
      * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
      * per point: one DPU's 32 MiB per pass (sampleRanks), ~9 min for the
