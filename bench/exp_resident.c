@@ -263,8 +263,9 @@ int bench_exp_resident(const bench_exp_env *e)
     static const unsigned small_pts[] = {1, 2};
     const unsigned *pts = e->quick || !e->sampled ? small_pts : full_pts;
     size_t npts = e->quick || !e->sampled ? 2 : sizeof full_pts / sizeof full_pts[0];
-    /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points (a long run
-     * split over processes; the CSVs are then concatenated) */
+    /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points, and
+     * CRYPTOPIM_RESIDENT_PART (below): a long run split over processes (the
+     * CSVs are then concatenated; docs/RESIDENT.md) */
     unsigned pick[16];
     const char *only = getenv("CRYPTOPIM_RESIDENT_RANKS");
     if (only && *only) {
@@ -280,6 +281,14 @@ int bench_exp_resident(const bench_exp_env *e)
             c = *end ? end + 1 : end;
         }
         pts = pick, npts = n;
+    }
+    /* CRYPTOPIM_RESIDENT_PART=in-place|bus: only that half of each point */
+    const char *parts = getenv("CRYPTOPIM_RESIDENT_PART");
+    if (parts && !*parts)
+        parts = NULL;
+    if (parts && strcmp(parts, "in-place") && strcmp(parts, "bus")) {
+        fprintf(stderr, "bench: resident: bad CRYPTOPIM_RESIDENT_PART '%s'\n", parts);
+        return -1;
     }
     /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
      * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
@@ -312,7 +321,9 @@ int bench_exp_resident(const bench_exp_env *e)
             "bench: resident: %u ranks, %zu KiB/DPU (in place; bus: %u calls of %zu KiB/DPU)%s\n",
             r, per_res >> 10, rounds, per_bus >> 10, e->sampled ? " (sampled)" : "");
         double t0 = cpim_now();
-        if (resident_point(e, r, per_res) != 0 ||
+        if ((!parts || !strcmp(parts, "in-place")) && resident_point(e, r, per_res) != 0)
+            rc = -1;
+        if ((!parts || !strcmp(parts, "bus")) &&
             bus_point(e, r, buf, (size_t)r * 64 * per_bus, rounds, msgs, lens, dig) != 0)
             rc = -1;
         fprintf(stderr, "bench: resident: %u ranks done in %.0f s (measured)\n", r,
