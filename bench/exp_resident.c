@@ -292,8 +292,8 @@ int bench_exp_resident(const bench_exp_env *e)
     }
     /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
      * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
-     * per point: one DPU's 32 MiB per pass (sampleRanks), ~9 min for the
-     * four passes of a point on this shared 2-core machine (measured).
+     * per point: one DPU's 32 MiB per pass (sampleRanks); the 1-rank point,
+     * both paths, took 217 s on this shared 2-core machine (measured).
      * Through the bus: the same bytes per DPU, in calls of 512 KiB per DPU
      * from a host buffer (1.25 GiB at 40 ranks), one DPU's 512 KiB
      * simulated per call. */
