@@ -914,6 +914,54 @@ static int exp_servers(bench *b)
                  kern_name[k], t_pim, d >> 20, limit_shared, limit_shared == 1 ? "" : "s",
                  limit_one, pts[npts - 1], bps * 8 / 1e9, lat * 1e6);
     }
+    /* Resident in place (issue 17's regions, exp_resident.c): the same bytes
+     * per server already in its MRAM, encrypted, re-keyed and hashed where
+     * they are.  Nothing crosses the network but the collectives (the
+     * command's checks) and, for SHA-256, each server's Merkle root (32
+     * bytes, one message) for rank 0 to combine. */
+    if (pim_available()) {
+        bench_exp_env e = {b->csv,
+                           b->exp,
+                           b->sample_ok ? b->profile : NULL,
+                           machine_label(b, CPIM_CLOCK_MODELED),
+                           b->quick,
+                           sampled};
+        static const char *const kn[3] = {"aes-xts-encrypt-in-place", "aes-xts-rekey-in-place",
+                                          "sha256-merkle-in-place"};
+        size_t per_dpu = per_rank / 64, d = 0;
+        double t[3];
+        unsigned dpus = 0;
+        progress("servers: resident in place, one server of %u ranks, %zu MiB%s", ranks,
+                 (per_rank * ranks) >> 20, sampled ? " (sampled)" : "");
+        if (bench_resident_server(&e, ranks, per_dpu, t, &dpus, &d) != 0)
+            return -1;
+        for (int k = 0; k < 3; k++) {
+            double moved = k == 2 ? 32.0 : 0.0, msgs = k == 2 ? 1.0 : 0.0;
+            for (size_t i = 0; i < npts; i++) {
+                unsigned n = pts[i], steps = 0;
+                while ((1u << steps) < n)
+                    steps++;
+                double coll = SERVERS_COLLECTIVES * steps * lat;
+                double nets[2] = {moved / bps + msgs * lat + coll,
+                                  (double)n * moved / bps + (double)n * msgs * lat + coll};
+                static const char *const setup[] = {"net-shared", "net-one-link"};
+                for (int s = 0; s < 2; s++) {
+                    row_cfg c = {kn[k], "pim", setup[s], n * ranks, n * dpus, 16, 0, (size_t)n * d};
+                    row(b, &c, "pim", t[k], 0, CPIM_CLOCK_MODELED, -1);
+                    row(b, &c, "network", nets[s], 0, CPIM_CLOCK_MODELED, -1);
+                    row(b, &c, "total", t[k] + nets[s], 0, CPIM_CLOCK_MODELED, -1);
+                }
+            }
+            unsigned last = pts[npts - 1], steps = 0;
+            while ((1u << steps) < last)
+                steps++;
+            progress("servers: %s: one server %.4f s for %zu MiB (modeled); at %u servers the "
+                     "network adds %.1f us with one link for all (modeled)",
+                     kn[k], t[k], d >> 20, last,
+                     1e6 * (SERVERS_COLLECTIVES * steps * lat + (double)last * moved / bps +
+                            (double)last * msgs * lat));
+        }
+    }
     return 0;
 }
 

@@ -30,5 +30,11 @@ int bench_exp_resident(const bench_exp_env *e);
 /* exp_tsme.c (issue 17): `--experiment tsme`, its own header (the long
  * schema plus the what-if's columns). */
 int bench_exp_tsme(const bench_exp_env *e);
+/* One server of `ranks` ranks with `per` bytes resident on each DPU: the
+ * modeled totals of an in-place XTS encryption, re-key and SHA-256 + Merkle
+ * root (t[0..2], seconds), its DPUs and bytes (exp_resident.c; the servers
+ * experiment's in-place rows).  0, or -1 (printed). */
+int bench_resident_server(const bench_exp_env *e, unsigned ranks, size_t per, double t[3],
+                          unsigned *dpus, size_t *bytes);
 
 #endif /* CPIM_BENCH_H */

@@ -305,7 +305,12 @@ static void title_of_cpu(elem *e, const char *impl)
 
 static const char *kernel_title(const char *k)
 {
-    return !strcmp(k, "aes-128-ecb") ? "AES-128 ECB" : !strcmp(k, "sha256") ? "SHA-256" : k;
+    return !strcmp(k, "aes-128-ecb")                ? "AES-128 ECB"
+           : !strcmp(k, "sha256")                   ? "SHA-256"
+           : !strcmp(k, "aes-xts-encrypt-in-place") ? "AES-XTS encrypt in place"
+           : !strcmp(k, "aes-xts-rekey-in-place")   ? "AES-XTS re-key in place"
+           : !strcmp(k, "sha256-merkle-in-place")   ? "SHA-256 + Merkle in place"
+                                                    : k;
 }
 
 static void fmt_bytes(char *out, size_t n, double b)
@@ -672,8 +677,8 @@ static void plot_ranks(gp *g, const results *r, panel *pn, int fixed)
  * time, the network of each set-up and the totals -- log-log. */
 static void plot_servers(gp *g, const results *r, panel *pn)
 {
-    const char *kernels[MAX_KERNELS];
-    size_t nk = distinct(r, r->kernel, NULL, kernels, MAX_KERNELS);
+    const char *kernels[6]; /* through the bus: 2; resident in place: 3 */
+    size_t nk = distinct(r, r->kernel, NULL, kernels, 6);
     for (size_t k = 0; k < nk; k++) {
         panel *p = &pn[k];
         x_range(r, kernels[k], r->ranks, &p->x0, &p->x1);
@@ -700,7 +705,7 @@ static void plot_servers(gp *g, const results *r, panel *pn)
     gp_figure(g,
               "Servers: weak scaling over PIM servers with cryptopim-mpi's link model "
               "(modeled clock)\nrun = slowest server's PIM + network (no overlap)",
-              pn, nk, 1, (int)nk, 1);
+              pn, nk, nk > 3 ? 2 : 1, nk > 3 ? (int)(nk + 1) / 2 : (int)nk, 1);
 }
 
 /* issue 17 (exp_resident.c): throughput over ranks per operation, in place
@@ -938,7 +943,8 @@ int bench_plot(const char *dir, const char *name)
     results r;
     if (!roofline && results_read(&r, path) != 0)
         return -1;
-    panel *pn = calloc(2 * MAX_KERNELS, sizeof *pn);
+    /* (servers: up to 6 panels, the bus and in-place kernels) */
+    panel *pn = calloc(2 * MAX_KERNELS > 6 ? 2 * MAX_KERNELS : 6, sizeof *pn);
     gp g;
     int rc = pn ? gp_open(&g, dir, name, sizes[s].w, sizes[s].h) : -1;
     if (!pn)

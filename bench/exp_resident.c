@@ -12,8 +12,15 @@
  * dpu-cpu, total, and host-cpu-per-GB (time_s = host CPU seconds per GB of
  * payload: measured by getrusage for the CPU rows; for pim rows the modeled
  * transfer time, as the host's cores drive UPMEM transfers).
- *  - pim rows are on the modeled clock (the virtual UPMEM; sampled: one DPU
- *    per rank simulated, a timing-only run);
+ *  - pim rows are on the modeled clock (the virtual UPMEM; sampled: a
+ *    timing-only run with sampleDpus=1 and sampleRanks=1, one DPU of the
+ *    first rank simulated and every other DPU charged its cycles: the
+ *    kernel is data-oblivious and every DPU of every rank does the same
+ *    work, docs/VIRTUAL_UPMEM_HOST.md §5);
+ *  - in place: 32 MiB per DPU (80 GiB at 40 ranks); through the bus the
+ *    same bytes in calls of 512 KiB per DPU (the host cannot hold 80 GiB),
+ *    their modeled phases summed: the study's path for data larger than
+ *    one call;
  *  - through the bus, a re-key is two passes (decrypt, encrypt): the study's
  *    path has no fused kernel, so its row is the sum of the two passes'
  *    phases (the encryption pass's, twice: XTS decryption costs the same
@@ -73,10 +80,32 @@ static cpim_ctx *open_pim(const bench_exp_env *e, unsigned ranks)
     o.ranks = ranks;
     o.tasklets = 16;
     o.mode = CPIM_PIM_ASYNC_EXEC;
-    o.profile = e->profile;
+    /* sampled: the first rank's first DPU runs, the rest are charged */
+    char prof[512];
+    if (e->sampled) {
+        snprintf(prof, sizeof prof, "%s%ssampleRanks=1", e->profile ? e->profile : "",
+                 e->profile && e->profile[0] ? "," : "");
+        o.profile = prof;
+    } else {
+        o.profile = e->profile;
+    }
     o.timing_only = e->sampled;
     cpim_ctx *ctx = NULL;
     return cpim_open(&ctx, "pim", &o) == CPIM_OK ? ctx : NULL;
+}
+
+/* acc += st (the modeled phases and energy of one more call) */
+static void add_stats(cpim_stats *acc, const cpim_stats *st)
+{
+    if (acc->ranks == 0) {
+        *acc = *st;
+        return;
+    }
+    acc->modeled.cpu_dpu_s += st->modeled.cpu_dpu_s;
+    acc->modeled.kernel_s += st->modeled.kernel_s;
+    acc->modeled.dpu_cpu_s += st->modeled.dpu_cpu_s;
+    acc->modeled.total_s += st->modeled.total_s;
+    acc->modeled_joules += st->modeled_joules;
 }
 
 static int ok(const bench_exp_env *e, cpim_err rc)
@@ -84,8 +113,11 @@ static int ok(const bench_exp_env *e, cpim_err rc)
     return rc == CPIM_OK || (e->sampled && rc == CPIM_ERR_TIMING_ONLY);
 }
 
-/* In place: a region of `per` bytes on each DPU of `ranks` ranks. */
-static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
+/* In place: a region of `per` bytes on each DPU of `ranks` ranks; the
+ * stats of its XTS encryption, re-key and SHA-256 + Merkle root into st[3]
+ * and its size into *bytes.  0, or -1 (printed). */
+static int resident_run(const bench_exp_env *e, unsigned ranks, size_t per, cpim_stats st[3],
+                        size_t *bytes)
 {
     cpim_ctx *ctx = open_pim(e, ranks);
     cpim_region *reg = NULL;
@@ -96,20 +128,16 @@ static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
         cpim_close(ctx);
         return -1;
     }
-    const size_t bytes = (size_t)cpim_region_size(reg);
-    cpim_stats st;
+    *bytes = (size_t)cpim_region_size(reg);
     uint8_t root[32];
+    memset(st, 0, 3 * sizeof *st);
     rc = cpim_region_xts(reg, CPIM_ENCRYPT, xkey, 32);
-    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
-        pim_rows(e, "aes-xts-encrypt", "in-place", &st, 1, bytes);
-    if (ok(e, rc))
+    if (ok(e, rc) && (rc = cpim_region_last_stats(reg, &st[0])) == CPIM_OK)
         rc = cpim_region_xts_rekey(reg, xkey, 32, xkey2, 32);
-    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
-        pim_rows(e, "aes-xts-rekey", "in-place", &st, 1, bytes);
-    if (ok(e, rc))
+    if (ok(e, rc) && (rc = cpim_region_last_stats(reg, &st[1])) == CPIM_OK)
         rc = cpim_region_sha256(reg, NULL, root);
-    if (ok(e, rc) && cpim_region_last_stats(reg, &st) == CPIM_OK)
-        pim_rows(e, "sha256-merkle", "in-place", &st, 1, bytes);
+    if (ok(e, rc))
+        rc = cpim_region_last_stats(reg, &st[2]);
     if (!ok(e, rc))
         fprintf(stderr, "bench: resident: %u ranks in place: %s\n", ranks, cpim_strerror(rc));
     cpim_region_free(reg);
@@ -117,28 +145,60 @@ static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
     return ok(e, rc) ? 0 : -1;
 }
 
-/* Through the bus: the same bytes from a host buffer. */
+static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
+{
+    static const char *const kernels[3] = {"aes-xts-encrypt", "aes-xts-rekey", "sha256-merkle"};
+    cpim_stats st[3];
+    size_t bytes = 0;
+    if (resident_run(e, ranks, per, st, &bytes) != 0)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        pim_rows(e, kernels[i], "in-place", &st[i], 1, bytes);
+    return 0;
+}
+
+/* see bench.h */
+int bench_resident_server(const bench_exp_env *e, unsigned ranks, size_t per, double t[3],
+                          unsigned *dpus, size_t *bytes)
+{
+    cpim_stats st[3];
+    if (resident_run(e, ranks, per, st, bytes) != 0)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        t[i] = st[i].modeled.total_s;
+    *dpus = st[0].dpus;
+    return 0;
+}
+
+/* Through the bus: `rounds` calls on a host buffer of `bytes` (the next
+ * units each time), their modeled phases summed. */
 static int bus_point(const bench_exp_env *e, unsigned ranks, uint8_t *buf, size_t bytes,
-                     const uint8_t **msgs, size_t *lens, uint8_t (*dig)[32])
+                     unsigned rounds, const uint8_t **msgs, size_t *lens, uint8_t (*dig)[32])
 {
     cpim_ctx *ctx = open_pim(e, ranks);
     if (!ctx)
         return -1;
-    cpim_stats st;
-    cpim_err rc = cpim_xts_set_key(ctx, xkey, 32);
-    if (rc == CPIM_OK)
-        rc = cpim_aes_xts(ctx, CPIM_ENCRYPT, 0, UNIT, buf, buf, bytes);
-    if (ok(e, rc) && cpim_last_stats(ctx, &st) == CPIM_OK) {
-        pim_rows(e, "aes-xts-encrypt", "async-exec", &st, 1, bytes);
-        pim_rows(e, "aes-xts-rekey", "async-exec", &st, 2, bytes);
-    }
+    cpim_stats st, xts = {0}, sha = {0};
     const size_t n = bytes / UNIT;
+    cpim_err rc = cpim_xts_set_key(ctx, xkey, 32);
+    for (unsigned k = 0; k < rounds && ok(e, rc); k++) {
+        rc = cpim_aes_xts(ctx, CPIM_ENCRYPT, (uint64_t)k * n, UNIT, buf, buf, bytes);
+        if (ok(e, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
+            add_stats(&xts, &st);
+    }
+    if (ok(e, rc)) {
+        pim_rows(e, "aes-xts-encrypt", "async-exec", &xts, 1, rounds * bytes);
+        pim_rows(e, "aes-xts-rekey", "async-exec", &xts, 2, rounds * bytes);
+    }
     for (size_t i = 0; i < n; i++)
         msgs[i] = buf + i * UNIT, lens[i] = UNIT;
-    if (ok(e, rc))
+    for (unsigned k = 0; k < rounds && ok(e, rc); k++) {
         rc = cpim_sha256_batch(ctx, msgs, lens, n, dig);
-    if (ok(e, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
-        pim_rows(e, "sha256-merkle", "async-exec", &st, 1, bytes);
+        if (ok(e, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
+            add_stats(&sha, &st);
+    }
+    if (ok(e, rc))
+        pim_rows(e, "sha256-merkle", "async-exec", &sha, 1, rounds * bytes);
     if (!ok(e, rc))
         fprintf(stderr, "bench: resident: %u ranks through the bus: %s\n", ranks,
                 cpim_strerror(rc));
@@ -199,17 +259,47 @@ static void host_rows(const bench_exp_env *e, uint8_t *buf, size_t bytes, const 
 
 int bench_exp_resident(const bench_exp_env *e)
 {
-    static const unsigned full_pts[] = {1, 2, 4, 8, 16, 40};
+    static const unsigned full_pts[] = {1, 2, 16, 40}; /* the committed run (docs/RESIDENT.md) */
     static const unsigned small_pts[] = {1, 2};
     const unsigned *pts = e->quick || !e->sampled ? small_pts : full_pts;
-    const size_t npts = e->quick || !e->sampled ? 2 : sizeof full_pts / sizeof full_pts[0];
-    /* in place: 1 MiB per DPU (2.5 GiB at 40 ranks, no host memory needed;
-     * the kernel time is linear in it, 4 MiB and 32 MiB only multiply the
-     * simulation time: ~0.7 min per rank at 4 MiB on 2 shared cores);
-     * through the bus: the ranks experiment's 512 KiB per DPU (32 MiB per
-     * rank), as the host must hold every byte */
-    const size_t per_res = e->quick ? (256u << 10) : (1u << 20);
+    size_t npts = e->quick || !e->sampled ? 2 : sizeof full_pts / sizeof full_pts[0];
+    /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points, and
+     * CRYPTOPIM_RESIDENT_PART (below): a long run split over processes (the
+     * CSVs are then concatenated; docs/RESIDENT.md) */
+    unsigned pick[16];
+    const char *only = getenv("CRYPTOPIM_RESIDENT_RANKS");
+    if (only && *only) {
+        size_t n = 0;
+        for (const char *c = only; *c && n < 16;) {
+            char *end;
+            unsigned long v = strtoul(c, &end, 10);
+            if (end == c || v == 0 || v > 40 || (*end && *end != ',')) {
+                fprintf(stderr, "bench: resident: bad CRYPTOPIM_RESIDENT_RANKS '%s'\n", only);
+                return -1;
+            }
+            pick[n++] = (unsigned)v;
+            c = *end ? end + 1 : end;
+        }
+        pts = pick, npts = n;
+    }
+    /* CRYPTOPIM_RESIDENT_PART=in-place|bus: only that half of each point */
+    const char *parts = getenv("CRYPTOPIM_RESIDENT_PART");
+    if (parts && !*parts)
+        parts = NULL;
+    if (parts && strcmp(parts, "in-place") && strcmp(parts, "bus")) {
+        fprintf(stderr, "bench: resident: bad CRYPTOPIM_RESIDENT_PART '%s'\n", parts);
+        return -1;
+    }
+    /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
+     * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
+     * per point: one DPU's 32 MiB per pass (sampleRanks); the 1-rank point,
+     * both paths, took 217 s on this shared 2-core machine (measured).
+     * Through the bus: the same bytes per DPU, in calls of 512 KiB per DPU
+     * from a host buffer (1.25 GiB at 40 ranks), one DPU's 512 KiB
+     * simulated per call. */
+    const size_t per_res = e->quick ? (256u << 10) : (32u << 20);
     const size_t per_bus = e->quick ? (256u << 10) : (512u << 10);
+    const unsigned rounds = (unsigned)(per_res / per_bus);
     const size_t host_max = (size_t)pts[npts - 1] * 64 * per_bus;
     uint8_t *buf = calloc(host_max, 1);
     const uint8_t **msgs = calloc(host_max / UNIT, sizeof *msgs);
@@ -226,11 +316,18 @@ int bench_exp_resident(const bench_exp_env *e)
     }
     for (size_t i = 0; i < npts && rc == 0; i++) {
         const unsigned r = pts[i];
-        fprintf(stderr, "bench: resident: %u ranks, in place %zu KiB/DPU, bus %zu KiB/DPU%s\n", r,
-                per_res >> 10, per_bus >> 10, e->sampled ? " (sampled)" : "");
-        if (resident_point(e, r, per_res) != 0 ||
-            bus_point(e, r, buf, (size_t)r * 64 * per_bus, msgs, lens, dig) != 0)
+        fprintf(
+            stderr,
+            "bench: resident: %u ranks, %zu KiB/DPU (in place; bus: %u calls of %zu KiB/DPU)%s\n",
+            r, per_res >> 10, rounds, per_bus >> 10, e->sampled ? " (sampled)" : "");
+        double t0 = cpim_now();
+        if ((!parts || !strcmp(parts, "in-place")) && resident_point(e, r, per_res) != 0)
             rc = -1;
+        if ((!parts || !strcmp(parts, "bus")) &&
+            bus_point(e, r, buf, (size_t)r * 64 * per_bus, rounds, msgs, lens, dig) != 0)
+            rc = -1;
+        fprintf(stderr, "bench: resident: %u ranks done in %.0f s (measured)\n", r,
+                cpim_now() - t0);
     }
     free(buf), free(msgs), free(lens), free(dig);
     return rc;

@@ -9,11 +9,13 @@
 #   make deb                       build/cryptopim_VERSION_ARCH.deb (PREFIX=/usr)
 #
 # Installed layout (docs/INSTALL.md):
-#   BINDIR      cryptopim, cryptopim-bench (static: they need no library path)
+#   BINDIR      cryptopim, cryptopim-bench (static: they need no library path),
+#               cryptopim-mpi when Open MPI's mpicc is found (links libmpi; not
+#               in the .deb, see INSTALL_MPI below)
 #   LIBDIR      libcryptopim.so.MAJOR.MINOR.PATCH, .so.MAJOR, .so, libcryptopim.a,
 #               pkgconfig/cryptopim.pc, cryptopim/dpu/ (the DPU programs)
 #   INCLUDEDIR  cryptopim.h
-#   MANDIR      man1/cryptopim.1, man3/libcryptopim.3
+#   MANDIR      man1/cryptopim.1 (its CRYPTOPIM-MPI section), man3/libcryptopim.3
 #   LIBDIR/upmem-virtual/   the virtual UPMEM as an SDK stand-in: bin/
 #               (dpu-upmem-dpurte-clang, dpu-clang, dpu-pkg-config), include/
 #               (<dpu.h>..., the C++ <dpu>), lib/ (libdpu.so.0, libdpu.a, pkgconfig/dpu.pc,
@@ -141,6 +143,19 @@ $(INST_CLI): $(CLI_OBJS) $(INST_LIB) $(DPU_HOST_DEPS)
 $(INST_BENCH): $(BENCH_OBJS) $(INST_LIB) $(DPU_HOST_DEPS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(INST_LIB) $(DPU_HOST_LIBS) \
 	    $(COMPARE_LIBS) $(LDLIBS)
+# cryptopim-mpi, as INST_CLI (MPI_OBJS: the Makefile, when mpicc is found).
+# INSTALL_MPI=0 leaves it out: `make deb` does, since the package would then
+# depend on libopenmpi3 (what dpkg-shlibdeps finds for libmpi.so.40) for
+# every user, while running it needs mpirun (openmpi-bin), which a shared-
+# library Depends cannot express; `make install` on a machine with Open MPI
+# installs it (docs/INSTALL.md).
+INSTALL_MPI ?= $(if $(HAVE_MPI),1,0)
+INST_MPI   := $(if $(filter 1,$(INSTALL_MPI)),$(BUILD)/inst/cryptopim-mpi)
+ifeq ($(HAVE_MPI),1)
+$(BUILD)/inst/cryptopim-mpi: $(MPI_OBJS) $(INST_LIB) $(DPU_HOST_DEPS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJS) $(INST_LIB) $(DPU_HOST_LIBS) \
+	    $(MPI_LIBS) $(LDLIBS)
+endif
 .PHONY: FORCE
 FORCE:
 
@@ -152,10 +167,10 @@ TEST_DEPS += $(BUILD)/pkgconfig/dpu.pc
 
 # tests/install.sh (make test): the install test needs these and the .deb
 TEST_CMDS += "sh tests/install.sh $(BUILD)"
-TEST_DEPS += $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(DEB) \
+TEST_DEPS += $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(INST_MPI) $(DEB) \
     $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a)
 
-INSTALL_DEPS := all $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a)
+INSTALL_DEPS := all $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(INST_MPI) $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a)
 # a directory relative to ${prefix} in .pc files when it is under PREFIX, so
 # that `pkg-config --define-prefix` can relocate a staged (DESTDIR) install
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
@@ -180,6 +195,9 @@ install: $(INSTALL_DEPS)
 	chmod 644 $(I_LIB)/pkgconfig/cryptopim.pc
 	install -m 644 man/cryptopim.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 man/libcryptopim.3 $(DESTDIR)$(MANDIR)/man3/
+ifneq ($(INST_MPI),)
+	install -m 755 $(INST_MPI) $(I_BIN)/
+endif
 ifneq ($(REAL_SDK),1)
 	install -d $(I_UPM)/bin $(I_UPM)/include $(I_UPM)/lib/pkgconfig $(I_UPM)/lib/dpu-rt \
 	    $(I_UPM)/dpu-include $(I_UPM)/vdpu $(I_UPM)/rt $(I_UPM)/examples
@@ -207,7 +225,8 @@ ifneq ($(REAL_SDK),1)
 endif
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/cryptopim $(DESTDIR)$(BINDIR)/cryptopim-bench
+	rm -f $(DESTDIR)$(BINDIR)/cryptopim $(DESTDIR)$(BINDIR)/cryptopim-bench \
+	    $(DESTDIR)$(BINDIR)/cryptopim-mpi
 	rm -f $(DESTDIR)$(LIBDIR)/libcryptopim.so* $(DESTDIR)$(LIBDIR)/libcryptopim.a
 	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/cryptopim.pc $(DESTDIR)$(INCLUDEDIR)/cryptopim.h \
 	    $(DESTDIR)$(INCLUDEDIR)/cryptopim_ntt.h
@@ -227,6 +246,6 @@ DEB_DEPS  := $(filter-out all,$(INSTALL_DEPS)) $(LIB) $(DPU_PROGS) $(BUILD)/libd
 deb: $(DEB)
 $(DEB): $(DEB_DEPS)
 	rm -rf $(DEB_STAGE)
-	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_STAGE)) PREFIX=/usr
+	$(MAKE) --no-print-directory install DESTDIR=$(abspath $(DEB_STAGE)) PREFIX=/usr INSTALL_MPI=0
 	sh dist/deb-control.sh $(DEB_STAGE) $(CPIM_VERSION) $(DEB_ARCH)
 	dpkg-deb --root-owner-group --build $(DEB_STAGE) $(DEB)

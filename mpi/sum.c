@@ -22,6 +22,7 @@
 
 #include "checkfile.h"
 #include "mpi_tool.h"
+#include "sumout.h"
 
 #define BATCH_BYTES  (32u << 20) /* small files hashed together, per call */
 #define BATCH_FILES  4096u
@@ -29,14 +30,17 @@
 #define FILE_WEIGHT  4096u      /* balancing: a file's fixed cost, in bytes */
 
 static const char sum_help[] =
-    "usage: mpirun -np N cryptopim-mpi sha256sum [OPTIONS] FILE...\n"
+    "usage: mpirun -np N cryptopim-mpi sha256sum [OPTIONS] [FILE]...\n"
     "\n"
     "SHA-256 of the FILEs spread over the N processes (balanced by bytes), one\n"
     "line per file in the order given, as `cryptopim sha256sum` and coreutils\n"
-    "sha256sum.  No standard input (each process reads its own files).\n"
+    "sha256sum.  With no FILE, or when FILE is -, standard input: rank 0 reads\n"
+    "it (mpirun gives standard input to rank 0).\n"
     "\n"
     "  -c, --check       read checksums from the FILEs and check them\n"
     "      --tag         BSD-style lines\n"
+    "  -z, --zero        end each output line with NUL, not newline, and do not\n"
+    "                    escape file names\n"
     "  -b, --binary / -t, --text   the ' '/'*' marker (no effect on the hash)\n"
     "  with -c: --quiet, --status, --strict, -w/--warn, --ignore-missing\n"
     "%s"
@@ -66,70 +70,8 @@ typedef struct result {
 } result;
 
 typedef struct sum_opts {
-    int check, tag, quiet, status, strict, warn, ignore_missing, binary;
+    int check, tag, quiet, status, strict, warn, ignore_missing, binary, zero;
 } sum_opts;
-
-/* ---- output (rank 0), as tools/sha256sum.c ------------------------------------------ */
-
-static void name_error(const char *name, const char *what)
-{
-    char *q = sum_quote(name);
-    cli_error("%s: %s", q ? q : name, what);
-    free(q);
-}
-
-static void put_name(const char *s, int escape)
-{
-    char *b = malloc(2 * strlen(s) + 1);
-    if (!b) {
-        fputs(s, stdout);
-        return;
-    }
-    size_t n = sum_escape_name(s, escape, b);
-    fwrite(b, 1, n, stdout);
-    free(b);
-}
-
-static void put_hex(const uint8_t d[32])
-{
-    for (int i = 0; i < 32; i++)
-        printf("%02x", d[i]);
-}
-
-static void put_sum(const sum_opts *o, const char *name, const uint8_t d[32])
-{
-    int esc = sum_name_needs_escape(name);
-    if (esc)
-        putchar('\\');
-    if (o->tag) {
-        fputs("SHA256 (", stdout);
-        put_name(name, esc);
-        fputs(") = ", stdout);
-        put_hex(d);
-    } else {
-        put_hex(d);
-        putchar(' ');
-        putchar(o->binary > 0 ? '*' : ' ');
-        put_name(name, esc);
-    }
-    putchar('\n');
-}
-
-/* -c: coreutils escapes a name here only when it holds a newline. */
-static void put_check_result(const char *name, const char *verdict)
-{
-    int esc = strchr(name, '\n') != NULL;
-    if (esc)
-        putchar('\\');
-    put_name(name, esc);
-    printf(": %s\n", verdict);
-}
-
-static void plural_warning(unsigned long long n, const char *one, const char *many)
-{
-    if (n)
-        cli_error("WARNING: %llu %s", n, n == 1 ? one : many);
-}
 
 /* ---- the list (rank 0) ------------------------------------------------------------------- */
 
@@ -159,8 +101,9 @@ static int push_item(item **v, size_t *n, size_t *cap, const char *name, const u
 static int read_list(sum_parser *p, const char *path, int li, list_info *L, item **v, size_t *n,
                      size_t *cap)
 {
-    L->shown = strdup(path);
-    FILE *f = fopen(path, "r");
+    const int is_stdin = strcmp(path, "-") == 0; /* rank 0's standard input */
+    L->shown = strdup(is_stdin ? "standard input" : path);
+    FILE *f = is_stdin ? stdin : fopen(path, "r");
     if (!f) {
         L->open_errno = errno;
         return L->shown ? 0 : -1;
@@ -173,7 +116,7 @@ static int read_list(sum_parser *p, const char *path, int li, list_info *L, item
     while ((len = getline(&line, &lcap, f)) > 0) {
         line_no++;
         sum_line sl;
-        int kind = sum_check_line(p, line, (size_t)len, 0, &sl);
+        int kind = sum_check_line(p, line, (size_t)len, is_stdin, &sl);
         if (kind == SUM_LINE_SKIP)
             continue;
         if (kind == SUM_LINE_BAD) {
@@ -199,7 +142,10 @@ static int read_list(sum_parser *p, const char *path, int li, list_info *L, item
     }
     L->read_error = ferror(f);
     free(line);
-    fclose(f);
+    if (is_stdin)
+        clearerr(f);
+    else
+        fclose(f);
     return rc;
 }
 
@@ -245,10 +191,13 @@ static uint8_t *slurp(const char *path, size_t *len)
     return b;
 }
 
-/* A large file, streamed; 0 / errno in res->err, or a cpim error (> 0). */
+/* A large file or standard input (path "-": rank 0's, read to its end as
+ * coreutils does, so a second "-" hashes nothing), streamed; 0 / errno in
+ * res->err, or a cpim error (> 0). */
 static cpim_err stream_file(mpi_run *r, cpim_ctx *ctx, const char *path, result *res)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    const int is_stdin = strcmp(path, "-") == 0;
+    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         res->err = errno;
         return CPIM_OK;
@@ -274,7 +223,8 @@ static cpim_err stream_file(mpi_run *r, cpim_ctx *ctx, const char *path, result 
     if (rc == CPIM_OK && !res->err)
         rc = cpim_sha256_final(ctx, &s, res->digest);
     free(buf);
-    close(fd);
+    if (!is_stdin)
+        close(fd);
     return rc;
 }
 
@@ -284,6 +234,10 @@ static int hash_slice(mpi_run *r, cpim_ctx *ctx, const char *backend, char **nam
 {
     size_t i = 0;
     while (i < n) {
+        if (!strcmp(names[i], "-")) {
+            i++; /* standard input: rank 0 hashes it (stdin_items) */
+            continue;
+        }
         if (sizes[i] > (long long)BATCH_BYTES) {
             cpim_err e = stream_file(r, ctx, names[i], &res[i]);
             if (e != CPIM_OK) {
@@ -297,6 +251,7 @@ static int hash_slice(mpi_run *r, cpim_ctx *ctx, const char *backend, char **nam
         /* a batch of small files */
         size_t j = i, bytes = 0;
         while (j < n && j - i < BATCH_FILES && sizes[j] <= (long long)BATCH_BYTES &&
+               strcmp(names[j], "-") != 0 &&
                (j == i || bytes + (size_t)(sizes[j] > 0 ? sizes[j] : 0) <= BATCH_BYTES)) {
             bytes += (size_t)(sizes[j] > 0 ? sizes[j] : 0);
             j++;
@@ -342,6 +297,24 @@ static int hash_slice(mpi_run *r, cpim_ctx *ctx, const char *backend, char **nam
     return 0;
 }
 
+/* Rank 0: the items named "-" (standard input), in order, into all[]. */
+static int stdin_items(mpi_run *r, cpim_ctx *ctx, const char *backend, char **names, size_t n,
+                       result *all)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(names[i], "-"))
+            continue;
+        memset(&all[i], 0, sizeof all[i]);
+        cpim_err e = stream_file(r, ctx, "-", &all[i]);
+        if (e != CPIM_OK) {
+            cli_error("sha256sum: SHA-256 of standard input on backend '%s' failed: %s", backend,
+                      cpim_strerror(e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* ---- the command ------------------------------------------------------------------------------
  */
 
@@ -365,6 +338,8 @@ static int parse(sum_opts *o, cli_common *c, int argc, char **argv, char **files
             o->check = 1;
         else if (!strcmp(opt, "--tag"))
             o->tag = 1;
+        else if (!strcmp(opt, "-z") || !strcmp(opt, "--zero"))
+            o->zero = 1;
         else if (!strcmp(opt, "--quiet"))
             o->quiet = 1;
         else if (!strcmp(opt, "--status"))
@@ -390,6 +365,11 @@ static int parse(sum_opts *o, cli_common *c, int argc, char **argv, char **files
             return CLI_USAGE;
         }
     }
+    if (o->check && o->zero) {
+        if (rank == 0)
+            cli_error("the --zero option is not supported when verifying checksums");
+        return CLI_FAIL;
+    }
     if (o->check && o->tag) {
         if (rank == 0)
             cli_error("the --tag option is meaningless when verifying checksums");
@@ -401,17 +381,8 @@ static int parse(sum_opts *o, cli_common *c, int argc, char **argv, char **files
                       "meaningful only when verifying checksums");
         return CLI_FAIL;
     }
-    for (size_t i = 0; i < *nf; i++)
-        if (!strcmp(files[i], "-")) {
-            if (rank == 0)
-                cli_error("sha256sum: cryptopim-mpi reads no standard input (name the files)");
-            return CLI_USAGE;
-        }
-    if (!*nf) {
-        if (rank == 0)
-            cli_error("sha256sum: no files named (cryptopim-mpi reads no standard input)");
-        return CLI_USAGE;
-    }
+    if (!*nf)
+        files[(*nf)++] = (char *)"-"; /* as coreutils: standard input */
     return -1;
 }
 
@@ -460,7 +431,10 @@ int mpi_sha256sum(mpi_run *r, int argc, char **argv)
         }
         for (size_t i = 0; ok && i < n; i++) {
             struct stat st;
-            items[i].size = stat(items[i].name, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : 0;
+            items[i].size =
+                strcmp(items[i].name, "-") && stat(items[i].name, &st) == 0 && S_ISREG(st.st_mode)
+                    ? st.st_size
+                    : 0;
             blob_len += strlen(items[i].name) + 1;
         }
         if (!ok)
@@ -548,16 +522,21 @@ int mpi_sha256sum(mpi_run *r, int argc, char **argv)
     MPI_Gatherv(res, mine_bytes, MPI_BYTE, all_res, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
     mpi_note_gather(r, (uint64_t)mine_bytes);
     rc = CLI_OK;
-    if (r->rank == 0) {
+    /* rank 0: standard input, now that the others' files are done (a
+     * failure there is reported like a backend failure of a slice, nothing
+     * printed; the others are already past their last check) */
+    if (r->rank == 0 && stdin_items(r, ctx, backend, names, n, all_res) != 0)
+        rc = CLI_FAIL;
+    if (r->rank == 0 && rc == CLI_OK) {
         int failed = 0;
         if (!o.check) {
             for (size_t i = 0; i < n; i++) {
                 if (all_res[i].err) {
                     fflush(stdout);
-                    name_error(names[i], strerror(all_res[i].err));
+                    sum_name_error(names[i], strerror(all_res[i].err));
                     failed = 1;
                 } else {
-                    put_sum(&o, names[i], all_res[i].digest);
+                    sum_put_sum(names[i], all_res[i].digest, o.tag, o.binary, o.zero);
                 }
             }
         } else {
@@ -568,23 +547,23 @@ int mpi_sha256sum(mpi_run *r, int argc, char **argv)
                 int matched = 0;
                 if (L->open_errno) {
                     fflush(stdout);
-                    name_error(L->shown, strerror(L->open_errno));
+                    sum_name_error(L->shown, strerror(L->open_errno));
                     failed = 1;
                     continue;
                 }
                 for (size_t w = 0; o.warn && w < L->nwarn; w++) {
                     fflush(stdout);
-                    name_error(L->shown, L->warn_msgs[w]);
+                    sum_name_error(L->shown, L->warn_msgs[w]);
                 }
                 for (; i < n && items[i].list == (int)li; i++) {
                     if (all_res[i].err) {
-                        if (o.ignore_missing && all_res[i].err == ENOENT)
+                        if (o.ignore_missing && all_res[i].err == ENOENT && strcmp(names[i], "-"))
                             continue;
                         fflush(stdout);
-                        name_error(names[i], strerror(all_res[i].err));
+                        sum_name_error(names[i], strerror(all_res[i].err));
                         unread++;
                         if (!o.status)
-                            put_check_result(names[i], "FAILED open or read");
+                            sum_put_check_result(names[i], "FAILED open or read");
                         continue;
                     }
                     int good = memcmp(all_res[i].digest, items[i].expect, 32) == 0;
@@ -593,29 +572,13 @@ int mpi_sha256sum(mpi_run *r, int argc, char **argv)
                     else
                         mism++;
                     if (!o.status && !(good && o.quiet))
-                        put_check_result(names[i], good ? "OK" : "FAILED");
+                        sum_put_check_result(names[i], good ? "OK" : "FAILED");
                 }
                 fflush(stdout);
-                if (L->read_error) {
-                    name_error(L->shown, "read error");
+                sum_list_end end = {L->shown, L->read_error, L->proper, L->bad_lines,
+                                    unread,   mism,          matched};
+                if (sum_list_summary(&end, o.status, o.ignore_missing, o.strict))
                     failed = 1;
-                } else if (!L->proper) {
-                    name_error(L->shown, "no properly formatted checksum lines found");
-                    failed = 1;
-                } else {
-                    if (!o.status) {
-                        plural_warning(L->bad_lines, "line is improperly formatted",
-                                       "lines are improperly formatted");
-                        plural_warning(unread, "listed file could not be read",
-                                       "listed files could not be read");
-                        plural_warning(mism, "computed checksum did NOT match",
-                                       "computed checksums did NOT match");
-                        if (o.ignore_missing && !matched)
-                            name_error(L->shown, "no file was verified");
-                    }
-                    if (!matched || mism || unread || (o.strict && L->bad_lines))
-                        failed = 1;
-                }
             }
         }
         rc = failed ? CLI_FAIL : CLI_OK;

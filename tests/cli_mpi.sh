@@ -7,7 +7,8 @@
 # even (sizes not a multiple of the process count, a partial last block or
 # XTS unit, several chunks per process), GCM decrypted on another process
 # count than it was encrypted on, the pim backend (each process its own
-# virtual machine); sha256sum and -c against coreutils; and the faults: a
+# virtual machine); sha256sum, -c, -z and standard input against
+# coreutils; and the faults: a
 # tampered GCM file, a bad input length, a DPU fault on one process (the
 # pim backend's failAt hook), and a process killed by SIGKILL -- each fails
 # the command with a message from rank 0 and leaves nothing at OUT (nor a
@@ -175,6 +176,30 @@ if [ $mrc = $rrc ] && cmp -s m.out r.out && cmp -s m.err r2.err; then
     pass mpi_sha256sum_check
 else
     fail mpi_sha256sum_check "exit $mrc (coreutils $rrc), or lines/messages differ: $(cat m.err)"
+fi
+# -z and standard input (rank 0 reads it; a second - hashes what is left:
+# nothing), with the names that -z leaves unescaped; -c - reads the check
+# file from standard input
+printf 'from stdin' >stdin.txt
+run 2 "$M" sha256sum -z f/a1 - 'f/back\slash' f/a2 - --backend cpu <stdin.txt >m.out
+mrc=$?
+sha256sum -z f/a1 - 'f/back\slash' f/a2 - <stdin.txt >r.out
+rrc=$?
+if [ $mrc = $rrc ] && cmp -s m.out r.out; then
+    pass mpi_sha256sum_zero_stdin
+else
+    fail mpi_sha256sum_zero_stdin "exit $mrc (coreutils $rrc), or output differs: $(head -3 err.txt)"
+fi
+run 3 "$M" sha256sum -c --backend cpu <sums >m.out
+mrc=$?
+sha256sum -c <sums >r.out 2>r.err
+rrc=$?
+sed 's/^cryptopim: //' err.txt | grep -v '^[- ]\|^$\|^Primary\|^a non-zero\|^mpirun\|^the job\|^  Process\|^  Exit' >m.err
+sed 's/^sha256sum: //' r.err >r2.err
+if [ $mrc = $rrc ] && cmp -s m.out r.out && cmp -s m.err r2.err; then
+    pass mpi_sha256sum_check_stdin
+else
+    fail mpi_sha256sum_check_stdin "exit $mrc (coreutils $rrc), or lines/messages differ: $(cat m.err)"
 fi
 # ntt (issue 16's batches): 5 polynomials of N = 1024 over 2 moduli on 3
 # processes (2, 2, 1 polynomials) == `cryptopim ntt`; the pim backend in

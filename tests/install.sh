@@ -8,7 +8,9 @@
 #     cryptopim` (shared, and --static) passes FIPS vectors on cpu and pim and
 #     its AES-CTR equals `openssl enc`;
 #   - the installed CLI finds its DPU programs and passes the openssl enc and
-#     sha256sum interop checks;
+#     sha256sum interop checks; no installed program names the build tree;
+#     cryptopim-mpi is installed when mpicc is there and equals coreutils
+#     sha256sum on 2 processes (skipped without Open MPI);
 #   - UPMEM examples copied to a temporary folder build and run with only
 #     the installed virtual UPMEM (its upmem_env.sh, a clean environment): a C
 #     Makefile project, a C++ one (#include <dpu>) and a CMake one;
@@ -215,6 +217,40 @@ else
     skip install_upmem_example "no bash (the environment script finds itself through BASH_SOURCE)"
 fi
 
+# ---- cryptopim-mpi (installed when Open MPI's mpicc is there) ----
+# No build-tree path in the installed programs' read-only data (the DPU
+# programs' last-resort folder is the installed one; debug info may name
+# the sources, so only .rodata is searched); the installed cryptopim-mpi on
+# 2 processes (loopback) equals coreutils on the pim backend.
+if ! command -v objcopy >/dev/null 2>&1; then
+    skip install_no_build_paths "no objcopy"
+else
+    bad=""
+    for b in cryptopim cryptopim-bench cryptopim-mpi; do
+        [ -e "$R/bin/$b" ] || continue
+        objcopy -O binary --only-section=.rodata "$R/bin/$b" "$T/ro" 2>/dev/null
+        grep -q -a "$(pwd)" "$T/ro" && bad="$bad $b"
+    done
+    if [ -z "$bad" ]; then pass install_no_build_paths; else fail install_no_build_paths "names the build tree:$bad"; fi
+fi
+if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
+    skip install_mpi "no mpicc/mpirun (Debian: openmpi-bin libopenmpi-dev): cryptopim-mpi not installed"
+elif [ ! -x "$R/bin/cryptopim-mpi" ]; then
+    fail install_mpi "make install did not install bin/cryptopim-mpi"
+else
+    printf abc >"$T/abc"
+    : >"$T/empty"
+    (cd "$T" && sha256sum data abc empty >"$T/m.ref")
+    if (cd "$T" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
+        OMPI_MCA_hwloc_base_binding_policy=none mpirun --oversubscribe -np 2 \
+        "$R/bin/cryptopim-mpi" sha256sum --backend pim data abc empty >"$T/m.out" 2>"$T/err") &&
+        cmp -s "$T/m.out" "$T/m.ref"; then
+        pass install_mpi
+    else
+        fail install_mpi "mpirun -np 2 cryptopim-mpi sha256sum differs from coreutils: $(head -3 "$T/err")"
+    fi
+fi
+
 # ---- man pages ----
 if command -v man >/dev/null 2>&1; then
     for pg in share/man/man1/cryptopim.1 share/man/man3/libcryptopim.3; do
@@ -259,6 +295,9 @@ else
         *clang-14*lld-14*) ;;
         *) fail install_deb "Depends lacks the DPU toolchain: $deps" ;;
         esac
+        # cryptopim-mpi is left out of the package (dist/install.mk, INSTALL_MPI)
+        case $deps in *openmpi*) fail install_deb "Depends names Open MPI: $deps" ;; esac
+        [ ! -e "$DR/usr/bin/cryptopim-mpi" ] || fail install_deb "the package holds cryptopim-mpi"
         dp -r cryptopim >"$T/log" 2>&1
         left=$(find "$DR" -path "$DR/var" -prune -o \( -type f -o -type l \) -print | head -5)
         if [ -z "$left" ]; then pass install_deb; else fail install_deb "dpkg -r left: $left"; fi

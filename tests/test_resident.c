@@ -8,6 +8,7 @@
  * Small modeled machines: 2 ranks x 2 DPUs, 4 tasklets, 8-16 KiB per DPU.
  */
 #include <dpu.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,4 +327,58 @@ TEST(resident_faults)
            mixed);
     free(p), free(c), free(r);
     cpim_close(cpu);
+}
+
+/* The time of the in-place operations of 3 ranks of 4 DPUs on the modeled
+ * clock: fully simulated, or timing-only with sampleRanks=1 (the backend
+ * adds sampleDpus=1: one DPU of the first rank runs, the other ranks are
+ * charged its cycles; bench --experiment resident runs so).  hostClock=none
+ * keeps the host's measured work off the modeled clock, so the two runs
+ * must agree exactly. ph[op][phase]: cpu-dpu, kernel, dpu-cpu, total. */
+static void sampled_ranks_run(cpim_pim_mode mode, int sampled, double ph[3][4])
+{
+    cpim_options o;
+    cpim_options_init(&o);
+    o.ranks = 3;
+    o.tasklets = 4;
+    o.mode = mode;
+    o.timing_only = sampled;
+    o.profile = sampled ? "nrRanks=3,nrDpusPerRank=4,hostClock=none,sampleRanks=1"
+                        : "nrRanks=3,nrDpusPerRank=4,hostClock=none";
+    cpim_ctx *ctx = NULL;
+    cpim_region *reg = NULL;
+    CHECK(cpim_open(&ctx, "pim", &o) == CPIM_OK, "open (sampled %d)", sampled);
+    CHECK(cpim_region_create(ctx, 12 * 16384, 1024, &reg) == CPIM_OK, "create");
+    const cpim_err want = sampled ? CPIM_ERR_TIMING_ONLY : CPIM_OK;
+    uint8_t root[32];
+    for (int op = 0; op < 3; op++) {
+        cpim_err rc = op == 0   ? cpim_region_xts(reg, CPIM_ENCRYPT, xk1, 32)
+                      : op == 1 ? cpim_region_xts_rekey(reg, xk1, 32, xk2, 64)
+                                : cpim_region_sha256(reg, NULL, root);
+        CHECK(rc == want, "op %d (sampled %d): %s", op, sampled, cpim_strerror(rc));
+        cpim_stats st;
+        CHECK(cpim_region_last_stats(reg, &st) == CPIM_OK, "stats");
+        ph[op][0] = st.modeled.cpu_dpu_s, ph[op][1] = st.modeled.kernel_s;
+        ph[op][2] = st.modeled.dpu_cpu_s, ph[op][3] = st.modeled.total_s;
+    }
+    cpim_region_free(reg);
+    cpim_close(ctx);
+}
+
+TEST(resident_sampled_ranks)
+{
+    for (unsigned i = 0; i < sizeof xk2; i++)
+        xk2[i] = (uint8_t)(i * 29 + 7);
+    static const cpim_pim_mode modes[] = {CPIM_PIM_SYNC, CPIM_PIM_ASYNC_EXEC};
+    for (int m = 0; m < 2; m++) {
+        double full[3][4], smp[3][4];
+        sampled_ranks_run(modes[m], 0, full);
+        sampled_ranks_run(modes[m], 1, smp);
+        for (int op = 0; op < 3; op++)
+            for (int p = 0; p < 4; p++)
+                CHECK(full[op][1] > 0 &&
+                          fabs(smp[op][p] - full[op][p]) <= 1e-12 + 1e-9 * full[op][p],
+                      "mode %d op %d phase %d: sampled %.9f s, simulated %.9f s", m, op, p,
+                      smp[op][p], full[op][p]);
+    }
 }

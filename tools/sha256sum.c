@@ -51,6 +51,7 @@
 
 #include "checkfile.h"
 #include "cli.h"
+#include "sumout.h"
 
 /* Bytes per slab (a group's small files, or one round of its streams).
  * Small: the reader's copy is still in the cache when the hasher reads it,
@@ -184,104 +185,16 @@ struct sums {
 
 /* ---- output (the hasher) -------------------------------------------------- */
 
-/* cli_error with the name quoted the way coreutils quotes it. */
-static void name_error(const char *name, const char *what)
-{
-    char *q = sum_quote(name);
-    cli_error("%s: %s", q ? q : name, what);
-    free(q);
-}
-
-static void put_name(const char *s, int escape)
-{
-    if (!escape) {
-        fputs(s, stdout);
-        return;
-    }
-    for (; *s; s++) {
-        if (*s == '\\' || *s == '\n' || *s == '\r') {
-            putchar('\\');
-            putchar(*s == '\\' ? '\\' : *s == '\n' ? 'n' : 'r');
-        } else {
-            putchar(*s);
-        }
-    }
-}
-
-/* One fwrite of 64 digits (32 printf calls per line were a tenth of the
- * time of hashing many small files). */
-static void put_hex(const uint8_t d[32])
-{
-    static const char digits[] = "0123456789abcdef";
-    char b[64];
-    for (int i = 0; i < 32; i++) {
-        b[2 * i] = digits[d[i] >> 4];
-        b[2 * i + 1] = digits[d[i] & 15];
-    }
-    fwrite(b, 1, sizeof b, stdout);
-}
-
-/* -c: the result line of one file.  coreutils escapes a name here only when
- * it holds a newline (not for a lone backslash, unlike the hash lines). */
-static void put_check_result(const char *name, const char *verdict)
-{
-    int esc = strchr(name, '\n') != NULL;
-    if (esc)
-        putchar('\\');
-    put_name(name, esc);
-    printf(": %s\n", verdict);
-}
-
-static void put_sum(const struct sums *s, const char *name, const uint8_t d[32])
-{
-    int esc = !s->zero && sum_name_needs_escape(name);
-    if (esc)
-        putchar('\\');
-    if (s->tag) {
-        fputs("SHA256 (", stdout);
-        put_name(name, esc);
-        fputs(") = ", stdout);
-        put_hex(d);
-    } else {
-        put_hex(d);
-        putchar(' ');
-        putchar(s->binary > 0 ? '*' : ' ');
-        put_name(name, esc);
-    }
-    putchar(s->zero ? '\0' : '\n');
-}
-
-static void plural_warning(unsigned long long n, const char *one, const char *many)
-{
-    if (n)
-        cli_error("WARNING: %llu %s", n, n == 1 ? one : many);
-}
-
-/* -c: the end of one check file; as the end of coreutils' digest_check(). */
+/* -c: the end of one check file (sumout.c); a list aborted or a backend
+ * failure was already reported: a summary would count a partial run. */
 static void list_summary(struct sums *s, const struct item *it)
 {
-    const char *shown = it->text;
     if (it->aborted || s->backend_failed) {
-        s->failed = 1; /* already reported; a summary would count a partial run */
-    } else if (it->read_error) {
-        /* coreutils: `NAME: read error` without the errno text */
-        name_error(shown, "read error");
-        s->failed = 1;
-    } else if (!it->proper) {
-        name_error(shown, "no properly formatted checksum lines found");
         s->failed = 1;
     } else {
-        if (!s->status) {
-            plural_warning(it->bad_lines, "line is improperly formatted",
-                           "lines are improperly formatted");
-            plural_warning(s->unreadable, "listed file could not be read",
-                           "listed files could not be read");
-            plural_warning(s->mismatched, "computed checksum did NOT match",
-                           "computed checksums did NOT match");
-            if (s->ignore_missing && !s->matched)
-                name_error(shown, "no file was verified");
-        }
-        if (!s->matched || s->mismatched || s->unreadable || (s->strict && it->bad_lines))
+        sum_list_end l = {it->text,      it->read_error, it->proper,     it->bad_lines,
+                          s->unreadable, s->mismatched,  s->matched != 0};
+        if (sum_list_summary(&l, s->status, s->ignore_missing, s->strict))
             s->failed = 1;
     }
     s->mismatched = s->unreadable = 0;
@@ -308,13 +221,13 @@ static void print_group(struct sums *s, struct group *g)
             if (s->check && s->ignore_missing && it->err == ENOENT && strcmp(it->text, "-") != 0) {
                 /* --ignore-missing: as if the line were not there */
             } else {
-                name_error(it->text, strerror(it->err));
+                sum_name_error(it->text, strerror(it->err));
                 if (!s->check) {
                     s->failed = 1;
                 } else {
                     s->unreadable++;
                     if (!s->status)
-                        put_check_result(it->text, "FAILED open or read");
+                        sum_put_check_result(it->text, "FAILED open or read");
                 }
             }
         } else if (g->rc != CPIM_OK) {
@@ -326,9 +239,9 @@ static void print_group(struct sums *s, struct group *g)
             else
                 s->mismatched++;
             if (!s->status && !(ok && s->quiet))
-                put_check_result(it->text, ok ? "OK" : "FAILED");
+                sum_put_check_result(it->text, ok ? "OK" : "FAILED");
         } else {
-            put_sum(s, it->text, it->digest);
+            sum_put_sum(it->text, it->digest, s->tag, s->binary, s->zero);
         }
     }
 }

@@ -884,11 +884,151 @@ static bool launch_runs(const struct dpu_rank_t *r, uint32_t pos_in_scope)
     return r->prof->sample_dpus == 0 || pos_in_scope < r->prof->sample_dpus;
 }
 
-static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
+/* sampleRanks=S (timing-only, docs/VIRTUAL_UPMEM_HOST.md §5): only the first
+ * S ranks of the allocation (the executors) run launches; the i-th launch of
+ * any other rank is charged the slowest of the executors' i-th launches
+ * (launches counted per rank as they are submitted, DPU set launches apart)
+ * and runs nothing: its DPUs' memory is left as it was and reads of them
+ * fail (DPU_ERR_EMU_NOT_SIMULATED), as sampleDpus's.  The caller promises
+ * what sampleDpus asks (equal work, data-oblivious kernel) for every rank
+ * and the same sequence of launches on every rank; the library checks what
+ * it can: the executors' i-th launch must exist (be submitted before) and
+ * run the same program, else the rank runs its launch itself, as it does
+ * when an executor's launch never ran (a dropped job). */
+enum { LROLE_RUN = 0, LROLE_EXEC = 1, LROLE_CHARGED = 2 };
+
+static uint8_t launch_role(const op_t *op, uint32_t pos)
+{
+    return op->lrole ? op->lrole[pos] : LROLE_RUN;
+}
+
+/* The program of every enabled DPU of r, or NULL if they differ. */
+static const struct dpu_program_t *rank_program(const struct dpu_rank_t *r)
+{
+    const struct dpu_program_t *p = NULL;
+    bool seen = false;
+    for (uint32_t j = 0; j < r->nr_dpus; j++) {
+        if (!r->dpus[j].enabled)
+            continue;
+        if (seen && r->dpus[j].program != p)
+            return NULL;
+        p = r->dpus[j].program;
+        seen = true;
+    }
+    return p;
+}
+
+/* At submission (the submitting thread, in call order): numbers the launch
+ * on each rank and gives each its role. */
+static void sample_roles(op_t *op, uint32_t n)
+{
+    if (op->single || n == 0 || op->ranks[0]->prof->sample_ranks == 0)
+        return;
+    alloc_t *a = op->ranks[0]->owner;
+    const uint32_t S = op->ranks[0]->prof->sample_ranks;
+    op->lseq = calloc(n, sizeof *op->lseq);
+    op->lrole = calloc(n, sizeof *op->lrole);
+    if (op->lseq == NULL || op->lrole == NULL) {
+        /* not counted on any rank: it runs everywhere, the numbering stays
+         * aligned */
+        free(op->lseq), free(op->lrole);
+        op->lseq = NULL, op->lrole = NULL;
+        return;
+    }
+    pthread_mutex_lock(&a->sample_mu);
+    for (uint32_t i = 0; i < n; i++) {
+        struct dpu_rank_t *r = op->ranks[i];
+        const uint64_t seq = r->nlaunch++;
+        const struct dpu_program_t *prog = rank_program(r);
+        op->lseq[i] = seq;
+        if (r->pos < S) {
+            if (!r->sample_broken && r->nsamples == seq && r->nsamples == r->samples_cap) {
+                uint64_t cap = r->samples_cap ? 2 * r->samples_cap : 64;
+                emu_launch_sample_t *v = realloc(r->samples, cap * sizeof *v);
+                if (v)
+                    r->samples = v, r->samples_cap = cap;
+            }
+            if (!r->sample_broken && r->nsamples == seq && seq < r->samples_cap) {
+                r->samples[seq] = (emu_launch_sample_t){prog, 0, EMU_SAMPLE_PENDING};
+                r->nsamples++;
+                op->lrole[i] = LROLE_EXEC;
+            } else {
+                r->sample_broken = true; /* later launches: charged ranks run */
+            }
+            continue;
+        }
+        bool ok = prog != NULL;
+        for (uint32_t k = 0; k < S && k < a->nr_ranks && ok; k++) {
+            const struct dpu_rank_t *e = a->ranks[k];
+            ok = seq < e->nsamples && e->samples[seq].program == prog;
+        }
+        op->lrole[i] = ok ? LROLE_CHARGED : LROLE_RUN;
+    }
+    pthread_mutex_unlock(&a->sample_mu);
+}
+
+/* An executor's launch ended (state DONE with its cycles) or never will run
+ * (FAILED): wakes the ranks charged with it. */
+static void sample_publish(op_t *op, uint32_t pos, emu_sample_state_t state, uint64_t cycles)
+{
+    if (launch_role(op, pos) != LROLE_EXEC)
+        return;
+    struct dpu_rank_t *r = op->ranks[pos];
+    alloc_t *a = r->owner;
+    pthread_mutex_lock(&a->sample_mu);
+    emu_launch_sample_t *smp = &r->samples[op->lseq[pos]];
+    if (smp->state == EMU_SAMPLE_PENDING) {
+        smp->cycles = cycles;
+        smp->state = state;
+    }
+    pthread_cond_broadcast(&a->sample_cv);
+    pthread_mutex_unlock(&a->sample_mu);
+}
+
+static void launch_cancel(op_t *op, uint32_t pos)
+{
+    sample_publish(op, pos, EMU_SAMPLE_FAILED, 0);
+}
+
+/* The cycles a charged rank takes: the executors' slowest for its launch
+ * number, once they all ran; false if one never will (the rank runs). The
+ * executors' jobs never wait for anyone, and an executor's launch is
+ * submitted before the rank's, so the wait ends. */
+static bool sample_wait(op_t *op, uint32_t pos, uint64_t *cycles)
+{
+    const struct dpu_rank_t *r = op->ranks[pos];
+    alloc_t *a = r->owner;
+    const uint32_t S = r->prof->sample_ranks;
+    const uint64_t seq = op->lseq[pos];
+    bool ok = true;
+    uint64_t max = 0;
+    pthread_mutex_lock(&a->sample_mu);
+    for (uint32_t k = 0; k < S && k < a->nr_ranks; k++) {
+        const emu_launch_sample_t *smp = &a->ranks[k]->samples[seq];
+        while (smp->state == EMU_SAMPLE_PENDING) {
+            pthread_cond_wait(&a->sample_cv, &a->sample_mu);
+            smp = &a->ranks[k]->samples[seq]; /* (the array may have moved) */
+        }
+        if (smp->state == EMU_SAMPLE_FAILED)
+            ok = false;
+        else if (smp->cycles > max)
+            max = smp->cycles;
+    }
+    pthread_mutex_unlock(&a->sample_mu);
+    *cycles = max;
+    return ok;
+}
+
+/* Runs the DPUs of the jobs (of jobs[0..n)) that `pick` selects, in
+ * parallel, and sets each rank's modeled cycles: its slowest executed DPU's.
+ * Returns DPU_ERR_SYSTEM if it could not run them. */
+static dpu_error_t run_ranks(op_t *op, job_t *jobs, uint32_t n, const bool *pick, dpu_error_t *err,
+                             const struct dpu_t **first_fault, uint32_t *faults)
 {
     uint32_t total = 0;
     for (uint32_t i = 0; i < n; i++)
-        total += op->single ? 1 : jobs[i].rank->nr_enabled;
+        if (pick[i])
+            total += op->single ? 1 : jobs[i].rank->nr_enabled;
     struct dpu_t **dpus = malloc((total ? total : 1) * sizeof *dpus);
     if (dpus == NULL)
         return DPU_ERR_SYSTEM;
@@ -896,15 +1036,14 @@ static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         struct dpu_rank_t *r = jobs[i].rank;
         uint32_t pos = 0;
-        for (uint32_t j = 0; j < r->nr_dpus; j++)
+        for (uint32_t j = 0; pick[i] && j < r->nr_dpus; j++)
             if (dpu_in_scope(&r->dpus[j], op->single) && launch_runs(r, pos++))
                 dpus[m++] = &r->dpus[j];
     }
     emu_pool_for(m, run_one, dpus);
-    dpu_error_t err = DPU_OK;
-    const struct dpu_t *first_fault = NULL;
-    uint32_t faults = 0;
     for (uint32_t i = 0; i < n; i++) {
+        if (!pick[i])
+            continue;
         struct dpu_rank_t *r = jobs[i].rank;
         uint64_t max = 0;
         uint32_t pos = 0;
@@ -925,19 +1064,74 @@ static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
             if (c > max)
                 max = c;
             if (d->fault) {
-                if (faults++ == 0)
-                    first_fault = d;
-                err = DPU_ERR_DPU_FAULT;
+                if ((*faults)++ == 0)
+                    *first_fault = d;
+                *err = DPU_ERR_DPU_FAULT;
             }
         }
         emu_rec_t **rec = emu_op_recs(op, jobs[i].rank_pos);
         if (rec)
             emu_model_set_cycles(rec[0], max);
+        sample_publish(op, jobs[i].rank_pos, EMU_SAMPLE_DONE, max);
     }
+    free(dpus);
+    return DPU_OK;
+}
+
+static dpu_error_t exec_launch(op_t *op, job_t *jobs, uint32_t n)
+{
+    bool *pick = calloc(n ? n : 1, sizeof *pick);
+    dpu_error_t err = DPU_OK;
+    const struct dpu_t *first_fault = NULL;
+    uint32_t faults = 0;
+    if (pick == NULL) {
+        for (uint32_t i = 0; i < n; i++)
+            sample_publish(op, jobs[i].rank_pos, EMU_SAMPLE_FAILED, 0);
+        return DPU_ERR_SYSTEM;
+    }
+    /* the ranks that run (executors first: charged ranks wait for them) */
+    bool charged = false;
+    for (uint32_t i = 0; i < n; i++) {
+        pick[i] = launch_role(op, jobs[i].rank_pos) != LROLE_CHARGED;
+        charged |= !pick[i];
+    }
+    dpu_error_t sys = run_ranks(op, jobs, n, pick, &err, &first_fault, &faults);
+    if (sys != DPU_OK) {
+        for (uint32_t i = 0; i < n; i++)
+            sample_publish(op, jobs[i].rank_pos, EMU_SAMPLE_FAILED, 0);
+        free(pick);
+        return sys;
+    }
+    if (charged) {
+        /* the charged ranks: the executors' cycles, or run if they did not */
+        bool again = false;
+        for (uint32_t i = 0; i < n; i++) {
+            bool was = !pick[i];
+            pick[i] = false;
+            uint64_t c;
+            if (!was)
+                continue;
+            if (!sample_wait(op, jobs[i].rank_pos, &c)) {
+                pick[i] = again = true;
+                continue;
+            }
+            struct dpu_rank_t *r = jobs[i].rank;
+            for (uint32_t j = 0; j < r->nr_dpus; j++)
+                if (dpu_in_scope(&r->dpus[j], op->single)) {
+                    r->dpus[j].fault = false;
+                    r->dpus[j].not_simulated = true;
+                }
+            emu_rec_t **rec = emu_op_recs(op, jobs[i].rank_pos);
+            if (rec)
+                emu_model_set_cycles(rec[0], c);
+        }
+        if (again)
+            sys = run_ranks(op, jobs, n, pick, &err, &first_fault, &faults);
+    }
+    free(pick);
     if (first_fault)
         report_fault(first_fault, faults - 1);
-    free(dpus);
-    return err;
+    return sys != DPU_OK ? sys : err;
 }
 
 /* P25 + the slowest DPU's cycles, known once the job ran (exec_launch). */
@@ -955,6 +1149,7 @@ static void model_launch(op_t *op, uint32_t n)
                             .k = k};
         op->recs[i] = emu_model_rec_new(&r->tl, &d);
     }
+    sample_roles(op, n);
 }
 
 /* see dpu.h */
@@ -984,6 +1179,7 @@ dpu_error_t dpu_launch(struct dpu_set_t set, dpu_launch_policy_t policy)
         if (op == NULL) {
             err = DPU_ERR_SYSTEM;
         } else {
+            op->cancel = launch_cancel;
             err = emu_op_submit(op, set, policy == DPU_ASYNCHRONOUS);
             emu_op_put(op);
         }

@@ -345,6 +345,8 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
         return parse_u32(v, &p->sg_max_blocks);
     if (!strcmp(k, "sampleDpus"))
         return parse_u32(v, &p->sample_dpus) && p->sample_dpus <= HOST_MAX_DPUS_PER_RANK;
+    if (!strcmp(k, "sampleRanks"))
+        return parse_u32(v, &p->sample_ranks) && p->sample_ranks <= HOST_MAX_RANKS;
     if (!strcmp(k, "hostClock")) { /* see emu_host_clock_t (model.h) */
         if (strcmp(v, "wall") && strcmp(v, "thread") && strcmp(v, "none"))
             return false;
@@ -415,6 +417,7 @@ static const char *const named_keys[] = {
     "disableResetOnAlloc",
     "nrJobsPerRank",
     "sampleDpus",
+    "sampleRanks",
     "sgXferEnable",
     "sgXferMaxBlocksPerDpu",
     "hostClock",
@@ -497,7 +500,7 @@ static char *trim(char *s)
  * variable set for one experiment must not reach an unrelated program. */
 static bool timing_only_key(const char *k)
 {
-    return !strcmp(k, "sampleDpus");
+    return !strcmp(k, "sampleDpus") || !strcmp(k, "sampleRanks");
 }
 
 /* One line on stderr naming the refused item (the SDK logs invalid profiles

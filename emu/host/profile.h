@@ -77,6 +77,10 @@ typedef struct {
     uint32_t nr_jobs_per_rank;    /* queue capacity (>= 1)            */
     uint32_t sample_dpus;         /* sampleDpus: DPUs run per rank and
                                    * launch, 0 = all (see ops.c)       */
+    uint32_t sample_ranks;        /* sampleRanks: ranks of the allocation
+                                   * that run launches, 0 = all; the
+                                   * others are charged their cycles
+                                   * (see ops.c)                       */
     bool host_thread_clock;       /* hostClock=thread                  */
     bool host_clock_none;         /* hostClock=none                    */
     emu_host_time_t host_time;    /* hostTime                          */

@@ -49,6 +49,8 @@ void emu_op_put(op_t *op)
     for (uint32_t i = 0; i < op->nrecs; i++)
         emu_model_put(op->recs[i]);
     free(op->recs);
+    free(op->lseq);
+    free(op->lrole);
     free(op->ranks);
     pthread_mutex_destroy(&op->mu);
     pthread_cond_destroy(&op->cv);
@@ -59,6 +61,8 @@ void emu_op_put(op_t *op)
  * the modeled timeline may pass its records. */
 static void job_model_done(op_t *op, uint32_t pos, bool cancel)
 {
+    if (cancel && op->cancel)
+        op->cancel(op, pos);
     emu_rec_t **r = emu_op_recs(op, pos);
     for (uint32_t i = 0; r && i < op->rec_per_rank; i++) {
         if (cancel)

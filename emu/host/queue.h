@@ -74,6 +74,14 @@ struct emu_op {
     uint32_t rec_per_rank;
     emu_rec_t **recs;
     uint32_t nrecs;
+    /* Called for the job at rank position pos that will never execute (its
+     * records are cancelled), or NULL: a launch releases the ranks waiting
+     * for its cycles (sampleRanks, ops.c). */
+    void (*cancel)(op_t *op, uint32_t pos);
+    /* launch under sampleRanks, per rank position (NULL otherwise): the
+     * rank's launch number and its role (ops.c) */
+    uint64_t *lseq;
+    uint8_t *lrole;
     /* completion (synchronous calls) */
     pthread_mutex_t mu;
     pthread_cond_t cv;

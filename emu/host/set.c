@@ -47,6 +47,7 @@ static void rank_destroy(struct dpu_rank_t *r)
         free(d->res);
     }
     free(r->dpus);
+    free(r->samples);
     emu_model_timeline_retire(&r->tl);
     emu_model_timeline_retire(&r->tl_par);
     pthread_mutex_destroy(&r->mu);
@@ -165,6 +166,8 @@ static void alloc_destroy(alloc_t *a)
         rank_destroy(a->ranks[i]);
     free(a->ranks);
     emu_profile_release(&a->prof);
+    pthread_mutex_destroy(&a->sample_mu);
+    pthread_cond_destroy(&a->sample_cv);
     free(a);
 }
 
@@ -177,8 +180,12 @@ dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profi
     alloc_t *a = calloc(1, sizeof *a);
     if (a == NULL)
         return DPU_ERR_SYSTEM;
+    pthread_mutex_init(&a->sample_mu, NULL);
+    pthread_cond_init(&a->sample_cv, NULL);
     dpu_error_t err = emu_profile_build(profile, &a->prof);
     if (err != DPU_OK) {
+        pthread_mutex_destroy(&a->sample_mu);
+        pthread_cond_destroy(&a->sample_cv);
         free(a);
         return err;
     }
@@ -223,8 +230,10 @@ dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profi
         err = DPU_ERR_SYSTEM;
     for (uint32_t i = 0; i < n && err == DPU_OK; i++) {
         a->ranks[i] = rank_create(a, ids[i], &err);
-        if (a->ranks[i])
+        if (a->ranks[i]) {
+            a->ranks[i]->pos = i;
             a->nr_ranks = i + 1;
+        }
     }
     if (err == DPU_OK && nr_dpus != 0 && nr_dpus != DPU_ALLOCATE_ALL) {
         if (p->dispatch_on_all_ranks) {

@@ -33,8 +33,19 @@ struct dpu_t {
 typedef struct alloc alloc_t;
 struct emu_job; /* queue.h */
 
+/* sampleRanks: one launch of a rank that runs launches (an executor),
+ * indexed by the rank's launch number; ranks that do not run are charged
+ * its cycles (ops.c).  Under the allocation's sample_mu. */
+typedef enum { EMU_SAMPLE_PENDING, EMU_SAMPLE_DONE, EMU_SAMPLE_FAILED } emu_sample_state_t;
+typedef struct {
+    const struct dpu_program_t *program; /* of the rank's DPUs at submission */
+    uint64_t cycles;                     /* its slowest executed DPU's        */
+    emu_sample_state_t state;
+} emu_launch_sample_t;
+
 struct dpu_rank_t {
     uint32_t id;      /* machine rank id                       */
+    uint32_t pos;     /* position in its allocation            */
     uint32_t nr_dpus; /* DPUs in the rank (incl. disabled)     */
     uint32_t nr_enabled;
     struct dpu_t *dpus;
@@ -57,6 +68,14 @@ struct dpu_rank_t {
      * modeled timeline, so they do not wait for a kernel (created by the
      * first such call, under mu; ops.c). */
     emu_timeline_t tl_par;
+
+    /* sampleRanks (ops.c): launches of the whole rank submitted so far (the
+     * submitting thread's), and, on an executor rank, their records
+     * (owner->sample_mu); sample_broken when one could not be recorded */
+    uint64_t nlaunch;
+    emu_launch_sample_t *samples;
+    uint64_t nsamples, samples_cap;
+    bool sample_broken;
 };
 
 struct alloc {
@@ -64,6 +83,8 @@ struct alloc {
     uint32_t nr_ranks;
     profile_t prof;
     alloc_t *next;
+    pthread_mutex_t sample_mu; /* the ranks' samples (sampleRanks) */
+    pthread_cond_t sample_cv;  /* a sample was recorded            */
 };
 
 /* Iterates the enabled DPUs of a set: for a DPU set only that DPU. */

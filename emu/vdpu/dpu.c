@@ -2,10 +2,13 @@
  * parameters and defaults: params.c). */
 #define _DEFAULT_SOURCE
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "vdpu_internal.h"
 
@@ -224,11 +227,53 @@ vdpu_err_t vdpu_mram_read(const vdpu_t *d, uint32_t off, void *dst, size_t n)
     return e;
 }
 
+static bool page_zero(const uint8_t *p, size_t len)
+{
+    uint64_t acc = 0, w;
+    for (size_t i = 0; i < len; i += 8) {
+        memcpy(&w, p + i, 8);
+        acc |= w;
+    }
+    return acc == 0;
+}
+
+/* Whole pages of zeros are not copied: their pages are given back
+ * (MADV_DONTNEED; an anonymous private mapping reads them back as zeros),
+ * so zero-filling a DPU's MRAM (cpim_region_create: 32 MiB on each of
+ * 2,560 DPUs in bench --experiment resident) takes no host memory.  What
+ * MRAM holds afterwards is the same as with a copy. */
 vdpu_err_t vdpu_mram_write(vdpu_t *d, uint32_t off, const void *src, size_t n)
 {
     vdpu_err_t e = chk(d, src, off, n, VDPU_MRAM_SIZE);
-    if (e == VDPU_OK && n)
-        memcpy(d->mram + off, src, n);
+    static size_t pg;
+    if (pg == 0) {
+        long v = sysconf(_SC_PAGESIZE);
+        pg = v > 0 && (v & (v - 1)) == 0 && v % 8 == 0 ? (size_t)v : SIZE_MAX;
+    }
+    if (e != VDPU_OK || n == 0)
+        return e;
+    uint8_t *dst = d->mram + off;
+    const uint8_t *s = src;
+    if (pg == SIZE_MAX || n < 2 * pg) {
+        memcpy(dst, s, n);
+        return e;
+    }
+    size_t head = (pg - ((uintptr_t)dst & (pg - 1))) & (pg - 1);
+    memcpy(dst, s, head);
+    dst += head, s += head, n -= head;
+    while (n >= pg) {
+        size_t z = 0, c = 0;
+        while (z + pg <= n && page_zero(s + z, pg))
+            z += pg;
+        if (z && madvise(dst, z, MADV_DONTNEED) != 0)
+            memset(dst, 0, z);
+        dst += z, s += z, n -= z;
+        while (c + pg <= n && !page_zero(s + c, pg))
+            c += pg;
+        memcpy(dst, s, c);
+        dst += c, s += c, n -= c;
+    }
+    memcpy(dst, s, n);
     return e;
 }
 

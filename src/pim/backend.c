@@ -25,6 +25,7 @@
  *   nttBlock=LOG      NTT kernel: WRAM block of 2^LOG coefficients, 4..8
  *                     (default: the largest the tasklets' WRAM allows).
  * The virtual UPMEM's `sampleDpus` (time one DPU per rank, skip the others)
+ * and `sampleRanks` (time the first ranks, charge the others their cycles)
  * only with cpim_options.timing_only: then the virtual UPMEM refuses reads
  * of the skipped DPUs, the call runs to the end for its timings, and its
  * output is zeroed and never returned.
@@ -307,6 +308,8 @@ static cpim_err parse_profile(struct pim_state *s, const char *in, char **out)
             bad = !s->timing_only; /* it would leave outputs uncomputed */
             sampled = 1;
         }
+        if (item_value(tok, "sampleRanks"))
+            bad = !s->timing_only; /* (likewise; sampleDpus=1 still added) */
         if (o[0])
             strcat(o, ",");
         strcat(o, tok);

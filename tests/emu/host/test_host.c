@@ -820,6 +820,90 @@ static void t_sample_dpus(void)
     CHECK_ERR(dpu_alloc(1, "sampleDpus=x", &set), DPU_ERR_INVALID_PROFILE);
 }
 
+/* sampleRanks=1 (with sampleDpus=1): only the first rank of the allocation
+ * runs launches; the i-th launch of the others is charged its i-th
+ * launch's cycles.  Three ranks of two DPUs, two launches, of the whole set
+ * (synchronous) or rank by rank (asynchronous, as the pim backend's
+ * async modes do): the modeled times equal the fully simulated run's;
+ * reads of the ranks that did not run are refused.  hello_on_last loads
+ * another program on the last rank: it runs its launches itself. */
+static void rank_sample_run(const char *profile, int per_rank, int hello_on_last, double *host,
+                            double *kernel, double *energy, uint64_t *cycles, dpu_error_t rd[3])
+{
+    enum { N = 2048 };
+    static uint64_t in[N];
+    struct dpu_set_t set, rank, dpu;
+    uint32_t i, n = N;
+    OK(dpu_alloc_ranks(3, profile, &set));
+    OK(dpu_load(set, "basic.dpu", NULL));
+    for (uint32_t k = 0; k < N; k++)
+        in[k] = k * 7u;
+    OK(dpu_broadcast_to(set, "n_elems", 0, &n, sizeof n, DPU_XFER_DEFAULT));
+    OK(dpu_broadcast_to(set, DPU_MRAM_HEAP_POINTER_NAME, 0, in, sizeof in, DPU_XFER_DEFAULT));
+    if (hello_on_last)
+        DPU_RANK_FOREACH (set, rank, i)
+            if (i == 2)
+                OK(dpu_load(rank, "hello.dpu", NULL));
+    dpu_emu_reset();
+    for (int l = 0; l < 2; l++) {
+        if (per_rank) {
+            DPU_RANK_FOREACH (set, rank, i)
+                OK(dpu_launch(rank, DPU_ASYNCHRONOUS));
+            OK(dpu_sync(set));
+        } else {
+            OK(dpu_launch(set, DPU_SYNCHRONOUS));
+        }
+    }
+    dpu_emu_stats_t s;
+    dpu_emu_get_stats(&s);
+    *host = s.host_time;
+    *kernel = s.phase[DPU_EMU_PHASE_KERNEL];
+    *energy = s.energy;
+    *cycles = s.dpu_cycles_max;
+    uint32_t r = 0;
+    DPU_RANK_FOREACH (set, rank, i) {
+        DPU_FOREACH (rank, dpu) {
+            uint64_t v;
+            rd[r++] = dpu_copy_from(dpu, DPU_MRAM_HEAP_POINTER_NAME, sizeof in, &v, sizeof v);
+            break; /* the rank's first DPU: the one sampleDpus=1 runs */
+        }
+    }
+    OK(dpu_free(set));
+}
+
+static void t_sample_ranks(void)
+{
+    const char *full = "nrRanks=3,nrDpusPerRank=2,hostClock=none";
+    const char *smp = "nrRanks=3,nrDpusPerRank=2,hostClock=none,sampleDpus=1,sampleRanks=1";
+    for (int per_rank = 0; per_rank < 2; per_rank++) {
+        double h_f, k_f, e_f, h_s, k_s, e_s;
+        uint64_t c_f, c_s;
+        dpu_error_t rd_f[3], rd_s[3];
+        rank_sample_run(full, per_rank, 0, &h_f, &k_f, &e_f, &c_f, rd_f);
+        rank_sample_run(smp, per_rank, 0, &h_s, &k_s, &e_s, &c_s, rd_s);
+        CHECK(c_s > 0 && c_s == c_f, "%s: cycles sampled %llu, full %llu",
+              per_rank ? "per rank" : "whole set", (unsigned long long)c_s,
+              (unsigned long long)c_f);
+        near(h_s, h_f, per_rank ? "per rank: host time" : "whole set: host time");
+        near(k_s, k_f, per_rank ? "per rank: kernel time" : "whole set: kernel time");
+        near(e_s, e_f, per_rank ? "per rank: energy" : "whole set: energy");
+        CHECK(rd_f[0] == DPU_OK && rd_f[1] == DPU_OK && rd_f[2] == DPU_OK,
+              "full run: reads %d %d %d", rd_f[0], rd_f[1], rd_f[2]);
+        CHECK(rd_s[0] == DPU_OK && rd_s[1] == DPU_ERR_EMU_NOT_SIMULATED &&
+                  rd_s[2] == DPU_ERR_EMU_NOT_SIMULATED,
+              "sampled run: reads %d %d %d (rank 0 ran, 1 and 2 not)", rd_s[0], rd_s[1], rd_s[2]);
+        /* another program on the last rank: it is not charged, it runs */
+        rank_sample_run(smp, per_rank, 1, &h_s, &k_s, &e_s, &c_s, rd_s);
+        CHECK(rd_s[0] == DPU_OK && rd_s[1] == DPU_ERR_EMU_NOT_SIMULATED && rd_s[2] == DPU_OK,
+              "other program on rank 2: reads %d %d %d", rd_s[0], rd_s[1], rd_s[2]);
+    }
+    struct dpu_set_t set;
+    CHECK_ERR(dpu_alloc(1, "sampleRanks=x", &set), DPU_ERR_INVALID_PROFILE);
+    setenv("UPMEM_PROFILE", "nrRanks=1,sampleRanks=1", 1);
+    CHECK_ERR(dpu_alloc(1, NULL, &set), DPU_ERR_INVALID_PROFILE);
+    unsetenv("UPMEM_PROFILE");
+}
+
 /* A timing-only key only from the program itself: the environment cannot
  * turn it on for a program that did not ask (its reads would then fail or,
  * before this rule, return memory no kernel computed). */
@@ -1049,6 +1133,7 @@ int main(int argc, char **argv)
     run("emu_host_clock_pipeline", t_clock_pipeline);
     run("emu_host_sample_dpus", t_sample_dpus);
     run("emu_host_sample_dpus_not_from_env", t_sample_dpus_not_from_env);
+    run("emu_host_sample_ranks", t_sample_ranks);
     run("emu_host_profile_zero_values", t_profile_zero_values);
     run("emu_host_host_clock", t_host_clock);
     run("emu_host_trace", t_trace);
