@@ -59,6 +59,15 @@ $(BUILD)/dpu/ntt-t%: dpu/ntt.c dpu/ntt_args.h $(DPU_DEPS_COMMON)
 dpu: $(DPU_NTT_PROGS)
 DPU_PROGS += $(DPU_NTT_PROGS) # installed with the others (dist/install.mk)
 
+# The 1D radix-2 NTT (dpu/ntt_r2.c, the four-step kernel's comparison; not
+# installed, not used by the pim backend): the tasklet counts the comparison
+# (build/emu/ntt-compare) and tests/test_ntt_r2.c use.
+DPU_NTT_R2_PROGS := $(foreach t,1 4 8 16 24,$(BUILD)/dpu/ntt-r2-t$(t))
+$(BUILD)/dpu/ntt-r2-t%: dpu/ntt_r2.c dpu/ntt_args.h dpu/ntt_mul.h $(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/ntt_r2.c
+
+dpu: $(DPU_NTT_R2_PROGS)
+
 # The kernel alone on one virtual DPU: output check and modeled counts (docs/NTT.md).
 $(BUILD)/emu/ntt-counts: tests/emu/ntt_counts.c src/pim/ntt_tab.c src/pim/ntt_tab.h dpu/ntt_args.h $(VDPU_LIB)
 	@mkdir -p $(dir $@)
