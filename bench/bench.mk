@@ -32,7 +32,7 @@ bench-plot: $(VALIDATE) $(CLI) $(BENCH_BIN)
 	$(VALIDATE) --replot $(BENCH_OUT)
 
 # Wall time of the whole suite is printed (measured clock).
-bench: all $(VALIDATE) $(VALIDATE_DPUS) asap
+bench: all $(VALIDATE) $(VALIDATE_DPUS) asap ntt-compare
 	@start=$$(date +%s); \
 	echo "bench: model validation on machine=prim (PrIM's 2,556-DPU system, 350 MHz: the machine of the published numbers)"; \
 	UPMEM_PROFILE="machine=prim$${UPMEM_PROFILE:+,$$UPMEM_PROFILE}" \
@@ -41,6 +41,7 @@ bench: all $(VALIDATE) $(VALIDATE_DPUS) asap
 	$(CLI) bench --experiment all --machine $(BENCH_MACHINE) --out $(BENCH_OUT) && \
 	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time); modeled machine $(BENCH_MACHINE); results in $(BENCH_OUT)"
 
+# ntt-compare (dpu/dpu.mk): the four-step vs 1D radix-2 NTT kernels, ntt-layout.csv/png.
 # quick runs of both programs (tiny sizes, outputs checked) in `make test`
 TEST_CMDS += "sh bench/test_bench.sh $(VALIDATE) $(VALIDATE_DIR) $(CLI)"
 TEST_DEPS += $(VALIDATE) $(VALIDATE_DPUS)

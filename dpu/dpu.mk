@@ -73,6 +73,22 @@ $(BUILD)/emu/ntt-counts: tests/emu/ntt_counts.c src/pim/ntt_tab.c src/pim/ntt_ta
 	@mkdir -p $(dir $@)
 	$(CC) $(VDPU_CFLAGS) -Idpu -Isrc/pim -o $@ tests/emu/ntt_counts.c src/pim/ntt_tab.c $(VDPU_LIB) $(LDLIBS)
 
+# The four-step and radix-2 kernels side by side on one virtual DPU (modeled cycles, slots,
+# MRAM bytes per butterfly; docs/NTT.md, "Layout: four-step vs 1D radix-2"): CSV and plot
+# into $(BENCH_OUT) by `make ntt-compare` (part of `make bench`), a quick run in `make test`.
+NTT_COMPARE := $(BUILD)/emu/ntt-compare
+$(NTT_COMPARE): tests/emu/ntt_compare.c src/pim/ntt_tab.c src/pim/ntt_tab.h dpu/ntt_args.h \
+		$(BUILD)/plot/gnuplot.o $(VDPU_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(VDPU_CFLAGS) -Idpu -Isrc/pim -Iplot -o $@ tests/emu/ntt_compare.c src/pim/ntt_tab.c \
+	    $(BUILD)/plot/gnuplot.o $(VDPU_LIB) $(LDLIBS)
+.PHONY: ntt-compare
+ntt-compare: $(NTT_COMPARE) $(DPU_NTT_PROGS) $(DPU_NTT_R2_PROGS)
+	@mkdir -p $(BENCH_OUT)
+	$(NTT_COMPARE) $(BUILD)/dpu --out $(BENCH_OUT)
+TEST_CMDS += "sh tests/ntt_compare.sh $(NTT_COMPARE) $(BUILD)/dpu"
+TEST_DEPS += $(NTT_COMPARE)
+
 # Resident regions (issue 17): in-place XTS / CTR / re-key / SHA-256 of data
 # that stays in MRAM (dpu/resident.c includes dpu/aes.c's kernels).
 DPU_RES_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/resident-t$(t) $(BUILD)/dpu/resident-sha-t$(t))

@@ -30,10 +30,9 @@
  * That is the "1D" kernel: per-stage passes for the strided stages, the
  * contiguous tail in WRAM.  dpu/ntt.c instead groups up to log_m - 2 of the
  * strided stages into one pass (blocks of 2^k rows N / 2^(s0+k) apart: a
- * four-step decomposition), so it makes fewer passes (2 instead of 5 at
- * N = 4096; 3 instead of 7 at 16384) and fewer barriers, for the same
- * butterflies.  At N = 1024 .. 16384 with B = 256 this kernel makes
- * log_n - 7 passes.
+ * four-step decomposition), so it makes fewer passes over MRAM and fewer
+ * barriers for the same butterflies: with B = 256, 2 passes for N = 1024 ..
+ * 16384 there, log_n - 7 here (5 at N = 4096, 7 at 16384).
  *
  * Sharing: in every pass the (polynomial, unit) pairs of the whole batch go
  * round robin to the tasklets, one barrier per pass (tasklets cooperate on
