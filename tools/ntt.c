@@ -113,11 +113,13 @@ static uint64_t *load(const char *path, int binary, size_t *count)
     } else {
         size_t n = 0, cap = 1024;
         v = malloc(cap * sizeof *v);
-        const char *s = text;
+        /* the file's end, not its first NUL: a NUL is not a blank (fuzz_nttfile found a
+         * file cut short at one, the rest ignored) */
+        const char *s = text, *const end = text + len;
         for (;;) {
-            while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+            while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
                 s++;
-            if (!*s || !v)
+            if (s == end || !v)
                 break;
             uint64_t x = 0;
             const char *start = s;
@@ -127,7 +129,7 @@ static uint64_t *load(const char *path, int binary, size_t *count)
                 over |= x > (UINT64_MAX - d) / 10;
                 x = x * 10 + d;
             }
-            if (s == start || (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')) {
+            if (s == start || (s < end && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')) {
                 cli_error("%s: number %zu is not a decimal number", path, n + 1);
                 free(v), free(text);
                 return NULL;
