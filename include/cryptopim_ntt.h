@@ -41,8 +41,9 @@
  *   auto    aesni's kernels where AES-NI is there, else cpu's
  *   pim     the DPUs (RNS limbs over DPUs; docs/NTT.md): word moduli only, a
  *           ring with a double-word modulus gets CPIM_ERR_UNSUPPORTED
- * cpu, aesni and auto spread (polynomial, limb) pairs over host threads.
- * The other backends answer CPIM_ERR_UNSUPPORTED.  docs/NTT.md has the
+ *   cpu-table, shani: cpu's portable code (they differ from cpu in AES / SHA-256 only)
+ * The CPU backends spread (polynomial, limb) pairs over host threads.  A
+ * backend without the op answers CPIM_ERR_UNSUPPORTED.  docs/NTT.md has the
  * algorithms, their sources and the measurements.
  *
  * Statistics: every call records cpim_last_stats (measured; pim also

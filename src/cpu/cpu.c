@@ -489,4 +489,5 @@ const cpim_backend_vt cpim_backend_cpu_table = {
     .xts_set_key = cpu_xts_set_key,
     .aes_xts = cpu_xts,
     .aes_gcm = cpu_gcm,
+    .ntt = cpu_ntt, /* cpu's: the NTT has no tables to choose between */
 };

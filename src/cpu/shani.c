@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "ntt_run.h"
 #include "parallel.h"
 #include "portable.h"
 #include "sha256.h"
@@ -539,6 +540,16 @@ static cpim_err shani_gcm(void *state, cpim_dir dir, const uint8_t *gcm_iv, size
     return CPIM_OK;
 }
 
+/* issue 16: cpu's portable NTT (src/crypto/ntt.c) over (element, limb) items on this
+ * context's threads; the x86 vector kernels are aesni's (and auto's). */
+static cpim_err shani_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
+                          const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
+{
+    struct shani_state *s = state;
+    (void)st;
+    return cpim_ntt_run(&cpim_ntt_portable_kernels, s->threads, plan, op, a, b, out, count);
+}
+
 const cpim_backend_vt cpim_backend_shani = {
     .version = CPIM_BACKEND_VT_VERSION,
     .name = "shani",
@@ -555,4 +566,5 @@ const cpim_backend_vt cpim_backend_shani = {
     .xts_set_key = shani_xts_set_key,
     .aes_xts = shani_xts,
     .aes_gcm = shani_gcm,
+    .ntt = shani_ntt,
 };
