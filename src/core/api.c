@@ -40,9 +40,9 @@ static const char *const err_text[CPIM_ERR_COUNT_] = {
     /* CPIM_ERR_BUSY */ "context in use by another thread",
     /* CPIM_ERR_XTS_WEAK_KEY */ "XTS key refused: its two halves are equal",
     /* CPIM_ERR_AUTH */ "authentication failed",
-    /* CPIM_ERR_NTT_PARAM */
-    "NTT parameters refused: N must be a power of two in 1024..65536, each modulus a distinct "
-    "prime q = 1 mod 2N below 2^62, batch not too large",
+    /* CPIM_ERR_NTT_PARAM (parenthesised: clang-14's -Wstring-concatenation, `make fuzz`) */
+    ("NTT parameters refused: N must be a power of two in 1024..65536, each modulus a distinct "
+     "prime q = 1 mod 2N below 2^62, batch not too large"),
     /* CPIM_ERR_NTT_COEFF */ "NTT input coefficient not below its modulus",
     /* CPIM_ERR_REGION_SIZE */ "resident region larger than its DPUs' MRAM",
     /* CPIM_ERR_REGION_INTERRUPTED */
