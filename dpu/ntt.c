@@ -212,12 +212,18 @@ static inline __attribute__((always_inline)) uint64_t csub64(uint64_t x, uint64_
     return t + wide32((uint32_t)(m >> 32) & mk, (uint32_t)m & mk);
 }
 
-/* a b mod 2^64: one full 32x32 product and two low ones (75 instructions). */
+/* a b mod 2^64 as its words *h, *l: one full 32x32 product and two low
+ * ones (75 instructions). */
+static inline __attribute__((always_inline)) void mullo64w(w64 a, w64 b, uint32_t *h, uint32_t *l)
+{
+    mul64(a.x0, a.x0h, b.x0, b.x0h, h, l);
+    *h += mullo(a.x0, a.x0h, b.x1, b.x1h) + mullo(a.x1, a.x1h, b.x0, b.x0h);
+}
+
 static inline __attribute__((always_inline)) uint64_t mullo64(w64 a, w64 b)
 {
     uint32_t h, l;
-    mul64(a.x0, a.x0h, b.x0, b.x0h, &h, &l);
-    h += mullo(a.x0, a.x0h, b.x1, b.x1h) + mullo(a.x1, a.x1h, b.x0, b.x0h);
+    mullo64w(a, b, &h, &l);
     return wide32(h, l);
 }
 
@@ -238,7 +244,12 @@ static inline __attribute__((always_inline)) uint64_t shoup64(uint64_t b, w64 w,
 {
     const w64 bs = split(b);
     const w64 qe = split(mulhi64a(wp, bs));
-    return mullo64(w, bs) - mullo64(qe, q);
+    uint32_t ph, pl, mh, ml;
+    mullo64w(w, bs, &ph, &pl);
+    mullo64w(qe, q, &mh, &ml);
+    /* the difference word by word: as one 64-bit expression clang folds
+     * the high words' shift into a call of __muldi3 */
+    return wide32(ph - mh - (pl < ml), pl - ml);
 }
 
 /* The same, fully reduced to [0, q); not inlined (IRAM): used once per
