@@ -669,7 +669,7 @@ int main(void)
     /* narrow the inputs (every schedule: any tasklet may read any of them) */
     const uint32_t half = 1u << (log_n - log_m + 1); /* chunks per polynomial */
     const uint32_t nin = items * (op == NTT_OP_TENSOR ? 4u : op >= NTT_OP_POINTWISE ? 2u : 1u);
-    if (NARROWS && !a->in32) {
+    if (NARROWS) {
         for (uint32_t w = t; w < nin * half; w += NR_TASKLETS)
             wide_chunk(t, log_m, w / half, w % half, w / half, 0);
         barrier_wait(&pass_done);

@@ -20,9 +20,6 @@
  *                      slots into this region (result k at wide_off + 8 N k),
  *                      so the host pushes and gathers the caller's buffers
  *                      directly, with no conversion on the host.
- *                      in32 = 1: the host narrowed the inputs itself and
- *                      pushed them into the slots; only the results are
- *                      widened.
  *
  * The twiddle tables depend only on the ring and on nothing else: the host
  * broadcasts them once per ring and reuses them across calls.
@@ -78,7 +75,7 @@ struct ntt_limb {
     uint32_t data_off;                                                                             \
     uint32_t bslot, eslot; /* see above */                                                         \
     uint32_t wide_off;     /* unused by the double-word program */                                 \
-    uint32_t in32 /* word program: 1 = the inputs are in the slots as 32-bit words already */
+    uint32_t pad
 
 /* The header alone: the host fills it through `h` for either program (a
  * union member with the same fields: their common initial sequence). */

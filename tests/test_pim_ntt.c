@@ -291,51 +291,6 @@ TEST(pim_ntt_dword_modes)
     cpim_close(cpu);
 }
 
-/* nttBus32=1: the inputs narrowed on the host into the output buffer and
- * pushed as 32-bit words: every op on an uneven split, the async modes
- * with 2 rounds (the 120 KiB budget holds one tensor group, 5 polymul
- * items: 22 take 2 rounds on 4 DPUs), and the in-place cases (out = a,
- * out = b, a = b = out). */
-TEST(pim_ntt_bus32)
-{
-    cpim_ctx *cpu = NULL;
-    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu");
-    uint64_t q[2], seed = 8;
-    primes(1024, 31, 7, 2, q);
-    static const cpim_pim_mode modes[] = {CPIM_PIM_SYNC, CPIM_PIM_ASYNC_XFER, CPIM_PIM_ASYNC_EXEC};
-    for (int m = 0; m < 3; m++) {
-        cpim_ctx *pim =
-            open_pim(0, 8, modes[m], "nrRanks=2,nrDpusPerRank=2,nttBus32=1,mramBudget=122880", 0);
-        for (int op = 0; pim && cpu && op < 5; op++)
-            if (m == 0 || op == 3)
-                same(pim, cpu, 1024, q, 2, op, op == 4 ? 3 : op == 3 ? 11 : 5, &seed, "nttBus32=1");
-        cpim_ntt *rp = NULL, *rc = NULL;
-        const size_t w = 3 * 2048;
-        if (m == 1 && pim && cpu && cpim_ntt_create(pim, 1024, q, 2, &rp) == CPIM_OK &&
-            cpim_ntt_create(cpu, 1024, q, 2, &rc) == CPIM_OK) {
-            uint64_t *a = malloc(w * 8), *b = malloc(w * 8), *c = malloc(w * 8), *x = malloc(w * 8);
-            fill(&seed, a, 3, 1024, q, 2);
-            fill(&seed, b, 3, 1024, q, 2);
-            CHECK(cpim_ntt_polymul(rc, a, b, c, 3) == CPIM_OK, "cpu polymul");
-            memcpy(x, a, w * 8);
-            CHECK(cpim_ntt_polymul(rp, x, b, x, 3) == CPIM_OK, "out = a");
-            CHECK_MEM(x, c, w * 8, "bus32 polymul, out = a");
-            memcpy(x, b, w * 8);
-            CHECK(cpim_ntt_polymul(rp, a, x, x, 3) == CPIM_OK, "out = b");
-            CHECK_MEM(x, c, w * 8, "bus32 polymul, out = b");
-            CHECK(cpim_ntt_polymul(rc, a, a, c, 3) == CPIM_OK, "cpu square");
-            memcpy(x, a, w * 8);
-            CHECK(cpim_ntt_polymul(rp, x, x, x, 3) == CPIM_OK, "a = b = out");
-            CHECK_MEM(x, c, w * 8, "bus32 square in place");
-            free(a), free(b), free(c), free(x);
-        }
-        cpim_ntt_destroy(rp);
-        cpim_ntt_destroy(rc);
-        cpim_close(pim);
-    }
-    cpim_close(cpu);
-}
-
 /* timing_only: timed, output zeroed, CPIM_ERR_TIMING_ONLY, modeled stats. */
 TEST(pim_ntt_timing_only)
 {

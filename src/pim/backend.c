@@ -23,10 +23,7 @@
  *   nttSched=0|1      NTT kernel: tasklets share each transform pass by
  *                     blocks (0, default) or take whole items (1);
  *   nttBlock=LOG      NTT kernel: WRAM block of 2^LOG coefficients, 4..8
- *                     (default: the largest the tasklets' WRAM allows);
- *   nttBus32=0|1      NTT, word moduli: inputs cross the bus as 32-bit words
- *                     (narrowed on the host per rank, src/pim/ntt.c) or as
- *                     the API's 64-bit words (0, default; docs/NTT.md).
+ *                     (default: the largest the tasklets' WRAM allows).
  * The virtual UPMEM's `sampleDpus` (time one DPU per rank, skip the others)
  * and `sampleRanks` (time the first ranks, charge the others their cycles)
  * only with cpim_options.timing_only: then the virtual UPMEM refuses reads
@@ -94,7 +91,6 @@ struct pim_state {
     size_t stage_hi; /* bytes of stage ever written (wiped before it is freed) */
     /* NTT (issue 16, ntt.c): kernel settings, the ring whose twiddles are on the DPUs */
     uint32_t ntt_sched, ntt_log_m;
-    int ntt_bus32;
     cpim_pim_ntt_cache ntt_cache;
     /* resident regions (resident.c) open machines of their own like this one */
     cpim_pim_machine_cfg cfg;
@@ -306,11 +302,6 @@ static cpim_err parse_profile(struct pim_state *s, const char *in, char **out)
         if ((r = key_value(tok, "nttBlock", 4, 8, &v)) != 0) {
             bad = r < 0;
             s->ntt_log_m = (uint32_t)v;
-            continue;
-        }
-        if ((r = key_value(tok, "nttBus32", 0, 1, &v)) != 0) {
-            bad = r < 0;
-            s->ntt_bus32 = (int)v;
             continue;
         }
         if (item_value(tok, "sampleDpus")) {
@@ -1017,8 +1008,8 @@ static cpim_err pim_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, 
     cpim_pim_clocks clk;
     cpim_pim_times t = {0, 0, 0};
     cpim_pim_clocks_start(&clk);
-    cpim_pim_ntt_env e = {s->m,         &s->faults,   s->to,        s->from,        s->budget,
-                          s->ntt_sched, s->ntt_log_m, s->ntt_bus32, s->timing_only, &s->ntt_cache};
+    cpim_pim_ntt_env e = {s->m,         &s->faults,   s->to,          s->from,      s->budget,
+                          s->ntt_sched, s->ntt_log_m, s->timing_only, &s->ntt_cache};
     rc = cpim_pim_ntt(&e, plan, (int)op, a, b, out, count, &t);
     if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY) {
         cpim_pim_machine_reset(s->m);

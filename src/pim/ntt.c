@@ -93,74 +93,6 @@ static cpim_err send_tables(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, 
     return CPIM_OK;
 }
 
-/* ---- 32-bit inputs on the bus (nttBus32=1, word moduli) ---------------------------- *
- *
- * The host narrows DPU d's inputs into the caller's output buffer -- its
- * part for DPU d, whose pages the gather writes anyway (no staging buffer
- * to allocate and fault in: what cost the first version) -- per rank in the
- * round's prepare hook, so in the asynchronous modes rank k's narrowing
- * overlaps the earlier ranks' transfers and kernels.  Results still come
- * back as 64-bit words (widened by the kernel): widening on the host would
- * come after the last gather, with nothing left to overlap.  A DPU's
- * narrowed inputs (4 bytes per coefficient, 1, 2 or 4 polynomials per item)
- * fit its output part (8 bytes, 1 or 3 polynomials per item). */
-typedef struct {
-    const uint64_t *a, *b;
-    uint64_t *out;
-    size_t done, q, r, in_w, out_w;
-    int two;
-} narrow_job;
-
-/* DPU d's groups: g from g0 (the split of cpim_pim_ntt's loop). */
-static void dpu_groups(const narrow_job *nj, uint32_t d, size_t *g, size_t *g0)
-{
-    *g = nj->q + (d < nj->r);
-    *g0 = nj->done + d * nj->q + (d < nj->r ? d : nj->r);
-}
-
-static void narrow_up(const uint64_t *src, uint32_t *dst, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        dst[i] = (uint32_t)src[i]; /* < q < 2^31: the high word is 0 */
-}
-
-/* From the end: dst may start inside src's first half (b == out). */
-static void narrow_down(const uint64_t *src, uint32_t *dst, size_t n)
-{
-    for (size_t i = n; i-- > 0;)
-        dst[i] = (uint32_t)src[i];
-}
-
-static void narrow_prepare(void *ctx, uint32_t first, uint32_t n)
-{
-    const narrow_job *nj = ctx;
-    for (uint32_t d = first; d < first + n; d++) {
-        size_t g, g0;
-        dpu_groups(nj, d, &g, &g0);
-        const size_t len = g * nj->in_w;
-        const uint64_t *pa = nj->a + g0 * nj->in_w, *pb = nj->two ? nj->b + g0 * nj->in_w : NULL;
-        uint32_t *dst = (uint32_t *)(void *)(nj->out + g0 * nj->out_w);
-        if (!g)
-            continue;
-        /* in place when a or b is out (same offsets then: in_w == out_w);
-         * b == out: b first, from the end, then a (not out) */
-        if (pb && pb != pa && nj->b == nj->out) {
-            narrow_down(pb, dst + len, len);
-            narrow_up(pa, dst, len);
-            continue;
-        }
-        narrow_up(pa, dst, len);
-        if (pb && pb != pa)
-            narrow_up(pb, dst + len, len);
-    }
-}
-
-static int overlap(const void *x, size_t xn, const void *y, size_t yn)
-{
-    uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
-    return a < b + yn && b < a + xn;
-}
-
 int cpim_pim_ntt_dword(const cpim_ntt_plan *pl)
 {
     for (size_t j = 0; j < pl->nmod; j++)
@@ -185,12 +117,6 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
     const size_t groups = tensor ? count : count * L;
     const size_t in_w = (tensor ? 2u * L : 1u) * n, out_w = (tensor ? 3u * L : 1u) * n;
     const size_t slots = tensor ? 7u * L : two ? 2u : 1u; /* slots per group */
-    /* 32-bit inputs on the bus: for the word program, with every input
-     * either the output itself or apart from it */
-    const size_t in_b = count * in_w * 8u, out_b = count * out_w * 8u;
-    const int bus32 = e->bus32 && !dw && (a == out || !overlap(a, in_b, out, out_b)) &&
-                      (!two || b == out || b == a || !overlap(b, in_b, out, out_b));
-    narrow_job nj = {a, b, out, 0, 0, 0, in_w, out_w, two};
     /* 64-bit input polynomials in the word program's wide region */
     const size_t wide = dw ? 0 : (tensor ? 4u * L : two ? 2u : 1u);
     const size_t cap = e->budget / ((slots * cb + wide * 8u) * n);
@@ -208,7 +134,6 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
         /* the same wide_off on every DPU (fewer distinct pushes): after the
          * slots of the most loaded one */
         const uint32_t wide_off = (uint32_t)(tab_bytes + (q + (r != 0)) * slots * n * cb);
-        nj.done = done, nj.q = q, nj.r = r;
         memset(e->to, 0, (size_t)nd * PIM_PIECES * sizeof *e->to);
         memset(e->from, 0, (size_t)nd * sizeof *e->from);
         for (uint32_t d = 0; d < nd; d++) {
@@ -226,7 +151,6 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
             j->bslot = tensor ? 2u * items : items;
             j->eslot = 2u * j->bslot;
             j->wide_off = wide_off;
-            j->in32 = (uint32_t)bus32;
             if (!g)
                 continue;
             /* straight from and to the caller's buffers: a's polynomials,
@@ -244,18 +168,9 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
                 e->to[(size_t)d * PIM_PIECES + 1] =
                     (cpim_pim_piece){(void *)(uintptr_t)(b + g0 * in_w), b0, in_len};
             e->from[d] = (cpim_pim_piece){out + g0 * out_w, out0, (uint32_t)(g * out_w * 8u)};
-            if (bus32) { /* narrowed by narrow_prepare into out, pushed into the slots */
-                uint32_t *st = (uint32_t *)(void *)(out + g0 * out_w);
-                const uint32_t len = (uint32_t)(g * in_w);
-                e->to[(size_t)d * PIM_PIECES] = (cpim_pim_piece){st, j->data_off, 4u * len};
-                if (two)
-                    e->to[(size_t)d * PIM_PIECES + 1] =
-                        (cpim_pim_piece){b == a ? st : st + len,
-                                         j->data_off + (uint32_t)(j->bslot * n * 4u), 4u * len};
-            }
         }
-        cpim_pim_round rd = {NTT_XSTR(NTT_JOB_SYM),         jobs, job_size, e->to, e->from,
-                             bus32 ? narrow_prepare : NULL, &nj,  NULL,     NULL,  0};
+        cpim_pim_round rd = {
+            NTT_XSTR(NTT_JOB_SYM), jobs, job_size, e->to, e->from, NULL, NULL, NULL, NULL, 0};
         rc = cpim_pim_machine_round(e->m, &rd, t);
         done += chunk;
     }

@@ -207,7 +207,6 @@ typedef struct cpim_pim_ntt_env {
     cpim_pim_piece *to, *from; /* nd * PIM_PIECES and nd pieces, reused */
     uint32_t budget;           /* MRAM bytes of data per DPU and round */
     uint32_t sched, log_m;     /* the kernel's NTT_SCHED_* and block (0: its largest) */
-    int bus32;                 /* word moduli: narrow the inputs to 32 bits on the host (ntt.c) */
     int timing_only;
     cpim_pim_ntt_cache *cache;
 } cpim_pim_ntt_env;
