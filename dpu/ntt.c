@@ -1,9 +1,11 @@
 /*
  * ntt.c -- negacyclic NTT, pointwise product, polynomial product and the
- * ciphertext tensor product on a DPU, word moduli (q < 2^31), every op in
- * ONE launch.  Contract with the host: ntt_args.h.  The reasoning (the
- * multiply, the reduction and the instruction bound) is in docs/NTT.md,
- * "DPU kernel".
+ * ciphertext tensor product on a DPU, every op in ONE launch: word moduli
+ * (q < 2^31; program ntt-tN), or with -DNTT_DWORD double-word ones (q <
+ * 2^62; program ntt64-tN: the arithmetic in "double-word arithmetic"
+ * below, the rest shared).  Contract with the host: ntt_args.h.  The
+ * reasoning (the multiply, the reduction and the instruction bound) is in
+ * docs/NTT.md, "DPU kernel".  What follows describes the word program.
  *
  * Arithmetic.  The DPU multiplies 8x8 bits (mul_ul_ul ... mul_uh_uh: byte 0
  * or 1 of each register); a 16x16 product is 4 of them summed with
