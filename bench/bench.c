@@ -975,7 +975,10 @@ static int exp_servers(bench *b)
  * forward NTTs of N = 4096 on machine=dramatic (6 ranks, 383 DPUs), async-xfer,
  * sampled; (3) one DPU, 1..24 tasklets, both tasklet schedules (kernel rows,
  * speedup over 1 tasklet), and WRAM blocks of 2^6 vs 2^8 at 16 tasklets; (4)
- * one DPU, 16 tasklets, N = 1024..16384 and L = 1..3.  Unsampled outputs are
+ * one DPU, 16 tasklets, N = 1024..16384 and L = 1..3; (5) a double-word
+ * modulus (62 bits, the ntt64 program): one DPU, 16 tasklets, forward and
+ * polymul of N = 4096, and 4,096 forward NTTs at 1, 10, 40 ranks (async-xfer,
+ * sampled) beside the CPU backends.  Unsampled outputs are
  * checked against the cpu backend, sampled ones must be zero.  Every pim row
  * is on the modeled clock, every CPU row on the measured one. */
 
@@ -1017,14 +1020,18 @@ static cpim_err ntt_call(cpim_ctx *ctx, ntt_work *w, uint64_t *out)
 }
 
 /* Inputs and (ref != 0) the cpu backend's result. */
-static int ntt_work_init(ntt_work *w, size_t n, size_t L, size_t count, int op, int ref)
+/* q0: 0 for L word primes below 2^31, else the one modulus (L = 1). */
+static int ntt_work_init(ntt_work *w, size_t n, size_t L, size_t count, int op, int ref,
+                         uint64_t q0)
 {
     memset(w, 0, sizeof *w);
     w->n = n, w->L = L, w->count = count, w->op = op;
     uint64_t q = ((1ull << 31) - 1) / (2 * n) * (2 * n) + 1;
-    for (size_t j = 0; j < L; q -= 2 * n)
+    for (size_t j = 0; j < L && !q0; q -= 2 * n)
         if (q < (1ull << 31) && ntt_prime(q))
             w->q[j++] = q;
+    if (q0)
+        w->q[0] = q0;
     size_t words = ntt_words(w);
     w->a = malloc(words * 8), w->out = malloc(words * 8);
     w->b = op == 3 ? malloc(words * 8) : NULL;
@@ -1058,7 +1065,8 @@ static int ntt_work_init(ntt_work *w, size_t n, size_t L, size_t count, int op, 
 
 static void ntt_kernel_name(char *s, size_t len, const ntt_work *w, const char *extra)
 {
-    snprintf(s, len, "ntt-%s-n%zu-l%zu%s", w->op == 3 ? "polymul" : "forward", w->n, w->L, extra);
+    snprintf(s, len, "ntt-%s-n%zu-l%zu%s%s", w->op == 3 ? "polymul" : "forward", w->n, w->L,
+             w->q[0] >> 31 ? "-d62" : "", extra);
 }
 
 /* One pim run; 0 or -1 (reported, b->failed set). */
@@ -1145,7 +1153,7 @@ static int exp_ntt(bench *b)
     for (int op = 0; op <= 3; op += 3) {
         ntt_work w;
         size_t count = op == 3 ? (b->quick ? 32 : 1024) : (b->quick ? 128 : 4096);
-        if (ntt_work_init(&w, 4096, 1, count, op, 1) != 0)
+        if (ntt_work_init(&w, 4096, 1, count, op, 1, 0) != 0)
             return -1;
         char kern[64];
         ntt_kernel_name(kern, sizeof kern, &w, "");
@@ -1182,7 +1190,7 @@ static int exp_ntt(bench *b)
     /* (2) DRAMatic's case on its machine */
     if (b->sample_ok) {
         ntt_work w;
-        if (ntt_work_init(&w, 4096, 1, b->quick ? 383 : 32768, 0, 0) != 0)
+        if (ntt_work_init(&w, 4096, 1, b->quick ? 383 : 32768, 0, 0, 0) != 0)
             return -1;
         for (int m = 0; m < 2; m++) {
             cpim_pim_mode mode = m ? CPIM_PIM_ASYNC_XFER : CPIM_PIM_SYNC;
@@ -1210,7 +1218,7 @@ static int exp_ntt(bench *b)
     /* (3) tasklets and schedules on one DPU; blocks */
     for (int sched = 0; sched < 2; sched++) {
         ntt_work w;
-        if (ntt_work_init(&w, 4096, 1, b->quick ? 4 : 16, 0, 1) != 0)
+        if (ntt_work_init(&w, 4096, 1, b->quick ? 4 : 16, 0, 1, 0) != 0)
             return -1;
         char kern[64], prof[32];
         ntt_kernel_name(kern, sizeof kern, &w, sched ? "-per-tasklet" : "-cooperative");
@@ -1236,7 +1244,7 @@ static int exp_ntt(bench *b)
     }
     for (int blk = 6; blk <= 8; blk += 2) {
         ntt_work w;
-        if (ntt_work_init(&w, 4096, 1, b->quick ? 4 : 16, 0, 1) != 0)
+        if (ntt_work_init(&w, 4096, 1, b->quick ? 4 : 16, 0, 1, 0) != 0)
             return -1;
         char kern[64], extra[32], prof[32];
         snprintf(extra, sizeof extra, "-block%d", 1 << blk);
@@ -1257,7 +1265,7 @@ static int exp_ntt(bench *b)
             if (b->quick && (n > 1024 || L > 2))
                 continue;
             ntt_work w;
-            if (ntt_work_init(&w, n, L, 16 * 4096 / n, 0, 1) != 0)
+            if (ntt_work_init(&w, n, L, 16 * 4096 / n, 0, 1, 0) != 0)
                 return -1;
             char kern[64];
             ntt_kernel_name(kern, sizeof kern, &w, "-1dpu");
@@ -1270,6 +1278,48 @@ static int exp_ntt(bench *b)
             }
             ntt_work_free(&w);
         }
+    /* (5) a double-word modulus: the ntt64 program */
+    const uint64_t d62 = 4611686018425815041ull; /* prime, 1 mod 2^17 (bench/ntt_cpu.c's D62) */
+    for (int op = 0; op <= 3; op += 3) {
+        ntt_work w;
+        if (ntt_work_init(&w, 4096, 1, b->quick ? 4 : 16, op, 1, d62) != 0)
+            return -1;
+        char kern[64];
+        ntt_kernel_name(kern, sizeof kern, &w, "-1dpu");
+        progress("ntt: %s, %zu polynomials, 1 DPU, 16 tasklets", kern, w.count);
+        pim_cfg pc = {1, 0, 16, CPIM_PIM_SYNC, 0, 0};
+        cpim_stats st;
+        if (ntt_pim_run(b, &pc, b->machine, "", &w, &st) == 0) {
+            row_cfg rc = {kern, "pim", "sync", 1, 1, 16, 0, ntt_words(&w) * 8};
+            phase_rows(b, &rc, &st.modeled, 0, st.modeled_joules);
+        }
+        ntt_work_free(&w);
+    }
+    if (b->sample_ok) {
+        ntt_work w;
+        if (ntt_work_init(&w, 4096, 1, b->quick ? 128 : 4096, 0, 1, d62) != 0)
+            return -1;
+        char kern[64];
+        ntt_kernel_name(kern, sizeof kern, &w, "");
+        const double cpu_t = ntt_cpu_time(b, "cpu", b->cores, &w);
+        for (size_t i = 0; i < sizeof rank_pts / sizeof *rank_pts; i++) {
+            unsigned r = rank_pts[i];
+            if (r == 2 || (b->quick && r > 2))
+                continue;
+            if (cpu_t > 0) {
+                row_cfg rc = {kern, "cpu", "-", r, 0, 0, b->cores, ntt_words(&w) * 8};
+                row(b, &rc, "total", cpu_t, 0, CPIM_CLOCK_MEASURED, -1);
+            }
+            progress("ntt: %s, %zu, %u ranks, async-xfer", kern, w.count, r);
+            pim_cfg pc = {0, r, 16, CPIM_PIM_ASYNC_XFER, b->sample, 0};
+            cpim_stats st;
+            if (ntt_pim_run(b, &pc, b->machine, "", &w, &st) != 0)
+                continue;
+            row_cfg rc = {kern, "pim", "async-xfer", r, st.dpus, 16, 0, ntt_words(&w) * 8};
+            phase_rows(b, &rc, &st.modeled, 0, st.modeled_joules);
+        }
+        ntt_work_free(&w);
+    }
     return 0;
 }
 

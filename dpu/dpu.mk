@@ -56,8 +56,13 @@ DPU_NTT_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/ntt-t$(t))
 $(BUILD)/dpu/ntt-t%: dpu/ntt.c dpu/ntt_args.h $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/ntt.c
 
-dpu: $(DPU_NTT_PROGS)
-DPU_PROGS += $(DPU_NTT_PROGS) # installed with the others (dist/install.mk)
+# The double-word program (q < 2^62): the same source with -DNTT_DWORD.
+DPU_NTT64_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/ntt64-t$(t))
+$(BUILD)/dpu/ntt64-t%: dpu/ntt.c dpu/ntt_args.h $(DPU_DEPS_COMMON)
+	$(DPU_CC) -DNR_TASKLETS=$* -DNTT_DWORD $(DPU_CFLAGS) -o $@ dpu/ntt.c
+
+dpu: $(DPU_NTT_PROGS) $(DPU_NTT64_PROGS)
+DPU_PROGS += $(DPU_NTT_PROGS) $(DPU_NTT64_PROGS) # installed with the others (dist/install.mk)
 
 # The 1D radix-2 NTT (dpu/ntt_r2.c, the four-step kernel's comparison; not
 # installed, not used by the pim backend): the tasklet counts the comparison

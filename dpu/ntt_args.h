@@ -1,6 +1,8 @@
 /*
  * ntt_args.h -- contract between the host (src/pim/ntt.c) and the NTT DPU
- * program (dpu/ntt.c).  Fixed-width types only; word moduli (q < 2^31).
+ * programs (dpu/ntt.c).  Fixed-width types only.  Word moduli (q < 2^31):
+ * program ntt-tN, struct ntt_job_args, described first; double-word
+ * (q < 2^62): ntt64-tN, struct ntt_job_args64, its differences below.
  *
  * One host-visible WRAM symbol, NTT_JOB_SYM (struct ntt_job_args, one per
  * DPU).  This DPU's MRAM, from DPU_MRAM_HEAP_POINTER:
@@ -61,23 +63,73 @@ struct ntt_limb {
     uint32_t fwd_off, inv_off; /* MRAM offsets of the twiddle tables */
 };
 
+/* The fields every job has (both programs). */
+#define NTT_JOB_HEADER                                                                             \
+    uint32_t op;     /* NTT_OP_* */                                                                \
+    uint32_t log_n;  /* 10..16 */                                                                  \
+    uint32_t log_m;  /* log2 of the WRAM block (coefficients), the most stages per pass */         \
+    uint32_t sched;  /* NTT_SCHED_* */                                                             \
+    uint32_t nitems; /* items on this DPU (0: nothing to do) */                                    \
+    uint32_t nlimbs; /* L */                                                                       \
+    uint32_t limb0;  /* limb of item 0 */                                                          \
+    uint32_t data_off;                                                                             \
+    uint32_t bslot, eslot; /* see above */                                                         \
+    uint32_t wide_off;     /* unused by the double-word program */                                 \
+    uint32_t pad
+
+/* The header alone: the host fills it through `h` for either program (a
+ * union member with the same fields: their common initial sequence). */
+struct ntt_job_hdr {
+    NTT_JOB_HEADER;
+};
+
 struct ntt_job_args {
-    uint32_t op;     /* NTT_OP_* */
-    uint32_t log_n;  /* 10..16 */
-    uint32_t log_m;  /* log2 of the WRAM block (coefficients), the most stages per pass */
-    uint32_t sched;  /* NTT_SCHED_* */
-    uint32_t nitems; /* items on this DPU (0: nothing to do) */
-    uint32_t nlimbs; /* L */
-    uint32_t limb0;  /* limb of item 0 */
-    uint32_t data_off;
-    uint32_t bslot, eslot; /* see above */
-    uint32_t wide_off;
-    uint32_t pad;
+    union {
+        struct ntt_job_hdr h;
+        struct {
+            NTT_JOB_HEADER;
+        };
+    };
     struct ntt_limb limb[NTT_MAX_LIMBS];
 };
 
+/*
+ * The double-word program (ntt64-tN: dpu/ntt.c built with -DNTT_DWORD) takes
+ * any modulus q < 2^62, word ones included (a base mixing both sizes runs
+ * whole on it).  Its differences from the above:
+ *   - tables: N entries {w, w'} of 16 bytes, w' = floor(w 2^64 / q), so
+ *     32 N bytes per modulus (fwd, then inv at fwd_off + 16 N);
+ *   - slots of N uint64 coefficients (slot s at data_off + 8 N s), and no
+ *     wide region: the host pushes the API's words into the input slots and
+ *     gathers the result slots (op FORWARD..POLYMUL: slot 0 on; TENSOR:
+ *     eslot on) as they are;
+ *   - Montgomery's R is 2^64 (qinv, r1, ninvr, lastwr below).
+ */
+struct ntt_limb64 {
+    uint64_t q;                /* prime, q = 1 mod 2N, q < 2^62 */
+    uint64_t qinv;             /* -q^-1 mod 2^64 */
+    uint64_t r1, r1p;          /* 2^64 mod q and its Shoup constant */
+    uint64_t ninv, ninvp;      /* N^-1 mod q */
+    uint64_t ninvr, ninvrp;    /* N^-1 2^64 mod q */
+    uint64_t lastw, lastwp;    /* psi^-bitrev(1) N^-1 mod q */
+    uint64_t lastwr, lastwrp;  /* psi^-bitrev(1) N^-1 2^64 mod q */
+    uint32_t fwd_off, inv_off; /* MRAM offsets of the twiddle tables */
+};
+
+struct ntt_job_args64 {
+    union {
+        struct ntt_job_hdr h;
+        struct {
+            NTT_JOB_HEADER;
+        };
+    };
+    struct ntt_limb64 limb[NTT_MAX_LIMBS];
+};
+
 _Static_assert(sizeof(struct ntt_limb) == 56, "ntt_limb layout");
+_Static_assert(sizeof(struct ntt_limb64) == 104, "ntt_limb64 layout");
 _Static_assert(sizeof(struct ntt_job_args) % 8 == 0, "job args are pushed whole");
+_Static_assert(sizeof(struct ntt_job_args64) % 8 == 0, "job args are pushed whole");
 
 /* The largest WRAM block for a tasklet count: two buffers of 2^log_m words
  * each per tasklet (data, and twiddles or a second operand). */

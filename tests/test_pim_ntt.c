@@ -4,8 +4,9 @@
  * divide evenly over the DPUs, 1..24 tasklets, both tasklet schedules, WRAM
  * blocks that need up to 5 passes, the three host modes with several rounds,
  * the twiddle tables kept across calls (and resent after another ring or
- * program), double-word moduli refused, timing-only runs.  Kept small for
- * CI: N = 1024, a handful of polynomials per case.
+ * program), double-word moduli (the ntt64 program), timing-only runs.  Kept
+ * small for CI: N = 1024 (one double-word case at 4096), a handful of
+ * polynomials per case.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -215,24 +216,79 @@ TEST(pim_ntt_ring_cache)
     cpim_close(cpu);
 }
 
-/* No double-word kernel: refused, nothing written. */
-TEST(pim_ntt_dword_unsupported)
+/* Double-word moduli (the ntt64 program): every op on 3 DPUs with an
+ * uneven split, a base mixing word and double-word moduli (the whole base
+ * runs on the double-word program), then the extremes: the largest
+ * prime below 2^62 = 1 mod 2N (lazy values up to 4q < 2^64) at N = 4096,
+ * INTT(NTT(x)) = x.  (fill() puts q - 1 and 0 in every polynomial.) */
+TEST(pim_ntt_dword_ops)
 {
-    cpim_ctx *pim = open_pim(1, 2, CPIM_PIM_SYNC, NULL, 0);
-    uint64_t q[2];
-    primes(1024, 31, 0, 1, q);
-    primes(1024, 40, 0, 1, q + 1);
-    cpim_ntt *r = NULL;
-    if (pim && cpim_ntt_create(pim, 1024, q, 2, &r) == CPIM_OK) {
-        uint64_t *a = calloc(2048, 8), *o = malloc(2048 * 8);
-        memset(o, 0xab, 2048 * 8);
-        CHECK(cpim_ntt_forward(r, a, o, 1) == CPIM_ERR_UNSUPPORTED, "a 40-bit modulus");
-        CHECK(o[0] == 0xababababababababull, "output untouched");
-        free(a), free(o);
+    cpim_ctx *pim = open_pim(3, 16, CPIM_PIM_SYNC, NULL, 0), *cpu = NULL;
+    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu");
+    uint64_t q[3], seed = 6; /* 62, 31, 50 bits */
+    primes(1024, 62, 0, 1, q);
+    primes(1024, 31, 0, 1, q + 1);
+    primes(1024, 50, 0, 1, q + 2);
+    for (int op = 0; pim && cpu && op < 5; op++)
+        same(pim, cpu, 1024, q, op == 4 ? 3 : 2, op, op >= 3 ? 1 : 2, &seed, "3 DPUs, mixed base");
+    uint64_t qb[1];
+    primes(4096, 62, 0, 1, qb);
+    cpim_ntt *r = NULL, *rc = NULL;
+    const size_t n = 4096;
+    if (pim && cpu && cpim_ntt_create(pim, n, qb, 1, &r) == CPIM_OK &&
+        cpim_ntt_create(cpu, n, qb, 1, &rc) == CPIM_OK) {
+        uint64_t *a = malloc(n * 8), *f = malloc(n * 8), *fc = malloc(n * 8);
+        uint64_t *back = malloc(n * 8);
+        fill(&seed, a, 1, n, qb, 1);
+        for (size_t k = n / 2; k < n; k += 2)
+            a[k] = qb[0] - 1; /* a run of the largest value */
+        CHECK(cpim_ntt_forward(r, a, f, 1) == CPIM_OK && cpim_ntt_forward(rc, a, fc, 1) == CPIM_OK,
+              "N = 4096 forward");
+        CHECK_MEM(f, fc, n * 8, "N = 4096 forward, pim = cpu");
+        CHECK(cpim_ntt_inverse(r, f, back, 1) == CPIM_OK, "N = 4096 inverse");
+        CHECK_MEM(back, a, n * 8, "INTT(NTT(x)) = x, q just below 2^62");
+        free(a), free(f), free(fc), free(back);
     } else
-        CHECK(0, "ring with a 40-bit modulus");
+        CHECK(0, "ring with a 62-bit modulus at N = 4096");
     cpim_ntt_destroy(r);
+    cpim_ntt_destroy(rc);
     cpim_close(pim);
+    cpim_close(cpu);
+}
+
+/* Double-word: both schedules, 24 tasklets (blocks of 64) and blocks of
+ * 16 (nttBlock=4, 4 passes); the three host modes with rounds (a 16 KiB
+ * budget holds one polymul item: 6 items on 5 DPUs take 2 rounds). */
+TEST(pim_ntt_dword_modes)
+{
+    cpim_ctx *cpu = NULL;
+    CHECK(cpim_open(&cpu, "cpu", NULL) == CPIM_OK, "cpu");
+    uint64_t q[2], seed = 7;
+    primes(1024, 61, 0, 1, q);
+    primes(1024, 40, 0, 1, q + 1);
+    static const struct {
+        unsigned tasklets;
+        const char *prof;
+        int op;
+    } cfg[] = {{24, "nttSched=0", 3},
+               {16, "nttSched=1", 3},
+               {16, "nttSched=1", 4},
+               {4, "nttSched=0,nttBlock=4", 4}};
+    for (size_t i = 0; i < sizeof cfg / sizeof *cfg; i++) {
+        cpim_ctx *pim = open_pim(2, cfg[i].tasklets, CPIM_PIM_SYNC, cfg[i].prof, 0);
+        if (pim && cpu)
+            same(pim, cpu, 1024, q, cfg[i].op == 3 ? 2 : 1, cfg[i].op, 1, &seed, cfg[i].prof);
+        cpim_close(pim);
+    }
+    static const cpim_pim_mode modes[] = {CPIM_PIM_SYNC, CPIM_PIM_ASYNC_XFER, CPIM_PIM_ASYNC_EXEC};
+    for (int m = 0; m < 3; m++) {
+        cpim_ctx *pim = open_pim(0, 8, modes[m],
+                                 "nrRanks=2,nrDpusPerRank=3,disabledDpus=1.2,mramBudget=16384", 0);
+        if (pim && cpu)
+            same(pim, cpu, 1024, q, 2, 3, 3, &seed, "dword polymul, rounds");
+        cpim_close(pim);
+    }
+    cpim_close(cpu);
 }
 
 /* timing_only: timed, output zeroed, CPIM_ERR_TIMING_ONLY, modeled stats. */

@@ -1002,10 +1002,7 @@ static cpim_err pim_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, 
                         const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
 {
     struct pim_state *s = state;
-    for (size_t j = 0; j < plan->nmod; j++)
-        if (!plan->mod[j].word)
-            return CPIM_ERR_UNSUPPORTED; /* no double-word kernel (docs/NTT.md) */
-    cpim_err rc = pim_load(s, PIM_PROG_NTT);
+    cpim_err rc = pim_load(s, cpim_pim_ntt_dword(plan) ? PIM_PROG_NTT64 : PIM_PROG_NTT);
     if (rc != CPIM_OK)
         return rc;
     cpim_pim_clocks clk;

@@ -11,17 +11,20 @@
  * or q + 1 groups (q = groups / DPUs, the remainder on the first DPUs).
  *
  * Coefficients travel as the API has them, 64-bit, pushed from and
- * gathered into the caller's buffers directly; the kernel narrows them to
- * 32-bit words in MRAM and widens the results (word moduli only: the pim
- * op answers CPIM_ERR_UNSUPPORTED for a ring with a double-word modulus).
+ * gathered into the caller's buffers directly; the word program (ntt-tN)
+ * narrows them to 32-bit words in MRAM and widens the results; a base with
+ * a double-word modulus runs on the double-word program (ntt64-tN), whose
+ * coefficients are the API's words.
  * A first version converted on the host (a staging copy per call): on the
  * virtual UPMEM's host-time clock that cost more than the transfers it
  * halved (docs/NTT.md).
  *
- * Twiddles: 16 N bytes per modulus (forward and inverse {w, w'} tables),
+ * Twiddles: 16 N bytes per modulus (forward and inverse {w, w'} tables;
+ * 32 N for the double-word program),
  * at MRAM heap offset 0, broadcast once per ring and kept while the NTT
  * program stays loaded (cpim_pim_ntt_cache); data follows them.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,33 +40,50 @@ _Static_assert(NTT_OP_FORWARD == (int)CPIM_NTT_OP_FORWARD &&
                    NTT_OP_POLYMUL == (int)CPIM_NTT_OP_POLYMUL,
                "the kernel's op numbers are the API's");
 
-/* Sends the ring's twiddle tables unless they are on the DPUs already. */
-static cpim_err send_tables(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl,
-                            struct ntt_limb *limb)
+/* Sends the ring's twiddle tables unless they are on the DPUs already, and
+ * fills the per-limb constants of job (the first DPU's; dw: an
+ * ntt_job_args64). */
+static cpim_err send_tables(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int dw, void *job)
 {
-    const uint32_t n = (uint32_t)pl->n;
+    const uint32_t n = (uint32_t)pl->n, tab = (dw ? 32u : 16u) * n; /* bytes per modulus */
     cpim_pim_ntt_cache *c = e->cache;
     for (size_t j = 0; j < pl->nmod; j++) {
-        cpim_pim_ntt_tab((uint32_t)pl->mod[j].q, (uint32_t)pl->mod[j].psi_root, pl->log_n, &limb[j],
-                         NULL, NULL);
-        limb[j].fwd_off = (uint32_t)(16u * n * j);
-        limb[j].inv_off = limb[j].fwd_off + 8u * n;
+        const cpim_ntt_mod *md = &pl->mod[j];
+        if (dw) {
+            struct ntt_limb64 *l = &((struct ntt_job_args64 *)job)->limb[j];
+            cpim_pim_ntt_tab64(md->q, md->psi_root, pl->log_n, l, NULL, NULL);
+            l->fwd_off = (uint32_t)(tab * j), l->inv_off = l->fwd_off + tab / 2u;
+        } else {
+            struct ntt_limb *l = &((struct ntt_job_args *)job)->limb[j];
+            cpim_pim_ntt_tab((uint32_t)md->q, (uint32_t)md->psi_root, pl->log_n, l, NULL, NULL);
+            l->fwd_off = (uint32_t)(tab * j), l->inv_off = l->fwd_off + tab / 2u;
+        }
     }
+    /* (a table of the other program's format was sent under another
+     * program, so another machine generation) */
     if (c->valid && c->gen == cpim_pim_machine_generation(e->m) && c->n == pl->n &&
         c->nmod == pl->nmod && !memcmp(c->q, pl->q, pl->nmod * sizeof *pl->q))
         return CPIM_OK;
     c->valid = 0;
-    const size_t len = 16u * (size_t)n * pl->nmod;
-    uint32_t *tab = cpim_pim_malloc(e->faults, len);
-    if (!tab)
+    const size_t len = (size_t)tab * pl->nmod;
+    void *buf = cpim_pim_malloc(e->faults, len);
+    if (!buf)
         return CPIM_ERR_NOMEM;
     for (size_t j = 0; j < pl->nmod; j++) {
-        struct ntt_limb tmp;
-        cpim_pim_ntt_tab((uint32_t)pl->mod[j].q, (uint32_t)pl->mod[j].psi_root, pl->log_n, &tmp,
-                         tab + 4u * n * j, tab + 4u * n * j + 2u * n);
+        const cpim_ntt_mod *md = &pl->mod[j];
+        if (dw) {
+            struct ntt_limb64 tmp;
+            uint64_t *t = (uint64_t *)buf + 4u * n * j;
+            cpim_pim_ntt_tab64(md->q, md->psi_root, pl->log_n, &tmp, t, t + 2u * n);
+        } else {
+            struct ntt_limb tmp;
+            uint32_t *t = (uint32_t *)buf + 4u * n * j;
+            cpim_pim_ntt_tab((uint32_t)md->q, (uint32_t)md->psi_root, pl->log_n, &tmp, t,
+                             t + 2u * n);
+        }
     }
-    cpim_err rc = cpim_pim_machine_broadcast_mram(e->m, 0, tab, (uint32_t)len);
-    free(tab);
+    cpim_err rc = cpim_pim_machine_broadcast_mram(e->m, 0, buf, (uint32_t)len);
+    free(buf);
     if (rc != CPIM_OK)
         return rc;
     c->n = pl->n, c->nmod = pl->nmod;
@@ -73,42 +93,57 @@ static cpim_err send_tables(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl,
     return CPIM_OK;
 }
 
-cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op, const uint64_t *a,
-                      const uint64_t *b, uint64_t *out, size_t count, cpim_pim_times *t)
+int cpim_pim_ntt_dword(const cpim_ntt_plan *pl)
 {
     for (size_t j = 0; j < pl->nmod; j++)
         if (!pl->mod[j].word)
-            return CPIM_ERR_UNSUPPORTED; /* the kernel has no double-word path */
+            return 1;
+    return 0;
+}
+
+cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op, const uint64_t *a,
+                      const uint64_t *b, uint64_t *out, size_t count, cpim_pim_times *t)
+{
+    /* a base with a double-word modulus runs whole on the double-word
+     * program (it takes word moduli too) */
+    const int dw = cpim_pim_ntt_dword(pl);
     const uint32_t nd = cpim_pim_machine_dpus(e->m), L = (uint32_t)pl->nmod;
-    const size_t n = pl->n, tab_bytes = 16u * n * L;
+    const size_t n = pl->n, cb = dw ? 8u : 4u; /* MRAM bytes per coefficient */
+    const size_t tab_bytes = 4u * cb * n * L,
+                 job_size = dw ? sizeof(struct ntt_job_args64) : sizeof(struct ntt_job_args);
     const int tensor = op == CPIM_NTT_OP_TENSOR, two = op >= CPIM_NTT_OP_POINTWISE;
     /* a group: an item, or for the tensor a ciphertext's L items; its words
      * of a (b the same), of the result, and its MRAM slots */
     const size_t groups = tensor ? count : count * L;
     const size_t in_w = (tensor ? 2u * L : 1u) * n, out_w = (tensor ? 3u * L : 1u) * n;
-    const size_t slots = tensor ? 7u * L : two ? 2u : 1u;  /* 32-bit slots per group */
-    const size_t wide = (tensor ? 4u * L : two ? 2u : 1u); /* 64-bit input polynomials */
-    const size_t cap = e->budget / ((slots * 4u + wide * 8u) * n);
+    const size_t slots = tensor ? 7u * L : two ? 2u : 1u; /* slots per group */
+    /* 64-bit input polynomials in the word program's wide region */
+    const size_t wide = dw ? 0 : (tensor ? 4u * L : two ? 2u : 1u);
+    const size_t cap = e->budget / ((slots * cb + wide * 8u) * n);
     if (cap == 0)
         return CPIM_ERR_UNSUPPORTED; /* one group does not fit the round budget */
-    struct ntt_job_args *jobs = cpim_pim_calloc(e->faults, nd, sizeof *jobs);
+    unsigned char *jobs = cpim_pim_calloc(e->faults, nd, job_size);
     cpim_err rc = jobs ? CPIM_OK : CPIM_ERR_NOMEM;
     if (rc == CPIM_OK)
-        rc = send_tables(e, pl, jobs[0].limb);
+        rc = send_tables(e, pl, dw, jobs);
+    const size_t limb_off =
+        dw ? offsetof(struct ntt_job_args64, limb) : offsetof(struct ntt_job_args, limb);
     for (size_t done = 0; done < groups && rc == CPIM_OK;) {
         const size_t chunk = groups - done < (size_t)nd * cap ? groups - done : (size_t)nd * cap;
         const size_t q = chunk / nd, r = chunk % nd;
         /* the same wide_off on every DPU (fewer distinct pushes): after the
          * slots of the most loaded one */
-        const uint32_t wide_off = (uint32_t)(tab_bytes + (q + (r != 0)) * slots * n * 4u);
+        const uint32_t wide_off = (uint32_t)(tab_bytes + (q + (r != 0)) * slots * n * cb);
         memset(e->to, 0, (size_t)nd * PIM_PIECES * sizeof *e->to);
         memset(e->from, 0, (size_t)nd * sizeof *e->from);
         for (uint32_t d = 0; d < nd; d++) {
             const size_t g = q + (d < r), g0 = done + d * q + (d < r ? d : r);
             const uint32_t items = (uint32_t)(tensor ? g * L : g);
-            struct ntt_job_args *j = &jobs[d];
+            unsigned char *jd = jobs + (size_t)d * job_size;
+            struct ntt_job_hdr *j = dw ? &((struct ntt_job_args64 *)(void *)jd)->h
+                                       : &((struct ntt_job_args *)(void *)jd)->h;
             if (d)
-                memcpy(j->limb, jobs[0].limb, sizeof j->limb);
+                memcpy(jd + limb_off, jobs + limb_off, job_size - limb_off);
             j->op = (uint32_t)op, j->log_n = pl->log_n, j->log_m = e->log_m, j->sched = e->sched;
             j->nitems = items, j->nlimbs = L;
             j->limb0 = tensor ? 0 : (uint32_t)(g0 % L);
@@ -118,18 +153,24 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
             j->wide_off = wide_off;
             if (!g)
                 continue;
-            /* straight from and to the caller's buffers (the kernel narrows
-             * and widens): a's polynomials, then b's right after them */
+            /* straight from and to the caller's buffers: a's polynomials,
+             * then b's right after them, into the wide region (the word
+             * program narrows and widens) or the slots themselves */
             const uint32_t in_len = (uint32_t)(g * in_w * 8u);
+            const uint32_t in0 = dw ? j->data_off : wide_off;
+            const uint32_t b0 =
+                dw ? j->data_off + (uint32_t)(j->bslot * n * 8u) : wide_off + in_len;
+            const uint32_t out0 =
+                dw ? j->data_off + (uint32_t)((tensor ? j->eslot : 0) * n * 8u) : wide_off;
             e->to[(size_t)d * PIM_PIECES] =
-                (cpim_pim_piece){(void *)(uintptr_t)(a + g0 * in_w), wide_off, in_len};
+                (cpim_pim_piece){(void *)(uintptr_t)(a + g0 * in_w), in0, in_len};
             if (two)
                 e->to[(size_t)d * PIM_PIECES + 1] =
-                    (cpim_pim_piece){(void *)(uintptr_t)(b + g0 * in_w), wide_off + in_len, in_len};
-            e->from[d] = (cpim_pim_piece){out + g0 * out_w, wide_off, (uint32_t)(g * out_w * 8u)};
+                    (cpim_pim_piece){(void *)(uintptr_t)(b + g0 * in_w), b0, in_len};
+            e->from[d] = (cpim_pim_piece){out + g0 * out_w, out0, (uint32_t)(g * out_w * 8u)};
         }
         cpim_pim_round rd = {
-            NTT_XSTR(NTT_JOB_SYM), jobs, sizeof *jobs, e->to, e->from, NULL, NULL, NULL, NULL, 0};
+            NTT_XSTR(NTT_JOB_SYM), jobs, job_size, e->to, e->from, NULL, NULL, NULL, NULL, 0};
         rc = cpim_pim_machine_round(e->m, &rd, t);
         done += chunk;
     }

@@ -1,7 +1,7 @@
 /*
  * ntt_tab.c -- host side of the NTT DPU program that needs no <dpu.h>: the
- * per-modulus constants and twiddle tables of dpu/ntt_args.h (also used by
- * the standalone kernel harness tests/emu/ntt_counts.c).
+ * per-modulus constants and twiddle tables of dpu/ntt_args.h, for both
+ * programs (also used by the standalone kernel harness tests/emu/ntt_counts.c).
  */
 #include "ntt_tab.h"
 
@@ -59,5 +59,57 @@ void cpim_pim_ntt_tab(uint32_t q, uint32_t psi, unsigned log_n, struct ntt_limb 
         fwd[2 * r] = pw, fwd[2 * r + 1] = shoup(pw, q);
         inv[2 * r] = ipw, inv[2 * r + 1] = shoup(ipw, q);
         pw = mulmod(pw, psi, q), ipw = mulmod(ipw, ipsi, q);
+    }
+}
+
+/* ---- double-word moduli (q < 2^62) ------------------------------------------------ */
+
+typedef unsigned __int128 u128;
+
+static uint64_t mulmod64(uint64_t a, uint64_t b, uint64_t q)
+{
+    return (uint64_t)((u128)a * b % q);
+}
+
+static uint64_t powmod64(uint64_t a, uint64_t e, uint64_t q)
+{
+    uint64_t r = 1 % q;
+    for (; e; e >>= 1, a = mulmod64(a, a, q))
+        if (e & 1)
+            r = mulmod64(r, a, q);
+    return r;
+}
+
+static uint64_t shoup64(uint64_t w, uint64_t q)
+{
+    return (uint64_t)(((u128)w << 64) / q);
+}
+
+void cpim_pim_ntt_tab64(uint64_t q, uint64_t psi, unsigned log_n, struct ntt_limb64 *l,
+                        uint64_t *fwd, uint64_t *inv)
+{
+    const uint64_t n = 1ull << log_n, ipsi = powmod64(psi, q - 2, q);
+    /* -q^-1 mod 2^64 by Newton's iteration (q odd; each step doubles the bits) */
+    uint64_t x = q;
+    for (int i = 0; i < 6; i++)
+        x *= 2u - q * x;
+    const uint64_t r1 = (uint64_t)(((u128)1 << 64) % q), ninv = powmod64(n, q - 2, q);
+    l->q = q;
+    l->qinv = 0u - x;
+    l->r1 = r1, l->r1p = shoup64(r1, q);
+    l->ninv = ninv, l->ninvp = shoup64(ninv, q);
+    l->ninvr = mulmod64(ninv, r1, q), l->ninvrp = shoup64(l->ninvr, q);
+    const uint64_t w1 = powmod64(ipsi, bitrev(1, log_n), q);
+    l->lastw = mulmod64(w1, ninv, q), l->lastwp = shoup64(l->lastw, q);
+    l->lastwr = mulmod64(w1, l->ninvr, q), l->lastwrp = shoup64(l->lastwr, q);
+    if (!fwd)
+        return;
+    fwd[0] = fwd[1] = inv[0] = inv[1] = 0;
+    uint64_t pw = 1, ipw = 1;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t r = bitrev(k, log_n);
+        fwd[2 * r] = pw, fwd[2 * r + 1] = shoup64(pw, q);
+        inv[2 * r] = ipw, inv[2 * r + 1] = shoup64(ipw, q);
+        pw = mulmod64(pw, psi, q), ipw = mulmod64(ipw, ipsi, q);
     }
 }

@@ -16,4 +16,10 @@
 void cpim_pim_ntt_tab(uint32_t q, uint32_t psi, unsigned log_n, struct ntt_limb *l, uint32_t *fwd,
                       uint32_t *inv);
 
+/* The same for the double-word program (ntt_args.h, struct ntt_limb64):
+ * any prime q < 2^62, q = 1 mod 2N; tables of N {w, w'} pairs (2N uint64
+ * each), w' = floor(w 2^64 / q). */
+void cpim_pim_ntt_tab64(uint64_t q, uint64_t psi, unsigned log_n, struct ntt_limb64 *l,
+                        uint64_t *fwd, uint64_t *inv);
+
 #endif /* CPIM_PIM_NTT_TAB_H */

@@ -53,7 +53,8 @@ enum {
     PIM_PROG_GCM,
     PIM_PROG_RESIDENT,     /* resident regions (dpu/resident.c, resident.c) */
     PIM_PROG_RESIDENT_SHA, /* the same, SHA-256 */
-    PIM_PROG_NTT           /* dpu/ntt.c (ntt.c) */
+    PIM_PROG_NTT,          /* dpu/ntt.c (ntt.c) */
+    PIM_PROG_NTT64         /* dpu/ntt.c with -DNTT_DWORD: double-word moduli (ntt.c) */
 };
 
 /* One host buffer <-> one MRAM range (from the heap pointer) of one DPU;
@@ -210,8 +211,12 @@ typedef struct cpim_pim_ntt_env {
     cpim_pim_ntt_cache *cache;
 } cpim_pim_ntt_env;
 
+/* 1 when the plan has a double-word modulus: its base runs on PIM_PROG_NTT64. */
+int cpim_pim_ntt_dword(const struct cpim_ntt_plan *plan);
+
 /* The backend's ntt op (backend.h contract; op is a cpim_ntt_op) with the
- * NTT program loaded.  CPIM_ERR_UNSUPPORTED for a double-word modulus. */
+ * NTT program loaded: PIM_PROG_NTT64 if cpim_pim_ntt_dword(plan), else
+ * PIM_PROG_NTT. */
 cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const struct cpim_ntt_plan *plan, int op,
                       const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count,
                       cpim_pim_times *t);

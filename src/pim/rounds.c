@@ -190,8 +190,8 @@ cpim_err cpim_pim_machine_load(cpim_pim_machine *m, int prog)
         return CPIM_OK;
     cpim_pim_machine_wipe_key(m); /* a new program's WRAM image may not cover the old key */
     char path[600];
-    static const char *const names[] = {"",    "aes",      "sha256",       "hmac",
-                                        "gcm", "resident", "resident-sha", "ntt"};
+    static const char *const names[] = {"",         "aes",          "sha256", "hmac", "gcm",
+                                        "resident", "resident-sha", "ntt",    "ntt64"};
     snprintf(path, sizeof path, "%s/%s-t%u", m->dir, names[prog], m->tasklets);
     m->loaded = PIM_PROG_NONE;
     m->gen = next_generation();
