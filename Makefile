@@ -4,12 +4,14 @@
 #   make run             the main job (see README)
 #   make test            every test; last line "N passed, N failed"
 #   make check-sanitize  the unit tests under ASan + UBSan (build-san/)
+#   make test-tsan       the threaded tests and CLI runs under ThreadSanitizer (build-tsan/)
 #   make fuzz            every fuzz target for FUZZ_SECONDS (docs/FUZZING.md)
 #   make bench           the experiment suite
 #   make install         PREFIX=/usr/local DESTDIR= (also: uninstall, shared, deb;
 #                        dist/install.mk, docs/INSTALL.md)
 #
-# Variables you may override: CC, CFLAGS, BUILD, SAN=1 (sanitizers).
+# Variables you may override: CC, CFLAGS, BUILD, SAN=1 (ASan + UBSan),
+# SAN=thread (ThreadSanitizer: make test-tsan).
 # Everything is built under $(BUILD)/.
 #
 # Builds are parallel by default, one job per online CPU (hundreds of small
@@ -31,7 +33,8 @@ BUILD   ?= build
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L
 comma := ,
-SANFLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+# SAN=thread: ThreadSanitizer (it excludes ASan); any other non-empty SAN: ASan + UBSan.
+SANFLAGS := $(if $(filter thread,$(SAN)),-fsanitize=thread -fno-omit-frame-pointer,$(if $(SAN),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined))
 BASE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -MMD -MP
 LDFLAGS ?=
 LDLIBS  := -lpthread -lm
@@ -69,7 +72,7 @@ DPU_HOST_LIBS := $(BUILD)/libdpu.a
 DPU_HOST_DEPS := $(BUILD)/libdpu.a
 endif
 
-.PHONY: all lib cli run test check-sanitize san-build bench clean format format-check dpu emu fuzz
+.PHONY: all lib cli run test check-sanitize san-build tsan-build test-tsan bench clean format format-check dpu emu fuzz
 all: lib cli dpu
 
 # ---- layers -------------------------------------------------------------------
@@ -279,12 +282,46 @@ test: all $(TEST_DEPS) san-build
 check-sanitize: san-build
 	@MAKEFLAGS= sh tests/run.sh $(SAN_TEST_CMDS)
 
+# ThreadSanitizer (build-tsan/, SAN=thread; docs/ARCHITECTURE.md, "Tests"):
+# the programs with threads -- the CLI's reader/writer (tools/iopipe.c) and
+# hasher (tools/sha256sum.c) threads, the library's host threads
+# (src/core/parallel.c) and the virtual UPMEM's per-rank queues and DPU pool
+# (emu/host/queue.c, pool.c) -- run by tests/tsan.sh and the unit and
+# emu-host tests that start threads.  The DPU programs are the main build's,
+# as in build-san/.  A report fails the command (TSan's exit code 66);
+# tests/tsan.supp holds the suppressions, each with its reason.
+TSAN_BUILD := build-tsan
+TSAN_ENV   := TSAN_OPTIONS='exitcode=66 halt_on_error=0 second_deadlock_stack=1 suppressions=$(abspath tests/tsan.supp)'
+# A selection of the unit and emu-host tests that start threads: the CPU
+# backends' host threads, concurrent and shared pim contexts, a walk of
+# injected failures in async-exec mode (the per-rank worker threads on their
+# error paths), the virtual UPMEM's queues, callbacks and pipelines.  All of
+# the unit tests would take over half an hour (TSan slows the virtual DPU
+# down several times over).  The emu-host ones run where the main build put
+# their DPU programs.
+TSAN_UNIT_TESTS := hw_aesni_threads hw_shani_threads hw_shani_scheduler pim_open_concurrent \
+    pim_shared_context_busy pim_timing_only_contract pim_faults_ctr_async_exec gcm_auto_random \
+    hmac_pim_shapes
+TSAN_HOST_TESTS := emu_host_modeled_time_threads emu_parallel_ emu_host_async_order \
+    emu_host_ranks_independent emu_host_callbacks_sticky emu_host_clock_pipeline
+TSAN_TEST_CMDS := "$(TSAN_ENV) sh tests/tsan.sh $(TSAN_BUILD)" \
+    "$(TSAN_ENV) $(TSAN_BUILD)/tests/unit $(TSAN_UNIT_TESTS)" \
+    "cd $(EMU_HOST_TDIR) && $(TSAN_ENV) $(abspath $(TSAN_BUILD))/tests/emu/host/test-host $(TSAN_HOST_TESTS)"
+
+tsan-build: dpu
+	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) SAN=thread CFLAGS="-O1 -g" \
+	    DPU_DIR=$(abspath $(BUILD))/dpu \
+	    $(TSAN_BUILD)/tests/unit $(TSAN_BUILD)/cryptopim $(TSAN_BUILD)/tests/emu/host/test-host
+
+test-tsan: tsan-build $(EMU_HOST_DPU_BINS)
+	@MAKEFLAGS= sh tests/run.sh $(TSAN_TEST_CMDS)
+
 # ---- main job and experiments ---------------------------------------------------
 run: all
 	$(CLI) study
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-tsan
 
 # C and C++ sources (emu/include/dpu is the C++ header `#include <dpu>`)
 FORMAT_FILES = $$(git ls-files '*.c' '*.h' '*.cpp' '*.hpp' emu/include/dpu)

@@ -80,7 +80,7 @@
 
 #include "aes_args.h"
 
-#ifndef CHUNK /* dpu/gcm.c, which includes this file, sets its own */
+#ifndef CHUNK /* dpu/aes_embed.h (gcm.c, resident.c) sets its own */
 #if NR_TASKLETS <= 16
 #define CHUNK 2048u
 #else
@@ -339,7 +339,7 @@ static void ctr_chunk(uint32_t *buf, uint32_t n, const uint32_t c[4], const uint
     ctr_last_round(w, n, rtab_at(TAB_LAST), rk + 4 * nr);
 }
 
-#ifndef AES_NO_MAIN /* dpu/gcm.c: the kernels above with its own main (XTS is aes.c's only) */
+#ifndef AES_NO_MAIN /* dpu/aes_embed.h: the kernels above, a main of its own (XTS is here only) */
 /* ---- XTS ------------------------------------------------------------------------ */
 
 /* XTS (IEEE 1619, plain64 tweaks) runs the ECB sweeps above in the CTR

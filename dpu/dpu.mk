@@ -44,7 +44,7 @@ dpu: $(BUILD)/dpu/fault/aes-t4 $(BUILD)/dpu/fault/sha256-t4
 
 # AES-GCM (issue 15): dpu/gcm.c includes dpu/aes.c's kernels.
 DPU_GCM_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/gcm-t$(t))
-$(BUILD)/dpu/gcm-t%: dpu/gcm.c dpu/gcm_args.h dpu/aes.c dpu/aes_args.h \
+$(BUILD)/dpu/gcm-t%: dpu/gcm.c dpu/gcm_args.h dpu/aes_embed.h dpu/aes.c dpu/aes_args.h \
 		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/gcm.c $(BUILD)/dpu/obj/cpim_crypto_aes.o
 
@@ -97,10 +97,10 @@ TEST_DEPS += $(NTT_COMPARE)
 # Resident regions (issue 17): in-place XTS / CTR / re-key / SHA-256 of data
 # that stays in MRAM (dpu/resident.c includes dpu/aes.c's kernels).
 DPU_RES_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/resident-t$(t) $(BUILD)/dpu/resident-sha-t$(t))
-$(BUILD)/dpu/resident-t%: dpu/resident.c dpu/resident_args.h dpu/aes.c dpu/aes_args.h \
+$(BUILD)/dpu/resident-t%: dpu/resident.c dpu/resident_args.h dpu/aes_embed.h dpu/aes.c dpu/aes_args.h \
 		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(BUILD)/dpu/obj/cpim_crypto_sha256.o $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/resident.c $(BUILD)/dpu/obj/cpim_crypto_aes.o
-$(BUILD)/dpu/resident-sha-t%: dpu/resident.c dpu/resident_args.h dpu/aes.c dpu/aes_args.h \
+$(BUILD)/dpu/resident-sha-t%: dpu/resident.c dpu/resident_args.h dpu/aes_embed.h dpu/aes.c dpu/aes_args.h \
 		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(BUILD)/dpu/obj/cpim_crypto_sha256.o $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* -DRES_SHA_PROG $(DPU_CFLAGS) -o $@ dpu/resident.c \
 	    $(BUILD)/dpu/obj/cpim_crypto_aes.o $(BUILD)/dpu/obj/cpim_crypto_sha256.o

@@ -39,24 +39,11 @@
  * host repeats (src/pim/backend.c, gcm_combine).
  *
  * WRAM: the GHASH tables take 8 KiB that the AES program gives to its chunk
- * buffers, so the chunks are smaller: 2048 bytes up to 8 tasklets, 1024 up
- * to 16 and 512 above (buffers + tables + stacks fit 64 KiB).
+ * buffers, so the chunks are smaller (aes_embed.h).
  */
 #include <stdint.h>
 
-#if NR_TASKLETS <= 8
-#define CHUNK 2048u
-#elif NR_TASKLETS <= 16
-#define CHUNK 1024u
-#else
-#define CHUNK 512u
-#endif
-#define AES_NO_MAIN
-/* aes.c's decryption and 128-bit counter are not used here */
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunused-function"
-#include "aes.c"
-#pragma clang diagnostic pop
+#include "aes_embed.h" /* aes.c's kernels, CHUNK */
 #include "gcm_args.h"
 
 __host struct gcm_job_args GCM_JOB_SYM;

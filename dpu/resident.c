@@ -17,24 +17,11 @@
  * new one in WRAM before it is written back, so MRAM never holds the clear
  * text.  XTS re-keying needs the decryption tables (in aes.c's `tab`) and
  * the encryption tables (tab_e here) at once: 16 KiB of WRAM, so the chunk
- * buffers are smaller than aes.c's (2048 bytes up to 8 tasklets, 1024 up to
- * 16, 512 above), as in dpu/gcm.c.
+ * buffers are smaller than aes.c's (aes_embed.h), as in dpu/gcm.c.
  */
 #include <stdint.h>
 
-#if NR_TASKLETS <= 8
-#define CHUNK 2048u
-#elif NR_TASKLETS <= 16
-#define CHUNK 1024u
-#else
-#define CHUNK 512u
-#endif
-#define AES_NO_MAIN
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wunused-function"
-#pragma clang diagnostic ignored "-Wunused-variable"
-#include "aes.c"
-#pragma clang diagnostic pop
+#include "aes_embed.h" /* aes.c's kernels, CHUNK */
 #include "resident_args.h"
 #include "sha256.h"
 

@@ -8,12 +8,11 @@
 #   make test-emu-host             those tests + the examples in emu/examples/
 #   make test-emu-lib              tests/emu/lib (layers, exported names, parameter tables)
 #
-# Host C11, the project's warnings, -Werror; SAN=1 adds ASan/UBSan.
+# Host C11, the project's warnings, -Werror; SAN=1 adds ASan/UBSan, SAN=thread TSan.
 
 EMU_HOST_SRCS := $(wildcard emu/host/*.c)
 EMU_HOST_OBJS := $(EMU_HOST_SRCS:%.c=$(BUILD)/%.o)
-emu_host_comma := ,
-EMU_HOST_SANFLAGS := $(if $(SAN),-fsanitize=address$(emu_host_comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+EMU_HOST_SANFLAGS := $(SANFLAGS)
 EMU_HOST_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EMU_HOST_SANFLAGS) -Iemu/include -MMD -MP
 
 $(BUILD)/emu/host/%.o: emu/host/%.c

@@ -10,9 +10,8 @@
 VDPU_SRCS := $(wildcard emu/vdpu/*.c)
 VDPU_OBJS := $(VDPU_SRCS:%.c=$(BUILD)/%.o)
 VDPU_LIB  := $(BUILD)/libvdpu.a
-vdpu_comma := ,
-# (own sanitizer flags: a comma inside $(if ...) would split the argument)
-VDPU_SANFLAGS := $(if $(SAN),-fsanitize=address$(vdpu_comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+# the top Makefile's sanitizer flags (SAN=1: ASan + UBSan, SAN=thread: TSan)
+VDPU_SANFLAGS := $(SANFLAGS)
 VDPU_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(VDPU_SANFLAGS) -Iemu/vdpu -MMD -MP
 
 $(BUILD)/emu/vdpu/%.o: emu/vdpu/%.c

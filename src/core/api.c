@@ -479,6 +479,27 @@ static void scratch_free(struct sha_scratch *x, size_t count)
     free(x->wk), free(x->hp), free(x->pp), free(x->nb);
 }
 
+/* What update_many and final_many do before their work: the states' checks,
+ * the backend's streaming op, the working copies and the context's claim
+ * (begin, with `total` bytes).  On an error nothing is left to free. */
+static cpim_err many_begin(cpim_ctx *ctx, cpim_sha256_state *const *s, size_t count, size_t total,
+                           struct sha_scratch *x, cpim_stats *st)
+{
+    int ok = states_ok(s, count);
+    if (ok < 0)
+        return CPIM_ERR_NOMEM;
+    if (!ok)
+        return CPIM_ERR_INVALID_ARG;
+    if (!ctx->vt->sha256_blocks)
+        return CPIM_ERR_UNSUPPORTED;
+    cpim_err rc = scratch_get(x, count);
+    if (rc == CPIM_OK && begin(ctx, st, total) != CPIM_OK)
+        rc = CPIM_ERR_BUSY;
+    if (rc != CPIM_OK)
+        scratch_free(x, count);
+    return rc;
+}
+
 cpim_err cpim_sha256_update_many(cpim_ctx *ctx, cpim_sha256_state *const *s,
                                  const uint8_t *const *p, const size_t *lens, size_t count)
 {
@@ -490,28 +511,16 @@ cpim_err cpim_sha256_update_many(cpim_ctx *ctx, cpim_sha256_state *const *s,
             return CPIM_ERR_INVALID_ARG;
         total += lens[i];
     }
-    int ok = states_ok(s, count);
-    if (ok < 0)
-        return CPIM_ERR_NOMEM;
-    if (!ok)
-        return CPIM_ERR_INVALID_ARG;
-    if (!ctx->vt->sha256_blocks)
-        return CPIM_ERR_UNSUPPORTED;
     /* working copies, committed only when every backend call succeeded */
     struct sha_scratch x;
-    if (scratch_get(&x, count) != CPIM_OK) {
-        scratch_free(&x, count);
-        return CPIM_ERR_NOMEM;
-    }
+    cpim_stats st;
+    cpim_err brc = many_begin(ctx, s, count, total, &x, &st);
+    if (brc != CPIM_OK)
+        return brc;
     struct sha_work *wk = x.wk;
     uint32_t **hp = x.hp;
     const uint8_t **pp = x.pp;
     size_t *nb = x.nb;
-    cpim_stats st;
-    if (begin(ctx, &st, total) != CPIM_OK) {
-        scratch_free(&x, count);
-        return CPIM_ERR_BUSY;
-    }
     double t0 = cpim_now();
     /* 1: streams whose partial block fills up: that block first */
     for (size_t i = 0; i < count; i++) {
@@ -561,27 +570,15 @@ cpim_err cpim_sha256_final_many(cpim_ctx *ctx, cpim_sha256_state *const *s, size
 {
     if (!ctx || (count && (!s || !digests)))
         return CPIM_ERR_INVALID_ARG;
-    int ok = states_ok(s, count);
-    if (ok < 0)
-        return CPIM_ERR_NOMEM;
-    if (!ok)
-        return CPIM_ERR_INVALID_ARG;
-    if (!ctx->vt->sha256_blocks)
-        return CPIM_ERR_UNSUPPORTED;
     struct sha_scratch x;
-    if (scratch_get(&x, count) != CPIM_OK) {
-        scratch_free(&x, count);
-        return CPIM_ERR_NOMEM;
-    }
+    cpim_stats st;
+    cpim_err brc = many_begin(ctx, s, count, 0, &x, &st);
+    if (brc != CPIM_OK)
+        return brc;
     struct sha_work *wk = x.wk;
     uint32_t **hp = x.hp;
     const uint8_t **pp = x.pp;
     size_t *nb = x.nb;
-    cpim_stats st;
-    if (begin(ctx, &st, 0) != CPIM_OK) {
-        scratch_free(&x, count);
-        return CPIM_ERR_BUSY;
-    }
     double t0 = cpim_now();
     /* FIPS 180-4 5.1.1: 0x80, zeros, the length in bits (64-bit big-endian) */
     for (size_t i = 0; i < count; i++) {

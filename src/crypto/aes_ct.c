@@ -6,6 +6,7 @@
 #include "aes_ct.h"
 
 #include "bytes.h"
+#include "gcm.h"
 
 /* ---- the 64-bit width of the rounds ---------------------------------------- */
 
@@ -364,16 +365,10 @@ void cpim_crypto_ghash_ct_bytes(const cpim_crypto_ghash_ct_key *k, uint8_t y[16]
 void cpim_crypto_gcm_ct_j0(const cpim_crypto_ghash_ct_key *k, const uint8_t *iv, uint64_t iv_len,
                            uint8_t j0[16])
 {
-    for (int i = 0; i < 16; i++)
-        j0[i] = 0;
-    if (iv_len == 12) {
-        for (int i = 0; i < 12; i++)
-            j0[i] = iv[i];
-        j0[15] = 1;
+    if (cpim_crypto_gcm_j0_iv96(iv, iv_len, j0))
         return;
-    }
-    uint8_t lb[16] = {0};
+    uint8_t lb[16];
     cpim_crypto_ghash_ct_bytes(k, j0, iv, iv_len);
-    put_be64(lb + 8, iv_len * 8);
+    cpim_crypto_gcm_len_block(lb, 0, iv_len);
     cpim_crypto_ghash_ct_blocks(k, j0, lb, 1);
 }

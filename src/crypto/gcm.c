@@ -106,17 +106,23 @@ void cpim_crypto_gcm_len_block(uint8_t b[16], uint64_t aad_len, uint64_t len)
     put_be64(b + 8, len * 8);
 }
 
-void cpim_crypto_gcm_j0(const cpim_crypto_ghash_key *k, const uint8_t *iv, uint64_t iv_len,
-                        uint8_t j0[16])
+int cpim_crypto_gcm_j0_iv96(const uint8_t *iv, uint64_t iv_len, uint8_t j0[16])
 {
     for (int i = 0; i < 16; i++)
         j0[i] = 0;
-    if (iv_len == 12) {
-        for (int i = 0; i < 12; i++)
-            j0[i] = iv[i];
-        j0[15] = 1;
+    if (iv_len != 12)
+        return 0;
+    for (int i = 0; i < 12; i++)
+        j0[i] = iv[i];
+    j0[15] = 1;
+    return 1;
+}
+
+void cpim_crypto_gcm_j0(const cpim_crypto_ghash_key *k, const uint8_t *iv, uint64_t iv_len,
+                        uint8_t j0[16])
+{
+    if (cpim_crypto_gcm_j0_iv96(iv, iv_len, j0))
         return;
-    }
     uint8_t lb[16];
     cpim_crypto_ghash_bytes(k, j0, iv, iv_len);
     cpim_crypto_gcm_len_block(lb, 0, iv_len);

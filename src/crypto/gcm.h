@@ -54,6 +54,12 @@ void cpim_crypto_gcm_len_block(uint8_t b[16], uint64_t aad_len, uint64_t len);
 void cpim_crypto_gcm_j0(const cpim_crypto_ghash_key *k, const uint8_t *iv, uint64_t iv_len,
                         uint8_t j0[16]);
 
+/* J0's start, shared by cpim_crypto_gcm_j0 and the constant-time
+ * cpim_crypto_gcm_ct_j0 (aes_ct.h), which differ only in their GHASH: for a
+ * 96-bit IV, j0 = IV || 0^31 || 1 and 1 (done); else j0 = 0, GHASH's start
+ * value, and 0.  It branches on iv_len only (public), never on the IV. */
+int cpim_crypto_gcm_j0_iv96(const uint8_t *iv, uint64_t iv_len, uint8_t j0[16]);
+
 /* The low 32 bits of a counter block (big-endian bytes 12..15) += n, mod
  * 2^32: GCM's inc32, the other 96 bits unchanged. */
 void cpim_crypto_gcm_inc32(uint8_t ctr[16], uint32_t n);
