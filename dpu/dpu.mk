@@ -53,12 +53,12 @@ DPU_PROGS += $(DPU_GCM_PROGS) # installed with the others (dist/install.mk)
 
 # NTT (issue 16): dpu/ntt.c, contract dpu/ntt_args.h (host side src/pim/ntt.c).
 DPU_NTT_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/ntt-t$(t))
-$(BUILD)/dpu/ntt-t%: dpu/ntt.c dpu/ntt_args.h $(DPU_DEPS_COMMON)
+$(BUILD)/dpu/ntt-t%: dpu/ntt.c dpu/ntt_args.h dpu/ntt_mul.h $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/ntt.c
 
 # The double-word program (q < 2^62): the same source with -DNTT_DWORD.
 DPU_NTT64_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/ntt64-t$(t))
-$(BUILD)/dpu/ntt64-t%: dpu/ntt.c dpu/ntt_args.h $(DPU_DEPS_COMMON)
+$(BUILD)/dpu/ntt64-t%: dpu/ntt.c dpu/ntt_args.h dpu/ntt_mul.h $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* -DNTT_DWORD $(DPU_CFLAGS) -o $@ dpu/ntt.c
 
 dpu: $(DPU_NTT_PROGS) $(DPU_NTT64_PROGS)

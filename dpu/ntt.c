@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "ntt_args.h"
+#include "ntt_mul.h"
 
 #ifdef NTT_DWORD
 /* 8-byte coefficients: blocks of 128 (64 above 16 tasklets) keep the two
@@ -65,69 +66,13 @@ static __dma_aligned coef tbuf[NR_TASKLETS][M_MAX]; /* twiddles, or a second ope
 
 BARRIER_INIT(pass_done, NR_TASKLETS);
 
-/* ---- arithmetic from 8x8 products ------------------------------------------------ */
-
-/* (x mod 2^16) (y mod 2^16): 7 instructions. */
-static inline __attribute__((always_inline)) uint32_t m16(uint32_t x, uint32_t y)
-{
-    uint32_t p, a, b, c;
-    __builtin_mul_ul_ul_rrr(p, x, y);
-    __builtin_mul_ul_uh_rrr(a, x, y);
-    __builtin_mul_uh_ul_rrr(b, x, y);
-    __builtin_mul_uh_uh_rrr(c, x, y);
-    __builtin_lsl_add_rrri(p, p, a, 8);
-    __builtin_lsl_add_rrri(p, p, b, 8);
-    __builtin_lsl_add_rrri(p, p, c, 16);
-    return p;
-}
-
-/* The low 16 bits of (xh mod 2^16)(y mod 2^16) + (x mod 2^16)(yh mod 2^16),
- * plus bits above that do not matter: 11 instructions. */
-static inline __attribute__((always_inline)) uint32_t cross16(uint32_t x, uint32_t xh, uint32_t y,
-                                                              uint32_t yh)
-{
-    uint32_t p, a, b, c, d, e;
-    __builtin_mul_ul_ul_rrr(p, xh, y);
-    __builtin_mul_ul_uh_rrr(a, xh, y);
-    __builtin_mul_uh_ul_rrr(b, xh, y);
-    __builtin_mul_ul_ul_rrr(c, x, yh);
-    __builtin_mul_ul_uh_rrr(d, x, yh);
-    __builtin_mul_uh_ul_rrr(e, x, yh);
-    p += c;
-    __builtin_lsl_add_rrri(p, p, a, 8);
-    __builtin_lsl_add_rrri(p, p, b, 8);
-    __builtin_lsl_add_rrri(p, p, d, 8);
-    __builtin_lsl_add_rrri(p, p, e, 8);
-    return p;
-}
-
-/* x y mod 2^32 (xh = x >> 16, yh = y >> 16): 19 instructions. */
-static inline __attribute__((always_inline)) uint32_t mullo(uint32_t x, uint32_t xh, uint32_t y,
-                                                            uint32_t yh)
-{
-    uint32_t r;
-    __builtin_lsl_add_rrri(r, m16(x, y), cross16(x, xh, y, yh), 16);
-    return r;
-}
-
-/* floor(x y / 2^32): 33 instructions. */
-static inline __attribute__((always_inline)) uint32_t mulhi(uint32_t x, uint32_t xh, uint32_t y,
-                                                            uint32_t yh)
-{
-    uint32_t ll = m16(x, y), hl = m16(xh, y), lh = m16(x, yh), hh = m16(xh, yh), m, r;
-    __builtin_lsr_add_rrri(m, hl, ll, 16); /* < 2^32 */
-    m += lh;
-    uint32_t c = m < lh;
-    __builtin_lsr_add_rrri(r, hh, m, 16);
-    __builtin_lsl_add_rrri(r, r, c, 16);
-    return r;
-}
+/* ---- arithmetic from 8x8 products (the word pieces: ntt_mul.h) -------------------- */
 
 /* The full product: *hi:*lo = x y (35 instructions). */
 static inline __attribute__((always_inline)) void mul64(uint32_t x, uint32_t xh, uint32_t y,
                                                         uint32_t yh, uint32_t *hi, uint32_t *lo)
 {
-    uint32_t ll = m16(x, y), hl = m16(xh, y), lh = m16(x, yh), hh = m16(xh, yh);
+    uint32_t ll = ntt_m16(x, y), hl = ntt_m16(xh, y), lh = ntt_m16(x, yh), hh = ntt_m16(xh, yh);
     uint32_t mid = hl + lh, c1 = mid < hl, l, h;
     __builtin_lsl_add_rrri(l, ll, mid, 16);
     uint32_t c2 = l < ll;
@@ -138,31 +83,14 @@ static inline __attribute__((always_inline)) void mul64(uint32_t x, uint32_t xh,
 }
 
 #ifndef NTT_DWORD
-/* x - q if x >= q (x < 2q, q < 2^31): 2 instructions (sub, minu). */
-static inline __attribute__((always_inline)) uint32_t csub(uint32_t x, uint32_t q)
-{
-    uint32_t t = x - q;
-    return t < x ? t : x;
-}
-
-/* Shoup: w b mod q for any b < 2^32, w < q, wp = floor(w 2^32 / q). */
-static inline __attribute__((always_inline)) uint32_t
-shoup(uint32_t b, uint32_t w, uint32_t wh, uint32_t wp, uint32_t wph, uint32_t q, uint32_t qh)
-{
-    uint32_t bh = b >> 16;
-    uint32_t qe = mulhi(wp, wph, b, bh);
-    uint32_t r = mullo(w, wh, b, bh) - mullo(qe, qe >> 16, q, qh);
-    return csub(r, q);
-}
-
 /* Montgomery: (hi:lo) 2^-32 mod q for hi:lo < q 2^32, qinv = -q^-1 mod 2^32. */
 static inline __attribute__((always_inline)) uint32_t
 redc(uint32_t hi, uint32_t lo, uint32_t q, uint32_t qh, uint32_t qinv, uint32_t qinvh)
 {
-    uint32_t m = mullo(lo, lo >> 16, qinv, qinvh);
+    uint32_t m = ntt_mullo(lo, lo >> 16, qinv, qinvh);
     /* lo + lo32(m q) = 0 mod 2^32: it carries exactly when lo != 0 */
-    uint32_t u = hi + mulhi(m, m >> 16, q, qh) + (lo != 0);
-    return csub(u, q);
+    uint32_t u = hi + ntt_mulhi(m, m >> 16, q, qh) + (lo != 0);
+    return ntt_csub(u, q);
 }
 #endif
 
@@ -219,7 +147,7 @@ static inline __attribute__((always_inline)) uint64_t csub64(uint64_t x, uint64_
 static inline __attribute__((always_inline)) void mullo64w(w64 a, w64 b, uint32_t *h, uint32_t *l)
 {
     mul64(a.x0, a.x0h, b.x0, b.x0h, h, l);
-    *h += mullo(a.x0, a.x0h, b.x1, b.x1h) + mullo(a.x1, a.x1h, b.x0, b.x0h);
+    *h += ntt_mullo(a.x0, a.x0h, b.x1, b.x1h) + ntt_mullo(a.x1, a.x1h, b.x0, b.x0h);
 }
 
 static inline __attribute__((always_inline)) uint64_t mullo64(w64 a, w64 b)
@@ -286,7 +214,7 @@ static __attribute__((noinline)) uint64_t redc64(const uint32_t r[4], uint64_t q
     mul64(m.x1, m.x1h, qs.x0, qs.x0h, &p1h, &p1l);
     mul64(m.x0, m.x0h, qs.x1, qs.x1h, &p2h, &p2l);
     mul64(m.x1, m.x1h, qs.x1, qs.x1h, &hh, &hl);
-    const uint64_t mid = (uint64_t)mulhi(m.x0, m.x0h, qs.x0, qs.x0h) + p1l + p2l;
+    const uint64_t mid = (uint64_t)ntt_mulhi(m.x0, m.x0h, qs.x0, qs.x0h) + p1l + p2l;
     const uint64_t mqh = wide32(hh, hl) + p1h + p2h + (mid >> 32);
     /* lo + lo64(m q) = 0 mod 2^64: it carries exactly when lo != 0 */
     return csub64(hi + mqh + (lo != 0), q);
@@ -413,9 +341,9 @@ static void fwd_block(uint32_t *a, uint32_t *tw, const limb_t *l, uint32_t log_m
             const uint32_t w = tw[2 * g], wp = tw[2 * g + 1], wh = w >> 16, wph = wp >> 16;
             uint32_t *x = a + 2 * g * span, *y = x + span;
             for (uint32_t e = 0; e < span; e++) {
-                uint32_t u = x[e], v = shoup(y[e], w, wh, wp, wph, q, qh);
-                x[e] = csub(u + v, q);
-                y[e] = csub(u - v + q, q);
+                uint32_t u = x[e], v = ntt_shoup(y[e], w, wh, wp, wph, q, qh);
+                x[e] = ntt_csub(u + v, q);
+                y[e] = ntt_csub(u - v + q, q);
             }
         }
     }
@@ -436,8 +364,8 @@ static void inv_block(uint32_t *a, uint32_t *tw, const limb_t *l, uint32_t log_m
             uint32_t *x = a, *y = a + span;
             for (uint32_t e = 0; e < span; e++) {
                 uint32_t u = x[e], v = y[e];
-                x[e] = shoup(csub(u + v, q), n, nh, np, nph, q, qh);
-                y[e] = shoup(u - v + q, w, wh, wp, wph, q, qh);
+                x[e] = ntt_shoup(ntt_csub(u + v, q), n, nh, np, nph, q, qh);
+                y[e] = ntt_shoup(u - v + q, w, wh, wp, wph, q, qh);
             }
             continue;
         }
@@ -447,8 +375,8 @@ static void inv_block(uint32_t *a, uint32_t *tw, const limb_t *l, uint32_t log_m
             uint32_t *x = a + 2 * g * span, *y = x + span;
             for (uint32_t e = 0; e < span; e++) {
                 uint32_t u = x[e], v = y[e];
-                x[e] = csub(u + v, q);
-                y[e] = shoup(u - v + q, w, wh, wp, wph, q, qh);
+                x[e] = ntt_csub(u + v, q);
+                y[e] = ntt_shoup(u - v + q, w, wh, wp, wph, q, qh);
             }
         }
     }
@@ -566,7 +494,7 @@ static void pointwise_chunk(uint32_t t, uint32_t op, uint32_t u, uint32_t log_m,
             mul64(s, s >> 16, v, v >> 16, &hi, &lo);
             s = redc(hi, lo, q, qh, qi, qih);
             /* POLYMUL's inverse takes the 2^-32 out with N^-1 */
-            a[e] = op == NTT_OP_POINTWISE ? shoup(s, r, rh, rp, rph, q, qh) : s;
+            a[e] = op == NTT_OP_POINTWISE ? ntt_shoup(s, r, rh, rp, rph, q, qh) : s;
         }
         mram_write(a, x, bytes);
         return;
