@@ -20,7 +20,15 @@ BENCH_MACHINE ?= study
 # UPMEM's <dpu_emu.h>) with dpu/tsme_host.h's key image: the one bench file
 # that sees more than the public API.
 $(BUILD)/bench/exp_tsme.o: INC_bench += -Idpu -Isrc/crypto $(DPU_HOST_CFLAGS)
-$(BUILD)/bench/exp_tsme.o: DEFS_bench += $(PIM_DEFS)
+$(BUILD)/bench/exp_tsme.o: DEFS_bench += -DCPIM_TSME_DIR='"$(DPU_DIR)/tsme"' \
+                                         $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1)
+# The installed cryptopim-bench names no build-tree folder (tests/install.sh):
+# its exp_tsme.o is built without CPIM_TSME_DIR.
+INST_BENCH_TSME_O := $(BUILD)/inst/exp_tsme.o
+$(INST_BENCH_TSME_O): bench/exp_tsme.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(INC_bench) -Idpu -Isrc/crypto $(DPU_HOST_CFLAGS) $(DEFS_bench) \
+	    $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1) -c $< -o $@
 
 .PHONY: bench bench-experiments bench-plot
 bench-experiments: all

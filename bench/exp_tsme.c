@@ -92,10 +92,24 @@ static const char *kernel_name(const run_cfg *c)
     return c->w == W_VA ? "prim-va" : c->w == W_RED ? "prim-red" : stream_name[c->kernel];
 }
 
+/* The experiment's DPU programs (dpu/dpu.mk: STREAM, VA and RED, plain and
+ * TSME) live in the build tree only: they are test and study programs, not
+ * installed.  The build tree's cryptopim-bench knows that folder
+ * (CPIM_TSME_DIR, bench.mk); the installed one must not name the build tree
+ * (tests/install.sh), so it needs CRYPTOPIM_TSME_DIR. */
+#ifndef CPIM_TSME_DIR
+#define CPIM_TSME_DIR NULL
+#endif
+static const char *tsme_dir(void)
+{
+    const char *d = getenv("CRYPTOPIM_TSME_DIR");
+    return d && *d ? d : CPIM_TSME_DIR;
+}
+
 static void prog_path(char *out, size_t n, const run_cfg *c)
 {
     const char *base = c->w == W_VA ? "va" : c->w == W_RED ? "red" : "stream";
-    snprintf(out, n, "%s/tsme/%s%s-t%u", CPIM_DPU_DIR, c->tsme ? "" : "plain-", base, c->tasklets);
+    snprintf(out, n, "%s/%s%s-t%u", tsme_dir(), c->tsme ? "" : "plain-", base, c->tasklets);
 }
 
 /* Heap bytes per DPU and the host's image of DPU 0 (clear text) with the
@@ -338,6 +352,11 @@ int bench_exp_tsme(const bench_exp_env *e)
     if (!e->profile) {
         fprintf(stderr, "bench: tsme: needs the virtual UPMEM (modeled clock): skipped\n");
         return 0;
+    }
+    if (!tsme_dir()) {
+        fprintf(stderr, "bench: tsme: its DPU programs are not installed: run the build tree's "
+                        "cryptopim-bench, or set CRYPTOPIM_TSME_DIR to <build>/dpu/tsme\n");
+        return -1;
     }
     ctx_t x = {e, NULL, 0};
     if (cpim_open(&x.cpu, "cpu", NULL) != CPIM_OK ||

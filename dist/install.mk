@@ -140,8 +140,9 @@ INST_CLI   := $(BUILD)/inst/cryptopim
 INST_BENCH := $(BUILD)/inst/cryptopim-bench
 $(INST_CLI): $(CLI_OBJS) $(INST_LIB) $(DPU_HOST_DEPS)
 	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(INST_LIB) $(DPU_HOST_LIBS) $(LDLIBS)
-$(INST_BENCH): $(BENCH_OBJS) $(INST_LIB) $(DPU_HOST_DEPS)
-	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(INST_LIB) $(DPU_HOST_LIBS) \
+INST_BENCH_OBJS := $(filter-out $(BUILD)/bench/exp_tsme.o,$(BENCH_OBJS)) $(INST_BENCH_TSME_O)
+$(INST_BENCH): $(INST_BENCH_OBJS) $(INST_LIB) $(DPU_HOST_DEPS)
+	$(CC) $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(INST_BENCH_OBJS) $(INST_LIB) $(DPU_HOST_LIBS) \
 	    $(COMPARE_LIBS) $(LDLIBS)
 # cryptopim-mpi, as INST_CLI (MPI_OBJS: the Makefile, when mpicc is found).
 # INSTALL_MPI=0 leaves it out: `make deb` does, since the package would then
