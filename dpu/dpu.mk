@@ -53,12 +53,12 @@ DPU_PROGS += $(DPU_GCM_PROGS) # installed with the others (dist/install.mk)
 
 # NTT (issue 16): dpu/ntt.c, contract dpu/ntt_args.h (host side src/pim/ntt.c).
 DPU_NTT_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/ntt-t$(t))
-$(BUILD)/dpu/ntt-t%: dpu/ntt.c dpu/ntt_args.h dpu/ntt_mul.h $(DPU_DEPS_COMMON)
+$(BUILD)/dpu/ntt-t%: dpu/ntt.c dpu/ntt_args.h dpu/ntt_mul.h dpu/ntt_wide.h $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/ntt.c
 
 # The double-word program (q < 2^62): the same source with -DNTT_DWORD.
 DPU_NTT64_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/ntt64-t$(t))
-$(BUILD)/dpu/ntt64-t%: dpu/ntt.c dpu/ntt_args.h dpu/ntt_mul.h $(DPU_DEPS_COMMON)
+$(BUILD)/dpu/ntt64-t%: dpu/ntt.c dpu/ntt_args.h dpu/ntt_mul.h dpu/ntt_wide.h $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* -DNTT_DWORD $(DPU_CFLAGS) -o $@ dpu/ntt.c
 
 dpu: $(DPU_NTT_PROGS) $(DPU_NTT64_PROGS)
@@ -68,7 +68,7 @@ DPU_PROGS += $(DPU_NTT_PROGS) $(DPU_NTT64_PROGS) # installed with the others (di
 # installed, not used by the pim backend): the tasklet counts the comparison
 # (build/emu/ntt-compare) and tests/test_ntt_r2.c use.
 DPU_NTT_R2_PROGS := $(foreach t,1 4 8 16 24,$(BUILD)/dpu/ntt-r2-t$(t))
-$(BUILD)/dpu/ntt-r2-t%: dpu/ntt_r2.c dpu/ntt_args.h dpu/ntt_mul.h $(DPU_DEPS_COMMON)
+$(BUILD)/dpu/ntt-r2-t%: dpu/ntt_r2.c dpu/ntt_args.h dpu/ntt_mul.h dpu/ntt_wide.h $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/ntt_r2.c
 
 dpu: $(DPU_NTT_R2_PROGS)

@@ -42,6 +42,7 @@
 
 #include "ntt_args.h"
 #include "ntt_mul.h"
+#include "ntt_wide.h"
 
 #ifdef NTT_DWORD
 /* 8-byte coefficients: blocks of 128 (64 above 16 tasklets) keep the two
@@ -545,21 +546,10 @@ static void wide_chunk(uint32_t t, uint32_t log_m, uint32_t k, uint32_t c, uint3
                        int widen)
 {
     const uint32_t n = 1u << (log_m - 1);
-    uint32_t *w = dbuf[t], *x = tbuf[t];
     __mram_ptr uint32_t *wide =
         heap() + NTT_JOB_SYM.wide_off / 4u + (k << (NTT_JOB_SYM.log_n + 1)) + 2u * c * n;
     __mram_ptr uint32_t *narrow = slot(slot_k) + c * n;
-    if (!widen) {
-        mram_read(wide, w, 8u * n);
-        for (uint32_t e = 0; e < n; e++)
-            x[e] = w[2 * e]; /* coefficients are < q < 2^31: the high words are 0 */
-        mram_write(x, narrow, 4u * n);
-        return;
-    }
-    mram_read(narrow, x, 4u * n);
-    for (uint32_t e = 0; e < n; e++)
-        w[2 * e] = x[e], w[2 * e + 1] = 0;
-    mram_write(w, wide, 8u * n);
+    ntt_wide_chunk(dbuf[t], tbuf[t], wide, narrow, n, widen);
 }
 #endif
 

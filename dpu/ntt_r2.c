@@ -49,6 +49,7 @@
 
 #include "ntt_args.h"
 #include "ntt_mul.h"
+#include "ntt_wide.h"
 
 #define LOG_M_MAX ((NR_TASKLETS) <= 16 ? 8u : 7u)
 #define M_MAX     (1u << LOG_M_MAX)
@@ -177,21 +178,10 @@ static void near_block(uint32_t t, uint32_t u, uint32_t s0, uint32_t k, uint32_t
 static void wide_chunk(uint32_t t, uint32_t log_m, uint32_t u, uint32_t c, int widen)
 {
     const uint32_t n = 1u << (log_m - 1);
-    uint32_t *w = dbuf[t], *x = tbuf[t];
     __mram_ptr uint32_t *wide =
         heap() + NTT_JOB_SYM.wide_off / 4u + (u << (NTT_JOB_SYM.log_n + 1)) + 2u * c * n;
     __mram_ptr uint32_t *narrow = poly(u) + c * n;
-    if (!widen) {
-        mram_read(wide, w, 8u * n);
-        for (uint32_t e = 0; e < n; e++)
-            x[e] = w[2 * e]; /* coefficients are < q < 2^31: the high words are 0 */
-        mram_write(x, narrow, 4u * n);
-        return;
-    }
-    mram_read(narrow, x, 4u * n);
-    for (uint32_t e = 0; e < n; e++)
-        w[2 * e] = x[e], w[2 * e + 1] = 0;
-    mram_write(w, wide, 8u * n);
+    ntt_wide_chunk(dbuf[t], tbuf[t], wide, narrow, n, widen);
 }
 
 int main(void)
