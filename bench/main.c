@@ -14,6 +14,9 @@
 
 int main(int argc, char **argv)
 {
+    /* the experiments open result files: none may become stdout */
+    if (cli_guard_std_fds() != 0)
+        return CLI_USAGE;
     const char *cmd = argc > 1 ? argv[1] : "";
     int rc;
     if (strcmp(cmd, "speed") == 0)

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,9 +96,17 @@ int cli_arg_number(const cli_args *a)
     return a->i + 1;
 }
 
+/* Four static buffers, used in turn, so that one message may quote a few
+ * items (two file names, say). */
+static char *quote_buf(void)
+{
+    static char bufs[4][256];
+    static unsigned next;
+    return bufs[next++ % 4];
+}
+
 const char *cli_quote(const char *s)
 {
-    static char buf[72];
     static const char hidden[] = "(not shown: it may be key material)";
     size_t n = strlen(s), run = 0;
     if (n > 64)
@@ -107,8 +116,90 @@ const char *cli_quote(const char *s)
         if (run >= 8)
             return hidden;
     }
-    snprintf(buf, sizeof buf, "'%s'", s);
+    char *buf = quote_buf();
+    snprintf(buf, 256, "'%s'", s);
     return buf;
+}
+
+const char *cli_quote_path(const char *path)
+{
+    if (!path)
+        return "standard input";
+    char *buf = quote_buf();
+    size_t o = 0, i = 0;
+    buf[o++] = '\'';
+    while (path[i] && o < 200) { /* each step adds at most 34: the buffer has 256 */
+        size_t run = 0;
+        while (isxdigit((unsigned char)path[i + run]))
+            run++;
+        if (run >= 8) {
+            o += (size_t)snprintf(buf + o, 256 - o, "<%zu hex digits>", run);
+            i += run;
+        } else {
+            buf[o++] = path[i++]; /* a shorter run goes one character at a time */
+        }
+    }
+    if (path[i]) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o++] = '\'';
+    buf[o] = '\0';
+    return buf;
+}
+
+const char *cli_quote_out(const char *path)
+{
+    return path ? cli_quote_path(path) : "standard output";
+}
+
+int cli_env_u64(const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    uint64_t v = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10) {
+            p = s; /* overflow: refused below */
+            break;
+        }
+        v = v * 10 + d;
+    }
+    if (p == s || *p || v < lo || v > hi) {
+        cli_error("%s=%s: not a number in %llu..%llu", name, cli_quote(s), (unsigned long long)lo,
+                  (unsigned long long)hi);
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+static unsigned std_closed; /* bit fd: descriptor fd was closed at the start */
+
+int cli_std_fd_closed(int fd)
+{
+    return fd >= 0 && fd < 3 && (std_closed >> fd & 1);
+}
+
+int cli_guard_std_fds(void)
+{
+    static const int flags[3] = {O_WRONLY, O_RDONLY, O_RDONLY};
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        std_closed |= 1u << fd;
+        /* The lowest free number is fd itself: 0..fd-1 are open by now. */
+        int got = open("/dev/null", flags[fd] | O_NOCTTY);
+        if (got != fd) {
+            if (got >= 0)
+                close(got);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int cli_parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)

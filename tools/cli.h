@@ -66,6 +66,38 @@ int cli_arg_number(const cli_args *a);
  * result lives in a static buffer: one call per message.
  */
 const char *cli_quote(const char *s);
+/*
+ * A file name for an error message: in single quotes, each run of 8 or more
+ * hex digits replaced by `<N hex digits>` (a key given to -i, -o or
+ * --key-file would otherwise be echoed), cut at 200 characters.  NULL is
+ * "standard input".  Static buffers, four in turn: up to four quoted items
+ * (cli_quote's included) in one message.
+ */
+const char *cli_quote_path(const char *path);
+/* `name` for a message about standard output when NULL, else as above. */
+const char *cli_quote_out(const char *path);
+
+/*
+ * The environment knobs (CRYPTOPIM_CHUNK, CRYPTOPIM_BATCH_BYTES, ...) are
+ * input like any other: the whole value must be a decimal number in
+ * [lo, hi].  Returns 0 if the variable is unset or empty (*out untouched),
+ * 1 with *out set, or -1 after printing `cryptopim: NAME=...: not a number
+ * in lo..hi` (the value not echoed if it may be key material).
+ */
+int cli_env_u64(const char *name, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/*
+ * Run first in main(): a standard descriptor (0, 1, 2) that the caller
+ * closed is taken by /dev/null opened the wrong way round (stdin write-only,
+ * stdout and stderr read-only), so that a file the program opens later
+ * never gets that number -- it would be read as the input or written as the
+ * output -- and every use of it fails as on a closed descriptor, with EBADF
+ * ("Bad file descriptor", as `cat <&-` says).  Returns 0, or -1 (nothing to
+ * print to, perhaps: the caller exits with CLI_USAGE) if even that failed.
+ */
+int cli_guard_std_fds(void);
+/* 1 if standard descriptor fd was closed when cli_guard_std_fds() ran. */
+int cli_std_fd_closed(int fd);
 
 /* Parses a decimal unsigned in [lo, hi]; on error prints `cryptopim: OPT:
  * ...` and returns -1. */
@@ -154,6 +186,9 @@ typedef struct cli_output {
     const char *path; /* NULL = standard output */
     int kind;         /* see outfile.c */
     int dest_fd;      /* an existing regular OUT, open for writing */
+    int unnamed;      /* fd is an O_TMPFILE: no name until committed */
+    int in_place;     /* OUT_REPLACE: copy over OUT, never rename */
+    char *real;       /* OUT_REPLACE: OUT's real path (malloc'd), or NULL */
 } cli_output;
 
 int cli_output_open(cli_output *o, const char *path);

@@ -92,17 +92,21 @@ int cmd_list(int argc, char **argv)
 /* ---- enc / dec --------------------------------------------------------------- */
 
 /* Chunk size: 1 MiB (pim: 8 MiB, each chunk is a DPU launch); the
- * CRYPTOPIM_CHUNK environment variable (bytes, a multiple of 16) overrides
- * it so tests can make CTR cross chunk borders. */
+ * CRYPTOPIM_CHUNK environment variable (bytes, a multiple of 16, 16 B to
+ * 1 GiB) overrides it so tests can make CTR cross chunk borders.  0 after
+ * printing the error for a bad value. */
 static size_t chunk_size(const char *backend)
 {
-    const char *e = getenv("CRYPTOPIM_CHUNK");
-    if (e) {
-        char *end;
-        unsigned long v = strtoul(e, &end, 10);
-        if (!*end && v >= 16 && v % 16 == 0 && v <= (1ul << 30))
-            return v;
+    uint64_t v;
+    int r = cli_env_u64("CRYPTOPIM_CHUNK", 16, 1u << 30, &v);
+    if (r < 0)
+        return 0;
+    if (r > 0 && v % 16) {
+        cli_error("CRYPTOPIM_CHUNK=%llu: not a multiple of 16", (unsigned long long)v);
+        return 0;
     }
+    if (r > 0)
+        return (size_t)v;
     return strcmp(backend, "pim") == 0 ? CHUNK_PIM : CHUNK_DEFAULT;
 }
 
@@ -171,7 +175,7 @@ static int gcm_stream(cpim_ctx *ctx, const cli_encdec *e, int in_fd, const char 
     if (e->aad_path) {
         int fd = open(e->aad_path, O_RDONLY | O_CLOEXEC);
         if (fd < 0 || !(aad = read_all(fd, 0, &al))) {
-            cli_error("cannot read %s: %s", e->aad_path, strerror(errno));
+            cli_error("cannot read %s: %s", cli_quote_path(e->aad_path), strerror(errno));
             if (fd >= 0)
                 close(fd);
             return -1;
@@ -240,10 +244,14 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
 
     int in_fd = STDIN_FILENO;
     if (e.in_path && (in_fd = open(e.in_path, O_RDONLY | O_CLOEXEC)) < 0) {
-        cli_error("cannot read %s: %s", e.in_path, strerror(errno));
+        cli_error("cannot read %s: %s", cli_quote_path(e.in_path), strerror(errno));
         goto wipe_key;
     }
-    const char *in_name = e.in_path ? e.in_path : "standard input";
+    /* Names for messages, quoted once (cli_quote_path's buffers are reused):
+     * a key given to -i or -o by mistake is not echoed. */
+    char in_name[256], out_name[256];
+    snprintf(in_name, sizeof in_name, "%s", cli_quote_path(e.in_path));
+    snprintf(out_name, sizeof out_name, "%s", cli_quote_out(e.out_path));
     struct stat st;
     if (fstat(in_fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         cli_error("cannot read %s: %s", in_name, strerror(EISDIR));
@@ -262,14 +270,16 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
                   cmd, in_name, (long long)st.st_size, (size_t)st.st_size % e.sector_size);
         goto close_in;
     }
+    const char *backend = e.common.backend ? e.common.backend : "auto";
+    size_t chunk = chunk_size(backend);
+    if (!chunk)
+        goto close_in;
     /* The output is checked (a folder, a read-only file...) before any input
      * is read, so that a long input is not processed for nothing. */
     cli_output out;
     if (cli_output_open(&out, e.out_path) != 0)
         goto close_in;
-    const char *out_name = e.out_path ? e.out_path : "standard output";
 
-    const char *backend = e.common.backend ? e.common.backend : "auto";
     cpim_ctx *ctx = cli_open(backend, &e.common.opt);
     if (!ctx)
         goto abort_out;
@@ -307,7 +317,6 @@ int cmd_encdec(int argc, char **argv, cpim_dir dir)
         goto close_in;
     }
 
-    size_t chunk = chunk_size(backend);
     if (e.xts) /* whole sectors per call, so that each call's units are the file's */
         chunk = chunk < e.sector_size ? e.sector_size : chunk - chunk % e.sector_size;
     cli_iopipe *io = NULL;
@@ -427,6 +436,10 @@ static int run_bench_program(char **argv)
 
 int main(int argc, char **argv)
 {
+    if (cli_guard_std_fds() != 0) {
+        cli_error("cannot reserve the standard descriptors: %s", strerror(errno));
+        return CLI_USAGE;
+    }
     if (argc < 2) {
         fputs(main_help, stderr);
         return CLI_USAGE;

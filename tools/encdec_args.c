@@ -280,25 +280,25 @@ int cli_encdec_load_key(cli_encdec *e)
     const char *path = e->key_file;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        cli_error("cannot read key file %s: %s", path, strerror(errno));
+        cli_error("cannot read key file %s: %s", cli_quote_path(path), strerror(errno));
         return -1;
     }
     long n = cli_read_full(fd, text, sizeof text);
     int err = errno;
     close(fd);
     if (n < 0) {
-        cli_error("cannot read key file %s: %s", path, strerror(err));
+        cli_error("cannot read key file %s: %s", cli_quote_path(path), strerror(err));
         return -1;
     }
     if (n > KEY_FILE_MAX) {
         cpim_wipe(text, sizeof text);
-        cli_error("key file %s is too large to hold a hex key", path);
+        cli_error("key file %s is too large to hold a hex key", cli_quote_path(path));
         return -1;
     }
     long k = cli_unhex(text, (size_t)n, 1, e->key, sizeof e->key);
     cpim_wipe(text, sizeof text);
     if (k == -1) {
-        cli_error("key file %s: the key is not valid hex", path);
+        cli_error("key file %s: the key is not valid hex", cli_quote_path(path));
         cpim_wipe(e->key, sizeof e->key);
         return -1;
     }

@@ -57,19 +57,19 @@ static uint8_t *read_all(const char *path, size_t cap, size_t *len)
 {
     int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : 0;
     if (fd < 0) {
-        cli_error("cannot read %s: %s", path, strerror(errno));
+        cli_error("cannot read %s: %s", cli_quote_path(path), strerror(errno));
         return NULL;
     }
     size_t size = 0, room = 65536;
     uint8_t *buf = malloc(room);
     for (;;) {
         if (!buf) {
-            cli_error("out of memory reading %s", path ? path : "standard input");
+            cli_error("out of memory reading %s", cli_quote_path(path));
             break;
         }
         long n = cli_read_full(fd, buf + size, room - size);
         if (n < 0) {
-            cli_error("cannot read %s: %s", path ? path : "standard input", strerror(errno));
+            cli_error("cannot read %s: %s", cli_quote_path(path), strerror(errno));
             break;
         }
         size += (size_t)n;
@@ -80,7 +80,20 @@ static uint8_t *read_all(const char *path, size_t cap, size_t *len)
             return buf;
         }
         if (room >= cap) {
-            cli_error("%s is too large (more than %zu bytes)", path ? path : "standard input", cap);
+            /* exactly cap bytes is allowed: only a byte more is too large */
+            uint8_t more;
+            long m = cli_read_full(fd, &more, 1);
+            cpim_wipe(&more, 1);
+            if (m == 0) {
+                if (path)
+                    close(fd);
+                *len = size;
+                return buf;
+            }
+            if (m < 0)
+                cli_error("cannot read %s: %s", cli_quote_path(path), strerror(errno));
+            else
+                cli_error("%s is too large (more than %zu bytes)", cli_quote_path(path), cap);
             break;
         }
         uint8_t *more = malloc(room * 2);
@@ -113,7 +126,10 @@ static long load_hex_key(const char *path, uint8_t **key)
     cpim_wipe(text, n);
     free(text);
     if (k < 0) {
-        cli_error(k == -4 ? "out of memory" : "key file %s: the key is not valid hex", path);
+        if (k == -4)
+            cli_error("out of memory");
+        else
+            cli_error("key file %s: the key is not valid hex", cli_quote_path(path));
         free(*key);
         *key = NULL;
         return -1;

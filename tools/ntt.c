@@ -53,7 +53,7 @@ static char *slurp(const char *path, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        cli_error("cannot read %s: %s", path, strerror(errno));
+        cli_error("cannot read %s: %s", cli_quote_path(path), strerror(errno));
         return NULL;
     }
     size_t size = 0, room = 1 << 16;
@@ -61,7 +61,7 @@ static char *slurp(const char *path, size_t *len)
     while (buf) {
         long n = cli_read_full(fd, buf + size, room - size);
         if (n < 0) {
-            cli_error("cannot read %s: %s", path, strerror(errno));
+            cli_error("cannot read %s: %s", cli_quote_path(path), strerror(errno));
             break;
         }
         size += (size_t)n;
@@ -72,7 +72,7 @@ static char *slurp(const char *path, size_t *len)
             return buf;
         }
         if (room >= NTT_FILE_MAX) {
-            cli_error("%s is too large", path);
+            cli_error("%s is too large", cli_quote_path(path));
             break;
         }
         char *more = realloc(buf, 2 * room + 1);
@@ -82,7 +82,7 @@ static char *slurp(const char *path, size_t *len)
         room *= 2;
     }
     if (!buf)
-        cli_error("out of memory reading %s", path);
+        cli_error("out of memory reading %s", cli_quote_path(path));
     free(buf);
     close(fd);
     return NULL;
@@ -98,7 +98,8 @@ static uint64_t *load(const char *path, int binary, size_t *count)
     uint64_t *v = NULL;
     if (binary) {
         if (len % 8) {
-            cli_error("%s: %zu bytes is not a whole number of 8-byte words", path, len);
+            cli_error("%s: %zu bytes is not a whole number of 8-byte words", cli_quote_path(path),
+                      len);
             free(text);
             return NULL;
         }
@@ -130,12 +131,12 @@ static uint64_t *load(const char *path, int binary, size_t *count)
                 x = x * 10 + d;
             }
             if (s == start || (s < end && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')) {
-                cli_error("%s: number %zu is not a decimal number", path, n + 1);
+                cli_error("%s: number %zu is not a decimal number", cli_quote_path(path), n + 1);
                 free(v), free(text);
                 return NULL;
             }
             if (over) {
-                cli_error("%s: number %zu does not fit 64 bits", path, n + 1);
+                cli_error("%s: number %zu does not fit 64 bits", cli_quote_path(path), n + 1);
                 free(v), free(text);
                 return NULL;
             }
@@ -153,7 +154,7 @@ static uint64_t *load(const char *path, int binary, size_t *count)
     }
     free(text);
     if (!v)
-        cli_error("out of memory reading %s", path);
+        cli_error("out of memory reading %s", cli_quote_path(path));
     return v;
 }
 
@@ -388,8 +389,8 @@ int cmd_ntt(int argc, char **argv)
         if (!(vb = cli_ntt_load(&j, j.files[1], &nb, &pb)))
             goto abort;
         if (pa != pb) {
-            cli_error("ntt mul: %s has %zu polynomials, %s has %zu", j.files[0], pa, j.files[1],
-                      pb);
+            cli_error("ntt mul: %s has %zu polynomials, %s has %zu", cli_quote_path(j.files[0]), pa,
+                      cli_quote_path(j.files[1]), pb);
             goto abort;
         }
     }

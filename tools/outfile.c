@@ -4,10 +4,22 @@
  *
  * The rule: no truncated or half-written output, no plaintext where
  * ciphertext was asked for -- after a failure the old OUT is intact or
- * nothing is at OUT.  And, like `openssl enc -out`, OUT is written, not
- * replaced: devices and FIFOs get the bytes, symbolic links are followed,
- * and an existing file keeps its inode (so its hard links, owner, mode,
- * ACLs and extended attributes).  The kinds of OUT (see cli_output_open):
+ * nothing is at OUT, and no partial output is left under any other name.
+ * Like `openssl enc -out`, devices and FIFOs get the bytes, symbolic links
+ * are followed, and an existing file keeps its hard links, owner, group,
+ * mode, ACLs and extended attributes.
+ *
+ * Staging.  The output is written to a file that has no name until it is
+ * complete: an O_TMPFILE in OUT's real folder, linked into place (linkat)
+ * only at the end.  No signal -- SIGKILL included, which no handler sees --
+ * and no full disk can then leave a partial output behind: the kernel frees
+ * an unnamed file when its last descriptor closes.  Where the file system
+ * has no O_TMPFILE (or CRYPTOPIM_TMPFILE=0 asks for the old way), a named
+ * temporary file `.cryptopim-tmp-XXXXXX` (mode 0600) stands in, removed on
+ * every error and on every catchable terminating signal; only SIGKILL can
+ * leave that one behind.
+ *
+ * The kinds of OUT (see cli_output_open):
  *
  *   OUT_STDOUT   no -o, or `-o -`: standard output, streamed.
  *   OUT_STREAM   an existing non-regular file (/dev/null, a tty, a FIFO,
@@ -15,31 +27,40 @@
  *                openssl does.  A stream cannot be taken back, so as with
  *                standard output a failure may leave its reader with part
  *                of the output (never a byte that was not fully processed).
- *   OUT_NEW      no file yet: the output is staged in a temporary file
- *                beside OUT and renamed to OUT on success (atomic).
- *   OUT_REPLACE  an existing regular file: OUT is opened for writing up
- *                front (so a folder or a read-only file is refused before
- *                any input is read), the output is staged in a temporary
- *                file in OUT's real folder, and only after all input was
- *                processed is it copied over OUT's content in place.  Space
- *                for the longer content is reserved first (posix_fallocate),
- *                so a full disk or a quota fails before OUT is touched, and
- *                the catchable signals are held during the copy.  What is
- *                left is a hardware I/O error or SIGKILL during the final
- *                copy; the alternative, rename, would be atomic but gives
- *                OUT a new inode (splitting hard links, changing the owner
- *                to the caller, dropping ACLs).
+ *   OUT_NEW      no file yet: staged, then linked to OUT (or, should OUT
+ *                have appeared meanwhile, renamed over it).
+ *   OUT_REPLACE  an existing regular file, opened for writing up front (so
+ *                a folder or a read-only file is refused before any input
+ *                is read).  At the end, when it has one link and the staged
+ *                file can be given its owner, group, mode, extended
+ *                attributes (ACLs are some) and inode flags, the staged file
+ *                is renamed over it: atomic, and as fast as writing a new
+ *                file (copying the content once more was 4x slower than
+ *                `openssl enc -out`).  Its inode number changes, so a
+ *                process holding the old file open keeps the old content.
+ *                Otherwise -- hard links, another user's file for a non-root
+ *                caller, a path under /dev or /proc, attributes we cannot
+ *                set -- the staged output is copied over OUT's content in
+ *                place: space reserved first (posix_fallocate, so a full
+ *                disk fails before OUT is touched), copied in the kernel
+ *                (copy_file_range: a reflink where the file system can),
+ *                with the catchable signals held.  What is left there is a
+ *                hardware I/O error or SIGKILL during that final copy.
  */
-#define _DEFAULT_SOURCE     /* SIGPWR, SIGSTKFLT where the system has them */
-#define _XOPEN_SOURCE   700 /* realpath(), SIGPOLL */
+#define _GNU_SOURCE /* O_TMPFILE, AT_EMPTY_PATH, copy_file_range, SIGPWR */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h> /* FS_IOC_GETFLAGS */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -144,27 +165,23 @@ static void hold_signals(int hold, sigset_t *saved)
     }
 }
 
-/* ---- output -------------------------------------------------------------- */
+/* ---- staging --------------------------------------------------------------- */
 
-/* Creates the temporary file in folder `dir` (dirlen bytes of it; 0 = the
- * current folder); 0, or -1 after printing the error about `path`. */
+/* Creates the named temporary file in folder `dir` (dirlen bytes of it; 0 =
+ * the current folder); 0, or -1 after printing the error about `path`. */
 static int make_temp(cli_output *o, const char *dir, size_t dirlen, const char *path)
 {
-    if (dirlen > sizeof tmp_path - 32) {
-        cli_error("cannot write %s: file name too long", path);
-        return -1;
-    }
     install_handlers();
     sigset_t saved;
     hold_signals(1, &saved);
     snprintf(tmp_path, sizeof tmp_path, "%.*s.cryptopim-tmp-XXXXXX", (int)dirlen, dir);
-    o->fd = mkstemp(tmp_path); /* 0600: the staged output is private */
+    o->fd = mkostemp(tmp_path, O_CLOEXEC); /* 0600: the staged output is private */
     int err = errno;
     if (o->fd >= 0)
         tmp_live = 1;
     hold_signals(0, &saved);
     if (o->fd < 0) {
-        cli_error("cannot write %s: cannot create a temporary file beside it: %s", path,
+        cli_error("cannot write %s: cannot create a temporary file beside it: %s", cli_quote(path),
                   strerror(err));
         return -1;
     }
@@ -185,6 +202,90 @@ static size_t dir_len(const char *path)
     return slash ? (size_t)(slash - path) + 1 : 0;
 }
 
+/* Opens the staging file in the folder of `where` (dirlen bytes of it):
+ * unnamed where the file system can, else named.  0, or -1 after printing
+ * the error about `path`. */
+static int stage_open(cli_output *o, const char *where, size_t dirlen, const char *path)
+{
+    if (dirlen > sizeof tmp_path - 32) {
+        cli_error("cannot write %s: file name too long", cli_quote(path));
+        return -1;
+    }
+    install_handlers(); /* also for the name an unnamed file gets at the end */
+    uint64_t unnamed = 1;
+    if (cli_env_u64("CRYPTOPIM_TMPFILE", 0, 1, &unnamed) < 0)
+        return -1;
+    if (unnamed) {
+        char dir[sizeof tmp_path];
+        if (dirlen)
+            snprintf(dir, sizeof dir, "%.*s", (int)dirlen, where);
+        else
+            strcpy(dir, ".");
+        int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            o->fd = fd;
+            o->unnamed = 1;
+            return 0;
+        }
+        /* EOPNOTSUPP: a file system without it (NFS, FUSE, vfat, ...);
+         * EISDIR / EINVAL: a kernel older than O_TMPFILE, which sees only its
+         * O_DIRECTORY bit.  Anything else (EACCES, EROFS, ENOENT) is the
+         * folder's, and a named file would meet it too. */
+        if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+            cli_error("cannot write %s: cannot create a temporary file beside it: %s",
+                      cli_quote(path), strerror(errno));
+            return -1;
+        }
+    }
+    return make_temp(o, where, dirlen, path);
+}
+
+/* Gives the open file `fd` the name `name` (which must not exist): with
+ * AT_EMPTY_PATH where the caller may (CAP_DAC_READ_SEARCH), else through
+ * /proc/self/fd, as linkat(2) documents for O_TMPFILE files. */
+static int link_fd(int fd, const char *name)
+{
+    if (linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0)
+        return 0;
+    if (errno != ENOENT && errno != EPERM && errno != EINVAL)
+        return -1;
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+}
+
+/* Links the unnamed staged file to a fresh temporary name in the folder of
+ * `where` (for a rename over an existing name: linkat cannot replace), and
+ * records it so that a catchable signal removes it.  Signals must be held.
+ * 0, or -1 with errno. */
+static int link_temp(int fd, const char *where)
+{
+    static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    size_t dirlen = dir_len(where);
+    for (int tries = 0; tries < 64; tries++) {
+        unsigned char r[8];
+        if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+            uint64_t x = (uint64_t)getpid() * 0x9e3779b97f4a7c15u + (uint64_t)tries * 0x85ebca6bu;
+            memcpy(r, &x, sizeof r);
+        }
+        char suffix[sizeof r + 1];
+        for (size_t i = 0; i < sizeof r; i++)
+            suffix[i] = chars[r[i] % (sizeof chars - 1)];
+        suffix[sizeof r] = '\0';
+        snprintf(tmp_path, sizeof tmp_path, "%.*s.cryptopim-tmp-%s", (int)dirlen, where, suffix);
+        if (link_fd(fd, tmp_path) == 0) {
+            tmp_live = 1;
+            return 0;
+        }
+        if (errno != EEXIST)
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
 /* see cli.h */
 int cli_output_open(cli_output *o, const char *path)
 {
@@ -196,7 +297,8 @@ int cli_output_open(cli_output *o, const char *path)
         o->fd = STDOUT_FILENO;
         return 0;
     }
-    if (!*path) { /* else it would only fail at the final rename */
+    o->fd = -1;
+    if (!*path) { /* else it would only fail at the final link */
         cli_error("cannot write '': %s", strerror(ENOENT));
         return -1;
     }
@@ -212,22 +314,23 @@ int cli_output_open(cli_output *o, const char *path)
                 /* Creating the target through the link would be openssl's
                  * way, but then a failed run has no way to leave "nothing
                  * at OUT" without removing the link. */
-                cli_error("cannot write %s: it is a symbolic link to a missing file", path);
+                cli_error("cannot write %s: it is a symbolic link to a missing file",
+                          cli_quote(path));
                 return -1;
             }
             o->kind = OUT_NEW;
-            return make_temp(o, path, dir_len(path), path);
+            return stage_open(o, path, dir_len(path), path);
         }
         if (err == EACCES && stat(path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0222)) {
-            cli_error("cannot write %s: it is read-only (mode %04o); not replacing it", path,
-                      (unsigned)(st.st_mode & 07777));
+            cli_error("cannot write %s: it is read-only (mode %04o); not replacing it",
+                      cli_quote(path), (unsigned)(st.st_mode & 07777));
             return -1;
         }
-        cli_error("cannot write %s: %s", path, strerror(err));
+        cli_error("cannot write %s: %s", cli_quote(path), strerror(err));
         return -1;
     }
     if (fstat(fd, &st) != 0) {
-        cli_error("cannot write %s: %s", path, strerror(errno));
+        cli_error("cannot write %s: %s", cli_quote(path), strerror(errno));
         close(fd);
         return -1;
     }
@@ -239,24 +342,158 @@ int cli_output_open(cli_output *o, const char *path)
     /* root opens any file for writing; a file nobody may write is still
      * refused, so that root does not silently rewrite a protected file. */
     if (!(st.st_mode & 0222)) {
-        cli_error("cannot write %s: it is read-only (mode %04o); not replacing it", path,
+        cli_error("cannot write %s: it is read-only (mode %04o); not replacing it", cli_quote(path),
                   (unsigned)(st.st_mode & 07777));
         close(fd);
         return -1;
     }
     o->kind = OUT_REPLACE;
     o->dest_fd = fd;
+    /* A path under /dev or /proc (/dev/stdout, /proc/self/fd/N onto a file)
+     * names an open file, not a place in a folder: it is written in place. */
+    o->in_place = strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
     /* Stage in the folder of the file itself (a symbolic link's target, or
      * what /dev/stdout stands for), so the staged copy shares its disk. */
-    char *real = realpath(path, NULL);
-    const char *where = real && real[0] == '/' ? real : path;
-    int rc = make_temp(o, where, dir_len(where), path);
-    free(real);
-    if (rc != 0) {
+    o->real = realpath(path, NULL);
+    if (o->real && o->real[0] != '/') {
+        free(o->real);
+        o->real = NULL;
+    }
+    const char *where = o->real ? o->real : path;
+    if (stage_open(o, where, dir_len(where), path) != 0) {
         close(fd);
         o->dest_fd = -1;
+        free(o->real);
+        o->real = NULL;
+        return -1;
     }
+    return 0;
+}
+
+/* Lists the extended attribute names of fd into a malloc'd buffer (*names,
+ * NUL-separated); the length (0 where the file system has none), or -1. */
+static ssize_t list_xattrs(int fd, char **names)
+{
+    *names = NULL;
+    for (int tries = 0; tries < 8; tries++) {
+        ssize_t n = flistxattr(fd, NULL, 0);
+        if (n < 0)
+            return errno == ENOTSUP ? 0 : -1;
+        if (n == 0)
+            return 0;
+        char *b = malloc((size_t)n);
+        if (!b)
+            return -1;
+        ssize_t m = flistxattr(fd, b, (size_t)n);
+        if (m >= 0) {
+            *names = b;
+            return m;
+        }
+        free(b);
+        if (errno != ERANGE) /* ERANGE: the list grew meanwhile */
+            return -1;
+    }
+    return -1;
+}
+
+static int has_name(const char *list, ssize_t n, const char *name)
+{
+    for (const char *p = list; p < list + n; p += strlen(p) + 1)
+        if (strcmp(p, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Makes the extended attributes of `to` (ACLs, SELinux labels, capabilities,
+ * user attributes) those of `from`: those it got from its folder's defaults
+ * removed, every one of `from` copied.  0, or -1 if any could not be. */
+static int copy_xattrs(int to, int from)
+{
+    char *src, *dst;
+    ssize_t ns = list_xattrs(from, &src), nd = list_xattrs(to, &dst);
+    int rc = -1;
+    if (ns < 0 || nd < 0)
+        goto out;
+    for (const char *p = dst; p < dst + nd; p += strlen(p) + 1)
+        if (!has_name(src, ns, p) && fremovexattr(to, p) != 0)
+            goto out;
+    for (const char *p = src; p < src + ns; p += strlen(p) + 1) {
+        ssize_t vn = fgetxattr(from, p, NULL, 0);
+        char *v = vn >= 0 ? malloc(vn ? (size_t)vn : 1) : NULL;
+        ssize_t m = v ? fgetxattr(from, p, v, (size_t)vn) : -1;
+        int ok = m >= 0 && fsetxattr(to, p, v, (size_t)m, 0) == 0;
+        free(v);
+        if (!ok)
+            goto out;
+    }
+    rc = 0;
+out:
+    free(src);
+    free(dst);
     return rc;
+}
+
+/* The inode flags a user may set (chattr: nodump, noatime, sync,
+ * compression...) of `from` onto `to`.  0, or -1 if they differ and cannot
+ * be set. */
+static int copy_flags(int to, int from)
+{
+#if defined(FS_IOC_GETFLAGS) && defined(FS_FL_USER_MODIFIABLE)
+    int a = 0, b = 0;
+    if (ioctl(from, FS_IOC_GETFLAGS, &a) != 0) /* none kept by this file system */
+        return errno == ENOTTY || errno == ENOTSUP || errno == EINVAL || errno == ENOSYS ? 0 : -1;
+    if (ioctl(to, FS_IOC_GETFLAGS, &b) != 0)
+        return -1;
+    if ((a & FS_FL_USER_MODIFIABLE) == (b & FS_FL_USER_MODIFIABLE))
+        return 0;
+    int c = (b & ~FS_FL_USER_MODIFIABLE) | (a & FS_FL_USER_MODIFIABLE);
+    if (ioctl(to, FS_IOC_SETFLAGS, &c) != 0)
+        return -1;
+#else
+    (void)to;
+    (void)from;
+#endif
+    return 0;
+}
+
+/* Puts the staged output in place of an existing regular OUT by rename,
+ * when that keeps everything the in-place copy would: 1 done, 0 not
+ * possible (the caller copies instead; nothing of OUT was touched). */
+static int replace_by_rename(cli_output *o)
+{
+    struct stat old, staged, now;
+    if (o->in_place || !o->real || fstat(o->dest_fd, &old) != 0 || fstat(o->fd, &staged) != 0)
+        return 0;
+    /* Hard links would be split; and the name must still be the file we
+     * opened (else we would replace whatever was put there meanwhile). */
+    if (old.st_nlink != 1 || stat(o->real, &now) != 0 || now.st_dev != old.st_dev ||
+        now.st_ino != old.st_ino || staged.st_dev != old.st_dev)
+        return 0;
+    /* Owner first: chown clears the set-user/group-ID bits; the mode, then
+     * the attributes (an ACL sets the group bits of the mode). */
+    if ((old.st_uid != staged.st_uid || old.st_gid != staged.st_gid) &&
+        fchown(o->fd, old.st_uid, old.st_gid) != 0)
+        return 0;
+    if (fchmod(o->fd, old.st_mode & 07777) != 0 || copy_xattrs(o->fd, o->dest_fd) != 0 ||
+        copy_flags(o->fd, o->dest_fd) != 0)
+        return 0;
+    /* fchmod drops the set-group-ID bit silently for a non-member */
+    if (fstat(o->fd, &staged) != 0 || staged.st_uid != old.st_uid || staged.st_gid != old.st_gid ||
+        (staged.st_mode & 07777) != (old.st_mode & 07777))
+        return 0;
+    sigset_t saved;
+    hold_signals(1, &saved);
+    int done = 0;
+    if (!o->unnamed || link_temp(o->fd, o->real) == 0) {
+        if (rename(tmp_path, o->real) == 0) {
+            tmp_live = 0; /* it is OUT now */
+            done = 1;
+        } else if (o->unnamed) {
+            drop_temp(); /* the name only; the staged file stays open for the copy */
+        }
+    }
+    hold_signals(0, &saved);
+    return done;
 }
 
 static int write_full(int fd, const char *buf, size_t n, off_t at)
@@ -279,7 +516,7 @@ static int replace_content(cli_output *o, char *buf, size_t cap)
 {
     struct stat old, staged;
     if (fstat(o->dest_fd, &old) != 0 || fstat(o->fd, &staged) != 0) {
-        cli_error("cannot write %s: %s", o->path, strerror(errno));
+        cli_error("cannot write %s: %s", cli_quote(o->path), strerror(errno));
         return -1;
     }
     if (staged.st_size > old.st_size) {
@@ -288,10 +525,10 @@ static int replace_content(cli_output *o, char *buf, size_t cap)
         if (err && err != EINVAL && err != EOPNOTSUPP) {
             if (ftruncate(o->dest_fd, old.st_size) != 0) {
                 cli_error("cannot write %s: %s; and it could not be restored to its old size: %s",
-                          o->path, strerror(err), strerror(errno));
+                          cli_quote(o->path), strerror(err), strerror(errno));
                 return -1;
             }
-            cli_error("cannot write %s: %s (it is unchanged)", o->path, strerror(err));
+            cli_error("cannot write %s: %s (it is unchanged)", cli_quote(o->path), strerror(err));
             return -1;
         }
     }
@@ -300,6 +537,17 @@ static int replace_content(cli_output *o, char *buf, size_t cap)
     off_t at = 0;
     const char *what = NULL;
     int err = 0;
+    /* In the kernel first (no round trip through this buffer; a reflink on
+     * file systems that share blocks); by hand where it cannot. */
+    while (at < staged.st_size) {
+        off_t in = at, out = at;
+        ssize_t r = copy_file_range(o->fd, &in, o->dest_fd, &out, (size_t)(staged.st_size - at), 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break; /* EXDEV, EINVAL, ENOSYS, EOPNOTSUPP...: the loop below goes on from `at` */
+        at += r;
+    }
     for (;;) {
         ssize_t r = pread(o->fd, buf, cap, at);
         if (r < 0 && errno == EINTR)
@@ -321,10 +569,52 @@ static int replace_content(cli_output *o, char *buf, size_t cap)
     drop_temp();
     hold_signals(0, &saved);
     if (what) {
-        cli_error("cannot write %s: %s: %s; it is now INCOMPLETE", o->path, what, strerror(err));
+        cli_error("cannot write %s: %s: %s; it is now INCOMPLETE", cli_quote(o->path), what,
+                  strerror(err));
         return -1;
     }
     return 0;
+}
+
+/* OUT_NEW: gives the staged output OUT's name. */
+static int commit_new(cli_output *o)
+{
+    /* A plain create's mode: 0666 less the umask. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(o->fd, 0666 & ~mask) != 0) {
+        cli_error("cannot write %s: %s", cli_quote(o->path), strerror(errno));
+        return -1;
+    }
+    sigset_t saved;
+    hold_signals(1, &saved);
+    int rc = 0;
+    if (!o->unnamed) {
+        rc = rename(tmp_path, o->path);
+    } else if (link_fd(o->fd, o->path) != 0) {
+        /* OUT appeared while we worked: replaced, as rename(2) would */
+        rc = errno == EEXIST && link_temp(o->fd, o->path) == 0 ? rename(tmp_path, o->path) : -1;
+    }
+    int err = errno;
+    if (rc == 0)
+        tmp_live = 0; /* it is OUT now */
+    drop_temp();
+    hold_signals(0, &saved);
+    if (rc != 0)
+        cli_error("cannot write %s: %s", cli_quote(o->path), strerror(err));
+    return rc;
+}
+
+static void release(cli_output *o)
+{
+    if (o->fd >= 0 && o->kind != OUT_STDOUT)
+        close(o->fd);
+    if (o->dest_fd >= 0)
+        close(o->dest_fd);
+    o->fd = o->dest_fd = -1;
+    free(o->real);
+    o->real = NULL;
+    drop_temp();
 }
 
 /* see cli.h */
@@ -336,42 +626,26 @@ int cli_output_commit(cli_output *o, void *buf, size_t cap)
         return 0;
     case OUT_STREAM:
         if (close(o->fd) != 0) {
-            cli_error("cannot write %s: %s", o->path, strerror(errno));
+            cli_error("cannot write %s: %s", cli_quote(o->path), strerror(errno));
             rc = -1;
         }
         o->fd = -1;
         return rc;
-    case OUT_NEW: {
-        /* A plain create's mode: 0666 less the umask. */
-        mode_t mask = umask(0);
-        umask(mask);
-        if (fchmod(o->fd, 0666 & ~mask) != 0 || close(o->fd) != 0) {
-            cli_error("cannot write %s: %s", o->path, strerror(errno));
-            rc = -1;
-        }
-        o->fd = -1;
-        sigset_t saved;
-        hold_signals(1, &saved);
-        if (rc == 0 && rename(tmp_path, o->path) != 0) {
-            cli_error("cannot write %s: %s", o->path, strerror(errno));
-            rc = -1;
-        }
-        if (rc == 0)
-            tmp_live = 0; /* it is OUT now */
-        drop_temp();
-        hold_signals(0, &saved);
-        return rc;
-    }
+    case OUT_NEW:
+        rc = commit_new(o);
+        break;
     default:
-        rc = replace_content(o, buf, cap);
+        if (!replace_by_rename(o))
+            rc = replace_content(o, buf, cap);
         if (close(o->dest_fd) != 0 && rc == 0) {
-            cli_error("cannot write %s: %s", o->path, strerror(errno));
+            cli_error("cannot write %s: %s", cli_quote(o->path), strerror(errno));
             rc = -1;
         }
-        close(o->fd);
-        o->fd = o->dest_fd = -1;
-        return rc;
+        o->dest_fd = -1;
+        break;
     }
+    release(o);
+    return rc;
 }
 
 /* see cli.h */
@@ -379,10 +653,5 @@ void cli_output_abort(cli_output *o)
 {
     if (o->kind == OUT_STDOUT)
         return;
-    if (o->fd >= 0)
-        close(o->fd);
-    if (o->dest_fd >= 0)
-        close(o->dest_fd);
-    o->fd = o->dest_fd = -1;
-    drop_temp();
+    release(o);
 }

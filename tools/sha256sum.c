@@ -24,7 +24,7 @@
  *
  * Memory is bounded whatever the file sizes: NSLABS slabs of SLAB_DEFAULT
  * bytes (512 KiB, pim 4 MiB; the CRYPTOPIM_BATCH_BYTES environment variable
- * sets another size, at least 4096) cycle between the two threads, and at
+ * sets another size, 4096 to 2^30, anything else refused) cycle between the two threads, and at
  * most QUEUE_MAX jobs (each at most one group of files) wait for the
  * hasher.  A backend without the streaming API gets whole files instead
  * (malloc'd, as before: a file that does not fit in memory is then an
@@ -62,6 +62,7 @@
 #define SLAB_DEFAULT (512u << 10)
 #define SLAB_PIM     (4u << 20)
 #define SLAB_MIN     4096u      /* smallest CRYPTOPIM_BATCH_BYTES (64 B per stream) */
+#define SLAB_MAX     (1u << 30) /* largest: NSLABS of them must fit in memory */
 #define NSLABS       8          /* slabs in the pipeline: 4 MiB (pim 32 MiB) */
 #define GROUP_FILES  4096       /* files (and messages) per group */
 #define STREAM_MIN   (1u << 20) /* larger regular files are streamed (at most the slab) */
@@ -599,6 +600,8 @@ static int add(struct sums *s, char *name, const uint8_t *expect)
         flush(s);
     struct item *it = new_item(s, IT_FILE);
     if (!it || (whole && s->can_stream && !s->g->slab && !(s->g->slab = slab_get(s)))) {
+        if (it) /* taken back: an item without a name would be printed */
+            s->g->n--;
         if (fd > STDIN_FILENO)
             close(fd);
         free(name);
@@ -999,9 +1002,15 @@ int cmd_sha256sum(int argc, char **argv)
         s.can_stream = cpim_sha256_update(s.ctx, &probe, NULL, 0) == CPIM_OK;
     }
     s.slab_size = strcmp(s.backend, "pim") == 0 ? SLAB_PIM : SLAB_DEFAULT;
-    const char *e = getenv("CRYPTOPIM_BATCH_BYTES");
-    if (e && atol(e) > 0)
-        s.slab_size = (size_t)atol(e) < SLAB_MIN ? SLAB_MIN : (size_t)atol(e);
+    uint64_t budget;
+    int got = cli_env_u64("CRYPTOPIM_BATCH_BYTES", SLAB_MIN, SLAB_MAX, &budget);
+    if (got < 0) {
+        cpim_close(s.ctx);
+        free(files);
+        return CLI_USAGE;
+    }
+    if (got)
+        s.slab_size = (size_t)budget;
     s.small_max = s.slab_size - 1 < STREAM_MIN ? s.slab_size - 1 : STREAM_MIN;
     /* many result lines: one write per 64 KiB, not per 4 KiB (a terminal
      * keeps its line buffering) */
