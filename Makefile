@@ -236,6 +236,7 @@ TEST_DEPS += $(SELFTEST_BAD)
 TEST_CMDS += $(call shards,$(UNIT))
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
+TEST_CMDS += "sh tests/cli_hostile.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_sha256sum.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_hmac.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_ntt.sh $(CLI)"
@@ -262,6 +263,7 @@ SAN_ENV       := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=prin
 SAN_TEST_CMDS := $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/unit) \
                  "$(SAN_ENV) sh tests/cli.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_keys.sh $(SAN_BUILD)/cryptopim" \
+                 "$(SAN_ENV) sh tests/cli_hostile.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_sha256sum.sh $(SAN_BUILD)/cryptopim" \
                  $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu)
 

@@ -61,3 +61,11 @@ asap: all
 	@mkdir -p $(BENCH_OUT)
 	$(CLI) benchmark --asap --csv --machine $(BENCH_MACHINE) > $(BENCH_OUT)/asap.csv
 	@echo "asap: $(BENCH_OUT)/asap.csv (CPU rows measured, UPMEM rows modeled on machine=$(BENCH_MACHINE))"
+
+# Overwriting an existing file against `openssl enc -out`, side by side in one
+# run on a tmpfs and on the temporary folder's file system (measured wall
+# time; CSV on stdout, the median ratio per file system on stderr).
+.PHONY: bench-overwrite
+bench-overwrite: $(CLI)
+	@mkdir -p $(BENCH_OUT)
+	sh bench/overwrite.sh $(CLI) $${OVERWRITE_MIB:-1024} $${OVERWRITE_RUNS:-5} > $(BENCH_OUT)/overwrite.csv

@@ -51,8 +51,9 @@ static const char pbkdf2_help[] =
     "  --keylen N         bytes to derive, 1 .. 1048576\n"
     "%s";
 
-/* Reads a whole file (or standard input for NULL) into a malloc'd buffer;
- * NULL after printing the error.  cap: the most bytes accepted. */
+/* Reads a whole file (or standard input for NULL) into a malloc'd buffer
+ * with one spare byte past *len (callers end text with a NUL there); NULL
+ * after printing the error.  cap: the most bytes accepted. */
 static uint8_t *read_all(const char *path, size_t cap, size_t *len)
 {
     int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : 0;
@@ -61,7 +62,7 @@ static uint8_t *read_all(const char *path, size_t cap, size_t *len)
         return NULL;
     }
     size_t size = 0, room = 65536;
-    uint8_t *buf = malloc(room);
+    uint8_t *buf = malloc(room + 1);
     for (;;) {
         if (!buf) {
             cli_error("out of memory reading %s", cli_quote_path(path));
@@ -96,7 +97,7 @@ static uint8_t *read_all(const char *path, size_t cap, size_t *len)
                 cli_error("%s is too large (more than %zu bytes)", cli_quote_path(path), cap);
             break;
         }
-        uint8_t *more = malloc(room * 2);
+        uint8_t *more = malloc(room * 2 + 1);
         if (more) {
             memcpy(more, buf, size);
             cpim_wipe(buf, size); /* it may be a key */
