@@ -237,6 +237,7 @@ TEST_CMDS += $(call shards,$(UNIT))
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_hostile.sh $(CLI)"
+TEST_CMDS += "sh tests/cli_docs.sh $(CLI) docs/CLI.md man/cryptopim.1 $(MPI_BIN)"
 TEST_CMDS += "sh tests/cli_sha256sum.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_hmac.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_ntt.sh $(CLI)"
