@@ -1499,7 +1499,7 @@ int cmd_bench(int argc, char **argv)
     if (replot_dir)
         return replot(replot_dir, which);
     /* An output folder that cannot be made is a usage/IO error (2, as the
-     * README says), not an experiment that failed (1). */
+     * docs/CLI.md says), not an experiment that failed (1). */
     if (mkdir(b.out, 0777) != 0 && errno != EEXIST) {
         cli_error("bench: cannot create the output folder %s: %s", b.out, strerror(errno));
         return CLI_USAGE;

@@ -173,7 +173,7 @@ int cli_encdec_load_key(cli_encdec *e);
 extern const char cli_encdec_help[];
 
 /*
- * The output of enc/dec (tools/outfile.c; the semantics are in the README's
+ * The output of enc/dec (tools/outfile.c; the semantics are in docs/CLI.md's
  * "Output files").  cli_output_open() is called before any input is read:
  * it refuses an OUT that cannot be written (a folder, a read-only file, a
  * dangling symbolic link) and sets up where the output goes.  Write to
