@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "argcheck.h"
 #include "mpi_tool.h"
 #include "ntt_job.h"
 
@@ -40,6 +41,18 @@ int mpi_ntt(mpi_run *r, int argc, char **argv)
             printf(cli_ntt_help, cli_common_help);
         return CLI_OK;
     }
+    /* Every process reads the input files itself and computes with its own
+     * arguments: they must be rank 0's (argcheck.h), or nothing is written. */
+    mpi_check chk;
+    if (mpi_check_begin(r, &chk) != 0)
+        return CLI_USAGE;
+    mpi_check_part(&chk, "arguments");
+    mpi_check_argv(&chk, argc, argv);
+    mpi_check_part(&chk, "input data");
+    mpi_check_file(&chk, j.files[0], 1);
+    mpi_check_file(&chk, j.mul ? j.files[1] : NULL, 1);
+    if (!mpi_check_end(r, &chk))
+        return CLI_USAGE;
     const char *backend = j.common.backend ? j.common.backend : "auto";
     int rc = CLI_USAGE;
     cpim_ntt *ring = NULL;

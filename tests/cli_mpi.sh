@@ -144,6 +144,78 @@ else
     no_output mpi_fault_killed_rank0 t5 "rank 0 .*signal 9"
 fi
 
+# Ranks given different values (a wrapper, a stale file on one node): every
+# rank checks its key, IV, input and options against rank 0's before any
+# output (mpi/argcheck.h); the run fails naming the rank and the part.
+# byrank NP ARGS...: ARGS with @R@ replaced by each process's rank
+byrank() {
+    np=$1
+    shift
+    run "$np" sh -c 'r=$OMPI_COMM_WORLD_RANK; n=$#; i=0
+        while [ $i -lt $n ]; do a=$1; shift; case $a in *@R@*) a=${a%%@R@*}$r${a#*@R@};; esac
+            set -- "$@" "$a"; i=$((i + 1)); done
+        exec "$0" "$@"' "$M" "$@"
+}
+printf '%s' $K >key0
+printf '%s' 000102030405060708090a0b0c0d0e1f >key1
+cp in.bin other0.bin
+cp in.bin other1.bin
+printf 'Y' | dd of=other1.bin bs=1 seek=5 conv=notrunc 2>/dev/null # same size, other bytes
+# mismatch NAME MESSAGE ARGS...: the run must fail with MESSAGE and no t.out
+mismatch() {
+    name=$1 what=$2
+    shift 2
+    rm -f t.out
+    if byrank 2 "$@" -o t.out --backend cpu; then
+        fail "$name" "ranks with different arguments produced an output, exit 0"
+    else
+        no_output "$name" t.out "$what"
+    fi
+}
+mismatch mpi_mismatch_key "rank 1's key differs from rank 0's" \
+    enc -a aes-128-ctr --key-file key@R@ --iv $IV -i in.bin
+mismatch mpi_mismatch_iv "rank 1's IV differs from rank 0's" \
+    enc -a aes-128-ctr --key-file key0 --iv 00112233445566778899aabbccddee0@R@ -i in.bin
+mismatch mpi_mismatch_input "rank 1's input file differs from rank 0's" \
+    dec -a aes-128-ctr --key-file key0 --iv $IV -i other@R@.bin
+mismatch mpi_mismatch_sector "rank 1's --sector differs from rank 0's" \
+    enc -a aes-128-xts -K $KX --sector 1@R@ -i in.bin
+# ntt: every rank reads the inputs itself -- here each its own copy (a
+# node's local disk), the same name, one number different
+mkdir d0 d1
+printf '%s\n' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 >d0/na.txt
+printf '%s\n' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 17 >d1/na.txt
+rm -f t.out
+if run 2 sh -c 'cd d$OMPI_COMM_WORLD_RANK &&
+    exec "$0" ntt forward -n 16 -q 12289 na.txt -o ../t.out --backend cpu' "$M"; then
+    fail mpi_mismatch_ntt "ranks with different ntt inputs produced an output, exit 0"
+else
+    no_output mpi_mismatch_ntt t.out "rank 1's input data differs from rank 0's"
+fi
+# -K under MPI: mpirun's own argument list keeps the key; one warning (rank
+# 0), none with --key-file
+run 2 "$M" enc -a aes-128-ctr -K $K --iv $IV -i in.bin -o w.out --backend cpu
+kw=$(grep -c "warning: -K .*--key-file" err.txt)
+run 2 "$M" enc -a aes-128-ctr --key-file key0 --iv $IV -i in.bin -o w2.out --backend cpu
+fw=$(grep -c "warning: -K" err.txt)
+if [ "$kw" = 1 ] && [ "$fw" = 0 ] && cmp -s w.out w2.out; then
+    pass mpi_k_warning
+else
+    fail mpi_k_warning "-K: $kw warnings (want 1), --key-file: $fw (want 0), or outputs differ"
+fi
+# a test-only knob is input too: not a number, or not a rank of the run
+for v in abc 2; do
+    rm -f t.out
+    if CRYPTOPIM_MPI_KILL_RANK=$v run 2 "$M" enc -a aes-128-ctr --key-file key0 --iv $IV \
+        -i in.bin -o t.out --backend cpu; then
+        fail mpi_kill_rank_$v "CRYPTOPIM_MPI_KILL_RANK=$v ignored, exit 0"
+    elif grep -q "signal" err.txt; then
+        fail mpi_kill_rank_$v "CRYPTOPIM_MPI_KILL_RANK=$v killed a rank: $(head -3 err.txt)"
+    else
+        no_output mpi_kill_rank_$v t.out "CRYPTOPIM_MPI_KILL_RANK='$v': not a number in 0..1"
+    fi
+done
+
 # sha256sum: lines in input order, exit status and messages as coreutils
 mkdir f
 i=1

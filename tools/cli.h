@@ -218,7 +218,7 @@ uint8_t *cli_iopipe_scratch(cli_iopipe *p, size_t *cap);
 void cli_iopipe_free(cli_iopipe *p);
 
 /* Commands (one file each). */
-int cmd_encdec(int argc, char **argv, cpim_dir dir); /* cryptopim.c */
+int cmd_encdec(int argc, char **argv, cpim_dir dir); /* encdec_cmd.c */
 int cmd_list(int argc, char **argv);                 /* cryptopim.c */
 int cmd_sha256sum(int argc, char **argv);            /* sha256sum.c */
 int cmd_hmac(int argc, char **argv);                 /* hmac.c */
