@@ -53,9 +53,9 @@ typedef struct mpi_check {
     int failed;                          /* a digest could not be made (printed) */
 } mpi_check;
 
-/* Collective: opens the hashing context and spreads rank 0's nonce.  0, or
- * -1 on every process (the failing rank's error printed by rank 0). */
-int mpi_check_begin(mpi_run *r, mpi_check *c);
+/* Collective: opens the hashing context and spreads rank 0's nonce.  A
+ * failure is printed here and fails mpi_check_end on every process. */
+void mpi_check_begin(mpi_run *r, mpi_check *c);
 /* Starts the part `what` (a string that outlives the check). */
 void mpi_check_part(mpi_check *c, const char *what);
 /* Feeds the current part: bytes, a number, a string (NULL differs from ""). */

@@ -184,16 +184,16 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
                   "the node can read (ps) until the run ends; use --key-file FILE");
     char in_name[256];
     snprintf(in_name, sizeof in_name, "%s", cli_quote_path(e.in_path));
-    int kill_rank;
-    int ok = fault_rank(r, &kill_rank) == 0 && cli_encdec_load_key(&e) == 0;
+    int kill_rank = -1;
+    size_t chunk = cli_encdec_chunk(&e, backend);
+    int ok = chunk && fault_rank(r, &kill_rank) == 0 && cli_encdec_load_key(&e) == 0;
     if (!mpi_all_ok(r, ok))
         goto wipe;
 
     /* Every process computes with the same key, IV and input as rank 0, or
      * nothing is written (argcheck.h); the key is still here to digest. */
     mpi_check chk;
-    if (mpi_check_begin(r, &chk) != 0)
-        goto wipe;
+    mpi_check_begin(r, &chk);
     mpi_check_part(&chk, "command");
     mpi_check_str(&chk, cmd);
     mpi_check_part(&chk, "algorithm");
@@ -238,9 +238,6 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
     uint64_t msg_len = (uint64_t)size; /* GCM dec: without the tag */
     if (e.gcm && dir == CPIM_DECRYPT)
         msg_len -= 16;
-    size_t chunk = cli_encdec_chunk(&e, backend);
-    if (!mpi_all_ok(r, chunk != 0))
-        goto wipe;
 
     /* Each process its own backend (pim: its own machine, the same options);
      * the key is wiped from e here. */

@@ -55,18 +55,9 @@ static const char mpi_help[] =
 
 /* ---- options -------------------------------------------------------------------- */
 
-static int parse_pos_double(const char *opt, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = s ? strtod(s, &end) : 0;
-    if (!s || !*s || *end || errno || !(v > 0) || v > 1e9) {
-        cli_error("%s: expected a positive number, got %s", opt, s ? cli_quote(s) : "nothing");
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
+/* The link model's range: 1 Mb/s or 1 ns up to 10^9 of either. */
+#define NET_MIN 0.001
+#define NET_MAX 1e9
 
 /* Strips the cryptopim-mpi options (--net-gbps, --net-latency-us, --net-io,
  * --clocks) out of argv (in place; *argc updated) into r.  Defaults from
@@ -76,12 +67,8 @@ static int mpi_options(mpi_run *r, int *argc, char **argv)
     r->net.bw_gbps = NET_GBPS_DEFAULT;
     r->net.lat_us = NET_LAT_US_DEFAULT;
     r->net.count_io = 1;
-    const char *e;
-    if ((e = getenv("CRYPTOPIM_NET_GBPS")) &&
-        parse_pos_double("CRYPTOPIM_NET_GBPS", e, &r->net.bw_gbps) != 0)
-        return -1;
-    if ((e = getenv("CRYPTOPIM_NET_LATENCY_US")) &&
-        parse_pos_double("CRYPTOPIM_NET_LATENCY_US", e, &r->net.lat_us) != 0)
+    if (cli_env_decimal("CRYPTOPIM_NET_GBPS", NET_MIN, NET_MAX, &r->net.bw_gbps) < 0 ||
+        cli_env_decimal("CRYPTOPIM_NET_LATENCY_US", NET_MIN, NET_MAX, &r->net.lat_us) < 0)
         return -1;
     int out = 0;
     for (int i = 0; i < *argc; i++) {
@@ -100,10 +87,10 @@ static int mpi_options(mpi_run *r, int *argc, char **argv)
             continue;
         }
         if (n == 10 && strncmp(a, "--net-gbps", n) == 0) {
-            if (parse_pos_double("--net-gbps", val, &r->net.bw_gbps) != 0)
+            if (cli_parse_decimal("--net-gbps", val, NET_MIN, NET_MAX, &r->net.bw_gbps) != 0)
                 return -1;
         } else if (n == 16 && strncmp(a, "--net-latency-us", n) == 0) {
-            if (parse_pos_double("--net-latency-us", val, &r->net.lat_us) != 0)
+            if (cli_parse_decimal("--net-latency-us", val, NET_MIN, NET_MAX, &r->net.lat_us) != 0)
                 return -1;
         } else if (n == 8 && strncmp(a, "--net-io", n) == 0) {
             if (val && strcmp(val, "shared") == 0)

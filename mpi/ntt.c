@@ -44,8 +44,7 @@ int mpi_ntt(mpi_run *r, int argc, char **argv)
     /* Every process reads the input files itself and computes with its own
      * arguments: they must be rank 0's (argcheck.h), or nothing is written. */
     mpi_check chk;
-    if (mpi_check_begin(r, &chk) != 0)
-        return CLI_USAGE;
+    mpi_check_begin(r, &chk);
     mpi_check_part(&chk, "arguments");
     mpi_check_argv(&chk, argc, argv);
     mpi_check_part(&chk, "input data");

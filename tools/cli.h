@@ -85,6 +85,15 @@ const char *cli_quote_out(const char *path);
  * in lo..hi` (the value not echoed if it may be key material).
  */
 int cli_env_u64(const char *name, uint64_t lo, uint64_t hi, uint64_t *out);
+/*
+ * A decimal number with an optional fraction ("100", "12.5", ".5"): digits
+ * and at most one point, nothing else (no sign, space, exponent, hex, inf
+ * or nan), in [lo, hi].  cli_parse_decimal() returns 0 with *out set, or -1
+ * after printing `cryptopim: WHAT: expected a number in lo..hi, got ...`.
+ * cli_env_decimal() is its environment form, with cli_env_u64's returns.
+ */
+int cli_parse_decimal(const char *what, const char *s, double lo, double hi, double *out);
+int cli_env_decimal(const char *name, double lo, double hi, double *out);
 
 /*
  * Run first in main(): a standard descriptor (0, 1, 2) that the caller
