@@ -826,10 +826,13 @@ static int env_pos(const char *name, double dflt, double *out)
     return cli_env_decimal(name, 0.001, 1e9, out) < 0 ? -1 : 0; /* cryptopim-mpi's range */
 }
 
-/* cryptopim-mpi enc's collectives on the critical path (mpi/encdec.c: the
- * size broadcast, the failure checks, the temporary file's name, the GCM
- * gathers, the verdict): about 8, each ceil(log2 N) message steps. */
-#define SERVERS_COLLECTIVES 8
+/* cryptopim-mpi enc's collectives on the critical path (mpi/encdec.c), each
+ * ceil(log2 N) message steps: the key's failure check; the argument check
+ * (mpi/argcheck.c: the nonce, its failure check, rank 0's digests, the
+ * verdicts gathered, the outcome); the size; the backend's failure check;
+ * the temporary file (its success, its name); the MPI-IO open check; the
+ * ranges' check; the close check; the outcome (GCM adds three). */
+#define SERVERS_COLLECTIVES 14
 #define SERVERS_CHUNK       (8u << 20) /* cryptopim-mpi's pim chunk: one MPI-IO call each way */
 
 /* 1..64 servers of R ranks (the modeled machine's 40), each with 32 MiB of
