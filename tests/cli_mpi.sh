@@ -12,7 +12,10 @@
 # tampered GCM file, a bad input length, a DPU fault on one process (the
 # pim backend's failAt hook), and a process killed by SIGKILL -- each fails
 # the command with a message from rank 0 and leaves nothing at OUT (nor a
-# temporary file next to it); `ntt` batches == `cryptopim ntt` (cpu and pim,
+# temporary file next to it); a rank given another key file, IV, input,
+# --sector or ntt input than rank 0 (the argument check, mpi/argcheck.h),
+# and bad environment knobs, each refused with a message naming it and no
+# output; the -K warning; `ntt` batches == `cryptopim ntt` (cpu and pim,
 # text and binary) and a bad coefficient refused.  Skipped when mpirun or
 # the binary is absent.
 # Each mpirun costs ~1-2 s of start-up: the cases are few and small.
@@ -203,18 +206,23 @@ if [ "$kw" = 1 ] && [ "$fw" = 0 ] && cmp -s w.out w2.out; then
 else
     fail mpi_k_warning "-K: $kw warnings (want 1), --key-file: $fw (want 0), or outputs differ"
 fi
-# a test-only knob is input too: not a number, or not a rank of the run
-for v in abc 2; do
+# the environment knobs are input too (the test-only one included): not a
+# number, not a rank of the run, not a plain decimal -- each refused by name
+knob() { # knob TESTNAME VAR=VALUE MESSAGE
     rm -f t.out
-    if CRYPTOPIM_MPI_KILL_RANK=$v run 2 "$M" enc -a aes-128-ctr --key-file key0 --iv $IV \
-        -i in.bin -o t.out --backend cpu; then
-        fail mpi_kill_rank_$v "CRYPTOPIM_MPI_KILL_RANK=$v ignored, exit 0"
+    if env "$2" mpirun --oversubscribe -np 2 "$M" enc -a aes-128-ctr --key-file key0 --iv $IV \
+        -i in.bin -o t.out --backend cpu 2>err.txt; then
+        fail "$1" "$2 ignored, exit 0"
     elif grep -q "signal" err.txt; then
-        fail mpi_kill_rank_$v "CRYPTOPIM_MPI_KILL_RANK=$v killed a rank: $(head -3 err.txt)"
+        fail "$1" "$2 killed a rank: $(head -3 err.txt)"
     else
-        no_output mpi_kill_rank_$v t.out "CRYPTOPIM_MPI_KILL_RANK='$v': not a number in 0..1"
+        no_output "$1" t.out "$3"
     fi
-done
+}
+knob mpi_kill_rank_abc CRYPTOPIM_MPI_KILL_RANK=abc "CRYPTOPIM_MPI_KILL_RANK='abc': not a number in 0..1"
+knob mpi_kill_rank_2 CRYPTOPIM_MPI_KILL_RANK=2 "CRYPTOPIM_MPI_KILL_RANK='2': not a number in 0..1"
+knob mpi_chunk_abc CRYPTOPIM_CHUNK=abc "CRYPTOPIM_CHUNK='abc': not a number in 16"
+knob mpi_net_gbps_exp CRYPTOPIM_NET_GBPS=1e3 "CRYPTOPIM_NET_GBPS: expected a number in 0.001"
 
 # sha256sum: lines in input order, exit status and messages as coreutils
 mkdir f
