@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "mpi_tool.h"
@@ -114,16 +112,6 @@ static int mpi_options(mpi_run *r, int *argc, char **argv)
 
 /* ---- main ------------------------------------------------------------------------------ */
 
-/* As cryptopim: no core file and no debugger attach while keys are held. */
-static void no_core_dumps(void)
-{
-    struct rlimit none = {0, 0};
-    (void)setrlimit(RLIMIT_CORE, &none);
-#ifdef PR_SET_DUMPABLE
-    (void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-#endif
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -157,7 +145,7 @@ int main(int argc, char **argv)
         } else if (cmd[0] == 'n') {
             rc = mpi_ntt(&r, n, args);
         } else {
-            no_core_dumps();
+            cli_no_core_dumps();
             rc = mpi_encdec(&r, n, args, cmd[0] == 'e' ? CPIM_ENCRYPT : CPIM_DECRYPT);
         }
     } else if (r.rank == 0) {

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 void cli_error(const char *fmt, ...)
@@ -390,4 +392,13 @@ long cli_read_full(int fd, void *buf, size_t cap)
         got += (size_t)r;
     }
     return (long)got;
+}
+
+void cli_no_core_dumps(void)
+{
+    struct rlimit none = {0, 0};
+    (void)setrlimit(RLIMIT_CORE, &none);
+#ifdef PR_SET_DUMPABLE
+    (void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
 }

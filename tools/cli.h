@@ -108,6 +108,15 @@ int cli_guard_std_fds(void);
 /* 1 if standard descriptor fd was closed when cli_guard_std_fds() ran. */
 int cli_std_fd_closed(int fd);
 
+/*
+ * A process that holds keys (enc, dec, hmac, pbkdf2, and cryptopim-mpi's)
+ * calls this before it reads one: no core file with them, and a debugger
+ * of the same user cannot attach to read them (Linux: not dumpable; the
+ * process can still use its own /proc entries).  Failures change nothing
+ * else, so they are not errors.
+ */
+void cli_no_core_dumps(void);
+
 /* Parses a decimal unsigned in [lo, hi]; on error prints `cryptopim: OPT:
  * ...` and returns -1. */
 int cli_parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out);

@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -72,19 +70,6 @@ int cmd_list(int argc, char **argv)
     return CLI_OK;
 }
 
-/* A process that holds keys leaves no core file with them, and a debugger
- * of the same user cannot attach to read them (Linux: not dumpable; the
- * process can still use its own /proc entries).  Done before any key is
- * read; failures change nothing else, so they are not errors. */
-static void no_core_dumps(void)
-{
-    struct rlimit none = {0, 0};
-    (void)setrlimit(RLIMIT_CORE, &none);
-#ifdef PR_SET_DUMPABLE
-    (void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-#endif
-}
-
 /* ---- the experiment suite -------------------------------------------------- */
 
 /* speed, study, bench and benchmark are cryptopim-bench's (bench/): run it in place of
@@ -134,12 +119,12 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (strcmp(cmd, "enc") == 0 || strcmp(cmd, "dec") == 0) {
-        no_core_dumps();
+        cli_no_core_dumps();
         rc = cmd_encdec(argc - 2, argv + 2, cmd[0] == 'e' ? CPIM_ENCRYPT : CPIM_DECRYPT);
     } else if (strcmp(cmd, "sha256sum") == 0)
         rc = cmd_sha256sum(argc - 2, argv + 2);
     else if (strcmp(cmd, "hmac") == 0 || strcmp(cmd, "pbkdf2") == 0) {
-        no_core_dumps();
+        cli_no_core_dumps();
         rc = cmd[0] == 'h' ? cmd_hmac(argc - 2, argv + 2) : cmd_pbkdf2(argc - 2, argv + 2);
     } else if (strcmp(cmd, "list") == 0)
         rc = cmd_list(argc - 2, argv + 2);
