@@ -827,12 +827,13 @@ static int env_pos(const char *name, double dflt, double *out)
 }
 
 /* cryptopim-mpi enc's collectives on the critical path (mpi/encdec.c), each
- * ceil(log2 N) message steps: the key's failure check; the argument check
- * (mpi/argcheck.c: the nonce, its failure check, rank 0's digests, the
- * verdicts gathered, the outcome); the size; the backend's failure check;
- * the temporary file (its success, its name); the MPI-IO open check; the
- * ranges' check; the close check; the outcome (GCM adds three). */
-#define SERVERS_COLLECTIVES 14
+ * ceil(log2 N) message steps: the parse verdict; the key's failure check;
+ * the argument check (mpi/argcheck.c: the nonce, its failure check, rank
+ * 0's digests, the verdicts gathered, the outcome); the size; the
+ * backend's failure check; the temporary file (its success, its name); the
+ * MPI-IO open check; the ranges' check; the close check; the outcome (GCM
+ * adds three). */
+#define SERVERS_COLLECTIVES 15
 #define SERVERS_CHUNK       (8u << 20) /* cryptopim-mpi's pim chunk: one MPI-IO call each way */
 
 /* 1..64 servers of R ranks (the modeled machine's 40), each with 32 MiB of

@@ -150,13 +150,18 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
 {
     cli_encdec e;
     int rc = cli_encdec_parse(&e, argc, argv, dir);
-    if (rc == CLI_ENCDEC_HELP) {
+    int state = mpi_parse_verdict(r, rc == CLI_OK            ? MPI_PARSED
+                                     : rc == CLI_ENCDEC_HELP ? MPI_HELP
+                                                             : MPI_REFUSED);
+    if (state == MPI_HELP) {
         if (r->rank == 0)
             printf(cli_encdec_help, cli_common_help);
         return CLI_OK;
     }
-    if (rc != CLI_OK)
-        return rc; /* the same arguments everywhere: every rank stops here */
+    if (state != MPI_PARSED) {
+        cpim_wipe(e.key, sizeof e.key);
+        return CLI_USAGE;
+    }
     const char *cmd = e.cmd;
     const char *backend = e.common.backend ? e.common.backend : "auto";
     cpim_ctx *ctx = NULL;

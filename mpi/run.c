@@ -98,6 +98,22 @@ int mpi_all_ok(mpi_run *r, int ok)
     return 0;
 }
 
+int mpi_parse_verdict(mpi_run *r, int state)
+{
+    int mine[2] = {state, -state}, all[2];
+    MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    mpi_note_coll(r, sizeof mine);
+    if (all[0] == -all[1])
+        return state; /* every process the same */
+    if (all[0] == MPI_REFUSED) {
+        (void)mpi_all_ok(r, state != MPI_REFUSED); /* the refusing ranks' messages */
+    } else if (r->rank == 0) {
+        cli_error("the processes were given different arguments (--help on some of them "
+                  "only); every process must be given the same");
+    }
+    return MPI_REFUSED;
+}
+
 /* ---- the two clocks ----------------------------------------------------------------- */
 
 void mpi_note_call(mpi_run *r, cpim_ctx *ctx)

@@ -52,6 +52,15 @@ void mpi_capture_stderr(mpi_run *r);
 /* Collective: 1 if every process passed ok != 0; else rank 0 prints the
  * failing ranks' messages, and 0.  Counts as one tree collective. */
 int mpi_all_ok(mpi_run *r, int ok);
+/* Collective, right after a command's arguments are parsed: state is
+ * MPI_PARSED, MPI_HELP (--help: the caller prints it on rank 0) or
+ * MPI_REFUSED (the error printed).  Returns the state every process shares;
+ * when they differ (a rank given other arguments), rank 0 prints the
+ * refusing ranks' messages, or that the ranks disagree, and every process
+ * gets MPI_REFUSED -- so that no process is left waiting in a collective
+ * the others never reach.  Counts as one tree collective. */
+enum { MPI_PARSED = 0, MPI_HELP = 1, MPI_REFUSED = 2 };
+int mpi_parse_verdict(mpi_run *r, int state);
 /* The statistics of the call just made on ctx, into r->me. */
 void mpi_note_call(mpi_run *r, cpim_ctx *ctx);
 /* A tree collective of `bytes` per message (broadcast, reduce) or a gather

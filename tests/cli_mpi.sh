@@ -183,6 +183,18 @@ mismatch mpi_mismatch_input "rank 1's input file differs from rank 0's" \
     dec -a aes-128-ctr --key-file key0 --iv $IV -i other@R@.bin
 mismatch mpi_mismatch_sector "rank 1's --sector differs from rank 0's" \
     enc -a aes-128-xts -K $KX --sector 1@R@ -i in.bin
+# an option only rank 1 refuses: every rank stops (none is left waiting in a
+# collective the others never reach), rank 0 prints rank 1's message
+rm -f t.out
+if timeout 60 sh -c 'mpirun --oversubscribe -np 2 sh -c '"'"'x=; [ "$OMPI_COMM_WORLD_RANK" = 1 ] &&
+    x=--bogus; exec "$0" "$@" $x'"'"' "$@" 2>err.txt' sh "$M" enc -a aes-128-ctr --key-file key0 \
+    --iv $IV -i in.bin -o t.out --backend cpu; then
+    fail mpi_mismatch_parse "an option refused by rank 1 only went unnoticed"
+elif [ $? = 124 ]; then
+    fail mpi_mismatch_parse "an option refused by rank 1 only hung the run (killed after 60 s)"
+else
+    no_output mpi_mismatch_parse t.out "rank 1 of 2: enc: unknown option '--bogus'"
+fi
 # ntt: every rank reads the inputs itself -- here each its own copy (a
 # node's local disk), the same name, one number different
 mkdir d0 d1
