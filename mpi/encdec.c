@@ -174,13 +174,13 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
     memset(&pos, 0, sizeof pos);
     rc = CLI_USAGE;
 
-    if (!e.in_path || !e.out_path) {
-        if (r->rank == 0)
-            cli_error("%s: cryptopim-mpi needs -i FILE and -o FILE (MPI-IO reads and writes "
-                      "byte ranges of files; no standard input or output)",
-                      cmd);
-        goto wipe;
-    }
+    /* Each check below is collective (mpi_all_ok): a rank given other
+     * arguments must not leave the others waiting in a collective. */
+    int ok = e.in_path && e.out_path;
+    if (!ok)
+        cli_error("%s: cryptopim-mpi needs -i FILE and -o FILE (MPI-IO reads and writes "
+                  "byte ranges of files; no standard input or output)",
+                  cmd);
     /* -K: this process wiped its copy of the key text (cli_encdec_parse),
      * but mpirun keeps its own argument list, readable by any user of the
      * node (ps, /proc/PID/cmdline), for the whole run. */
@@ -191,7 +191,7 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
     snprintf(in_name, sizeof in_name, "%s", cli_quote_path(e.in_path));
     int kill_rank = -1;
     size_t chunk = cli_encdec_chunk(&e, backend);
-    int ok = chunk && fault_rank(r, &kill_rank) == 0 && cli_encdec_load_key(&e) == 0;
+    ok = ok && chunk && fault_rank(r, &kill_rank) == 0 && cli_encdec_load_key(&e) == 0;
     if (!mpi_all_ok(r, ok))
         goto wipe;
 
