@@ -101,7 +101,8 @@ void mpi_check_str(mpi_check *c, const char *s)
 void mpi_check_file(mpi_check *c, const char *path, int sample)
 {
     struct stat st;
-    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    /* O_NONBLOCK: a FIFO given as the input must not block the check */
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) : -1;
     if (!path || fd < 0 || fstat(fd, &st) != 0) {
         mpi_check_str(c, "unreadable");
         mpi_check_u64(c, path ? (uint64_t)errno : 0);

@@ -195,6 +195,18 @@ elif [ $? = 124 ]; then
 else
     no_output mpi_mismatch_parse t.out "rank 1 of 2: enc: unknown option '--bogus'"
 fi
+# a FIFO as the input: the check of the input's identity must not wait for
+# a writer; refused as MPI-IO needs a regular file
+mkfifo fifo
+rm -f t.out
+if timeout 60 sh -c 'mpirun --oversubscribe -np 2 "$@" 2>err.txt' sh "$M" enc -a aes-128-ctr \
+    --key-file key0 --iv $IV -i fifo -o t.out --backend cpu; then
+    fail mpi_fifo_input "a FIFO input accepted"
+elif [ $? = 124 ]; then
+    fail mpi_fifo_input "a FIFO input hung the run (killed after 60 s)"
+else
+    no_output mpi_fifo_input t.out "not a regular file"
+fi
 # ntt: every rank reads the inputs itself -- here each its own copy (a
 # node's local disk), the same name, one number different
 mkdir d0 d1
