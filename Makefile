@@ -157,6 +157,7 @@ INC_mpi   := -Iinclude -Itools -Impi $(shell mpicc --showme:compile 2>/dev/null)
 MPI_LIBS  := $(shell mpicc --showme:link 2>/dev/null)
 MPI_SRCS  := $(wildcard mpi/*.c)
 MPI_OBJS  := $(MPI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tools/cli.o $(BUILD)/tools/encdec_args.o \
+             $(BUILD)/tools/encdec.o \
              $(BUILD)/tools/checkfile.o $(BUILD)/tools/ntt.o $(BUILD)/tools/outfile.o \
              $(BUILD)/tools/sumout.o
 $(MPI_BIN): $(MPI_OBJS) $(LIB) $(DPU_HOST_DEPS)

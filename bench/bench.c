@@ -820,18 +820,20 @@ static int exp_ranks(bench *b)
  * osu_latency reports about 1 us on EDR InfiniBand; rounded up for a switch
  * hop and the MPI software); CRYPTOPIM_NET_GBPS / CRYPTOPIM_NET_LATENCY_US
  * override both, as for cryptopim-mpi. */
-static double env_pos(const char *name, double dflt)
+static int env_pos(const char *name, double dflt, double *out)
 {
-    const char *e = getenv(name);
-    char *end;
-    double v = e ? strtod(e, &end) : 0;
-    return e && *e && !*end && v > 0 ? v : dflt;
+    *out = dflt;
+    return cli_env_decimal(name, 0.001, 1e9, out) < 0 ? -1 : 0; /* cryptopim-mpi's range */
 }
 
-/* cryptopim-mpi enc's collectives on the critical path (mpi/encdec.c: the
- * size broadcast, the failure checks, the temporary file's name, the GCM
- * gathers, the verdict): about 8, each ceil(log2 N) message steps. */
-#define SERVERS_COLLECTIVES 8
+/* cryptopim-mpi enc's collectives on the critical path (mpi/encdec.c), each
+ * ceil(log2 N) message steps: the parse verdict; the key's failure check;
+ * the argument check (mpi/argcheck.c: the nonce, its failure check, rank
+ * 0's digests, the verdicts gathered, the outcome); the size; the
+ * backend's failure check; the temporary file (its success, its name); the
+ * MPI-IO open check; the ranges' check; the close check; the outcome (GCM
+ * adds three). */
+#define SERVERS_COLLECTIVES 15
 #define SERVERS_CHUNK       (8u << 20) /* cryptopim-mpi's pim chunk: one MPI-IO call each way */
 
 /* 1..64 servers of R ranks (the modeled machine's 40), each with 32 MiB of
@@ -852,8 +854,11 @@ static int exp_servers(bench *b)
     static const unsigned quick_pts[] = {1, 4, 64};
     const unsigned *pts = b->quick ? quick_pts : full_pts;
     size_t npts = b->quick ? 3 : sizeof full_pts / sizeof full_pts[0];
-    double bps = env_pos("CRYPTOPIM_NET_GBPS", 100) * 1e9 / 8;
-    double lat = env_pos("CRYPTOPIM_NET_LATENCY_US", 2) * 1e-6;
+    double gbps, lat_us;
+    if (env_pos("CRYPTOPIM_NET_GBPS", 100, &gbps) != 0 ||
+        env_pos("CRYPTOPIM_NET_LATENCY_US", 2, &lat_us) != 0)
+        return -1;
+    double bps = gbps * 1e9 / 8, lat = lat_us * 1e-6;
     int sampled = b->sample && b->sample_ok;
     unsigned ranks = b->quick || !sampled ? 1 : 40;
     if (!b->quick && !sampled)

@@ -272,8 +272,9 @@ int bench_exp_resident(const bench_exp_env *e)
         size_t n = 0;
         for (const char *c = only; *c && n < 16;) {
             char *end;
-            unsigned long v = strtoul(c, &end, 10);
-            if (end == c || v == 0 || v > 40 || (*end && *end != ',')) {
+            /* digits only: strtoul alone would take " 5", "+5" and "-5" */
+            unsigned long v = *c >= '0' && *c <= '9' ? strtoul(c, &end, 10) : 0;
+            if (!v || v > 40 || (*end && *end != ',')) {
                 fprintf(stderr, "bench: resident: bad CRYPTOPIM_RESIDENT_RANKS '%s'\n", only);
                 return -1;
             }

@@ -2,6 +2,13 @@
  * encdec.c -- `cryptopim-mpi enc|dec`: one file split over the processes
  * (docs/MPI.md).
  *
+ * What `cryptopim enc|dec` does alike (the length rules, the chunk size,
+ * the backend with its key and the mode probe, the mode dispatch from any
+ * position) is the enc/dec driver's (tools/encdec.h); this file adds the
+ * ranges, MPI-IO and the collective checks.  Before any output, every
+ * process checks that its key, IV, input and options are rank 0's
+ * (argcheck.h).
+ *
  * The input is cut into N consecutive byte ranges of whole units (16 bytes,
  * or XTS data units), q or q + 1 units per process; each process reads its
  * range with MPI-IO in chunks, runs them through its own backend and
@@ -16,6 +23,8 @@
  * A process killed by a signal makes mpirun stop the others with SIGTERM;
  * their handler removes the temporary file (rank 0's also says why).
  */
+#include "encdec.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,10 +34,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "argcheck.h"
 #include "mpi_tool.h"
-
-#define CHUNK_DEFAULT (1u << 20) /* as cryptopim (tools/cryptopim.c) */
-#define CHUNK_PIM     (8u << 20)
 
 /* ---- the temporary output, and its removal on a signal ------------------------------- */
 
@@ -91,31 +98,6 @@ static int make_tmp(const char *out)
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 
-static size_t chunk_size(const char *backend, size_t unit)
-{
-    size_t c = strcmp(backend, "pim") == 0 ? CHUNK_PIM : CHUNK_DEFAULT;
-    const char *e = getenv("CRYPTOPIM_CHUNK");
-    if (e) {
-        char *end;
-        unsigned long v = strtoul(e, &end, 10);
-        if (!*end && v >= 16 && v % 16 == 0 && v <= (1ul << 30))
-            c = v;
-    }
-    return c < unit ? unit : c - c % unit;
-}
-
-/* counter += blocks, as a 128-bit big-endian number (CTR's increment) */
-static void ctr_add(uint8_t ctr[16], uint64_t blocks)
-{
-    unsigned carry = 0;
-    for (int i = 15; i >= 0; i--) {
-        unsigned v = ctr[i] + (unsigned)(blocks & 0xff) + carry;
-        ctr[i] = (uint8_t)v;
-        carry = v >> 8;
-        blocks >>= 8;
-    }
-}
-
 /* One MPI-IO transfer of n bytes at off; 0, or -1 with the error printed. */
 static int io_at(mpi_run *r, MPI_File fh, int write, MPI_Offset off, uint8_t *buf, size_t n,
                  const char *name)
@@ -143,12 +125,17 @@ static int io_at(mpi_run *r, MPI_File fh, int write, MPI_Offset off, uint8_t *bu
 /* Fault injection for the tests (tests/cli_mpi.sh), as the pim backend's
  * failAt: CRYPTOPIM_MPI_KILL_RANK=R makes rank R kill itself with SIGKILL
  * once it has written its range, before the collective check -- the worst
- * moment, with the other ranks' output already in the temporary file. */
-static void fault_point(const mpi_run *r)
+ * moment, with the other ranks' output already in the temporary file.  A
+ * test-only knob is still input: a value that is not a rank of this run is
+ * refused.  *rank: the rank to kill, or -1; 0, or -1 after the error. */
+static int fault_rank(const mpi_run *r, int *rank)
 {
-    const char *k = getenv("CRYPTOPIM_MPI_KILL_RANK");
-    if (k && *k && atoi(k) == r->rank)
-        raise(SIGKILL);
+    uint64_t v;
+    *rank = -1;
+    int got = cli_env_u64("CRYPTOPIM_MPI_KILL_RANK", 0, (uint64_t)r->size - 1, &v);
+    if (got > 0)
+        *rank = (int)v;
+    return got < 0 ? -1 : 0;
 }
 
 /* ---- enc / dec ------------------------------------------------------------------------------ */
@@ -163,13 +150,18 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
 {
     cli_encdec e;
     int rc = cli_encdec_parse(&e, argc, argv, dir);
-    if (rc == CLI_ENCDEC_HELP) {
+    int state = mpi_parse_verdict(r, rc == CLI_OK            ? MPI_PARSED
+                                     : rc == CLI_ENCDEC_HELP ? MPI_HELP
+                                                             : MPI_REFUSED);
+    if (state == MPI_HELP) {
         if (r->rank == 0)
             printf(cli_encdec_help, cli_common_help);
         return CLI_OK;
     }
-    if (rc != CLI_OK)
-        return rc; /* the same arguments everywhere: every rank stops here */
+    if (state != MPI_PARSED) {
+        cpim_wipe(e.key, sizeof e.key);
+        return CLI_USAGE;
+    }
     const char *cmd = e.cmd;
     const char *backend = e.common.backend ? e.common.backend : "auto";
     cpim_ctx *ctx = NULL;
@@ -178,17 +170,55 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
     gcm_part *parts = NULL, *all_parts = NULL;
     int *counts = NULL, *displs = NULL;
     int have_out = 0;
+    cli_encdec_pos pos;
+    memset(&pos, 0, sizeof pos);
     rc = CLI_USAGE;
 
-    if (!e.in_path || !e.out_path) {
-        if (r->rank == 0)
-            cli_error("%s: cryptopim-mpi needs -i FILE and -o FILE (MPI-IO reads and writes "
-                      "byte ranges of files; no standard input or output)",
-                      cmd);
-        goto wipe;
-    }
-    int ok = cli_encdec_load_key(&e) == 0;
+    /* Each check below is collective (mpi_all_ok): a rank given other
+     * arguments must not leave the others waiting in a collective. */
+    int ok = e.in_path && e.out_path;
+    if (!ok)
+        cli_error("%s: cryptopim-mpi needs -i FILE and -o FILE (MPI-IO reads and writes "
+                  "byte ranges of files; no standard input or output)",
+                  cmd);
+    /* -K: this process wiped its copy of the key text (cli_encdec_parse),
+     * but mpirun keeps its own argument list, readable by any user of the
+     * node (ps, /proc/PID/cmdline), for the whole run. */
+    if (!e.key_file && r->rank == 0)
+        cli_error("warning: -K leaves the key in mpirun's command line, which other users of "
+                  "the node can read (ps) until the run ends; use --key-file FILE");
+    char in_name[256];
+    snprintf(in_name, sizeof in_name, "%s", cli_quote_path(e.in_path));
+    int kill_rank = -1;
+    size_t chunk = cli_encdec_chunk(&e, backend);
+    ok = ok && chunk && fault_rank(r, &kill_rank) == 0 && cli_encdec_load_key(&e) == 0;
     if (!mpi_all_ok(r, ok))
+        goto wipe;
+
+    /* Every process computes with the same key, IV and input as rank 0, or
+     * nothing is written (argcheck.h); the key is still here to digest. */
+    mpi_check chk;
+    mpi_check_begin(r, &chk);
+    mpi_check_part(&chk, "command");
+    mpi_check_str(&chk, cmd);
+    mpi_check_part(&chk, "algorithm");
+    mpi_check_str(&chk, e.alg_name);
+    mpi_check_key(&chk, "key", e.key, e.key_len);
+    mpi_check_part(&chk, "IV");
+    if (e.gcm)
+        mpi_check_bytes(&chk, e.gcm_iv, e.gcm_iv_len);
+    else if (e.ctr)
+        mpi_check_bytes(&chk, e.iv, sizeof e.iv);
+    mpi_check_part(&chk, "--sector");
+    mpi_check_u64(&chk, e.xts ? e.sector : 0);
+    mpi_check_part(&chk, "--sector-size");
+    mpi_check_u64(&chk, e.xts ? e.sector_size : 0);
+    mpi_check_part(&chk, "input file");
+    mpi_check_file(&chk, e.in_path, 1);
+    mpi_check_part(&chk, "AAD file");
+    if (e.aad_path)
+        mpi_check_file(&chk, e.aad_path, 1);
+    if (!mpi_check_end(r, &chk))
         goto wipe;
 
     /* The input's size, from rank 0, with the errno text of a failure. */
@@ -196,9 +226,9 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
     if (r->rank == 0) {
         struct stat st;
         if (stat(e.in_path, &st) != 0)
-            cli_error("cannot read %s: %s", e.in_path, strerror(errno));
+            cli_error("cannot read %s: %s", in_name, strerror(errno));
         else if (!S_ISREG(st.st_mode))
-            cli_error("cannot read %s: not a regular file (MPI-IO needs one)", e.in_path);
+            cli_error("cannot read %s: not a regular file (MPI-IO needs one)", in_name);
         else
             size = (long long)st.st_size;
     }
@@ -206,58 +236,18 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
     mpi_note_coll(r, sizeof size);
     if (size < 0)
         goto wipe;
-    /* The checks of the single-process CLI, on the whole input (the same
-     * on every rank: only rank 0 says it). */
-    uint64_t msg_len = (uint64_t)size; /* GCM dec: without the tag */
-    const char *bad = NULL;
-    char why[256];
-    if (!e.ctr && !e.xts && !e.gcm && size % 16) {
-        snprintf(why, sizeof why,
-                 "%s: input %s is %lld bytes, not a multiple of 16 (%s takes "
-                 "no padding)",
-                 cmd, e.in_path, size, e.alg_name);
-        bad = why;
-    } else if (e.xts && size > 0 && (uint64_t)size % e.sector_size &&
-               (uint64_t)size % e.sector_size < 16) {
-        snprintf(why, sizeof why,
-                 "%s: input %s is %lld bytes: its last sector would have %zu "
-                 "bytes (XTS needs 16 or more)",
-                 cmd, e.in_path, size, (size_t)((uint64_t)size % e.sector_size));
-        bad = why;
-    } else if (e.gcm && dir == CPIM_DECRYPT && size < 16) {
-        snprintf(why, sizeof why, "%s: input %s is %lld bytes, shorter than the 16-byte GCM tag",
-                 cmd, e.in_path, size);
-        bad = why;
-    }
-    if (bad) {
-        if (r->rank == 0)
-            cli_error("%s", bad);
+    /* The rules of the single-process CLI, on the whole input (the same on
+     * every rank: the others' messages go to their captured stderr). */
+    if (cli_encdec_check_size(&e, in_name, (uint64_t)size) != 0)
         goto wipe;
-    }
+    uint64_t msg_len = (uint64_t)size; /* GCM dec: without the tag */
     if (e.gcm && dir == CPIM_DECRYPT)
         msg_len -= 16;
 
-    /* Each process its own backend (pim: its own machine, the same options). */
-    ctx = cli_open(backend, &e.common.opt);
-    cpim_err err = CPIM_ERR_INVALID_ARG;
-    if (ctx) {
-        err = e.xts ? cpim_xts_set_key(ctx, e.key, e.key_len)
-                    : cpim_aes_set_key(ctx, e.key, e.key_len);
-        if (err != CPIM_OK)
-            cli_error("%s: cannot set the key on backend '%s': %s", cmd, backend,
-                      cpim_strerror(err));
-    }
-    cpim_wipe(e.key, sizeof e.key);
-    if (ctx && err == CPIM_OK) { /* as cryptopim: does the backend have the mode? */
-        uint8_t probe[16];
-        err = e.gcm ? cpim_aes_gcm_range(ctx, dir, e.gcm_iv, e.gcm_iv_len, 0, NULL, NULL, 0, probe)
-              : e.xts ? cpim_aes_xts(ctx, dir, 0, e.sector_size, NULL, NULL, 0)
-              : e.ctr ? cpim_aes_ctr(ctx, e.iv, NULL, NULL, 0)
-                      : cpim_aes_ecb(ctx, dir, NULL, NULL, 0);
-        if (err != CPIM_OK)
-            cli_error("%s: %s on backend '%s': %s", cmd, e.alg_name, backend, cpim_strerror(err));
-    }
-    if (!mpi_all_ok(r, ctx && err == CPIM_OK))
+    /* Each process its own backend (pim: its own machine, the same options);
+     * the key is wiped from e here. */
+    ctx = cli_encdec_open(&e, backend, 1);
+    if (!mpi_all_ok(r, ctx != NULL))
         goto wipe;
 
     /* The output: a temporary file next to OUT, its name sent to everyone. */
@@ -287,7 +277,7 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
         goto close_files;
 
     /* This rank's range: q or q + 1 units (remainders to the first ranks). */
-    size_t unit = e.xts ? e.sector_size : 16;
+    size_t unit = cli_encdec_unit(&e);
     uint64_t units = (msg_len + unit - 1) / unit;
     uint64_t q = units / (uint64_t)r->size, rem = units % (uint64_t)r->size;
     uint64_t u0 = q * (uint64_t)r->rank + ((uint64_t)r->rank < rem ? (uint64_t)r->rank : rem);
@@ -299,29 +289,21 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
         lo = hi;
     /* (XTS: a short last unit is the last range's; it steals within it.) */
 
-    size_t chunk = chunk_size(backend, unit);
     size_t nchunks = hi > lo ? (size_t)((hi - lo + chunk - 1) / chunk) : 0;
     buf = malloc(chunk);
     parts = e.gcm ? calloc(nchunks ? nchunks : 1, sizeof *parts) : NULL;
     ok = buf && (!e.gcm || parts);
     if (!ok)
         cli_error("%s: out of memory (%zu bytes)", cmd, chunk);
-    uint8_t ctr[16];
-    memcpy(ctr, e.iv, 16);
-    ctr_add(ctr, lo / 16);
-    uint64_t sector = e.sector + lo / unit;
+    cli_encdec_seek(&e, &pos, lo);
     for (size_t c = 0; ok && c < nchunks; c++) {
-        uint64_t off = lo + (uint64_t)c * chunk;
+        uint64_t off = pos.off;
         size_t n = (size_t)(hi - off < chunk ? hi - off : chunk);
         if (io_at(r, fin, 0, (MPI_Offset)off, buf, n, e.in_path) != 0) {
             ok = 0;
             break;
         }
-        err = e.gcm   ? cpim_aes_gcm_range(ctx, dir, e.gcm_iv, e.gcm_iv_len, off / 16, buf, buf, n,
-                                           parts[c].ghash)
-              : e.xts ? cpim_aes_xts(ctx, dir, sector, e.sector_size, buf, buf, n)
-              : e.ctr ? cpim_aes_ctr(ctx, ctr, buf, buf, n)
-                      : cpim_aes_ecb(ctx, dir, buf, buf, n);
+        cpim_err err = cli_encdec_step(ctx, &e, &pos, buf, n, e.gcm ? parts[c].ghash : NULL);
         if (err != CPIM_OK) {
             cli_error("%s: %s on backend '%s' failed at bytes %llu..%llu: %s", cmd, e.alg_name,
                       backend, (unsigned long long)off, (unsigned long long)(off + n),
@@ -332,14 +314,14 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
         mpi_note_call(r, ctx);
         if (e.gcm)
             parts[c].len = n;
-        sector += n / unit;
         if (io_at(r, fout, 1, (MPI_Offset)off, buf, n, g_tmp) != 0)
             ok = 0;
     }
     if (buf)
         cpim_wipe(buf, chunk); /* plaintext on one side or the other */
-    fault_point(r);
-    cpim_wipe(ctr, sizeof ctr);
+    if (kill_rank == r->rank)
+        raise(SIGKILL);
+    cpim_wipe(&pos, sizeof pos);
     ok = mpi_all_ok(r, ok);
 
     /* GCM: rank 0 gathers every chunk's partial GHASH, in message order
@@ -376,7 +358,7 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
                 if (fd >= 0 && fstat(fd, &st) == 0 && (aad = malloc((size_t)st.st_size + 1)))
                     al = cli_read_full(fd, aad, (size_t)st.st_size + 1);
                 if (fd < 0 || !aad || al < 0)
-                    cli_error("cannot read %s: %s", e.aad_path, strerror(errno));
+                    cli_error("cannot read %s: %s", cli_quote_path(e.aad_path), strerror(errno));
                 if (fd >= 0)
                     close(fd);
             }
@@ -388,10 +370,11 @@ int mpi_encdec(mpi_run *r, int argc, char **argv, cpim_dir dir)
                 MPI_Status st;
                 if (dir == CPIM_DECRYPT && MPI_File_read_at(fin, (MPI_Offset)msg_len, tag, 16,
                                                             MPI_BYTE, &st) != MPI_SUCCESS) {
-                    cli_error("cannot read %s: the tag", e.in_path);
+                    cli_error("cannot read %s: the tag", in_name);
                 } else {
-                    err = cpim_aes_gcm_finish(ctx, dir, e.gcm_iv, e.gcm_iv_len, aad, (size_t)al,
-                                              (const uint8_t(*)[16])gh, lens, (size_t)total, tag);
+                    cpim_err err =
+                        cpim_aes_gcm_finish(ctx, dir, e.gcm_iv, e.gcm_iv_len, aad, (size_t)al,
+                                            (const uint8_t(*)[16])gh, lens, (size_t)total, tag);
                     if (err == CPIM_ERR_AUTH)
                         cli_error("%s: authentication failed: the tag does not match (wrong key, "
                                   "IV or AAD, or the input was altered); nothing written",
@@ -443,6 +426,7 @@ close_files:
         mpi_report(r, what);
     }
 wipe:
+    cpim_wipe(&pos, sizeof pos);
     if (ctx)
         cpim_close(ctx);
     free(buf);

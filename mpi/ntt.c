@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "argcheck.h"
 #include "mpi_tool.h"
 #include "ntt_job.h"
 
@@ -33,15 +34,28 @@ static void note_read(mpi_run *r, const char *path)
 int mpi_ntt(mpi_run *r, int argc, char **argv)
 {
     cli_ntt_job j;
-    if (cli_ntt_parse(&j, argc, argv) != CLI_OK)
-        return CLI_USAGE; /* the same arguments everywhere: every rank stops here */
-    if (j.help) {
+    int rc = cli_ntt_parse(&j, argc, argv) != CLI_OK ? MPI_REFUSED : j.help ? MPI_HELP : MPI_PARSED;
+    rc = mpi_parse_verdict(r, rc);
+    if (rc == MPI_REFUSED)
+        return CLI_USAGE;
+    if (rc == MPI_HELP) {
         if (r->rank == 0)
             printf(cli_ntt_help, cli_common_help);
         return CLI_OK;
     }
+    /* Every process reads the input files itself and computes with its own
+     * arguments: they must be rank 0's (argcheck.h), or nothing is written. */
+    mpi_check chk;
+    mpi_check_begin(r, &chk);
+    mpi_check_part(&chk, "arguments");
+    mpi_check_argv(&chk, argc, argv);
+    mpi_check_part(&chk, "input data");
+    mpi_check_file(&chk, j.files[0], 1);
+    mpi_check_file(&chk, j.mul ? j.files[1] : NULL, 1);
+    if (!mpi_check_end(r, &chk))
+        return CLI_USAGE;
     const char *backend = j.common.backend ? j.common.backend : "auto";
-    int rc = CLI_USAGE;
+    rc = CLI_USAGE;
     cpim_ntt *ring = NULL;
     uint64_t *va = NULL, *vb = NULL, *mine = NULL, *all = NULL;
     int *counts = NULL, *displs = NULL;

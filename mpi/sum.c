@@ -318,8 +318,11 @@ static int stdin_items(mpi_run *r, cpim_ctx *ctx, const char *backend, char **na
 /* ---- the command ------------------------------------------------------------------------------
  */
 
-static int parse(sum_opts *o, cli_common *c, int argc, char **argv, char **files, size_t *nf,
-                 int rank)
+/* The arguments into o, c and files[0..*nf): SUM_PARSED, SUM_HELP, or the
+ * exit status after printing the error (CLI_FAIL for the option conflicts
+ * coreutils exits 1 on, CLI_USAGE otherwise). */
+enum { SUM_PARSED = -1, SUM_HELP = -2 };
+static int parse(sum_opts *o, cli_common *c, int argc, char **argv, char **files, size_t *nf)
 {
     cli_args a;
     const char *opt, *operand;
@@ -355,35 +358,29 @@ static int parse(sum_opts *o, cli_common *c, int argc, char **argv, char **files
         else if (!strcmp(opt, "-t") || !strcmp(opt, "--text"))
             o->binary = 0;
         else if (!strcmp(opt, "--help")) {
-            if (rank == 0)
-                printf(sum_help, cli_common_help);
-            return CLI_OK;
+            return SUM_HELP;
         } else {
-            if (rank == 0)
-                cli_error("sha256sum: unknown option %s (see cryptopim-mpi sha256sum --help)",
-                          cli_quote(opt));
+            cli_error("sha256sum: unknown option %s (see cryptopim-mpi sha256sum --help)",
+                      cli_quote(opt));
             return CLI_USAGE;
         }
     }
     if (o->check && o->zero) {
-        if (rank == 0)
-            cli_error("the --zero option is not supported when verifying checksums");
+        cli_error("the --zero option is not supported when verifying checksums");
         return CLI_FAIL;
     }
     if (o->check && o->tag) {
-        if (rank == 0)
-            cli_error("the --tag option is meaningless when verifying checksums");
+        cli_error("the --tag option is meaningless when verifying checksums");
         return CLI_FAIL;
     }
     if (!o->check && (o->quiet || o->status || o->strict || o->warn || o->ignore_missing)) {
-        if (rank == 0)
-            cli_error("the --quiet, --status, --strict, --warn and --ignore-missing options are "
-                      "meaningful only when verifying checksums");
+        cli_error("the --quiet, --status, --strict, --warn and --ignore-missing options are "
+                  "meaningful only when verifying checksums");
         return CLI_FAIL;
     }
     if (!*nf)
         files[(*nf)++] = (char *)"-"; /* as coreutils: standard input */
-    return -1;
+    return SUM_PARSED;
 }
 
 int mpi_sha256sum(mpi_run *r, int argc, char **argv)
@@ -397,10 +394,15 @@ int mpi_sha256sum(mpi_run *r, int argc, char **argv)
     size_t nf = 0;
     if (!files)
         return CLI_USAGE;
-    int rc = parse(&o, &c, argc, argv, files, &nf, r->rank);
-    if (rc >= 0) {
+    int rc = parse(&o, &c, argc, argv, files, &nf);
+    int state = mpi_parse_verdict(r, rc == SUM_PARSED ? MPI_PARSED
+                                     : rc == SUM_HELP ? MPI_HELP
+                                                      : MPI_REFUSED);
+    if (state != MPI_PARSED) {
         free(files);
-        return rc;
+        if (state == MPI_HELP && r->rank == 0)
+            printf(sum_help, cli_common_help);
+        return state == MPI_HELP ? CLI_OK : rc >= 0 ? rc : CLI_USAGE;
     }
     rc = CLI_USAGE;
     const char *backend = c.backend ? c.backend : "auto";

@@ -12,7 +12,10 @@
 # tampered GCM file, a bad input length, a DPU fault on one process (the
 # pim backend's failAt hook), and a process killed by SIGKILL -- each fails
 # the command with a message from rank 0 and leaves nothing at OUT (nor a
-# temporary file next to it); `ntt` batches == `cryptopim ntt` (cpu and pim,
+# temporary file next to it); a rank given another key file, IV, input,
+# --sector or ntt input than rank 0 (the argument check, mpi/argcheck.h),
+# and bad environment knobs, each refused with a message naming it and no
+# output; the -K warning; `ntt` batches == `cryptopim ntt` (cpu and pim,
 # text and binary) and a bad coefficient refused.  Skipped when mpirun or
 # the binary is absent.
 # Each mpirun costs ~1-2 s of start-up: the cases are few and small.
@@ -143,6 +146,107 @@ if CRYPTOPIM_MPI_KILL_RANK=0 run 2 "$M" enc -a aes-128-ctr -K $K --iv $IV -i in.
 else
     no_output mpi_fault_killed_rank0 t5 "rank 0 .*signal 9"
 fi
+
+# Ranks given different values (a wrapper, a stale file on one node): every
+# rank checks its key, IV, input and options against rank 0's before any
+# output (mpi/argcheck.h); the run fails naming the rank and the part.
+# byrank NP ARGS...: ARGS with @R@ replaced by each process's rank
+byrank() {
+    np=$1
+    shift
+    run "$np" sh -c 'r=$OMPI_COMM_WORLD_RANK; n=$#; i=0
+        while [ $i -lt $n ]; do a=$1; shift; case $a in *@R@*) a=${a%%@R@*}$r${a#*@R@};; esac
+            set -- "$@" "$a"; i=$((i + 1)); done
+        exec "$0" "$@"' "$M" "$@"
+}
+printf '%s' $K >key0
+printf '%s' 000102030405060708090a0b0c0d0e1f >key1
+cp in.bin other0.bin
+cp in.bin other1.bin
+printf 'Y' | dd of=other1.bin bs=1 seek=5 conv=notrunc 2>/dev/null # same size, other bytes
+# mismatch NAME MESSAGE ARGS...: the run must fail with MESSAGE and no t.out
+mismatch() {
+    name=$1 what=$2
+    shift 2
+    rm -f t.out
+    if byrank 2 "$@" -o t.out --backend cpu; then
+        fail "$name" "ranks with different arguments produced an output, exit 0"
+    else
+        no_output "$name" t.out "$what"
+    fi
+}
+mismatch mpi_mismatch_key "rank 1's key differs from rank 0's" \
+    enc -a aes-128-ctr --key-file key@R@ --iv $IV -i in.bin
+mismatch mpi_mismatch_iv "rank 1's IV differs from rank 0's" \
+    enc -a aes-128-ctr --key-file key0 --iv 00112233445566778899aabbccddee0@R@ -i in.bin
+mismatch mpi_mismatch_input "rank 1's input file differs from rank 0's" \
+    dec -a aes-128-ctr --key-file key0 --iv $IV -i other@R@.bin
+mismatch mpi_mismatch_sector "rank 1's --sector differs from rank 0's" \
+    enc -a aes-128-xts -K $KX --sector 1@R@ -i in.bin
+# an option only rank 1 refuses: every rank stops (none is left waiting in a
+# collective the others never reach), rank 0 prints rank 1's message
+rm -f t.out
+if timeout 60 sh -c 'mpirun --oversubscribe -np 2 sh -c '"'"'x=; [ "$OMPI_COMM_WORLD_RANK" = 1 ] &&
+    x=--bogus; exec "$0" "$@" $x'"'"' "$@" 2>err.txt' sh "$M" enc -a aes-128-ctr --key-file key0 \
+    --iv $IV -i in.bin -o t.out --backend cpu; then
+    fail mpi_mismatch_parse "an option refused by rank 1 only went unnoticed"
+elif [ $? = 124 ]; then
+    fail mpi_mismatch_parse "an option refused by rank 1 only hung the run (killed after 60 s)"
+else
+    no_output mpi_mismatch_parse t.out "rank 1 of 2: enc: unknown option '--bogus'"
+fi
+# a FIFO as the input: the check of the input's identity must not wait for
+# a writer; refused as MPI-IO needs a regular file
+mkfifo fifo
+rm -f t.out
+if timeout 60 sh -c 'mpirun --oversubscribe -np 2 "$@" 2>err.txt' sh "$M" enc -a aes-128-ctr \
+    --key-file key0 --iv $IV -i fifo -o t.out --backend cpu; then
+    fail mpi_fifo_input "a FIFO input accepted"
+elif [ $? = 124 ]; then
+    fail mpi_fifo_input "a FIFO input hung the run (killed after 60 s)"
+else
+    no_output mpi_fifo_input t.out "not a regular file"
+fi
+# ntt: every rank reads the inputs itself -- here each its own copy (a
+# node's local disk), the same name, one number different
+mkdir d0 d1
+seq 1 1024 >d0/na.txt
+sed '5s/.*/7/' d0/na.txt >d1/na.txt
+rm -f t.out
+if run 2 sh -c 'cd d$OMPI_COMM_WORLD_RANK &&
+    exec "$0" ntt forward -n 1024 -q 12289 na.txt -o ../t.out --backend cpu' "$M"; then
+    fail mpi_mismatch_ntt "ranks with different ntt inputs produced an output, exit 0"
+else
+    no_output mpi_mismatch_ntt t.out "rank 1's input data differs from rank 0's"
+fi
+# -K under MPI: mpirun's own argument list keeps the key; one warning (rank
+# 0), none with --key-file
+run 2 "$M" enc -a aes-128-ctr -K $K --iv $IV -i in.bin -o w.out --backend cpu
+kw=$(grep -c "warning: -K .*--key-file" err.txt)
+run 2 "$M" enc -a aes-128-ctr --key-file key0 --iv $IV -i in.bin -o w2.out --backend cpu
+fw=$(grep -c "warning: -K" err.txt)
+if [ "$kw" = 1 ] && [ "$fw" = 0 ] && cmp -s w.out w2.out; then
+    pass mpi_k_warning
+else
+    fail mpi_k_warning "-K: $kw warnings (want 1), --key-file: $fw (want 0), or outputs differ"
+fi
+# the environment knobs are input too (the test-only one included): not a
+# number, not a rank of the run, not a plain decimal -- each refused by name
+knob() { # knob TESTNAME VAR=VALUE MESSAGE
+    rm -f t.out
+    if env "$2" mpirun --oversubscribe -np 2 "$M" enc -a aes-128-ctr --key-file key0 --iv $IV \
+        -i in.bin -o t.out --backend cpu 2>err.txt; then
+        fail "$1" "$2 ignored, exit 0"
+    elif grep -q "signal" err.txt; then
+        fail "$1" "$2 killed a rank: $(head -3 err.txt)"
+    else
+        no_output "$1" t.out "$3"
+    fi
+}
+knob mpi_kill_rank_abc CRYPTOPIM_MPI_KILL_RANK=abc "CRYPTOPIM_MPI_KILL_RANK='abc': not a number in 0..1"
+knob mpi_kill_rank_2 CRYPTOPIM_MPI_KILL_RANK=2 "CRYPTOPIM_MPI_KILL_RANK='2': not a number in 0..1"
+knob mpi_chunk_abc CRYPTOPIM_CHUNK=abc "CRYPTOPIM_CHUNK='abc': not a number in 16"
+knob mpi_net_gbps_exp CRYPTOPIM_NET_GBPS=1e3 "CRYPTOPIM_NET_GBPS: expected a number in 0.001"
 
 # sha256sum: lines in input order, exit status and messages as coreutils
 mkdir f

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 void cli_error(const char *fmt, ...)
@@ -175,6 +177,37 @@ int cli_env_u64(const char *name, uint64_t lo, uint64_t hi, uint64_t *out)
     }
     *out = v;
     return 1;
+}
+
+int cli_parse_decimal(const char *what, const char *s, double lo, double hi, double *out)
+{
+    size_t digits = 0, points = 0, i = 0;
+    for (; s && s[i]; i++) {
+        if (s[i] >= '0' && s[i] <= '9')
+            digits++;
+        else if (s[i] == '.')
+            points++;
+        else
+            break;
+    }
+    double v = 0;
+    if (s && !s[i] && digits && points <= 1 && digits <= 30)
+        v = strtod(s, NULL); /* only digits and one point: strtod reads them all */
+    if (!s || s[i] || !digits || points > 1 || digits > 30 || !(v >= lo && v <= hi)) {
+        cli_error("%s: expected a number in %g..%g, got %s", what, lo, hi,
+                  s ? cli_quote(s) : "nothing");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_env_decimal(const char *name, double lo, double hi, double *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    return cli_parse_decimal(name, s, lo, hi, out) == 0 ? 1 : -1;
 }
 
 static unsigned std_closed; /* bit fd: descriptor fd was closed at the start */
@@ -359,4 +392,13 @@ long cli_read_full(int fd, void *buf, size_t cap)
         got += (size_t)r;
     }
     return (long)got;
+}
+
+void cli_no_core_dumps(void)
+{
+    struct rlimit none = {0, 0};
+    (void)setrlimit(RLIMIT_CORE, &none);
+#ifdef PR_SET_DUMPABLE
+    (void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
 }

@@ -85,6 +85,15 @@ const char *cli_quote_out(const char *path);
  * in lo..hi` (the value not echoed if it may be key material).
  */
 int cli_env_u64(const char *name, uint64_t lo, uint64_t hi, uint64_t *out);
+/*
+ * A decimal number with an optional fraction ("100", "12.5", ".5"): digits
+ * and at most one point, nothing else (no sign, space, exponent, hex, inf
+ * or nan), in [lo, hi].  cli_parse_decimal() returns 0 with *out set, or -1
+ * after printing `cryptopim: WHAT: expected a number in lo..hi, got ...`.
+ * cli_env_decimal() is its environment form, with cli_env_u64's returns.
+ */
+int cli_parse_decimal(const char *what, const char *s, double lo, double hi, double *out);
+int cli_env_decimal(const char *name, double lo, double hi, double *out);
 
 /*
  * Run first in main(): a standard descriptor (0, 1, 2) that the caller
@@ -98,6 +107,15 @@ int cli_env_u64(const char *name, uint64_t lo, uint64_t hi, uint64_t *out);
 int cli_guard_std_fds(void);
 /* 1 if standard descriptor fd was closed when cli_guard_std_fds() ran. */
 int cli_std_fd_closed(int fd);
+
+/*
+ * A process that holds keys (enc, dec, hmac, pbkdf2, and cryptopim-mpi's)
+ * calls this before it reads one: no core file with them, and a debugger
+ * of the same user cannot attach to read them (Linux: not dumpable; the
+ * process can still use its own /proc entries).  Failures change nothing
+ * else, so they are not errors.
+ */
+void cli_no_core_dumps(void);
 
 /* Parses a decimal unsigned in [lo, hi]; on error prints `cryptopim: OPT:
  * ...` and returns -1. */
@@ -218,7 +236,7 @@ uint8_t *cli_iopipe_scratch(cli_iopipe *p, size_t *cap);
 void cli_iopipe_free(cli_iopipe *p);
 
 /* Commands (one file each). */
-int cmd_encdec(int argc, char **argv, cpim_dir dir); /* cryptopim.c */
+int cmd_encdec(int argc, char **argv, cpim_dir dir); /* encdec_cmd.c */
 int cmd_list(int argc, char **argv);                 /* cryptopim.c */
 int cmd_sha256sum(int argc, char **argv);            /* sha256sum.c */
 int cmd_hmac(int argc, char **argv);                 /* hmac.c */

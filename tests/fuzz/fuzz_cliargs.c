@@ -7,7 +7,9 @@
  * file I/O (cli_encdec_parse does none).  Besides what the sanitizers catch,
  * the target checks the parser's promises on every input: a success names
  * one of the six algorithms with its key size and has `-` already mapped to
- * NULL, and the -K text does not survive in argv.
+ * NULL, and the -K text does not survive in argv.  Each argument also goes
+ * through the environment knobs' decimal parser (cli_parse_decimal), whose
+ * successes must be plain decimals in range.
  *
  *   clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
  *       -D_POSIX_C_SOURCE=200809L -Iinclude -Itools tests/fuzz/fuzz_cliargs.c \
@@ -103,8 +105,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc == CLI_OK && !e.key_file &&
         count_key_texts(argv, argc, &e) >= count_key_texts(copy, argc, &e))
         abort();
-    for (int i = 0; i < argc; i++)
+    for (int i = 0; i < argc; i++) {
         (void)cli_quote(copy[i]); /* must not crash on anything */
+        /* The knob parser's promise: a success is in range and was spelled
+         * with digits and at most one point, nothing else. */
+        double v;
+        if (cli_parse_decimal("fuzz", copy[i], 0.001, 1e9, &v) == 0) {
+            size_t digits = strspn(copy[i], "0123456789."), points = 0;
+            for (const char *c = copy[i]; *c; c++)
+                points += *c == '.';
+            if (copy[i][digits] || points > 1 || !(v >= 0.001 && v <= 1e9))
+                abort();
+        }
+    }
     cpim_wipe(e.key, sizeof e.key);
     for (int i = 0; i < argc; i++)
         free(copy[i]);
