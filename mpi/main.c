@@ -114,6 +114,9 @@ static int mpi_options(mpi_run *r, int *argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* before MPI opens anything: a closed 0, 1 or 2 must not become one of its files */
+    if (cli_guard_std_fds() != 0)
+        return CLI_USAGE;
     MPI_Init(&argc, &argv);
     mpi_run r;
     memset(&r, 0, sizeof r);
@@ -153,9 +156,14 @@ int main(int argc, char **argv)
                   cli_quote(cmd));
     }
     if (r.rank == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-        cli_error("cannot write standard output: %s", strerror(errno));
+        /* sha256sum reports it as coreutils does: `write error`, exit 1 */
+        int sum = cmd && strcmp(cmd, "sha256sum") == 0;
+        if (!sum)
+            cli_error("cannot write standard output: %s", strerror(errno));
+        else
+            cli_error("write error: %s", strerror(errno));
         if (!rc)
-            rc = CLI_USAGE;
+            rc = sum ? CLI_FAIL : CLI_USAGE;
     }
     /* One exit status for the whole run (mpirun reports a process's). */
     int worst = rc;
