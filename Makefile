@@ -263,7 +263,8 @@ SAN_TEST_CMDS := $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/unit) \
                  "$(SAN_ENV) sh tests/cli.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_keys.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_sha256sum.sh $(SAN_BUILD)/cryptopim" \
-                 $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu)
+                 $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu) \
+                 "cd $(BUILD)/tests/emu/host && $(SAN_ENV) $(abspath $(SAN_BUILD))/tests/emu/host/test-host emu_host_freed emu_host_free_only emu_host_alloc emu_host_sdk_"
 
 # ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----
 -include tests/fuzz/fuzz.mk
@@ -272,7 +273,7 @@ san-build: dpu
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=1 CFLAGS="-O1 -g" \
 	    DPU_DIR=$(abspath $(BUILD))/dpu \
 	    $(SAN_BUILD)/tests/unit $(SAN_BUILD)/cryptopim $(SAN_BUILD)/cryptopim-bench \
-	    $(SAN_BUILD)/tests/emu/test-vdpu $(SAN_FUZZ_REPLAYS)
+	    $(SAN_BUILD)/tests/emu/test-vdpu $(SAN_BUILD)/tests/emu/host/test-host $(SAN_FUZZ_REPLAYS)
 
 # The tests run with a clean MAKEFLAGS: a test that calls make (tests/install.sh)
 # must not inherit this make's job server, whose pipes it does not get.

@@ -14,6 +14,33 @@ static pthread_mutex_t g_alloc_mu = PTHREAD_MUTEX_INITIALIZER;
 static bool g_rank_used[HOST_MAX_RANKS];
 static alloc_t *g_allocs;
 
+/* A freed allocation's rank array is kept, every entry set to the address
+ * of this marker, so that a set value still held by the program (the whole
+ * set, or a rank of it from DPU_RANK_FOREACH: both point into that array)
+ * reads the marker rather than freed memory. The arrays stay on g_retired
+ * (reachable, so no leak report): nr_ranks pointers per dpu_free. */
+static char g_freed_rank;
+#define FREED_RANK ((struct dpu_rank_t *)(void *)&g_freed_rank)
+typedef struct retired {
+    struct dpu_rank_t **ranks;
+    struct retired *next;
+} retired_t;
+static retired_t *g_retired;
+
+/* Whether d is a DPU of a live allocation (compares addresses only: a
+ * freed DPU's memory is never read). Under g_alloc_mu. */
+static bool dpu_is_live(const struct dpu_t *d)
+{
+    for (const alloc_t *a = g_allocs; a; a = a->next)
+        for (uint32_t i = 0; i < a->nr_ranks; i++) {
+            const struct dpu_rank_t *r = a->ranks[i];
+            if ((uintptr_t)d >= (uintptr_t)r->dpus &&
+                (uintptr_t)d < (uintptr_t)(r->dpus + r->nr_dpus))
+                return true;
+        }
+    return false;
+}
+
 /* see set.h */
 uint32_t emu_dpu_id(const struct dpu_t *d)
 {
@@ -24,12 +51,18 @@ uint32_t emu_dpu_id(const struct dpu_t *d)
 /* see set.h */
 dpu_error_t emu_set_check(struct dpu_set_t set)
 {
-    if (set.kind == DPU_SET_DPU)
-        return set.dpu != NULL ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
+    if (set.kind == DPU_SET_DPU) {
+        if (set.dpu == NULL)
+            return DPU_ERR_INVALID_DPU_SET;
+        pthread_mutex_lock(&g_alloc_mu);
+        bool live = dpu_is_live(set.dpu);
+        pthread_mutex_unlock(&g_alloc_mu);
+        return live ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
+    }
     if (set.kind != DPU_SET_RANKS || set.list.nr_ranks == 0 || set.list.ranks == NULL)
         return DPU_ERR_INVALID_DPU_SET;
     for (uint32_t i = 0; i < set.list.nr_ranks; i++)
-        if (set.list.ranks[i] == NULL)
+        if (set.list.ranks[i] == NULL || set.list.ranks[i] == FREED_RANK)
             return DPU_ERR_INVALID_DPU_SET;
     return DPU_OK;
 }
@@ -154,7 +187,9 @@ static dpu_error_t create_dpus(alloc_t *a)
     return err;
 }
 
-static void alloc_destroy(alloc_t *a)
+/* Destroys a; retire: keep its rank array, poisoned (see g_freed_rank),
+ * since the program may still hold sets pointing into it. */
+static void alloc_destroy_ex(alloc_t *a, bool retire)
 {
     uint32_t n;
     struct dpu_t **v = alloc_dpus(a, &n, false);
@@ -164,11 +199,27 @@ static void alloc_destroy(alloc_t *a)
     }
     for (uint32_t i = 0; i < a->nr_ranks; i++)
         rank_destroy(a->ranks[i]);
-    free(a->ranks);
+    retired_t *t = retire && a->ranks ? malloc(sizeof *t) : NULL;
+    if (t != NULL) {
+        for (uint32_t i = 0; i < a->nr_ranks; i++)
+            a->ranks[i] = FREED_RANK;
+        t->ranks = a->ranks;
+        pthread_mutex_lock(&g_alloc_mu);
+        t->next = g_retired;
+        g_retired = t;
+        pthread_mutex_unlock(&g_alloc_mu);
+    } else {
+        free(a->ranks);
+    }
     emu_profile_release(&a->prof);
     pthread_mutex_destroy(&a->sample_mu);
     pthread_cond_destroy(&a->sample_cv);
     free(a);
+}
+
+static void alloc_destroy(alloc_t *a)
+{
+    alloc_destroy_ex(a, false);
 }
 
 /* see set.h */
@@ -301,7 +352,7 @@ void emu_alloc_release(alloc_t *a)
     uint32_t n = a->nr_ranks;
     for (uint32_t i = 0; i < n; i++)
         ids[i] = a->ranks[i]->id;
-    alloc_destroy(a);
+    alloc_destroy_ex(a, true);
     pthread_mutex_lock(&g_alloc_mu);
     for (uint32_t i = 0; i < n; i++)
         g_rank_used[ids[i]] = false;
