@@ -57,9 +57,15 @@ TEST_OPENSSL_LIBS := $(if $(HAVE_OPENSSL),-lcrypto)
 TEST_FLINT_LIBS := $(if $(HAVE_FLINT),-lflint -lgmp)
 
 # UPMEM: the real SDK when installed (UPMEM_HOME set, or its compiler on PATH),
-# else the built-in virtual UPMEM in emu/.
-REAL_SDK := $(if $(UPMEM_HOME),1,$(shell command -v dpu-upmem-dpurte-clang >/dev/null 2>&1 && \
-              ! command -v dpu-upmem-dpurte-clang | grep -q '/emu/bin/' && echo 1))
+# else the built-in virtual UPMEM in emu/.  The virtual UPMEM's SDK-shaped
+# trees (build/upmem, an installed lib/upmem-virtual) are valid UPMEM_HOMEs
+# too: their share/upmem/version says "virtual UPMEM", and so does the one
+# next to a compiler wrapper of theirs on PATH; those mean "not the SDK".
+virtual_tree = grep -qs 'virtual UPMEM' "$(1)/share/upmem/version"
+REAL_SDK := $(if $(UPMEM_HOME),$(shell $(call virtual_tree,$(UPMEM_HOME)) || echo 1),\
+              $(shell c=$$(command -v dpu-upmem-dpurte-clang 2>/dev/null) && \
+              ! echo "$$c" | grep -q '/emu/bin/' && \
+              ! $(call virtual_tree,$$(dirname "$$c")/..) && echo 1))
 ifeq ($(REAL_SDK),1)
 DPU_CC        := dpu-upmem-dpurte-clang
 DPU_HOST_CFLAGS := $(shell dpu-pkg-config --cflags dpu)

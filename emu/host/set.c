@@ -84,6 +84,7 @@ static void rank_destroy(struct dpu_rank_t *r)
     emu_model_timeline_retire(&r->tl);
     emu_model_timeline_retire(&r->tl_par);
     pthread_mutex_destroy(&r->mu);
+    pthread_mutex_destroy(&r->user_mu);
     pthread_cond_destroy(&r->cv);
     free(r);
 }
@@ -101,6 +102,11 @@ static struct dpu_rank_t *rank_create(alloc_t *a, uint32_t id, dpu_error_t *err)
     r->prof = p;
     r->nr_dpus = p->nr_dpus_per_rank;
     pthread_mutex_init(&r->mu, NULL);
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&r->user_mu, &attr);
+    pthread_mutexattr_destroy(&attr);
     pthread_cond_init(&r->cv, NULL);
     r->dpus = calloc(r->nr_dpus, sizeof *r->dpus);
     if (r->dpus == NULL) {
@@ -339,6 +345,22 @@ alloc_t *emu_alloc_take(struct dpu_set_t set)
                 *pp = a->next;
                 break;
             }
+        }
+    }
+    pthread_mutex_unlock(&g_alloc_mu);
+    return a;
+}
+
+/* see set.h */
+alloc_t *emu_alloc_take_rank(const struct dpu_rank_t *r)
+{
+    alloc_t *a = NULL;
+    pthread_mutex_lock(&g_alloc_mu);
+    for (alloc_t **pp = &g_allocs; r != NULL && *pp; pp = &(*pp)->next) {
+        if ((*pp)->nr_ranks == 1 && (*pp)->ranks[0] == r) {
+            a = *pp;
+            *pp = a->next;
+            break;
         }
     }
     pthread_mutex_unlock(&g_alloc_mu);
