@@ -6,7 +6,12 @@
 #   build/tests/emu/host/test-host tests/emu/host (PASS/FAIL lines); and
 #   tests/emu/host/modeled_time.sh: the modeled clock through upmem_env.sh;
 #   tests/emu/python/run.sh: the Python module `dpu` (emu/python) through
-#   upmem_env.sh and the SDK-shaped tree build/upmem (dist/install.mk)
+#   upmem_env.sh and the SDK-shaped tree build/upmem (dist/install.mk);
+#   tests/emu/compat/run.sh: host programs in the public programs' styles
+#   (DPU code compiled at run time, dlopen()ed host code, whole ranks through
+#   dpu_management.h); tests/emu/readme_flow.sh: the README's "your own UPMEM
+#   programs" steps from a fresh build tree (CMake with pkg_check_modules and
+#   with UPMEM_HOME)
 #   make test-emu-host             those tests + the examples in emu/examples/
 #   make test-emu-lib              tests/emu/lib (layers, exported names, parameter tables)
 #
@@ -42,7 +47,9 @@ $(EMU_HOST_TDIR)/test-host: $(wildcard tests/emu/host/*.c) $(TEST_HARNESS) $(BUI
 EMU_HOST_TEST_CMDS := "cd $(EMU_HOST_TDIR) && ./test-host" \
     "sh emu/examples/run_all.sh $(abspath $(BUILD))" \
     "bash tests/emu/host/modeled_time.sh $(abspath $(BUILD))" \
-    "sh tests/emu/python/run.sh $(abspath $(BUILD))"
+    "sh tests/emu/python/run.sh $(abspath $(BUILD))" \
+    "sh tests/emu/compat/run.sh $(abspath $(BUILD))" \
+    "sh tests/emu/readme_flow.sh"
 
 .PHONY: test-emu-host
 test-emu-host: $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a emu

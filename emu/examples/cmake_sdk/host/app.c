@@ -27,7 +27,8 @@ int main(void)
     if (rank == NULL || words == NULL)
         return 1;
     struct dpu_transfer_matrix m = {.offset = 0, .size = sizeof words[0]};
-    STRUCT_DPU_FOREACH (rank, dpu, i) {
+    STRUCT_DPU_FOREACH(rank, dpu, i)
+    {
         for (uint32_t k = 0; k < N_WORDS; k++)
             words[i][k] = dpu_get_id(dpu) * 7u + k;
         dpu_transfer_matrix_add_dpu(dpu, &m, words[i]);
@@ -35,7 +36,8 @@ int main(void)
     DPU_ASSERT(dpu_broadcast_to(set, "n_words", 0, &n, sizeof n, DPU_XFER_DEFAULT));
     DPU_ASSERT(dpu_copy_to_mrams(rank, &m));
     DPU_ASSERT(dpu_launch(set, DPU_SYNCHRONOUS));
-    STRUCT_DPU_FOREACH (rank, dpu, i) {
+    STRUCT_DPU_FOREACH(rank, dpu, i)
+    {
         uint32_t got = 0, want = 0;
         DPU_ASSERT(dpu_copy_from(dpu_set_from_dpu(dpu), "sum", 0, &got, sizeof got));
         for (uint32_t k = 0; k < N_WORDS; k++)
