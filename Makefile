@@ -62,10 +62,10 @@ TEST_FLINT_LIBS := $(if $(HAVE_FLINT),-lflint -lgmp)
 # too: their share/upmem/version says "virtual UPMEM", and so does the one
 # next to a compiler wrapper of theirs on PATH; those mean "not the SDK".
 virtual_tree = grep -qs 'virtual UPMEM' "$(1)/share/upmem/version"
-REAL_SDK := $(if $(UPMEM_HOME),$(shell $(call virtual_tree,$(UPMEM_HOME)) || echo 1),\
+REAL_SDK := $(strip $(if $(UPMEM_HOME),$(shell $(call virtual_tree,$(UPMEM_HOME)) || echo 1),\
               $(shell c=$$(command -v dpu-upmem-dpurte-clang 2>/dev/null) && \
               ! echo "$$c" | grep -q '/emu/bin/' && \
-              ! $(call virtual_tree,$$(dirname "$$c")/..) && echo 1))
+              ! $(call virtual_tree,$$(dirname "$$c")/..) && echo 1)))
 ifeq ($(REAL_SDK),1)
 DPU_CC        := dpu-upmem-dpurte-clang
 DPU_HOST_CFLAGS := $(shell dpu-pkg-config --cflags dpu)
