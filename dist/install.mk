@@ -287,7 +287,7 @@ DEB_STAGE := $(BUILD)/deb-root
 
 DEB_DEPS  := $(filter-out all,$(INSTALL_DEPS)) $(LIB) $(DPU_PROGS) $(BUILD)/libdpu.a \
     $(wildcard dist/* man/* emu/bin/* emu/upmem_env.sh emu/include/*.h emu/include/*.hpp \
-    emu/include/dpu emu/dpu-include/*.h \
+    emu/include/dpu emu/dpu-include/*.h emu/python/dpu/*.py emu/sdk/* \
     emu/examples/*/* emu/examples/*/*/*)
 deb: $(DEB)
 $(DEB): $(DEB_DEPS)
