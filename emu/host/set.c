@@ -13,6 +13,11 @@
 static pthread_mutex_t g_alloc_mu = PTHREAD_MUTEX_INITIALIZER;
 static bool g_rank_used[HOST_MAX_RANKS];
 static alloc_t *g_allocs;
+/* Also guards g_allocs, taken for writing (under g_alloc_mu) only to link
+ * or unlink an allocation: set checks read the list under it, never under
+ * g_alloc_mu, which emu_alloc_foreach_rank holds while ranks finish queued
+ * jobs -- a queued callback checking a set must not wait for it. */
+static pthread_rwlock_t g_live_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 /* A freed allocation's rank array is kept, every entry set to the address
  * of this marker, so that a set value still held by the program (the whole
@@ -28,7 +33,7 @@ typedef struct retired {
 static retired_t *g_retired;
 
 /* Whether d is a DPU of a live allocation (compares addresses only: a
- * freed DPU's memory is never read). Under g_alloc_mu. */
+ * freed DPU's memory is never read). Under g_live_lock. */
 static bool dpu_is_live(const struct dpu_t *d)
 {
     for (const alloc_t *a = g_allocs; a; a = a->next)
@@ -54,9 +59,9 @@ dpu_error_t emu_set_check(struct dpu_set_t set)
     if (set.kind == DPU_SET_DPU) {
         if (set.dpu == NULL)
             return DPU_ERR_INVALID_DPU_SET;
-        pthread_mutex_lock(&g_alloc_mu);
+        pthread_rwlock_rdlock(&g_live_lock);
         bool live = dpu_is_live(set.dpu);
-        pthread_mutex_unlock(&g_alloc_mu);
+        pthread_rwlock_unlock(&g_live_lock);
         return live ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
     }
     if (set.kind != DPU_SET_RANKS || set.list.nr_ranks == 0 || set.list.ranks == NULL)
@@ -324,8 +329,10 @@ dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profi
         return err;
     }
     pthread_mutex_lock(&g_alloc_mu);
+    pthread_rwlock_wrlock(&g_live_lock);
     a->next = g_allocs;
     g_allocs = a;
+    pthread_rwlock_unlock(&g_live_lock);
     pthread_mutex_unlock(&g_alloc_mu);
     set->kind = DPU_SET_RANKS;
     set->list.nr_ranks = a->nr_ranks;
@@ -342,7 +349,9 @@ alloc_t *emu_alloc_take(struct dpu_set_t set)
         for (alloc_t **pp = &g_allocs; *pp; pp = &(*pp)->next) {
             if ((*pp)->ranks == set.list.ranks && (*pp)->nr_ranks == set.list.nr_ranks) {
                 a = *pp;
+                pthread_rwlock_wrlock(&g_live_lock);
                 *pp = a->next;
+                pthread_rwlock_unlock(&g_live_lock);
                 break;
             }
         }
@@ -359,7 +368,9 @@ alloc_t *emu_alloc_take_rank(const struct dpu_rank_t *r)
     for (alloc_t **pp = &g_allocs; r != NULL && *pp; pp = &(*pp)->next) {
         if ((*pp)->nr_ranks == 1 && (*pp)->ranks[0] == r) {
             a = *pp;
+            pthread_rwlock_wrlock(&g_live_lock);
             *pp = a->next;
+            pthread_rwlock_unlock(&g_live_lock);
             break;
         }
     }

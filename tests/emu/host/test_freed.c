@@ -4,10 +4,17 @@
  * memory (run under ASan by `make san-build`: a use after free there is a
  * failure even when the old bytes would still have looked valid).
  *
+ * Also: checking a set never waits for a lock held while queued jobs
+ * finish (a queued callback checks the DPU sets it copies to while
+ * dpu_emu_reset waits for it).
+ *
  * Run from the folder holding basic.dpu (emu/host.mk builds it).
  */
+#define _DEFAULT_SOURCE
 #include <dpu.h>
+#include <dpu_emu.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "test.h"
 
@@ -60,4 +67,33 @@ TEST(emu_host_freed_set_refused)
     WANT_INVALID(dpu_launch(set, DPU_SYNCHRONOUS));
     WANT_INVALID(dpu_launch(rank, DPU_SYNCHRONOUS));
     CHECK(dpu_free(again) == DPU_OK, "free again");
+}
+
+/* Copies to each DPU of the set, after letting the caller reach its wait. */
+static dpu_error_t copy_each(struct dpu_set_t set, uint32_t rank, void *arg)
+{
+    (void)rank;
+    struct dpu_set_t dpu;
+    uint64_t bias = 5;
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    DPU_FOREACH (set, dpu) {
+        dpu_error_t err = dpu_copy_to(dpu, "bias", 0, &bias, sizeof bias);
+        if (err != DPU_OK)
+            return err;
+    }
+    *(int *)arg += 1;
+    return DPU_OK;
+}
+
+TEST(emu_host_freed_check_in_queued_callback)
+{
+    struct dpu_set_t set;
+    int calls = 0;
+    CHECK(dpu_alloc_ranks(1, "nrDpusPerRank=2", &set) == DPU_OK, "alloc");
+    CHECK(dpu_load(set, "basic.dpu", NULL) == DPU_OK, "load");
+    CHECK(dpu_callback(set, copy_each, &calls, DPU_CALLBACK_ASYNC) == DPU_OK, "callback");
+    dpu_emu_reset(); /* waits for the queued callback */
+    CHECK(dpu_sync(set) == DPU_OK && calls == 1, "the callback ran (%d)", calls);
+    CHECK(dpu_free(set) == DPU_OK, "free");
 }
