@@ -310,7 +310,8 @@ TSAN_UNIT_TESTS := hw_aesni_threads hw_shani_threads hw_shani_scheduler pim_open
     pim_shared_context_busy pim_timing_only_contract pim_faults_ctr_async_exec gcm_auto_random \
     hmac_pim_shapes
 TSAN_HOST_TESTS := emu_host_modeled_time_threads emu_parallel_ emu_host_async_order \
-    emu_host_ranks_independent emu_host_callbacks_sticky emu_host_clock_pipeline
+    emu_host_ranks_independent emu_host_callbacks_sticky emu_host_clock_pipeline \
+    emu_host_freed_check_in_queued_callback
 TSAN_TEST_CMDS := "$(TSAN_ENV) sh tests/tsan.sh $(TSAN_BUILD)" \
     "$(TSAN_ENV) $(TSAN_BUILD)/tests/unit $(TSAN_UNIT_TESTS)" \
     "cd $(EMU_HOST_TDIR) && $(TSAN_ENV) $(abspath $(TSAN_BUILD))/tests/emu/host/test-host $(TSAN_HOST_TESTS)"

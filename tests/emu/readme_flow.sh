@@ -14,14 +14,14 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 B=$T/build
 
-if MAKEFLAGS= make -n BUILD="$B" all >"$T/dry" 2>&1 &&
+if MAKEFLAGS='' make -n BUILD="$B" all >"$T/dry" 2>&1 &&
     grep -q "$B/pkgconfig/dpu.pc" "$T/dry" && grep -q "$B/upmem/share/upmem/version" "$T/dry"; then
     pass readme_plain_make_builds_dpu_pc
 else
     fail readme_plain_make_builds_dpu_pc "make -n all in a fresh tree does not build dpu.pc and build/upmem"
 fi
 
-if ! MAKEFLAGS= make -s -j2 BUILD="$B" emu >"$T/log" 2>&1; then
+if ! MAKEFLAGS='' make -s -j2 BUILD="$B" emu >"$T/log" 2>&1; then
     fail readme_fresh_build "make emu in a fresh build tree failed: $(tail -n 5 "$T/log")"
     finish
 fi

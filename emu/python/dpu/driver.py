@@ -10,6 +10,7 @@ error's text. Differences from the SDK are in docs/COMPATIBILITY.md §2.
 import ctypes
 import io
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -288,7 +289,7 @@ class DpuSet:
                 try:
                     compiler.DEFAULT_DPU_COMPILER.compile(sources, output=binary, options=options,
                                                           opt_lvl=compiler.O2)
-                except (OSError, Exception) as e:
+                except (OSError, subprocess.CalledProcessError) as e:
                     raise DpuError("cannot compile the DPU program: %s" % e) from None
             c_program = ctypes.c_void_p()
             if isinstance(binary, str):
