@@ -61,8 +61,13 @@ TEST_FLINT_LIBS := $(if $(HAVE_FLINT),-lflint -lgmp)
 # trees (build/upmem, an installed lib/upmem-virtual) are valid UPMEM_HOMEs
 # too: their share/upmem/version says "virtual UPMEM", and so does the one
 # next to a compiler wrapper of theirs on PATH; those mean "not the SDK".
+# (The tree upmem_env.sh set counts as virtual even before it is built.)
 virtual_tree = grep -qs 'virtual UPMEM' "$(1)/share/upmem/version"
-REAL_SDK := $(strip $(if $(UPMEM_HOME),$(shell $(call virtual_tree,$(UPMEM_HOME)) || echo 1),\
+virtual_home = $(filter $(patsubst %/,%,$(UPMEM_HOME)),$(abspath $(BUILD))/upmem \
+    $(if $(UPMEM_EMU_HOME),$(UPMEM_EMU_HOME) $(UPMEM_EMU_HOME)/build/upmem) \
+    $(if $(UPMEM_EMU_BUILD),$(UPMEM_EMU_BUILD)/upmem))
+REAL_SDK := $(strip $(if $(UPMEM_HOME),$(if $(virtual_home),,\
+              $(shell $(call virtual_tree,$(UPMEM_HOME)) || echo 1)),\
               $(shell c=$$(command -v dpu-upmem-dpurte-clang 2>/dev/null) && \
               ! echo "$$c" | grep -q '/emu/bin/' && \
               ! $(call virtual_tree,$$(dirname "$$c")/..) && echo 1)))
