@@ -291,7 +291,7 @@ san-build: dpu
 test: all $(TEST_DEPS) san-build
 	@MAKEFLAGS= sh tests/run.sh $(SAN_TEST_CMDS) $(TEST_CMDS)
 
-check-sanitize: san-build
+check-sanitize: san-build $(EMU_HOST_DPU_BINS)
 	@MAKEFLAGS= sh tests/run.sh $(SAN_TEST_CMDS)
 
 # ThreadSanitizer (build-tsan/, SAN=thread; docs/ARCHITECTURE.md, "Tests"):
