@@ -45,6 +45,8 @@ static void describe(const profile_t *p, dpu_description_t d)
     d->hw.memories.iram_size = (iram_size_t)VDPU_IRAM_MAX_INSNS;
     d->hw.dpu.nr_of_threads = VDPU_MAX_TASKLETS;
     d->hw.dpu.nr_of_atomic_bits = VDPU_ATOMIC_BITS;
+    /* 24 x 32-bit work registers per hardware thread (upmem-api.md, "work
+     * registers/thread"); the virtual DPU's riscv32 code has its own */
     d->hw.dpu.nr_of_work_registers_per_thread = 24;
     d->configuration.disable_reset_on_alloc = p->disable_reset_on_alloc;
     d->refcount = 1;
