@@ -2,7 +2,7 @@
  * sdk.c -- the SDK's low-level host API on rank and DPU handles:
  * dpu_management.h (handles, ids, locks, descriptions, iteration),
  * dpu_memory.h, dpu_runner.h, dpu_transfer_matrix.h, most of
- * dpu_program.h. Top layer: every copy, launch and poll is the <dpu.h>
+ * dpu_program.h, dpu_config.h's rank reset. Top layer: every copy, launch and poll is the <dpu.h>
  * call on the handle's set, so the rules, errors, queue order and modeled
  * time are those of the public API (one implementation of each).
  */
@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../include/dpu_config.h"
 #include "../include/dpu_management.h"
 #include "../include/dpu_memory.h"
 #include "../include/dpu_program.h"
 #include "../include/dpu_runner.h"
 #include "../include/dpu_transfer_matrix.h"
+#include "queue.h"
 #include "set.h"
 
 const char *dpu_slice_target_names[NR_OF_DPU_SLICE_TARGETS] = {
@@ -542,4 +544,18 @@ void dpu_free_program(struct dpu_program_t *program)
 struct dpu_program_t *dpu_get_program(struct dpu_t *dpu)
 {
     return dpu->program;
+}
+
+/* ------------------------------------------------------------------- reset */
+
+/* see dpu_config.h */
+dpu_error_t dpu_reset_rank(struct dpu_rank_t *rank)
+{
+    dpu_error_t err = emu_set_check(dpu_set_from_rank(&rank));
+    if (err != DPU_OK)
+        return err;
+    emu_ranks_quiesce(&rank, 1); /* no job of the rank runs from here */
+    for (uint32_t i = 0; i < rank->nr_dpus; i++)
+        rank->dpus[i].fault = false;
+    return DPU_OK;
 }

@@ -7,6 +7,7 @@
  * Run from the folder holding basic.dpu and fault.dpu (emu/host.mk).
  */
 #include <dpu.h>
+#include <dpu_config.h>
 #include <dpu_management.h>
 #include <dpu_memory.h>
 #include <dpu_program.h>
@@ -179,6 +180,16 @@ TEST(emu_host_sdk_runner_fault)
     bool done = false;
     OK(dpu_status_dpu(dpu_get(rank, 0, 1), &done, &fault));
     CHECK(done && !fault, "DPU 1 was not booted");
+
+    /* a rank reset clears the fault, keeps the memory and the program */
+    OK(dpu_reset_rank(rank));
+    OK(dpu_status_dpu(d, &done, &fault));
+    CHECK(done && !fault, "fault after dpu_reset_rank");
+    uint32_t kept = 0;
+    OK(dpu_copy_from(dpu_set_from_dpu(d), "do_fault", 0, &kept, sizeof kept));
+    CHECK(kept == 1, "WRAM after the reset: %u", kept);
+    CHECK(dpu_launch(dpu_set_from_dpu(d), DPU_SYNCHRONOUS) == DPU_ERR_DPU_FAULT,
+          "the program is still loaded (and faults again)");
     CHECK(dpu_free(set) == DPU_ERR_INVALID_DPU_SET, "dpu_free of a dpu_get_rank_of_type rank");
     OK(dpu_free_rank(rank));
     CHECK(dpu_free_rank(rank) == DPU_ERR_INVALID_DPU_SET, "freed twice");
