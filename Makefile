@@ -57,9 +57,20 @@ TEST_OPENSSL_LIBS := $(if $(HAVE_OPENSSL),-lcrypto)
 TEST_FLINT_LIBS := $(if $(HAVE_FLINT),-lflint -lgmp)
 
 # UPMEM: the real SDK when installed (UPMEM_HOME set, or its compiler on PATH),
-# else the built-in virtual UPMEM in emu/.
-REAL_SDK := $(if $(UPMEM_HOME),1,$(shell command -v dpu-upmem-dpurte-clang >/dev/null 2>&1 && \
-              ! command -v dpu-upmem-dpurte-clang | grep -q '/emu/bin/' && echo 1))
+# else the built-in virtual UPMEM in emu/.  The virtual UPMEM's SDK-shaped
+# trees (build/upmem, an installed lib/upmem-virtual) are valid UPMEM_HOMEs
+# too: their share/upmem/version says "virtual UPMEM", and so does the one
+# next to a compiler wrapper of theirs on PATH; those mean "not the SDK".
+# (The tree upmem_env.sh set counts as virtual even before it is built.)
+virtual_tree = grep -qs 'virtual UPMEM' "$(1)/share/upmem/version"
+virtual_home = $(filter $(patsubst %/,%,$(UPMEM_HOME)),$(abspath $(BUILD))/upmem \
+    $(if $(UPMEM_EMU_HOME),$(UPMEM_EMU_HOME) $(UPMEM_EMU_HOME)/build/upmem) \
+    $(if $(UPMEM_EMU_BUILD),$(UPMEM_EMU_BUILD)/upmem))
+REAL_SDK := $(strip $(if $(UPMEM_HOME),$(if $(virtual_home),,\
+              $(shell $(call virtual_tree,$(UPMEM_HOME)) || echo 1)),\
+              $(shell c=$$(command -v dpu-upmem-dpurte-clang 2>/dev/null) && \
+              ! echo "$$c" | grep -q '/emu/bin/' && \
+              ! $(call virtual_tree,$$(dirname "$$c")/..) && echo 1)))
 ifeq ($(REAL_SDK),1)
 DPU_CC        := dpu-upmem-dpurte-clang
 DPU_HOST_CFLAGS := $(shell dpu-pkg-config --cflags dpu)
@@ -267,7 +278,8 @@ SAN_TEST_CMDS := $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/unit) \
                  "$(SAN_ENV) sh tests/cli_keys.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_hostile.sh $(SAN_BUILD)/cryptopim" \
                  "$(SAN_ENV) sh tests/cli_sha256sum.sh $(SAN_BUILD)/cryptopim" \
-                 $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu)
+                 $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu) \
+                 "cd $(BUILD)/tests/emu/host && $(SAN_ENV) $(abspath $(SAN_BUILD))/tests/emu/host/test-host emu_host_freed emu_host_free_only emu_host_alloc emu_host_sdk_"
 
 # ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----
 -include tests/fuzz/fuzz.mk
@@ -276,14 +288,14 @@ san-build: dpu
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=1 CFLAGS="-O1 -g" \
 	    DPU_DIR=$(abspath $(BUILD))/dpu \
 	    $(SAN_BUILD)/tests/unit $(SAN_BUILD)/cryptopim $(SAN_BUILD)/cryptopim-bench \
-	    $(SAN_BUILD)/tests/emu/test-vdpu $(SAN_FUZZ_REPLAYS)
+	    $(SAN_BUILD)/tests/emu/test-vdpu $(SAN_BUILD)/tests/emu/host/test-host $(SAN_FUZZ_REPLAYS)
 
 # The tests run with a clean MAKEFLAGS: a test that calls make (tests/install.sh)
 # must not inherit this make's job server, whose pipes it does not get.
 test: all $(TEST_DEPS) san-build
 	@MAKEFLAGS= sh tests/run.sh $(SAN_TEST_CMDS) $(TEST_CMDS)
 
-check-sanitize: san-build
+check-sanitize: san-build $(EMU_HOST_DPU_BINS)
 	@MAKEFLAGS= sh tests/run.sh $(SAN_TEST_CMDS)
 
 # ThreadSanitizer (build-tsan/, SAN=thread; docs/ARCHITECTURE.md, "Tests"):
@@ -307,7 +319,8 @@ TSAN_UNIT_TESTS := hw_aesni_threads hw_shani_threads hw_shani_scheduler pim_open
     pim_shared_context_busy pim_timing_only_contract pim_faults_ctr_async_exec gcm_auto_random \
     hmac_pim_shapes
 TSAN_HOST_TESTS := emu_host_modeled_time_threads emu_parallel_ emu_host_async_order \
-    emu_host_ranks_independent emu_host_callbacks_sticky emu_host_clock_pipeline
+    emu_host_ranks_independent emu_host_callbacks_sticky emu_host_clock_pipeline \
+    emu_host_freed_check_in_queued_callback
 TSAN_TEST_CMDS := "$(TSAN_ENV) sh tests/tsan.sh $(TSAN_BUILD)" \
     "$(TSAN_ENV) $(TSAN_BUILD)/tests/unit $(TSAN_UNIT_TESTS)" \
     "cd $(EMU_HOST_TDIR) && $(TSAN_ENV) $(abspath $(TSAN_BUILD))/tests/emu/host/test-host $(TSAN_HOST_TESTS)"

@@ -16,12 +16,16 @@
 #               pkgconfig/cryptopim.pc, cryptopim/dpu/ (the DPU programs)
 #   INCLUDEDIR  cryptopim.h
 #   MANDIR      man1/cryptopim.1 (its CRYPTOPIM-MPI section), man3/libcryptopim.3
-#   LIBDIR/upmem-virtual/   the virtual UPMEM as an SDK stand-in: bin/
-#               (dpu-upmem-dpurte-clang, dpu-clang, dpu-pkg-config), include/
-#               (<dpu.h>..., the C++ <dpu>), lib/ (libdpu.so.0, libdpu.a, pkgconfig/dpu.pc,
-#               dpu-rt/ the prebuilt DPU runtime), dpu-include/ and vdpu/abi.h (DPU
-#               headers), rt/dpu.lds, examples/, upmem_env.sh, INSTALLED (marker
-#               the scripts use to tell an install from a checkout)
+#   LIBDIR/upmem-virtual/   the virtual UPMEM as an SDK stand-in, in the SDK's
+#               layout (a valid UPMEM_HOME): bin/ (dpu-upmem-dpurte-clang, dpu-clang,
+#               dpu-pkg-config), include/dpu/ (<dpu.h>..., the C++ <dpu>), lib/
+#               (libdpu.so.0, libdpu.a, pkgconfig/dpu.pc, dpu-rt/ the prebuilt DPU
+#               runtime), share/pkgconfig/dpu.pc, share/upmem/version (names the
+#               virtual UPMEM), share/upmem/cmake/dpu.cmake and
+#               include/host/DpuHost.cmake, python/dpu/ (the Python module),
+#               dpu-include/ and vdpu/abi.h (DPU headers), rt/dpu.lds, examples/,
+#               upmem_env.sh, INSTALLED (marker the scripts use to tell an install
+#               from a checkout)
 # libcryptopim.so finds libdpu.so.0 through its RUNPATH ($ORIGIN/upmem-virtual/lib)
 # and its DPU programs next to itself (src/pim/backend.c): the tree is relocatable.
 
@@ -120,6 +124,40 @@ $(BUILD)/pkgconfig/dpu.pc: dist/dpu.pc.in emu/bin/dpu-pkg-config
 	    -e 's|-L$${libdir} @RPATH@-ldpu|-L$${libdir} -Wl,--whole-archive -ldpu -Wl,--no-whole-archive -lpthread -lm|' \
 	    $< >$@
 
+# The SDK-shaped tree of the checkout, $(BUILD)/upmem (emu/upmem_env.sh
+# sets UPMEM_HOME to it): what UPMEM_HOME-based build systems look for,
+# pointing into the checkout and this build tree --
+#   bin/            the wrappers (symbolic links to emu/bin/*)
+#   include/dpu     the host headers (link to emu/include)
+#   lib/            libdpu.so(.0), libdpu.a, pkgconfig/dpu.pc
+#   share/pkgconfig/dpu.pc, share/upmem/version (says "virtual UPMEM"; the
+#   Makefile reads it to tell this tree from the real SDK),
+#   share/upmem/cmake/dpu.cmake (+ dpu-rules.cmake), .../include/host/DpuHost.cmake
+# The same layout is installed by `make install` (below).
+UPMEM_TREE := $(BUILD)/upmem
+UPMEM_VERSION_LINE = UPMEM DPU SDK version $(SDK_VERSION) - virtual UPMEM of cryptopim \
+    $(CPIM_VERSION) (no hardware: DPU programs run on the virtual DPU)
+$(UPMEM_TREE)/share/upmem/version: $(BUILD)/pkgconfig/dpu.pc $(DPU_SO) $(BUILD)/libdpu.a \
+    $(wildcard emu/sdk/*) $(wildcard emu/bin/*) include/cryptopim.h
+	rm -rf $(UPMEM_TREE)
+	mkdir -p $(UPMEM_TREE)/bin $(UPMEM_TREE)/include $(UPMEM_TREE)/lib/pkgconfig \
+	    $(UPMEM_TREE)/share/pkgconfig $(UPMEM_TREE)/share/upmem/cmake/include/host
+	for f in emu/bin/*; do ln -s $(abspath .)/$$f $(UPMEM_TREE)/bin/; done
+	ln -s $(abspath emu/include) $(UPMEM_TREE)/include/dpu
+	ln -s $(abspath $(DPU_SO)) $(UPMEM_TREE)/lib/libdpu.so.0
+	ln -s libdpu.so.0 $(UPMEM_TREE)/lib/libdpu.so
+	ln -s $(abspath $(BUILD)/libdpu.a) $(UPMEM_TREE)/lib/libdpu.a
+	cp $(BUILD)/pkgconfig/dpu.pc $(UPMEM_TREE)/lib/pkgconfig/dpu.pc
+	cp $(BUILD)/pkgconfig/dpu.pc $(UPMEM_TREE)/share/pkgconfig/dpu.pc
+	cp emu/sdk/dpu.cmake emu/sdk/dpu-rules.cmake $(UPMEM_TREE)/share/upmem/cmake/
+	cp emu/sdk/DpuHost.cmake $(UPMEM_TREE)/share/upmem/cmake/include/host/
+	echo "$(UPMEM_VERSION_LINE)" >$@
+ifneq ($(REAL_SDK),1)
+emu: $(UPMEM_TREE)/share/upmem/version
+all: $(BUILD)/pkgconfig/dpu.pc $(UPMEM_TREE)/share/upmem/version
+TEST_DEPS += $(UPMEM_TREE)/share/upmem/version
+endif
+
 # The installed static library: as $(LIB), but its last-resort folder of DPU
 # programs is LIBDIR/cryptopim/dpu rather than this build tree (a program
 # linked statically outside PREFIX/bin cannot find them relative to itself).
@@ -200,11 +238,17 @@ ifneq ($(INST_MPI),)
 	install -m 755 $(INST_MPI) $(I_BIN)/
 endif
 ifneq ($(REAL_SDK),1)
-	install -d $(I_UPM)/bin $(I_UPM)/include $(I_UPM)/lib/pkgconfig $(I_UPM)/lib/dpu-rt \
-	    $(I_UPM)/dpu-include $(I_UPM)/vdpu $(I_UPM)/rt $(I_UPM)/examples
+	install -d $(I_UPM)/bin $(I_UPM)/include/dpu $(I_UPM)/lib/pkgconfig $(I_UPM)/lib/dpu-rt \
+	    $(I_UPM)/dpu-include $(I_UPM)/vdpu $(I_UPM)/rt $(I_UPM)/examples \
+	    $(I_UPM)/share/pkgconfig $(I_UPM)/share/upmem/cmake/include/host $(I_UPM)/python/dpu
 	install -m 755 emu/bin/dpu-upmem-dpurte-clang emu/bin/dpu-pkg-config $(I_UPM)/bin/
 	ln -sf dpu-upmem-dpurte-clang $(I_UPM)/bin/dpu-clang
-	install -m 644 emu/include/*.h emu/include/*.hpp emu/include/dpu $(I_UPM)/include/
+	install -m 644 emu/include/*.h emu/include/*.hpp emu/include/dpu $(I_UPM)/include/dpu/
+	install -m 644 emu/sdk/dpu.cmake emu/sdk/dpu-rules.cmake $(I_UPM)/share/upmem/cmake/
+	install -m 644 emu/sdk/DpuHost.cmake $(I_UPM)/share/upmem/cmake/include/host/
+	echo "$(UPMEM_VERSION_LINE)" >$(I_UPM)/share/upmem/version
+	chmod 644 $(I_UPM)/share/upmem/version
+	install -m 644 emu/python/dpu/*.py $(I_UPM)/python/dpu/
 	install -m 644 emu/dpu-include/*.h $(I_UPM)/dpu-include/
 	install -m 644 emu/vdpu/abi.h $(I_UPM)/vdpu/
 	install -m 644 emu/rt/dpu.lds $(I_UPM)/rt/
@@ -213,9 +257,10 @@ ifneq ($(REAL_SDK),1)
 	ln -sf libdpu.so.0 $(I_UPM)/lib/libdpu.so
 	install -m 644 $(BUILD)/libdpu.a $(I_UPM)/lib/
 	sed -e 's|@PREFIX@|$(UPMEM_VDIR)|' -e 's|@LIBDIR@|$${prefix}/lib|' \
-	    -e 's|@INCLUDEDIR@|$${prefix}/include|' -e 's|@SDKVERSION@|$(SDK_VERSION)|' \
+	    -e 's|@INCLUDEDIR@|$${prefix}/include/dpu|' -e 's|@SDKVERSION@|$(SDK_VERSION)|' \
 	    -e 's|@RPATH@|-Wl,-rpath,$${libdir} |' dist/dpu.pc.in >$(I_UPM)/lib/pkgconfig/dpu.pc
 	chmod 644 $(I_UPM)/lib/pkgconfig/dpu.pc
+	cp $(I_UPM)/lib/pkgconfig/dpu.pc $(I_UPM)/share/pkgconfig/dpu.pc
 	sed 's|^_upmem_emu_prefix=""$$|_upmem_emu_prefix="$(UPMEM_VDIR)"|' emu/upmem_env.sh \
 	    >$(I_UPM)/upmem_env.sh
 	chmod 644 $(I_UPM)/upmem_env.sh
@@ -242,7 +287,7 @@ DEB_STAGE := $(BUILD)/deb-root
 
 DEB_DEPS  := $(filter-out all,$(INSTALL_DEPS)) $(LIB) $(DPU_PROGS) $(BUILD)/libdpu.a \
     $(wildcard dist/* man/* emu/bin/* emu/upmem_env.sh emu/include/*.h emu/include/*.hpp \
-    emu/include/dpu emu/dpu-include/*.h \
+    emu/include/dpu emu/dpu-include/*.h emu/python/dpu/*.py emu/sdk/* \
     emu/examples/*/* emu/examples/*/*/*)
 deb: $(DEB)
 $(DEB): $(DEB_DEPS)

@@ -4,7 +4,14 @@
 #   build/libdpu.a                 emu/host/*.c + the virtual DPU (emu/vdpu/*.c):
 #                                  one archive, so `-ldpu` / DPU_HOST_LIBS is enough
 #   build/tests/emu/host/test-host tests/emu/host (PASS/FAIL lines); and
-#   tests/emu/host/modeled_time.sh: the modeled clock through upmem_env.sh
+#   tests/emu/host/modeled_time.sh: the modeled clock through upmem_env.sh;
+#   tests/emu/python/run.sh: the Python module `dpu` (emu/python) through
+#   upmem_env.sh and the SDK-shaped tree build/upmem (dist/install.mk);
+#   tests/emu/compat/run.sh: host programs in the public programs' styles
+#   (DPU code compiled at run time, dlopen()ed host code, whole ranks through
+#   dpu_management.h); tests/emu/readme_flow.sh: the README's "your own UPMEM
+#   programs" steps from a fresh build tree (CMake with pkg_check_modules and
+#   with UPMEM_HOME)
 #   make test-emu-host             those tests + the examples in emu/examples/
 #   make test-emu-lib              tests/emu/lib (layers, exported names, parameter tables)
 #
@@ -39,10 +46,13 @@ $(EMU_HOST_TDIR)/test-host: $(wildcard tests/emu/host/*.c) $(TEST_HARNESS) $(BUI
 
 EMU_HOST_TEST_CMDS := "cd $(EMU_HOST_TDIR) && ./test-host" \
     "sh emu/examples/run_all.sh $(abspath $(BUILD))" \
-    "bash tests/emu/host/modeled_time.sh $(abspath $(BUILD))"
+    "bash tests/emu/host/modeled_time.sh $(abspath $(BUILD))" \
+    "sh tests/emu/python/run.sh $(abspath $(BUILD))" \
+    "sh tests/emu/compat/run.sh $(abspath $(BUILD))" \
+    "sh tests/emu/readme_flow.sh"
 
 .PHONY: test-emu-host
-test-emu-host: $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a
+test-emu-host: $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a emu
 	@sh tests/run.sh $(EMU_HOST_TEST_CMDS)
 
 emu: $(BUILD)/libdpu.a
@@ -54,6 +64,8 @@ TEST_DEPS += $(EMU_HOST_TDIR)/test-host $(EMU_HOST_DPU_BINS) $(BUILD)/libdpu.a
 #   exports.sh  libdpu.a / libcryptopim.a export only the allowed names
 #   names       a program defining libdpu.a's former internal names links and runs
 #   params      parameter tables vs the profile parser and docs/VIRTUAL_UPMEM_HOST.md
+#   sdk_names   our headers declare every name of the SDK's host headers
+#               (tests/emu/lib/sdk_host_names.tsv), left-out ones documented
 EMU_LIB_TDIR := $(BUILD)/tests/emu/lib
 
 $(EMU_LIB_TDIR)/names: tests/emu/lib/names.c $(TEST_HARNESS) $(BUILD)/libdpu.a
@@ -67,7 +79,8 @@ $(EMU_LIB_TDIR)/params: tests/emu/lib/params.c $(TEST_HARNESS) $(BUILD)/libdpu.a
 EMU_LIB_TEST_CMDS := "sh tests/emu/lib/layers.sh emu/host" \
     "sh tests/emu/lib/exports.sh $(BUILD)" \
     "$(EMU_LIB_TDIR)/names $(EMU_HOST_TDIR)/basic.dpu" \
-    "$(EMU_LIB_TDIR)/params docs/VIRTUAL_UPMEM_HOST.md"
+    "$(EMU_LIB_TDIR)/params docs/VIRTUAL_UPMEM_HOST.md" \
+    "python3 tests/emu/lib/sdk_names.py $(BUILD)"
 EMU_LIB_TEST_DEPS := $(EMU_LIB_TDIR)/names $(EMU_LIB_TDIR)/params $(EMU_HOST_TDIR)/basic.dpu \
     $(BUILD)/libdpu.a $(LIB)
 

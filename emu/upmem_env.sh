@@ -1,13 +1,18 @@
 # upmem_env.sh -- environment for the virtual UPMEM (like the SDK's
 # upmem_env.sh). Source it from any shell:
 #     . /path/to/cryptopim/emu/upmem_env.sh [simulator] [--modeled-time] [--machine NAME]
-# It puts emu/bin (dpu-upmem-dpurte-clang, dpu-clang, dpu-pkg-config) first
-# on PATH, build/pkgconfig (dpu.pc) on PKG_CONFIG_PATH and sets
-# UPMEM_EMU_HOME to the checkout. Installed (`make install`), the same
-# script in PREFIX/lib/upmem-virtual puts its bin/ on PATH, its lib/ on
-# LD_LIBRARY_PATH and lib/pkgconfig on PKG_CONFIG_PATH. It does NOT set
-# UPMEM_HOME: the project's Makefile reads a set UPMEM_HOME as "the real SDK
-# is installed". Build the library first: `make emu` (or `make`).
+# As the SDK's script, it sets UPMEM_HOME to an SDK-shaped tree (bin/,
+# include/dpu/, lib/, share/upmem/cmake/dpu.cmake, share/upmem/version,
+# share/pkgconfig/dpu.pc: what UPMEM_HOME-based build systems look for),
+# puts its bin/ first on PATH, its lib/ on LD_LIBRARY_PATH and the Python
+# module `dpu` on PYTHONPATH. In the checkout the tree is build/upmem
+# (`make` builds it; $UPMEM_EMU_BUILD/upmem for another build folder),
+# whose bin/ links to emu/bin, and PKG_CONFIG_PATH gets build/pkgconfig
+# (dpu.pc of the static libdpu.a); installed (`make install`), the tree is
+# this script's folder, PREFIX/lib/upmem-virtual, and PKG_CONFIG_PATH gets
+# its lib/pkgconfig. UPMEM_EMU_HOME is set to the checkout (installed: to
+# that folder). The tree's share/upmem/version says "virtual UPMEM": the
+# project's Makefile reads it to tell the tree from the real SDK.
 # Arguments (any order; others are ignored, as a file sourced without
 # arguments sees its caller's); given any of these, UPMEM_PROFILE_BASE
 # becomes their keys, else it is left as it is:
@@ -57,19 +62,32 @@ else
     export PATH
     if [ "$_upmem_emu_bin" = bin ]; then
         # as the SDK's script: the shared libdpu and dpu.pc of this install
-        case ":${LD_LIBRARY_PATH:-}:" in
-        *":$UPMEM_EMU_HOME/lib:"*) ;;
-        *) LD_LIBRARY_PATH=$UPMEM_EMU_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
-        esac
+        UPMEM_HOME=$UPMEM_EMU_HOME
         _upmem_emu_pc=$UPMEM_EMU_HOME/lib/pkgconfig
+        _upmem_emu_py=$UPMEM_EMU_HOME/python
     else
-        _upmem_emu_pc=${UPMEM_EMU_BUILD:-$UPMEM_EMU_HOME/build}/pkgconfig
+        _upmem_emu_build=${UPMEM_EMU_BUILD:-$UPMEM_EMU_HOME/build}
+        UPMEM_HOME=$_upmem_emu_build/upmem
+        if [ ! -f "$UPMEM_HOME/share/upmem/version" ]; then
+            echo "upmem_env.sh: $UPMEM_HOME is not built yet: run make in $UPMEM_EMU_HOME" >&2
+        fi
+        _upmem_emu_pc=$_upmem_emu_build/pkgconfig
+        _upmem_emu_py=$UPMEM_EMU_HOME/emu/python
     fi
+    export UPMEM_HOME
+    case ":${LD_LIBRARY_PATH:-}:" in
+    *":$UPMEM_HOME/lib:"*) ;;
+    *) LD_LIBRARY_PATH=$UPMEM_HOME/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
+    esac
     case ":${PKG_CONFIG_PATH:-}:" in
     *":$_upmem_emu_pc:"*) ;;
     *) PKG_CONFIG_PATH=$_upmem_emu_pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} ;;
     esac
-    export LD_LIBRARY_PATH PKG_CONFIG_PATH
+    case ":${PYTHONPATH:-}:" in
+    *":$_upmem_emu_py:"*) ;;
+    *) PYTHONPATH=$_upmem_emu_py${PYTHONPATH:+:$PYTHONPATH} ;;
+    esac
+    export LD_LIBRARY_PATH PKG_CONFIG_PATH PYTHONPATH
     # No shift: sourced without arguments, "$@" are the caller's.
     _upmem_emu_keys=""
     _upmem_emu_next=""
@@ -93,4 +111,4 @@ else
     fi
     unset _upmem_emu_keys _upmem_emu_next _upmem_emu_a
 fi
-unset _upmem_emu_self _upmem_emu_bin _upmem_emu_pc _upmem_emu_prefix
+unset _upmem_emu_self _upmem_emu_bin _upmem_emu_pc _upmem_emu_prefix _upmem_emu_py _upmem_emu_build

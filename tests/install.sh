@@ -43,8 +43,12 @@ for f in bin/cryptopim bin/cryptopim-bench include/cryptopim.h include/cryptopim
     lib/cryptopim/dpu/aes-t16 lib/cryptopim/dpu/sha256-t24 lib/cryptopim/dpu/gcm-t16 \
     share/man/man1/cryptopim.1 \
     share/man/man3/libcryptopim.3 lib/upmem-virtual/bin/dpu-upmem-dpurte-clang \
-    lib/upmem-virtual/bin/dpu-pkg-config lib/upmem-virtual/include/dpu.h \
-    lib/upmem-virtual/include/dpu lib/upmem-virtual/include/dpu.hpp \
+    lib/upmem-virtual/bin/dpu-pkg-config lib/upmem-virtual/include/dpu/dpu.h \
+    lib/upmem-virtual/include/dpu/dpu lib/upmem-virtual/include/dpu/dpu.hpp \
+    lib/upmem-virtual/include/dpu/dpu_management.h lib/upmem-virtual/share/upmem/version \
+    lib/upmem-virtual/share/upmem/cmake/dpu.cmake lib/upmem-virtual/share/pkgconfig/dpu.pc \
+    lib/upmem-virtual/share/upmem/cmake/include/host/DpuHost.cmake \
+    lib/upmem-virtual/python/dpu/__init__.py lib/upmem-virtual/python/dpu/driver.py \
     lib/upmem-virtual/dpu-include/inttypes.h lib/upmem-virtual/dpu-include/ctype.h \
     lib/upmem-virtual/lib/libdpu.so.0 lib/upmem-virtual/lib/libdpu.a \
     lib/upmem-virtual/lib/pkgconfig/dpu.pc lib/upmem-virtual/lib/dpu-rt/librt.a \
@@ -212,6 +216,25 @@ if command -v bash >/dev/null 2>&1; then
         pass install_upmem_cmake_example
     else
         fail install_upmem_cmake_example "$(tail -n 5 "$T/log")"
+    fi
+    # UPMEM_HOME-based CMake (DpuHost.cmake, the dpu.cmake toolchain file)
+    cp -R "$R/lib/upmem-virtual/examples/cmake_sdk" "$T/cmake_sdk"
+    if ! command -v cmake >/dev/null 2>&1; then
+        skip install_upmem_cmake_sdk_example "no cmake"
+    elif env -i HOME="$T" PATH=/usr/local/bin:/usr/bin:/bin bash -c \
+        ". '$R/lib/upmem-virtual/upmem_env.sh' && test \"\$UPMEM_HOME\" = '$R/lib/upmem-virtual' && cmake -S '$T/cmake_sdk' -B '$T/cmake_sdk_build' && cmake --build '$T/cmake_sdk_build' && '$T/cmake_sdk_build/host_app'" \
+        >"$T/log" 2>&1 && grep -q '^PASS example_cmake_sdk' "$T/log"; then
+        pass install_upmem_cmake_sdk_example
+    else
+        fail install_upmem_cmake_sdk_example "$(tail -n 5 "$T/log")"
+    fi
+    # the Python module through the installed upmem_env.sh
+    if env -i HOME="$T" PATH=/usr/local/bin:/usr/bin:/bin bash -c \
+        ". '$R/lib/upmem-virtual/upmem_env.sh' && cd '$T' && python3 -c 'import dpu, os; print(os.path.dirname(dpu.__file__))'" \
+        >"$T/log" 2>&1 && grep -q "^$R/lib/upmem-virtual/python/dpu\$" "$T/log"; then
+        pass install_upmem_python
+    else
+        fail install_upmem_python "$(tail -n 5 "$T/log")"
     fi
 else
     skip install_upmem_example "no bash (the environment script finds itself through BASH_SOURCE)"

@@ -8,9 +8,9 @@
 # `DONE` through tests/lib.sh.  Run from the checkout root (make test does).
 . ./tests/lib.sh
 BUILD=${1:-$(pwd)/build}
-. ./emu/upmem_env.sh
 UPMEM_EMU_BUILD=$BUILD
 export UPMEM_EMU_BUILD
+. ./emu/upmem_env.sh
 for dir in emu/examples/*/; do
     name=$(basename "$dir")
     out=$BUILD/emu/examples/$name

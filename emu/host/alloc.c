@@ -3,6 +3,7 @@
  * freeing waits for the ranks' queued work and stops their workers before
  * set.c destroys the ranks.
  */
+#include "../include/dpu_management.h"
 #include "clock.h"
 #include "entry.h"
 #include "model.h"
@@ -64,15 +65,9 @@ dpu_error_t dpu_alloc_ranks(uint32_t nr_ranks, const char *profile, struct dpu_s
     return err;
 }
 
-/* see dpu.h */
-dpu_error_t dpu_free(struct dpu_set_t set)
+/* Frees a taken allocation: waits for its queued work, stops its workers. */
+static void free_alloc(alloc_t *a)
 {
-    emu_api_enter();
-    alloc_t *a = emu_alloc_take(set);
-    if (a == NULL) {
-        emu_api_exit();
-        return DPU_ERR_INVALID_DPU_SET;
-    }
     emu_ranks_quiesce(a->ranks, a->nr_ranks);
     for (uint32_t i = 0; i < a->nr_ranks; i++)
         emu_rank_stop_worker(a->ranks[i]);
@@ -81,6 +76,38 @@ dpu_error_t dpu_free(struct dpu_set_t set)
     whole.list.ranks = a->ranks;
     emu_model_static_power(-static_watts(&whole));
     emu_alloc_release(a);
+}
+
+/* see dpu.h */
+dpu_error_t dpu_free(struct dpu_set_t set)
+{
+    emu_api_enter();
+    alloc_t *a = emu_alloc_take(set);
+    if (a != NULL)
+        free_alloc(a);
     emu_api_exit();
-    return DPU_OK;
+    return a != NULL ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
+}
+
+/* see dpu_management.h */
+dpu_error_t dpu_get_rank_of_type(const char *profile, struct dpu_rank_t **rank)
+{
+    if (rank == NULL)
+        return DPU_ERR_INTERNAL;
+    struct dpu_set_t set;
+    dpu_error_t err = dpu_alloc_ranks(1, profile, &set);
+    if (err == DPU_OK)
+        *rank = set.list.ranks[0];
+    return err;
+}
+
+/* see dpu_management.h */
+dpu_error_t dpu_free_rank(struct dpu_rank_t *rank)
+{
+    emu_api_enter();
+    alloc_t *a = emu_alloc_take_rank(rank);
+    if (a != NULL)
+        free_alloc(a);
+    emu_api_exit();
+    return a != NULL ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
 }

@@ -33,6 +33,10 @@
  *   alloc      dpu_alloc, dpu_alloc_ranks, dpu_free               alloc.c
  *   emu        <dpu_emu.h>: the public dpu_emu_* API              emu.c
  *   error      dpu_error_to_string (names queue.h's job types)    error.c
+ *   sdk        the SDK's low-level API on rank/DPU handles
+ *              (dpu_management.h, dpu_memory.h, dpu_runner.h,
+ *              dpu_transfer_matrix.h, dpu_program.h, dpu_config.h),
+ *              each through the <dpu.h> call on the handle's set   sdk.c
  *
  * Seams where a lower layer must reach up: the clock reads the modeled
  * host time through a source function alloc.c sets (emu_model_host_present)

@@ -40,7 +40,7 @@ static void settle(struct dpu_t *d)
 /* see dpu.h */
 dpu_error_t dpu_log_read(struct dpu_set_t set, FILE *stream)
 {
-    if (set.kind != DPU_SET_DPU || set.dpu == NULL)
+    if (set.kind != DPU_SET_DPU || emu_set_check(set) != DPU_OK)
         return DPU_ERR_INVALID_DPU_SET;
     if (stream == NULL)
         return DPU_ERR_INTERNAL;
@@ -55,7 +55,8 @@ dpu_error_t dpu_log_read(struct dpu_set_t set, FILE *stream)
 /* see dpu_log.h */
 dpu_error_t dpulog_read_for_dpu(struct dpu_t *dpu, FILE *stream)
 {
-    if (dpu == NULL || stream == NULL)
+    struct dpu_set_t set = {.kind = DPU_SET_DPU, .dpu = dpu};
+    if (emu_set_check(set) != DPU_OK || stream == NULL)
         return DPU_ERR_INVALID_DPU_SET;
     emu_api_enter();
     settle(dpu);

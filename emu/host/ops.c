@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../include/dpu_program.h"
 #include "entry.h"
 #include "model.h"
 #include "pool.h"
@@ -226,6 +227,15 @@ static dpu_error_t set_program(struct dpu_set_t set, struct dpu_program_t **out)
         return DPU_ERR_DIFFERENT_DPU_PROGRAMS;
     *out = p;
     return DPU_OK;
+}
+
+/* see dpu_program.h */
+dpu_error_t dpu_get_common_program(struct dpu_set_t *dpu_set, struct dpu_program_t **program)
+{
+    if (dpu_set == NULL || program == NULL)
+        return DPU_ERR_INTERNAL;
+    dpu_error_t err = emu_set_check(*dpu_set);
+    return err != DPU_OK ? err : set_program(*dpu_set, program);
 }
 
 typedef struct {

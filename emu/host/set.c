@@ -13,6 +13,38 @@
 static pthread_mutex_t g_alloc_mu = PTHREAD_MUTEX_INITIALIZER;
 static bool g_rank_used[HOST_MAX_RANKS];
 static alloc_t *g_allocs;
+/* Also guards g_allocs, taken for writing (under g_alloc_mu) only to link
+ * or unlink an allocation: set checks read the list under it, never under
+ * g_alloc_mu, which emu_alloc_foreach_rank holds while ranks finish queued
+ * jobs -- a queued callback checking a set must not wait for it. */
+static pthread_rwlock_t g_live_lock = PTHREAD_RWLOCK_INITIALIZER;
+
+/* A freed allocation's rank array is kept, every entry set to the address
+ * of this marker, so that a set value still held by the program (the whole
+ * set, or a rank of it from DPU_RANK_FOREACH: both point into that array)
+ * reads the marker rather than freed memory. The arrays stay on g_retired
+ * (reachable, so no leak report): nr_ranks pointers per dpu_free. */
+static char g_freed_rank;
+#define FREED_RANK ((struct dpu_rank_t *)(void *)&g_freed_rank)
+typedef struct retired {
+    struct dpu_rank_t **ranks;
+    struct retired *next;
+} retired_t;
+static retired_t *g_retired;
+
+/* Whether d is a DPU of a live allocation (compares addresses only: a
+ * freed DPU's memory is never read). Under g_live_lock. */
+static bool dpu_is_live(const struct dpu_t *d)
+{
+    for (const alloc_t *a = g_allocs; a; a = a->next)
+        for (uint32_t i = 0; i < a->nr_ranks; i++) {
+            const struct dpu_rank_t *r = a->ranks[i];
+            if ((uintptr_t)d >= (uintptr_t)r->dpus &&
+                (uintptr_t)d < (uintptr_t)(r->dpus + r->nr_dpus))
+                return true;
+        }
+    return false;
+}
 
 /* see set.h */
 uint32_t emu_dpu_id(const struct dpu_t *d)
@@ -24,12 +56,18 @@ uint32_t emu_dpu_id(const struct dpu_t *d)
 /* see set.h */
 dpu_error_t emu_set_check(struct dpu_set_t set)
 {
-    if (set.kind == DPU_SET_DPU)
-        return set.dpu != NULL ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
+    if (set.kind == DPU_SET_DPU) {
+        if (set.dpu == NULL)
+            return DPU_ERR_INVALID_DPU_SET;
+        pthread_rwlock_rdlock(&g_live_lock);
+        bool live = dpu_is_live(set.dpu);
+        pthread_rwlock_unlock(&g_live_lock);
+        return live ? DPU_OK : DPU_ERR_INVALID_DPU_SET;
+    }
     if (set.kind != DPU_SET_RANKS || set.list.nr_ranks == 0 || set.list.ranks == NULL)
         return DPU_ERR_INVALID_DPU_SET;
     for (uint32_t i = 0; i < set.list.nr_ranks; i++)
-        if (set.list.ranks[i] == NULL)
+        if (set.list.ranks[i] == NULL || set.list.ranks[i] == FREED_RANK)
             return DPU_ERR_INVALID_DPU_SET;
     return DPU_OK;
 }
@@ -51,6 +89,7 @@ static void rank_destroy(struct dpu_rank_t *r)
     emu_model_timeline_retire(&r->tl);
     emu_model_timeline_retire(&r->tl_par);
     pthread_mutex_destroy(&r->mu);
+    pthread_mutex_destroy(&r->user_mu);
     pthread_cond_destroy(&r->cv);
     free(r);
 }
@@ -68,6 +107,11 @@ static struct dpu_rank_t *rank_create(alloc_t *a, uint32_t id, dpu_error_t *err)
     r->prof = p;
     r->nr_dpus = p->nr_dpus_per_rank;
     pthread_mutex_init(&r->mu, NULL);
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&r->user_mu, &attr);
+    pthread_mutexattr_destroy(&attr);
     pthread_cond_init(&r->cv, NULL);
     r->dpus = calloc(r->nr_dpus, sizeof *r->dpus);
     if (r->dpus == NULL) {
@@ -154,7 +198,9 @@ static dpu_error_t create_dpus(alloc_t *a)
     return err;
 }
 
-static void alloc_destroy(alloc_t *a)
+/* Destroys a; retire: keep its rank array, poisoned (see g_freed_rank),
+ * since the program may still hold sets pointing into it. */
+static void alloc_destroy_ex(alloc_t *a, bool retire)
 {
     uint32_t n;
     struct dpu_t **v = alloc_dpus(a, &n, false);
@@ -164,11 +210,27 @@ static void alloc_destroy(alloc_t *a)
     }
     for (uint32_t i = 0; i < a->nr_ranks; i++)
         rank_destroy(a->ranks[i]);
-    free(a->ranks);
+    retired_t *t = retire && a->ranks ? malloc(sizeof *t) : NULL;
+    if (t != NULL) {
+        for (uint32_t i = 0; i < a->nr_ranks; i++)
+            a->ranks[i] = FREED_RANK;
+        t->ranks = a->ranks;
+        pthread_mutex_lock(&g_alloc_mu);
+        t->next = g_retired;
+        g_retired = t;
+        pthread_mutex_unlock(&g_alloc_mu);
+    } else {
+        free(a->ranks);
+    }
     emu_profile_release(&a->prof);
     pthread_mutex_destroy(&a->sample_mu);
     pthread_cond_destroy(&a->sample_cv);
     free(a);
+}
+
+static void alloc_destroy(alloc_t *a)
+{
+    alloc_destroy_ex(a, false);
 }
 
 /* see set.h */
@@ -267,8 +329,10 @@ dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profi
         return err;
     }
     pthread_mutex_lock(&g_alloc_mu);
+    pthread_rwlock_wrlock(&g_live_lock);
     a->next = g_allocs;
     g_allocs = a;
+    pthread_rwlock_unlock(&g_live_lock);
     pthread_mutex_unlock(&g_alloc_mu);
     set->kind = DPU_SET_RANKS;
     set->list.nr_ranks = a->nr_ranks;
@@ -285,9 +349,29 @@ alloc_t *emu_alloc_take(struct dpu_set_t set)
         for (alloc_t **pp = &g_allocs; *pp; pp = &(*pp)->next) {
             if ((*pp)->ranks == set.list.ranks && (*pp)->nr_ranks == set.list.nr_ranks) {
                 a = *pp;
+                pthread_rwlock_wrlock(&g_live_lock);
                 *pp = a->next;
+                pthread_rwlock_unlock(&g_live_lock);
                 break;
             }
+        }
+    }
+    pthread_mutex_unlock(&g_alloc_mu);
+    return a;
+}
+
+/* see set.h */
+alloc_t *emu_alloc_take_rank(const struct dpu_rank_t *r)
+{
+    alloc_t *a = NULL;
+    pthread_mutex_lock(&g_alloc_mu);
+    for (alloc_t **pp = &g_allocs; r != NULL && *pp; pp = &(*pp)->next) {
+        if ((*pp)->nr_ranks == 1 && (*pp)->ranks[0] == r) {
+            a = *pp;
+            pthread_rwlock_wrlock(&g_live_lock);
+            *pp = a->next;
+            pthread_rwlock_unlock(&g_live_lock);
+            break;
         }
     }
     pthread_mutex_unlock(&g_alloc_mu);
@@ -301,7 +385,7 @@ void emu_alloc_release(alloc_t *a)
     uint32_t n = a->nr_ranks;
     for (uint32_t i = 0; i < n; i++)
         ids[i] = a->ranks[i]->id;
-    alloc_destroy(a);
+    alloc_destroy_ex(a, true);
     pthread_mutex_lock(&g_alloc_mu);
     for (uint32_t i = 0; i < n; i++)
         g_rank_used[ids[i]] = false;

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "../include/dpu.h"
+#include "../include/dpu_description.h"
+#include "../include/dpu_runner.h"
 #include "../vdpu/vdpu.h"
 #include "model.h"
 #include "profile.h"
@@ -76,6 +78,14 @@ struct dpu_rank_t {
     emu_launch_sample_t *samples;
     uint64_t nsamples, samples_cap;
     bool sample_broken;
+
+    /* dpu_management.h / dpu_runner.h (sdk.c): the program's own recursive
+     * lock (dpu_lock_rank), the description (filled on first use, under
+     * mu) and the run context of the last dpu_poll_rank */
+    pthread_mutex_t user_mu;
+    struct _dpu_description_t desc;
+    bool desc_ready;
+    struct _dpu_run_context_t run_ctx;
 };
 
 struct alloc {
@@ -119,6 +129,9 @@ dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profi
 /* The allocation whose value dpu_alloc returned in set, taken off the list
  * of live allocations; NULL if set is not such a value. */
 alloc_t *emu_alloc_take(struct dpu_set_t set);
+/* The live allocation of exactly the one rank r (dpu_get_rank_of_type's),
+ * taken off the list; NULL if there is none (r is not read). */
+alloc_t *emu_alloc_take_rank(const struct dpu_rank_t *r);
 /* Destroys a taken allocation and frees its ranks for later allocations.
  * Its ranks' workers must have been stopped (queue.h). */
 void emu_alloc_release(alloc_t *a);

@@ -8,7 +8,7 @@
 #ifndef DPU_ERROR_H
 #define DPU_ERROR_H
 
-typedef enum _dpu_error_t {
+typedef enum dpu_error_t {
     DPU_OK,
     DPU_ERR_INTERNAL,
     DPU_ERR_SYSTEM,
