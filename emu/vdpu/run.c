@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vdpu_internal.h"
+#include "vprof_internal.h"
 
 #define LIKELY(x)   __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -977,6 +978,8 @@ static int check_watchdog(vdpu_t *d, const vtask_t *t)
     return 0;
 }
 
+static void fast_turn_prof(vdpu_t *d, vtask_t *t, uint32_t q);
+
 static void run_fast(vdpu_t *d)
 {
     const uint32_t q = d->params.fast_quantum;
@@ -988,10 +991,14 @@ static void run_fast(vdpu_t *d)
             if (t->state != TS_RUN)
                 continue;
             any = 1;
-            uint32_t extra;
-            int stopped;
-            uint32_t n = exec_core(d, t, q, &extra, &stopped);
-            account(d, t, n, extra);
+            if (UNLIKELY(d->prof)) {
+                fast_turn_prof(d, t, q);
+            } else {
+                uint32_t extra;
+                int stopped;
+                uint32_t n = exec_core(d, t, q, &extra, &stopped);
+                account(d, t, n, extra);
+            }
             t->svc_slots = 0; /* untimed: the slots are counted, nothing to schedule */
             if (t->state != TS_DONE)
                 last = t;
@@ -1006,6 +1013,79 @@ static void run_fast(vdpu_t *d)
                 }
             return;
         }
+    }
+}
+
+/* issue_head with the profiler on (vprof.h): the same instructions in the
+ * same order, the runahead one instruction at a time so that each is
+ * attributed; the scheduler state it leaves is issue_head's. */
+static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uint64_t now,
+                                                      uint32_t *extra_out)
+{
+    d->now = now;
+    uint32_t extra = 0;
+    int stopped = 0;
+    const uint32_t pc0 = t->pc;
+    const vinsn_t *I = &d->code[pc0];
+    const int wr = vprof_is_write(I, t);
+    const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
+    vprof_head(d, t, pc0);
+    uint32_t n = exec_core(d, t, 1, &extra, &stopped);
+    account(d, t, n, extra);
+    vprof_insn(d, t, pc0, n, n + extra + t->svc_slots);
+    if (d->res->dma_count != dn)
+        vprof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+    if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
+        vprof_spin(d, t, n + extra + t->svc_slots);
+    if (d->faulted)
+        return;
+    /* runahead(.., 64, ..) is 64 runs of runahead(.., 1, ..) */
+    for (unsigned i = 0; !stopped && i < 64; i++) {
+        uint32_t pc = t->pc, ins;
+        uint32_t s = runahead(d, t, 1, &ins);
+        if (!s && !ins && t->pc == pc)
+            break;
+        account(d, t, ins, s - ins);
+        extra += s;
+        vprof_insn(d, t, pc, ins, s);
+    }
+    extra += t->svc_slots;
+    t->svc_slots = 0;
+    t->pending = extra;
+    t->ready = now + d->params.timing.revolver_cycles;
+    if (t->dma_done) {
+        if (t->dma_done > t->ready) {
+            vprof_dma_wait(d, t, pc0, t->dma_done - t->ready);
+            t->ready = t->dma_done;
+        }
+        t->dma_done = 0;
+    }
+    *extra_out = extra;
+}
+
+/* One FAST-mode turn of at most q slots with the profiler on: the
+ * instructions exec_core(d, t, q, ..) runs, one at a time. */
+static __attribute__((noinline)) void fast_turn_prof(vdpu_t *d, vtask_t *t, uint32_t q)
+{
+    for (uint32_t done = 0; done < q;) {
+        uint32_t extra = 0;
+        int stopped = 0;
+        const uint32_t pc0 = t->pc;
+        const vinsn_t *I = &d->code[pc0];
+        const int wr = vprof_is_write(I, t);
+        const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
+        vprof_head(d, t, pc0);
+        uint32_t n = exec_core(d, t, 1, &extra, &stopped);
+        account(d, t, n, extra);
+        vprof_insn(d, t, pc0, n, n + extra + t->svc_slots);
+        if (d->res->dma_count != dn)
+            vprof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+        if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
+            vprof_spin(d, t, n + extra + t->svc_slots);
+        t->svc_slots = 0;
+        done += n;
+        if (stopped || d->faulted || n == 0)
+            return;
     }
 }
 
@@ -1025,6 +1105,10 @@ static int only_runnable(const vdpu_t *d, const vtask_t *t)
 static inline __attribute__((always_inline)) void issue_head(vdpu_t *d, vtask_t *t, uint64_t now,
                                                              uint32_t *extra_out)
 {
+    if (UNLIKELY(d->prof)) {
+        issue_head_prof(d, t, now, extra_out);
+        return;
+    }
     d->now = now;
     uint32_t extra = 0;
     int stopped = 0;
@@ -1385,6 +1469,8 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     }
     res->nr_tasklets = d->nr;
     d->code = d->params.isa_fusion ? p->code : p->code_rv32;
+    if (d->prof)
+        vprof_run_begin(d);
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);
     else
@@ -1397,6 +1483,8 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
         if (d->params.mode == VDPU_MODE_TIMED && d->t[k].state != TS_DONE)
             res->tasklet[k].cycles = res->cycles;
     }
+    if (d->prof)
+        vprof_run_end(d);
     d->res = &d->scratch;
     return VDPU_OK;
 }

@@ -132,6 +132,7 @@ struct vdpu {
     int faulted;
     vdpu_result_t *res; /* result being filled */
     vdpu_result_t scratch;
+    struct vprof_run *prof; /* the profiler's collector, NULL when off (vprof.h) */
 };
 
 /* shared helpers */

@@ -1,0 +1,13 @@
+# emu/prof.mk -- the virtual DPU's profiler (included by the top-level
+# Makefile after emu/vdpu.mk and emu/host.mk):
+#
+#   build/tests/emu/test-vprof   profiled runs equal unprofiled ones; totals
+#   build/emu/dpu-profile        run a host program with profile=FILE and
+#                                print the report (docs/PROFILING.md)
+
+$(BUILD)/tests/emu/test-vprof: tests/emu/test_vprof.c $(TEST_HARNESS) $(VDPU_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(VDPU_CFLAGS) -Itests -o $@ $(filter %.c,$^) $(VDPU_LIB) $(LDLIBS)
+
+TEST_CMDS += "$(BUILD)/tests/emu/test-vprof"
+TEST_DEPS += $(BUILD)/tests/emu/test-vprof
