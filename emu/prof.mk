@@ -11,3 +11,10 @@ $(BUILD)/tests/emu/test-vprof: tests/emu/test_vprof.c $(TEST_HARNESS) $(VDPU_LIB
 
 TEST_CMDS += "$(BUILD)/tests/emu/test-vprof"
 TEST_DEPS += $(BUILD)/tests/emu/test-vprof
+
+$(BUILD)/emu/dpu-profile: emu/tools/dpu_profile.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -o $@ $<
+
+all: $(BUILD)/emu/dpu-profile
+TEST_DEPS += $(BUILD)/emu/dpu-profile

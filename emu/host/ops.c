@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dpuprof.h"
 #include "entry.h"
 #include "model.h"
 #include "pool.h"
@@ -832,6 +833,8 @@ static void run_one(void *arg, uint32_t i)
     }
     vdpu_err_t e = vdpu_run(d->v, d->res);
     d->fault = e != VDPU_OK || d->res->status == VDPU_STATUS_FAULT;
+    if (d->rank->prof->dpu_profile && e == VDPU_OK)
+        emu_dpuprof_add(d->rank->prof->dpu_profile, d->program, vdpu_profile_last(d->v));
     if (e != VDPU_OK) {
         memset(d->res, 0, sizeof *d->res);
         d->res->status = VDPU_STATUS_FAULT;

@@ -374,6 +374,18 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
             return false;
         return true;
     }
+    if (!strcmp(k, "profile")) { /* the DPU profile's file (dpuprof.h) */
+        if (*v == '\0') {
+            *why = "profile=FILE needs a file name (docs/PROFILING.md)";
+            return false;
+        }
+        char *c = strdup(v);
+        if (c == NULL)
+            return false;
+        free(p->dpu_profile);
+        p->dpu_profile = c;
+        return true;
+    }
     if (!strcmp(k, "dmaRules")) { /* see vdpu_dma_rules_t in vdpu.h */
         if (!strcmp(v, "strict"))
             vp->dma_rules = VDPU_DMA_STRICT;
@@ -425,6 +437,7 @@ static const char *const named_keys[] = {
     "machine",
     "mode",
     "dmaRules",
+    "profile",
 };
 
 /* Edit distance of a and b, case-insensitive, capped at 3 (a typo is 1-2). */
@@ -652,4 +665,6 @@ void emu_profile_release(profile_t *p)
 {
     free(p->rank_disabled);
     p->rank_disabled = NULL;
+    free(p->dpu_profile);
+    p->dpu_profile = NULL;
 }

@@ -91,6 +91,8 @@ typedef struct {
     bool sg_xfer_enable;          /* sgXferEnable: dpu_push_sg_xfer allowed */
     uint32_t sg_max_blocks;       /* sgXferMaxBlocksPerDpu, 0 = the
                                    * allocation's DPU count (the SDK's) */
+    char *dpu_profile;            /* profile=FILE: the DPU profile's file
+                                   * (dpuprof.h), NULL = no profiling    */
     vdpu_params_t vdpu;
     model_params_t model;
 } profile_t;
