@@ -18,3 +18,6 @@ $(BUILD)/emu/dpu-profile: emu/tools/dpu_profile.c
 
 all: $(BUILD)/emu/dpu-profile
 TEST_DEPS += $(BUILD)/emu/dpu-profile
+
+TEST_CMDS += "sh tests/emu/prof/dpu_profile.sh $(abspath $(BUILD))"
+TEST_DEPS += $(BUILD)/libdpu.a

@@ -214,7 +214,8 @@ static int control(const vinsn_t *I)
     return CF_NONE;
 }
 
-void vprof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t count, uint32_t slots)
+void vprof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t count, uint32_t slots,
+                int with_next)
 {
     vprof_run_t *P = d->prof;
     vprof_t *o = &P->out;
@@ -227,10 +228,10 @@ void vprof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t count, uint32
         o->node[cur].slots += slots;
     if (t->r[2] < P->min_sp[k])
         P->min_sp[k] = t->r[2];
-    /* a jump folded into this instruction goes with it */
+    /* a jump folded into this instruction, if it executed with it */
     const vinsn_t *I = &d->code[pc];
     int cf = control(I);
-    if (cf == CF_NONE && pc + 1 < o->n_insns && d->code[pc + 1].cost == 0)
+    if (cf == CF_NONE && with_next && pc + 1 < o->n_insns && d->code[pc + 1].cost == 0)
         cf = control(&d->code[pc + 1]);
     if (cf == CF_NONE || cur == NONE || t->pc >= o->n_insns)
         return;

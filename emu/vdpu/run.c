@@ -1032,7 +1032,7 @@ static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uin
     vprof_head(d, t, pc0);
     uint32_t n = exec_core(d, t, 1, &extra, &stopped);
     account(d, t, n, extra);
-    vprof_insn(d, t, pc0, n, n + extra + t->svc_slots);
+    vprof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
     if (d->res->dma_count != dn)
         vprof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
     if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
@@ -1047,7 +1047,7 @@ static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uin
             break;
         account(d, t, ins, s - ins);
         extra += s;
-        vprof_insn(d, t, pc, ins, s);
+        vprof_insn(d, t, pc, ins, s, 0);
     }
     extra += t->svc_slots;
     t->svc_slots = 0;
@@ -1077,7 +1077,7 @@ static __attribute__((noinline)) void fast_turn_prof(vdpu_t *d, vtask_t *t, uint
         vprof_head(d, t, pc0);
         uint32_t n = exec_core(d, t, 1, &extra, &stopped);
         account(d, t, n, extra);
-        vprof_insn(d, t, pc0, n, n + extra + t->svc_slots);
+        vprof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
         if (d->res->dma_count != dn)
             vprof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
         if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)

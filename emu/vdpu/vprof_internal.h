@@ -25,8 +25,10 @@ void vprof_run_end(vdpu_t *d);
 /* before the head instruction at pc issues */
 void vprof_head(vdpu_t *d, const vtask_t *t, uint32_t pc);
 /* the instruction at pc executed: `count` DPU instructions, `slots` issue
- * slots; t->pc is where it went */
-void vprof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t count, uint32_t slots);
+ * slots; t->pc is where it went; with_next: an instruction folded into it
+ * (cost 0) executed with it (exec_core does so, runahead does not) */
+void vprof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t count, uint32_t slots,
+                int with_next);
 /* the instruction at pc (a head) moved `n` DMAs of `bytes` in total */
 void vprof_dma(vdpu_t *d, uint32_t pc, uint64_t n, uint64_t bytes, int write);
 /* t's next issue waits `cycles` for the DMA of the head at pc */
