@@ -21,3 +21,12 @@ TEST_DEPS += $(BUILD)/emu/dpu-profile
 
 TEST_CMDS += "sh tests/emu/prof/dpu_profile.sh $(abspath $(BUILD))"
 TEST_DEPS += $(BUILD)/libdpu.a
+
+# what the profiler costs (measured, a ratio in one process): make vprof-bench
+$(BUILD)/emu/vprof-bench: tests/emu/vprof_bench.c $(VDPU_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(VDPU_CFLAGS) -o $@ $< $(VDPU_LIB) $(LDLIBS)
+
+.PHONY: vprof-bench
+vprof-bench: $(BUILD)/emu/vprof-bench
+	$(BUILD)/emu/vprof-bench

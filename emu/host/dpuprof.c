@@ -76,9 +76,18 @@ static void write_all(void)
 /* see dpuprof.h */
 void emu_dpuprof_add(const char *file, struct dpu_program_t *prog, const vprof_t *run)
 {
-    if (!file || !prog || !run)
+    if (!file || !prog)
         return;
     pthread_mutex_lock(&g_mu);
+    if (!run) { /* the DPU's profiler ran out of memory and turned itself off */
+        static int told;
+        if (!told)
+            fprintf(stderr, "virtual UPMEM: profile=%s: out of memory, DPU runs are missing\n",
+                    file);
+        told = 1;
+        pthread_mutex_unlock(&g_mu);
+        return;
+    }
     sum_t *s = g_sums;
     while (s && (s->prog != prog || strcmp(s->file, file)))
         s = s->next;

@@ -172,7 +172,11 @@ void vprof_run_begin(vdpu_t *d)
     o->timed = d->params.mode == VDPU_MODE_TIMED;
     for (unsigned k = 0; k < prog->nr_tasklets; k++) {
         uint32_t root = node_child(o, NONE, k);
-        P->cur[k] = node_child(o, root, P->fidx[prog->entry]);
+        P->cur[k] = root == NONE ? NONE : node_child(o, root, P->fidx[prog->entry]);
+        if (P->cur[k] == NONE) { /* out of memory: this DPU is not profiled */
+            vdpu_profile_enable(d, 0);
+            return;
+        }
         P->first[k] = 0;
         P->started[k] = 0;
         P->blocked_seen[k] = 0;
@@ -214,26 +218,18 @@ static int control(const vinsn_t *I)
     return CF_NONE;
 }
 
-void vprof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t count, uint32_t slots,
-                int with_next)
+void vprof_control(vdpu_t *d, const vtask_t *t, uint32_t pc, int with_next)
 {
     vprof_run_t *P = d->prof;
     vprof_t *o = &P->out;
-    unsigned k = (unsigned)(t - d->t);
-    o->insn[pc].count += count;
-    o->insn[pc].slots += slots;
-    P->tslots[(size_t)k * o->n_insns + pc] += slots;
-    uint32_t cur = P->cur[k];
-    if (cur != NONE)
-        o->node[cur].slots += slots;
-    if (t->r[2] < P->min_sp[k])
-        P->min_sp[k] = t->r[2];
+    const unsigned k = (unsigned)(t - d->t);
+    const uint32_t cur = P->cur[k];
     /* a jump folded into this instruction, if it executed with it */
     const vinsn_t *I = &d->code[pc];
     int cf = control(I);
     if (cf == CF_NONE && with_next && pc + 1 < o->n_insns && d->code[pc + 1].cost == 0)
         cf = control(&d->code[pc + 1]);
-    if (cf == CF_NONE || cur == NONE || t->pc >= o->n_insns)
+    if (cf == CF_NONE || t->pc >= o->n_insns)
         return;
     uint32_t to = P->fidx[t->pc];
     if (cf == CF_CALL) {
