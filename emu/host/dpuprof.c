@@ -51,7 +51,7 @@ static void write_all(void)
             for (sum_t *t = s; t; t = t->next) {
                 if (!t->file || strcmp(t->file, file))
                     continue;
-                if (vprof_write(f, t->prof, t->prog->name) != 0)
+                if (vdpu_prof_write(f, t->prof, t->prog->name) != 0)
                     bad = 1;
                 if (t != s) {
                     free(t->file);
@@ -93,7 +93,7 @@ void emu_dpuprof_add(const char *file, struct dpu_program_t *prog, const vprof_t
         s = s->next;
     if (!s) {
         s = calloc(1, sizeof *s);
-        if (s && (s->file = strdup(file)) != NULL && vprof_new(prog->vp, &s->prof) == VDPU_OK) {
+        if (s && (s->file = strdup(file)) != NULL && vdpu_prof_new(prog->vp, &s->prof) == VDPU_OK) {
             emu_program_ref(prog);
             s->prog = prog;
             s->next = g_sums;
@@ -111,7 +111,7 @@ void emu_dpuprof_add(const char *file, struct dpu_program_t *prog, const vprof_t
                     file);
         }
     }
-    if (s && vprof_merge(s->prof, run) != VDPU_OK)
+    if (s && vdpu_prof_merge(s->prof, run) != VDPU_OK)
         fprintf(stderr, "virtual UPMEM: profile=%s: a DPU run could not be added\n", file);
     pthread_mutex_unlock(&g_mu);
 }

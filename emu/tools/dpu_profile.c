@@ -9,7 +9,7 @@
  *   dpu-profile [options] [--] PROGRAM [ARGS...]
  *   dpu-profile [options] --report FILE
  *
- * The profile file is the text format vprof_write writes (emu/vdpu/vprof.h).
+ * The profile file is the text format vdpu_prof_write writes (emu/vdpu/vprof.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -29,7 +29,9 @@ static const char usage[] =
     "  --report FILE    print the report of an existing profile, run nothing\n"
     "  --top N          functions and lines shown (default 15)\n"
     "  --folded FILE    write folded stacks (flamegraph.pl, speedscope)\n"
-    "  --no-lines       functions only (no llvm-symbolizer)\n";
+    "  --no-lines       functions only (no llvm-symbolizer)\n"
+    "  --debug-file ELF source lines of the program of the same file name from ELF,\n"
+    "                   a build of it with -g (same source and flags: same .text)\n";
 
 typedef struct {
     uint32_t pc;
@@ -136,9 +138,19 @@ static size_t read_profile(const char *file, prog_t **out)
 
 /* file:line of every instruction of p, through llvm-symbolizer (0 when it
  * could not run: the report then has no lines) */
+static const char *base(const char *path);
+
+/* the -g builds given (--debug-file) */
+static const char *dbg[16];
+static unsigned ndbg;
+
 static int symbolize(prog_t *p)
 {
-    if (!p->nin || access(p->name, R_OK) != 0)
+    const char *elf = p->name;
+    for (unsigned k = 0; k < ndbg; k++)
+        if (!strcmp(base(dbg[k]), base(p->name)))
+            elf = dbg[k];
+    if (!p->nin || access(elf, R_OK) != 0)
         return 0;
     int to[2], from[2];
     if (pipe(to) || pipe(from))
@@ -154,7 +166,7 @@ static int symbolize(prog_t *p)
         close(from[0]);
         close(from[1]);
         char obj[4200];
-        snprintf(obj, sizeof obj, "--obj=%s", p->name);
+        snprintf(obj, sizeof obj, "--obj=%s", elf);
         execlp("llvm-symbolizer-14", "llvm-symbolizer-14", "--no-inlines", obj, (char *)NULL);
         execlp("llvm-symbolizer", "llvm-symbolizer", "--no-inlines", obj, (char *)NULL);
         _exit(127);
@@ -345,6 +357,10 @@ int main(int argc, char **argv)
             if (*e || t < 1 || t > 100000)
                 die("--top wants a number from 1 to 100000");
             top = (unsigned)t;
+        } else if (!strcmp(argv[i], "--debug-file") && i + 1 < argc) {
+            if (ndbg == sizeof dbg / sizeof dbg[0])
+                die("at most 16 --debug-file");
+            dbg[ndbg++] = argv[++i];
         } else if (!strcmp(argv[i], "--no-lines")) {
             lines = 0;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {

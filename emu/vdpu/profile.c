@@ -37,7 +37,7 @@ static void prof_fini(vprof_t *p)
     p->node = NULL;
 }
 
-vdpu_err_t vprof_new(const vdpu_program_t *prog, vprof_t **out)
+vdpu_err_t vdpu_prof_new(const vdpu_program_t *prog, vprof_t **out)
 {
     if (!prog || !out)
         return VDPU_ERR_ARG;
@@ -54,7 +54,7 @@ vdpu_err_t vprof_new(const vdpu_program_t *prog, vprof_t **out)
     return VDPU_OK;
 }
 
-void vprof_free(vprof_t *p)
+void vdpu_prof_free(vprof_t *p)
 {
     if (!p)
         return;
@@ -131,7 +131,7 @@ const vprof_t *vdpu_profile_last(const vdpu_t *d)
     return d && d->prof && d->prof->out.insn && d->prof->out.runs ? &d->prof->out : NULL;
 }
 
-void vprof_run_begin(vdpu_t *d)
+void vdpu_prof_run_begin(vdpu_t *d)
 {
     vprof_run_t *P = d->prof;
     const vdpu_program_t *prog = d->prog;
@@ -185,7 +185,7 @@ void vprof_run_begin(vdpu_t *d)
     }
 }
 
-void vprof_head(vdpu_t *d, const vtask_t *t, uint32_t pc)
+void vdpu_prof_head(vdpu_t *d, const vtask_t *t, uint32_t pc)
 {
     vprof_run_t *P = d->prof;
     unsigned k = (unsigned)(t - d->t);
@@ -218,7 +218,7 @@ static int control(const vinsn_t *I)
     return CF_NONE;
 }
 
-void vprof_control(vdpu_t *d, const vtask_t *t, uint32_t pc, int with_next)
+void vdpu_prof_control(vdpu_t *d, const vtask_t *t, uint32_t pc, int with_next)
 {
     vprof_run_t *P = d->prof;
     vprof_t *o = &P->out;
@@ -254,7 +254,7 @@ void vprof_control(vdpu_t *d, const vtask_t *t, uint32_t pc, int with_next)
         P->cur[k] = cur;
 }
 
-void vprof_dma(vdpu_t *d, uint32_t pc, uint64_t n, uint64_t bytes, int write)
+void vdpu_prof_dma(vdpu_t *d, uint32_t pc, uint64_t n, uint64_t bytes, int write)
 {
     vprof_insn_t *x = &d->prof->out.insn[pc];
     x->dma_count += n;
@@ -264,7 +264,7 @@ void vprof_dma(vdpu_t *d, uint32_t pc, uint64_t n, uint64_t bytes, int write)
         x->mram_read += bytes;
 }
 
-void vprof_dma_wait(vdpu_t *d, const vtask_t *t, uint32_t pc, uint64_t cycles)
+void vdpu_prof_dma_wait(vdpu_t *d, const vtask_t *t, uint32_t pc, uint64_t cycles)
 {
     vprof_run_t *P = d->prof;
     unsigned k = (unsigned)(t - d->t);
@@ -274,12 +274,12 @@ void vprof_dma_wait(vdpu_t *d, const vtask_t *t, uint32_t pc, uint64_t cycles)
         P->out.node[P->cur[k]].waits += cycles;
 }
 
-void vprof_spin(vdpu_t *d, const vtask_t *t, uint32_t slots)
+void vdpu_prof_spin(vdpu_t *d, const vtask_t *t, uint32_t slots)
 {
     d->prof->out.tasklet[t - d->t].spin += slots;
 }
 
-int vprof_is_write(const vinsn_t *I, const vtask_t *t)
+int vdpu_prof_is_write(const vinsn_t *I, const vtask_t *t)
 {
     switch (I->op) {
     case OP_SDMA:
@@ -296,7 +296,7 @@ int vprof_is_write(const vinsn_t *I, const vtask_t *t)
     }
 }
 
-void vprof_run_end(vdpu_t *d)
+void vdpu_prof_run_end(vdpu_t *d)
 {
     vprof_run_t *P = d->prof;
     vprof_t *o = &P->out;
@@ -364,7 +364,7 @@ void vprof_run_end(vdpu_t *d)
 
 /* ---------------------------------------------------------- merge, write */
 
-vdpu_err_t vprof_merge(vprof_t *dst, const vprof_t *src)
+vdpu_err_t vdpu_prof_merge(vprof_t *dst, const vprof_t *src)
 {
     if (!dst || !src || dst->n_insns != src->n_insns || dst->nr_tasklets != src->nr_tasklets)
         return VDPU_ERR_ARG;
@@ -456,7 +456,7 @@ static void node_path(const vprof_t *p, uint32_t i, char *buf, size_t len)
     }
 }
 
-int vprof_write(FILE *f, const vprof_t *p, const char *name)
+int vdpu_prof_write(FILE *f, const vprof_t *p, const char *name)
 {
     if (!f || !p)
         return -1;

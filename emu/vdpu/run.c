@@ -1027,16 +1027,16 @@ static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uin
     int stopped = 0;
     const uint32_t pc0 = t->pc;
     const vinsn_t *I = &d->code[pc0];
-    const int wr = vprof_is_write(I, t);
+    const int wr = vdpu_prof_is_write(I, t);
     const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
-    vprof_head(d, t, pc0);
+    vdpu_prof_head(d, t, pc0);
     uint32_t n = exec_core(d, t, 1, &extra, &stopped);
     account(d, t, n, extra);
-    vprof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
+    vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
     if (d->res->dma_count != dn)
-        vprof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+        vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
     if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
-        vprof_spin(d, t, n + extra + t->svc_slots);
+        vdpu_prof_spin(d, t, n + extra + t->svc_slots);
     if (d->faulted)
         return;
     /* runahead(.., 64, ..) is 64 runs of runahead(.., 1, ..) */
@@ -1047,7 +1047,7 @@ static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uin
             break;
         account(d, t, ins, s - ins);
         extra += s;
-        vprof_insn(d, t, pc, ins, s, 0);
+        vdpu_prof_insn(d, t, pc, ins, s, 0);
     }
     extra += t->svc_slots;
     t->svc_slots = 0;
@@ -1055,7 +1055,7 @@ static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uin
     t->ready = now + d->params.timing.revolver_cycles;
     if (t->dma_done) {
         if (t->dma_done > t->ready) {
-            vprof_dma_wait(d, t, pc0, t->dma_done - t->ready);
+            vdpu_prof_dma_wait(d, t, pc0, t->dma_done - t->ready);
             t->ready = t->dma_done;
         }
         t->dma_done = 0;
@@ -1072,16 +1072,16 @@ static __attribute__((noinline)) void fast_turn_prof(vdpu_t *d, vtask_t *t, uint
         int stopped = 0;
         const uint32_t pc0 = t->pc;
         const vinsn_t *I = &d->code[pc0];
-        const int wr = vprof_is_write(I, t);
+        const int wr = vdpu_prof_is_write(I, t);
         const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
-        vprof_head(d, t, pc0);
+        vdpu_prof_head(d, t, pc0);
         uint32_t n = exec_core(d, t, 1, &extra, &stopped);
         account(d, t, n, extra);
-        vprof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
+        vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
         if (d->res->dma_count != dn)
-            vprof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+            vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
         if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
-            vprof_spin(d, t, n + extra + t->svc_slots);
+            vdpu_prof_spin(d, t, n + extra + t->svc_slots);
         t->svc_slots = 0;
         done += n;
         if (stopped || d->faulted || n == 0)
@@ -1470,7 +1470,7 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     res->nr_tasklets = d->nr;
     d->code = d->params.isa_fusion ? p->code : p->code_rv32;
     if (d->prof)
-        vprof_run_begin(d);
+        vdpu_prof_run_begin(d);
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);
     else
@@ -1484,7 +1484,7 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
             res->tasklet[k].cycles = res->cycles;
     }
     if (d->prof)
-        vprof_run_end(d);
+        vdpu_prof_run_end(d);
     d->res = &d->scratch;
     return VDPU_OK;
 }

@@ -83,7 +83,7 @@ typedef struct {
 } vprof_node_t;
 
 /* A profile: one run of one DPU, or the sum of several runs of the same
- * program (vprof_merge). */
+ * program (vdpu_prof_merge). */
 typedef struct vprof {
     const vdpu_program_t *prog;
     uint32_t n_insns;
@@ -100,11 +100,11 @@ typedef struct vprof {
     uint32_t n_nodes, cap_nodes;
 } vprof_t;
 
-/* An empty profile of prog (0 runs), to vprof_merge runs into. */
-vdpu_err_t vprof_new(const vdpu_program_t *prog, vprof_t **out);
-void vprof_free(vprof_t *p);
+/* An empty profile of prog (0 runs), to vdpu_prof_merge runs into. */
+vdpu_err_t vdpu_prof_new(const vdpu_program_t *prog, vprof_t **out);
+void vdpu_prof_free(vprof_t *p);
 /* Add src (same program) to dst. */
-vdpu_err_t vprof_merge(vprof_t *dst, const vprof_t *src);
+vdpu_err_t vdpu_prof_merge(vprof_t *dst, const vprof_t *src);
 
 /* Turn the DPU's profiler on (on != 0) or off. With it on, every vdpu_run
  * leaves its profile in vdpu_profile_last until the next run. */
@@ -115,7 +115,7 @@ const vprof_t *vdpu_profile_last(const vdpu_t *dpu);
 /* Write p as the text format docs/PROFILING.md describes, the program
  * named `name` (its ELF path, for the report's line numbers). Returns 0,
  * or -1 when the stream failed. */
-int vprof_write(FILE *f, const vprof_t *p, const char *name);
+int vdpu_prof_write(FILE *f, const vprof_t *p, const char *name);
 
 #ifdef __cplusplus
 }

@@ -9,11 +9,11 @@
 
 /* What one DPU collects during a run (vdpu->prof). */
 typedef struct vprof_run {
-    vprof_t out;                       /* the run's profile, finished by vprof_run_end   */
+    vprof_t out;                       /* the run's profile, finished by vdpu_prof_run_end   */
     uint64_t *tslots;                  /* [nr_tasklets * n_insns] issue slots per tasklet */
     uint32_t *fidx;                    /* [n_insns] entry of the function of each insn   */
     uint32_t cur[VDPU_MAX_TASKLETS];   /* current calling context (node),
-                                          always a node (vprof_run_begin) */
+                                          always a node (vdpu_prof_run_begin) */
     uint64_t first[VDPU_MAX_TASKLETS]; /* cycle of its first issue       */
     uint8_t started[VDPU_MAX_TASKLETS];
     uint64_t blocked_seen[VDPU_MAX_TASKLETS]; /* st.blocked_cycles attributed */
@@ -21,19 +21,19 @@ typedef struct vprof_run {
     uint32_t min_sp[VDPU_MAX_TASKLETS];
 } vprof_run_t;
 
-void vprof_run_begin(vdpu_t *d);
-void vprof_run_end(vdpu_t *d);
+void vdpu_prof_run_begin(vdpu_t *d);
+void vdpu_prof_run_end(vdpu_t *d);
 /* before the head instruction at pc issues */
-void vprof_head(vdpu_t *d, const vtask_t *t, uint32_t pc);
+void vdpu_prof_head(vdpu_t *d, const vtask_t *t, uint32_t pc);
 /* a jump at pc (or folded into it) moved t: its calling context follows */
-void vprof_control(vdpu_t *d, const vtask_t *t, uint32_t pc, int with_next);
+void vdpu_prof_control(vdpu_t *d, const vtask_t *t, uint32_t pc, int with_next);
 
 /* the instruction at pc executed: `count` DPU instructions, `slots` issue
  * slots; t->pc is where it went; with_next: an instruction folded into it
  * (cost 0) executed with it (exec_core does so, runahead does not). Inline:
  * it runs for every instruction of a profiled run. */
-static inline void vprof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t count,
-                              uint32_t slots, int with_next)
+static inline void vdpu_prof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t count,
+                                  uint32_t slots, int with_next)
 {
     vprof_run_t *P = d->prof;
     vprof_t *o = &P->out;
@@ -46,16 +46,16 @@ static inline void vprof_insn(vdpu_t *d, const vtask_t *t, uint32_t pc, uint32_t
         P->min_sp[k] = t->r[2];
     const uint8_t op = d->code[pc].op;
     if (op == OP_JAL || op == OP_JALR || (with_next && d->code[pc + 1].cost == 0))
-        vprof_control(d, t, pc, with_next);
+        vdpu_prof_control(d, t, pc, with_next);
 }
 
 /* the instruction at pc (a head) moved `n` DMAs of `bytes` in total */
-void vprof_dma(vdpu_t *d, uint32_t pc, uint64_t n, uint64_t bytes, int write);
+void vdpu_prof_dma(vdpu_t *d, uint32_t pc, uint64_t n, uint64_t bytes, int write);
 /* t's next issue waits `cycles` for the DMA of the head at pc */
-void vprof_dma_wait(vdpu_t *d, const vtask_t *t, uint32_t pc, uint64_t cycles);
+void vdpu_prof_dma_wait(vdpu_t *d, const vtask_t *t, uint32_t pc, uint64_t cycles);
 /* the head at pc was a synchronisation attempt that will be retried */
-void vprof_spin(vdpu_t *d, const vtask_t *t, uint32_t slots);
+void vdpu_prof_spin(vdpu_t *d, const vtask_t *t, uint32_t slots);
 /* 1 when the instruction writes MRAM (sdma, mram_write, a store) */
-int vprof_is_write(const vinsn_t *I, const vtask_t *t);
+int vdpu_prof_is_write(const vinsn_t *I, const vtask_t *t);
 
 #endif

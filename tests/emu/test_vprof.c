@@ -65,7 +65,7 @@ static int run_one(const vdpu_program_t *p, const prog_t *g, vdpu_mode_t mode, v
             vdpu_wram_write(d, s.offset, &g->val, sizeof g->val))
             goto out;
     }
-    if (prof && (vdpu_profile_enable(d, 1) || vprof_new(p, prof)))
+    if (prof && (vdpu_profile_enable(d, 1) || vdpu_prof_new(p, prof)))
         goto out;
     if (vdpu_run(d, &o->r))
         goto out;
@@ -74,7 +74,7 @@ static int run_one(const vdpu_program_t *p, const prog_t *g, vdpu_mode_t mode, v
     if (!o->wram || !o->mram || vdpu_wram_read(d, 0, o->wram, VDPU_WRAM_SIZE) ||
         vdpu_mram_read(d, 0, o->mram, MRAM_CMP))
         goto out;
-    if (prof && (!vdpu_profile_last(d) || vprof_merge(*prof, vdpu_profile_last(d))))
+    if (prof && (!vdpu_profile_last(d) || vdpu_prof_merge(*prof, vdpu_profile_last(d))))
         goto out;
     rc = 0;
 out:
@@ -211,7 +211,7 @@ static void test_identical(void)
                 else
                     test_pass(nm);
             }
-            vprof_free(prof);
+            vdpu_prof_free(prof);
             outcome_free(&a);
             outcome_free(&b);
         }
