@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "gdbstub.h"
 #include "vdpu_internal.h"
 #include "vprof.h"
 
@@ -143,6 +144,7 @@ void vdpu_free(vdpu_t *d)
      * them.  MRAM needs no wipe: munmap gives its pages back to the kernel,
      * and a new mapping starts zeroed. */
     vdpu_profile_enable(d, 0);
+    vdpu_gdb_free(d->dbg); /* attached, but no run came */
     munmap(d->mram, VDPU_MRAM_SIZE);
     wipe_memset(d->wram, 0, VDPU_WRAM_SIZE + 16);
     free(d->wram);

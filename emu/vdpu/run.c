@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gdbstub_internal.h"
 #include "vdpu_internal.h"
 #include "vprof_internal.h"
 
@@ -978,7 +979,7 @@ static int check_watchdog(vdpu_t *d, const vtask_t *t)
     return 0;
 }
 
-static void fast_turn_prof(vdpu_t *d, vtask_t *t, uint32_t q);
+static void fast_turn_slow(vdpu_t *d, vtask_t *t, uint32_t q);
 
 static void run_fast(vdpu_t *d)
 {
@@ -991,8 +992,8 @@ static void run_fast(vdpu_t *d)
             if (t->state != TS_RUN)
                 continue;
             any = 1;
-            if (UNLIKELY(d->prof)) {
-                fast_turn_prof(d, t, q);
+            if (UNLIKELY(d->slow)) {
+                fast_turn_slow(d, t, q);
             } else {
                 uint32_t extra;
                 int stopped;
@@ -1016,38 +1017,52 @@ static void run_fast(vdpu_t *d)
     }
 }
 
-/* issue_head with the profiler on (vprof.h): the same instructions in the
- * same order, the runahead one instruction at a time so that each is
- * attributed; the scheduler state it leaves is issue_head's. */
-static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uint64_t now,
+/* issue_head with the profiler (vprof.h) or the gdb stub (gdbstub.h) on:
+ * the same instructions in the same order, the runahead one instruction at
+ * a time so that each is attributed and may stop in gdb; the scheduler
+ * state it leaves is issue_head's. */
+static __attribute__((noinline)) void issue_head_slow(vdpu_t *d, vtask_t *t, uint64_t now,
                                                       uint32_t *extra_out)
 {
     d->now = now;
     uint32_t extra = 0;
     int stopped = 0;
     const uint32_t pc0 = t->pc;
+    if (d->dbg)
+        vdpu_gdb_before(d, t, pc0);
     const vinsn_t *I = &d->code[pc0];
     const int wr = vdpu_prof_is_write(I, t);
     const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
-    vdpu_prof_head(d, t, pc0);
+    if (d->prof)
+        vdpu_prof_head(d, t, pc0);
     uint32_t n = exec_core(d, t, 1, &extra, &stopped);
     account(d, t, n, extra);
-    vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
-    if (d->res->dma_count != dn)
-        vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
-    if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
-        vdpu_prof_spin(d, t, n + extra + t->svc_slots);
-    if (d->faulted)
+    if (d->prof) {
+        vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
+        if (d->res->dma_count != dn)
+            vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+        if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
+            vdpu_prof_spin(d, t, n + extra + t->svc_slots);
+    }
+    if (d->faulted) {
+        if (d->dbg)
+            vdpu_gdb_fault(d);
         return;
+    }
+    if (d->dbg)
+        vdpu_gdb_after(d, t);
     /* runahead(.., 64, ..) is 64 runs of runahead(.., 1, ..) */
     for (unsigned i = 0; !stopped && i < 64; i++) {
         uint32_t pc = t->pc, ins;
+        if (d->dbg)
+            vdpu_gdb_before(d, t, pc);
         uint32_t s = runahead(d, t, 1, &ins);
         if (!s && !ins && t->pc == pc)
             break;
         account(d, t, ins, s - ins);
         extra += s;
-        vdpu_prof_insn(d, t, pc, ins, s, 0);
+        if (d->prof)
+            vdpu_prof_insn(d, t, pc, ins, s, 0);
     }
     extra += t->svc_slots;
     t->svc_slots = 0;
@@ -1055,7 +1070,8 @@ static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uin
     t->ready = now + d->params.timing.revolver_cycles;
     if (t->dma_done) {
         if (t->dma_done > t->ready) {
-            vdpu_prof_dma_wait(d, t, pc0, t->dma_done - t->ready);
+            if (d->prof)
+                vdpu_prof_dma_wait(d, t, pc0, t->dma_done - t->ready);
             t->ready = t->dma_done;
         }
         t->dma_done = 0;
@@ -1063,28 +1079,40 @@ static __attribute__((noinline)) void issue_head_prof(vdpu_t *d, vtask_t *t, uin
     *extra_out = extra;
 }
 
-/* One FAST-mode turn of at most q slots with the profiler on: the
- * instructions exec_core(d, t, q, ..) runs, one at a time. */
-static __attribute__((noinline)) void fast_turn_prof(vdpu_t *d, vtask_t *t, uint32_t q)
+/* One FAST-mode turn of at most q slots with the profiler or the gdb stub
+ * on: the instructions exec_core(d, t, q, ..) runs, one at a time. */
+static __attribute__((noinline)) void fast_turn_slow(vdpu_t *d, vtask_t *t, uint32_t q)
 {
     for (uint32_t done = 0; done < q;) {
         uint32_t extra = 0;
         int stopped = 0;
         const uint32_t pc0 = t->pc;
+        if (d->dbg)
+            vdpu_gdb_before(d, t, pc0);
         const vinsn_t *I = &d->code[pc0];
         const int wr = vdpu_prof_is_write(I, t);
         const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
-        vdpu_prof_head(d, t, pc0);
+        if (d->prof)
+            vdpu_prof_head(d, t, pc0);
         uint32_t n = exec_core(d, t, 1, &extra, &stopped);
         account(d, t, n, extra);
-        vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
-        if (d->res->dma_count != dn)
-            vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
-        if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
-            vdpu_prof_spin(d, t, n + extra + t->svc_slots);
+        if (d->prof) {
+            vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
+            if (d->res->dma_count != dn)
+                vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+            if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
+                vdpu_prof_spin(d, t, n + extra + t->svc_slots);
+        }
         t->svc_slots = 0;
         done += n;
-        if (stopped || d->faulted || n == 0)
+        if (d->faulted) {
+            if (d->dbg)
+                vdpu_gdb_fault(d);
+            return;
+        }
+        if (d->dbg)
+            vdpu_gdb_after(d, t);
+        if (stopped || n == 0)
             return;
     }
 }
@@ -1105,8 +1133,8 @@ static int only_runnable(const vdpu_t *d, const vtask_t *t)
 static inline __attribute__((always_inline)) void issue_head(vdpu_t *d, vtask_t *t, uint64_t now,
                                                              uint32_t *extra_out)
 {
-    if (UNLIKELY(d->prof)) {
-        issue_head_prof(d, t, now, extra_out);
+    if (UNLIKELY(d->slow)) {
+        issue_head_slow(d, t, now, extra_out);
         return;
     }
     d->now = now;
@@ -1471,6 +1499,9 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     d->code = d->params.isa_fusion ? p->code : p->code_rv32;
     if (d->prof)
         vdpu_prof_run_begin(d);
+    if (d->dbg)
+        vdpu_gdb_run_begin(d);
+    d->slow = d->prof != NULL || d->dbg != NULL;
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);
     else
@@ -1485,6 +1516,8 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     }
     if (d->prof)
         vdpu_prof_run_end(d);
+    if (d->dbg)
+        vdpu_gdb_run_end(d);
     d->res = &d->scratch;
     return VDPU_OK;
 }
