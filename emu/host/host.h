@@ -29,6 +29,8 @@
  *   set        allocations, ranks, DPUs, set checks, iteration    set.h
  *   queue      operations, per-rank job queues and workers,
  *              sticky errors                                      queue.h
+ *   dpugdb     gdbserver=HOST:PORT: waits for gdb, hands the
+ *              connection to the virtual DPU's stub               dpugdb.h
  *   ops        <dpu.h> load/symbols/transfers/launch/sync/status/
  *              callbacks, and the code that executes their jobs   ops.c
  *   log        dpu_log_read                                       log.c

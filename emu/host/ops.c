@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dpugdb.h"
 #include "dpuprof.h"
 #include "entry.h"
 #include "model.h"
@@ -1043,6 +1044,7 @@ static dpu_error_t run_ranks(op_t *op, job_t *jobs, uint32_t n, const bool *pick
             if (dpu_in_scope(&r->dpus[j], op->single) && launch_runs(r, pos++))
                 dpus[m++] = &r->dpus[j];
     }
+    emu_dpugdb_launch(dpus, m);
     emu_pool_for(m, run_one, dpus);
     for (uint32_t i = 0; i < n; i++) {
         if (!pick[i])

@@ -282,7 +282,7 @@ static const char *state_text(const vdpu_t *d, const vtask_t *t)
 static void monitor(vdpu_gdb_t *g, const char *cmd)
 {
     vdpu_t *d = g->d;
-    char buf[PKT_MAX / 2];
+    char buf[8192];
     size_t o = 0;
     const vdpu_result_t *r = d->res;
     if (!d->prog) {
@@ -303,7 +303,7 @@ static void monitor(vdpu_gdb_t *g, const char *cmd)
             (unsigned long long)(r ? r->dma_count : 0), (unsigned long long)(r ? r->dma_bytes : 0),
             (unsigned long long)(r ? r->dma_busy_cycles : 0));
     } else if (!strcmp(cmd, "tasklets") || !strcmp(cmd, "revolver")) {
-        for (unsigned k = 0; k < d->nr && o < sizeof buf - 200; k++) {
+        for (unsigned k = 0; k < d->nr && o < sizeof buf - 300; k++) {
             const vtask_t *t = &d->t[k];
             o += (size_t)snprintf(
                 buf + o, sizeof buf - o,
@@ -327,8 +327,16 @@ static void monitor(vdpu_gdb_t *g, const char *cmd)
                               "  dma        DMA count, bytes, engine busy cycles\n"
                               "  fault      the fault that stopped the DPU, if any\n");
     }
-    (void)o;
-    reply_text(g, buf);
+    /* as console output (O packets, any length), then OK */
+    for (size_t at = 0; at < o;) {
+        char part[PKT_MAX / 4 + 1];
+        size_t k = o - at < PKT_MAX / 4 ? o - at : PKT_MAX / 4;
+        memcpy(part, buf + at, k);
+        part[k] = 0;
+        console(g, part);
+        at += k;
+    }
+    reply(g, "OK");
 }
 
 /* -------------------------------------------------------------- packets */
