@@ -30,3 +30,4 @@ $(BUILD)/emu/vprof-bench: tests/emu/vprof_bench.c $(VDPU_LIB)
 .PHONY: vprof-bench
 vprof-bench: $(BUILD)/emu/vprof-bench
 	$(BUILD)/emu/vprof-bench
+TEST_CMDS += "sh tests/emu/prof/dpu_gdb.sh $(abspath $(BUILD))"

@@ -861,7 +861,13 @@ void vdpu_gdb_before(vdpu_t *d, const vtask_t *t, uint32_t pc)
         return;
     if (g->step_t == (int)k) /* this instruction is the step's */
         g->step_left--;
-    if (g->nwp)
+}
+
+void vdpu_gdb_access(vdpu_t *d, const vtask_t *t, uint32_t pc)
+{
+    vdpu_gdb_t *g = d->dbg;
+    g->watch_hit = 0;
+    if (g->nwp && !g->detached)
         check_watch(g, t, pc);
 }
 

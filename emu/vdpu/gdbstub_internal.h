@@ -11,7 +11,10 @@ void vdpu_gdb_run_begin(vdpu_t *d);
  * breakpoint, a finished step, Ctrl-C, the run's entry); called again for
  * the same instruction (the runahead declined it), it does nothing */
 void vdpu_gdb_before(vdpu_t *d, const vtask_t *t, uint32_t pc);
-/* after t's head instruction: stops if it touched a watched address */
+/* t's head instruction at pc is about to execute (one that may touch
+ * memory: the runahead's never do): notes a watched address it touches */
+void vdpu_gdb_access(vdpu_t *d, const vtask_t *t, uint32_t pc);
+/* after it: stops if it touched a watched address */
 void vdpu_gdb_after(vdpu_t *d, const vtask_t *t);
 /* the run faulted: stops at the faulting instruction with a signal */
 void vdpu_gdb_fault(vdpu_t *d);

@@ -1035,6 +1035,8 @@ static __attribute__((noinline)) void issue_head_slow(vdpu_t *d, vtask_t *t, uin
     const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
     if (d->prof)
         vdpu_prof_head(d, t, pc0);
+    if (d->dbg)
+        vdpu_gdb_access(d, t, pc0);
     uint32_t n = exec_core(d, t, 1, &extra, &stopped);
     account(d, t, n, extra);
     if (d->prof) {
@@ -1094,6 +1096,8 @@ static __attribute__((noinline)) void fast_turn_slow(vdpu_t *d, vtask_t *t, uint
         const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
         if (d->prof)
             vdpu_prof_head(d, t, pc0);
+        if (d->dbg)
+            vdpu_gdb_access(d, t, pc0);
         uint32_t n = exec_core(d, t, 1, &extra, &stopped);
         account(d, t, n, extra);
         if (d->prof) {
