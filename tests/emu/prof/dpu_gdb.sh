@@ -4,7 +4,8 @@
 # stops its first DPU at its entry; scripts drive `gdb-multiarch -batch`
 # (break in a function, bt with file:line, print a local and a __host
 # global, threads, switch tasklet, stepi, watch WRAM, rwatch MRAM, monitor,
-# a fault, continue to the exit) and the transcripts are checked; the
+# a fault, continue to the exit; and through the dpu-gdb wrapper) and the
+# transcripts are checked; the
 # program prints what it prints undebugged (results, modeled cycles).
 # Skipped without gdb-multiarch. Run from the checkout root (make test does).
 . ./tests/lib.sh
@@ -134,5 +135,16 @@ if grep -q "faulted: tasklet 2" "$tmp/s2.err"; then
     pass dpu_gdb_fault_reaches_the_host
 else
     fail dpu_gdb_fault_reaches_the_host "$(head -c 300 "$tmp/s2.err")"
+fi
+# dpu-gdb: the same through the wrapper, a breakpoint still set at the end
+# (gdb detaches, the run goes on)
+printf 'break sum_block\ncontinue\nbt\ncontinue\n' >"$tmp/s3"
+if timeout 120 dpu-gdb -x "$tmp/s3" --batch "$tmp/reduce.dpu" -- "$tmp/app" "$tmp/reduce.dpu" \
+    >"$tmp/s3.out" 2>&1 && grep -q "^Thread 2 hit Breakpoint 1, sum_block" "$tmp/s3.out" &&
+    grep -q "^round 1: modeled DPU cycles" "$tmp/s3.out"; then
+    pass dpu_gdb_wrapper
+else
+    sed 's/^/# /' "$tmp/s3.out" | head -30
+    fail dpu_gdb_wrapper "dpu-gdb did not debug the program to its end"
 fi
 finish
