@@ -6,11 +6,11 @@
  * function and source line) and per calling context (folded stacks). A run
  * with the profiler on executes the same instructions in the same order at
  * the same modeled cycles as one without it: outputs, cycles and stats are
- * identical (test: vprof_identical); only the host's wall time grows.
+ * identical (test-vprof: vprof_*_identical); only the host's wall time grows.
  *
  * Attribution, per tasklet, of the DPU's modeled cycles [0, cycles) of a run
  * (every cycle of every tasklet lands in exactly one category, so each
- * tasklet's categories sum to the run's modeled cycles; test: vprof_totals):
+ * tasklet's categories sum to the run's modeled cycles; test-vprof: vprof_*_totals):
  *   boot      before its first issue (tasklets 1.. wait for tasklet 0's boot)
  *   issue     cycles in which it issued an instruction slot (its issue slots),
  *             spin slots excluded
