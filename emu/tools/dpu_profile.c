@@ -433,5 +433,12 @@ int main(int argc, char **argv)
         folded(v, n, fold);
     if (own)
         unlink(keep);
+    for (size_t k = 0; k < n; k++) {
+        for (size_t j = 0; j < v[k].nstacks; j++)
+            free(v[k].stacks[j]);
+        free(v[k].stacks);
+        free(v[k].in);
+    }
+    free(v);
     return status;
 }
