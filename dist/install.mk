@@ -171,7 +171,7 @@ TEST_CMDS += "sh tests/install.sh $(BUILD)"
 TEST_DEPS += $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(INST_MPI) $(DEB) \
     $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a)
 
-INSTALL_DEPS := all $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(INST_MPI) $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a)
+INSTALL_DEPS := all $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(INST_MPI) $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a $(BUILD)/emu/dpu-profile)
 # a directory relative to ${prefix} in .pc files when it is under PREFIX, so
 # that `pkg-config --define-prefix` can relocate a staged (DESTDIR) install
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
@@ -202,7 +202,8 @@ endif
 ifneq ($(REAL_SDK),1)
 	install -d $(I_UPM)/bin $(I_UPM)/include $(I_UPM)/lib/pkgconfig $(I_UPM)/lib/dpu-rt \
 	    $(I_UPM)/dpu-include $(I_UPM)/vdpu $(I_UPM)/rt $(I_UPM)/examples
-	install -m 755 emu/bin/dpu-upmem-dpurte-clang emu/bin/dpu-pkg-config $(I_UPM)/bin/
+	install -m 755 emu/bin/dpu-upmem-dpurte-clang emu/bin/dpu-pkg-config emu/bin/dpu-gdb \
+	    $(BUILD)/emu/dpu-profile $(I_UPM)/bin/
 	ln -sf dpu-upmem-dpurte-clang $(I_UPM)/bin/dpu-clang
 	install -m 644 emu/include/*.h emu/include/*.hpp emu/include/dpu $(I_UPM)/include/
 	install -m 644 emu/dpu-include/*.h $(I_UPM)/dpu-include/

@@ -1,7 +1,8 @@
 # upmem_env.sh -- environment for the virtual UPMEM (like the SDK's
 # upmem_env.sh). Source it from any shell:
 #     . /path/to/cryptopim/emu/upmem_env.sh [simulator] [--modeled-time] [--machine NAME]
-# It puts emu/bin (dpu-upmem-dpurte-clang, dpu-clang, dpu-pkg-config) first
+# It puts emu/bin (dpu-upmem-dpurte-clang, dpu-clang, dpu-pkg-config, dpu-profile,
+# dpu-gdb) first
 # on PATH, build/pkgconfig (dpu.pc) on PKG_CONFIG_PATH and sets
 # UPMEM_EMU_HOME to the checkout. Installed (`make install`), the same
 # script in PREFIX/lib/upmem-virtual puts its bin/ on PATH, its lib/ on
