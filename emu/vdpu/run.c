@@ -1054,10 +1054,24 @@ static __attribute__((noinline)) void issue_head_slow(vdpu_t *d, vtask_t *t, uin
     if (d->dbg)
         vdpu_gdb_after(d, t);
     /* runahead(.., 64, ..) is 64 runs of runahead(.., 1, ..) */
-    for (unsigned i = 0; !stopped && i < 64; i++) {
+    if (!d->dbg) { /* the profiler alone: accounted once, as issue_head does */
+        uint32_t ra_ins = 0, ra_slots = 0;
+        for (unsigned i = 0; !stopped && i < 64; i++) {
+            uint32_t pc = t->pc, ins;
+            uint32_t s = runahead(d, t, 1, &ins);
+            if (!s && !ins && t->pc == pc)
+                break;
+            ra_ins += ins;
+            ra_slots += s;
+            vdpu_prof_insn(d, t, pc, ins, s, 0);
+        }
+        if (ra_ins || ra_slots)
+            account(d, t, ra_ins, ra_slots - ra_ins);
+        extra += ra_slots;
+    }
+    for (unsigned i = 0; !stopped && d->dbg && i < 64; i++) {
         uint32_t pc = t->pc, ins;
-        if (d->dbg)
-            vdpu_gdb_before(d, t, pc);
+        vdpu_gdb_before(d, t, pc); /* may stop: counts must be up to date */
         uint32_t s = runahead(d, t, 1, &ins);
         if (!s && !ins && t->pc == pc)
             break;
