@@ -14,4 +14,11 @@
  * program is kept alive until the file is written. Thread-safe. */
 void emu_dpuprof_add(const char *file, struct dpu_program_t *prog, const vprof_t *run);
 
+/* After a launch ran: one line per launch and program in FILE (`launch`,
+ * docs/PROFILING.md) with its DPUs' modeled cycles; `id` names the launch
+ * (a launch split in several calls, one per rank, adds to one line).
+ * Thread-safe. */
+void emu_dpuprof_launch(const char *file, struct dpu_program_t *prog, uint64_t id, uint32_t dpus,
+                        uint64_t cycles_max, uint64_t cycles_sum, uint32_t faults);
+
 #endif /* EMU_DPUPROF_H */

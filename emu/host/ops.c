@@ -1046,6 +1046,16 @@ static dpu_error_t run_ranks(op_t *op, job_t *jobs, uint32_t n, const bool *pick
     }
     emu_dpugdb_launch(dpus, m);
     emu_pool_for(m, run_one, dpus);
+    if (m && dpus[0]->rank->prof->dpu_profile) {
+        /* the launch's line in the DPU profile: its executed DPUs, by program */
+        for (uint32_t i = 0; i < m; i++) {
+            struct dpu_t *d = dpus[i];
+            if (d->program == NULL || d->res == NULL)
+                continue;
+            emu_dpuprof_launch(d->rank->prof->dpu_profile, d->program, op->model_id, 1,
+                               d->res->cycles, d->res->cycles, d->fault ? 1u : 0u);
+        }
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (!pick[i])
             continue;

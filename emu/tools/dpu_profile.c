@@ -56,6 +56,8 @@ typedef struct {
     size_t nin;
     char **stacks;
     size_t nstacks;
+    unsigned long long (*launch)[4]; /* dpus, cycles_max, cycles_sum, faults */
+    size_t nlaunch;
 } prog_t;
 
 static void die(const char *msg)
@@ -120,6 +122,15 @@ static size_t read_profile(const char *file, prog_t **out)
                           &x.swait) == 10) {
             p->in = xrealloc(p->in, (p->nin + 1) * sizeof *p->in);
             p->in[p->nin++] = x;
+        } else if (!strncmp(line, "launch ", 7)) {
+            unsigned long long l[5];
+            if (sscanf(line, "launch %llu dpus %llu cycles_max %llu cycles_sum %llu faults %llu",
+                       &l[0], &l[1], &l[2], &l[3], &l[4]) != 5) {
+                fprintf(stderr, "dpu-profile: %s: bad launch line: %.80s\n", file, line);
+                exit(2);
+            }
+            p->launch = xrealloc(p->launch, (p->nlaunch + 1) * sizeof *p->launch);
+            memcpy(p->launch[p->nlaunch++], l + 1, sizeof *p->launch);
         } else if (!strncmp(line, "stack ", 6)) {
             p->stacks = xrealloc(p->stacks, (p->nstacks + 1) * sizeof *p->stacks);
             p->stacks[p->nstacks] = strdup(line + 6);
@@ -269,6 +280,19 @@ static void report(prog_t *p, unsigned top, int lines)
                p->cmax, (double)p->cmax / (p->mhz * 1e3), p->mhz, p->csum);
     printf("instructions %llu, issue slots %llu, DMAs %llu (%llu bytes)\n", p->instr, p->slots,
            p->dmas, p->dbytes);
+    if (p->nlaunch) {
+        printf("\nper launch (modeled cycles of its DPUs):\n");
+        printf("  launch   DPUs     slowest DPU      mean DPU  faulted\n");
+        for (size_t i = 0; i < p->nlaunch; i++) {
+            if (i == 10 && p->nlaunch > 12) {
+                printf("  ... %zu more\n", p->nlaunch - 11);
+                i = p->nlaunch - 1;
+            }
+            const unsigned long long *l = p->launch[i];
+            printf("  %6zu %6llu %15llu %13.0f %8llu\n", i + 1, l[0], l[1],
+                   l[0] ? (double)l[2] / (double)l[0] : 0.0, l[3]);
+        }
+    }
     if (timed && p->csum) {
         printf("\nper tasklet, %% of its modeled cycles (all runs):\n");
         printf("  tasklet   issue  revolver     dma    sync    spin    boot    done   stack "
@@ -438,6 +462,7 @@ int main(int argc, char **argv)
             free(v[k].stacks[j]);
         free(v[k].stacks);
         free(v[k].in);
+        free(v[k].launch);
     }
     free(v);
     return status;

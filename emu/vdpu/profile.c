@@ -456,7 +456,7 @@ static void node_path(const vprof_t *p, uint32_t i, char *buf, size_t len)
     }
 }
 
-int vdpu_prof_write(FILE *f, const vprof_t *p, const char *name)
+int vdpu_prof_write(FILE *f, const vprof_t *p, const char *name, const char *extra)
 {
     if (!f || !p)
         return -1;
@@ -502,6 +502,8 @@ int vdpu_prof_write(FILE *f, const vprof_t *p, const char *name)
         node_path(p, i, path, sizeof path);
         fprintf(f, "stack %.0f %s\n", x->cycles, path);
     }
+    if (extra)
+        fputs(extra, f);
     fprintf(f, "end\n");
     return ferror(f) ? -1 : 0;
 }

@@ -113,9 +113,10 @@ vdpu_err_t vdpu_profile_enable(vdpu_t *dpu, int on);
 const vprof_t *vdpu_profile_last(const vdpu_t *dpu);
 
 /* Write p as the text format docs/PROFILING.md describes, the program
- * named `name` (its ELF path, for the report's line numbers). Returns 0,
- * or -1 when the stream failed. */
-int vdpu_prof_write(FILE *f, const vprof_t *p, const char *name);
+ * named `name` (its ELF path, for the report's line numbers); `extra`
+ * (NULL: none) is written as it is before the block's last line. Returns
+ * 0, or -1 when the stream failed. */
+int vdpu_prof_write(FILE *f, const vprof_t *p, const char *name, const char *extra);
 
 #ifdef __cplusplus
 }

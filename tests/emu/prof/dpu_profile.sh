@@ -37,10 +37,13 @@ fi
 want=$(sed -n 's/^round .: modeled DPU cycles //p' "$tmp/plain" | sort -n | tail -1)
 got=$(sed -n 's/^runs .* cycles_max \([0-9]*\) .*/\1/p' "$tmp/p.prof")
 runs=$(sed -n 's/^runs \([0-9]*\) .*/\1/p' "$tmp/p.prof")
-if [ -n "$want" ] && [ "$got" = "$want" ] && [ "$runs" = 4 ]; then
+# and each launch's line is that launch's slowest DPU
+rounds=$(sed -n 's/^round .: modeled DPU cycles //p' "$tmp/plain" | tr '\n' ' ')
+launches=$(sed -n 's/^launch [0-9]* dpus 2 cycles_max \([0-9]*\) .*/\1/p' "$tmp/p.prof" | tr '\n' ' ')
+if [ -n "$want" ] && [ "$got" = "$want" ] && [ "$runs" = 4 ] && [ "$launches" = "$rounds" ]; then
     pass dpu_profile_cycles_are_the_modeled_clock
 else
-    fail dpu_profile_cycles_are_the_modeled_clock "profile $got in $runs runs, modeled clock $want"
+    fail dpu_profile_cycles_are_the_modeled_clock "profile $got in $runs runs, launches $launches; modeled clock $want, rounds $rounds"
 fi
 if ! command -v llvm-symbolizer-14 >/dev/null 2>&1 && ! command -v llvm-symbolizer >/dev/null 2>&1; then
     skip dpu_profile_report_functions_and_lines "no llvm-symbolizer (Debian llvm-14, .ci/run installs it)"
