@@ -440,7 +440,10 @@ int main(int argc, char **argv)
         if (status)
             fprintf(stderr, "dpu-profile: %s exited with status %d\n", argv[i], status);
         if (access(keep, R_OK) != 0) {
-            fprintf(stderr, "dpu-profile: %s launched no DPU program: no profile\n", argv[i]);
+            fprintf(stderr,
+                    "dpu-profile: no profile: %s launched no DPU program, or the profile could "
+                    "not be written (see above)\n",
+                    argv[i]);
             return status ? status : 1;
         }
         rep = keep;
