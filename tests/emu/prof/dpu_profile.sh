@@ -3,7 +3,8 @@
 # and dpu-profile on an unchanged host program (app.c) and a PrIM-style DPU
 # program (dpu/reduce.c, with -g): the profiled run prints what the
 # unprofiled one prints (results and modeled cycles), the profile's longest
-# run is the modeled clock's slowest DPU, the report names the kernel's
+# run is the modeled clock's slowest DPU, the Chrome trace has the DPU-side
+# spans, the report names the kernel's
 # function and source line, the folded stacks hold its calling context, and
 # bad uses fail with a message. Run from the checkout root (make test does).
 . ./tests/lib.sh
@@ -61,6 +62,17 @@ if grep -q "^tasklet3;__bootstrap;main;sum_block [0-9]*$" "$tmp/folded"; then
     pass dpu_profile_folded_stacks
 else
     fail dpu_profile_folded_stacks "$(head -3 "$tmp/folded")"
+fi
+# the Chrome trace (UPMEM_TRACE) with the DPU-side spans of each launch: a
+# row per tasklet of the slowest DPU, a span from its first issue to its exit
+UPMEM_TRACE=$tmp/t.json UPMEM_PROFILE=profile=$tmp/p2.prof "$tmp/app" "$tmp/reduce.dpu" >/dev/null 2>&1
+UPMEM_TRACE=$tmp/t0.json "$tmp/app" "$tmp/reduce.dpu" >/dev/null 2>&1
+if grep -q '"args":{"name":"rank 0, slowest DPU, tasklet 15"}' "$tmp/t.json" &&
+    [ "$(grep -c '{"name":"tasklet [0-9]*","ph":"X"' "$tmp/t.json")" = 32 ] &&
+    ! grep -q '"name":"tasklet 0"' "$tmp/t0.json"; then
+    pass dpu_profile_trace_dpu_spans
+else
+    fail dpu_profile_trace_dpu_spans "no 2 x 16 tasklet spans in the trace, or spans without profile="
 fi
 if UPMEM_PROFILE=profile= "$tmp/app" "$tmp/reduce.dpu" >"$tmp/out" 2>&1; then
     fail dpu_profile_empty_file_refused "profile= was accepted"
