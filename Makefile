@@ -194,6 +194,7 @@ TEST_HARNESS := tests/harness.c tests/test.h
 
 # ---- emu: host library (<dpu.h>) ----
 -include emu/host.mk
+-include emu/prof.mk
 # ---- end emu: host library ----
 
 # ---- DPU programs ----

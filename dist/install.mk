@@ -209,7 +209,7 @@ TEST_CMDS += "sh tests/install.sh $(BUILD)"
 TEST_DEPS += $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(INST_MPI) $(DEB) \
     $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a)
 
-INSTALL_DEPS := all $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(INST_MPI) $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a)
+INSTALL_DEPS := all $(SO) $(SO_DEPS) $(INST_LIB) $(INST_CLI) $(INST_BENCH) $(INST_MPI) $(if $(REAL_SDK),,$(UPMEM_RT)/librt.a $(BUILD)/emu/dpu-profile)
 # a directory relative to ${prefix} in .pc files when it is under PREFIX, so
 # that `pkg-config --define-prefix` can relocate a staged (DESTDIR) install
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
@@ -241,7 +241,8 @@ ifneq ($(REAL_SDK),1)
 	install -d $(I_UPM)/bin $(I_UPM)/include/dpu $(I_UPM)/lib/pkgconfig $(I_UPM)/lib/dpu-rt \
 	    $(I_UPM)/dpu-include $(I_UPM)/vdpu $(I_UPM)/rt $(I_UPM)/examples \
 	    $(I_UPM)/share/pkgconfig $(I_UPM)/share/upmem/cmake/include/host $(I_UPM)/python/dpu
-	install -m 755 emu/bin/dpu-upmem-dpurte-clang emu/bin/dpu-pkg-config $(I_UPM)/bin/
+	install -m 755 emu/bin/dpu-upmem-dpurte-clang emu/bin/dpu-pkg-config emu/bin/dpu-gdb \
+	    $(BUILD)/emu/dpu-profile $(I_UPM)/bin/
 	ln -sf dpu-upmem-dpurte-clang $(I_UPM)/bin/dpu-clang
 	install -m 644 emu/include/*.h emu/include/*.hpp emu/include/dpu $(I_UPM)/include/dpu/
 	install -m 644 emu/sdk/dpu.cmake emu/sdk/dpu-rules.cmake $(I_UPM)/share/upmem/cmake/

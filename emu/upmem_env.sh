@@ -4,7 +4,8 @@
 # As the SDK's script, it sets UPMEM_HOME to an SDK-shaped tree (bin/,
 # include/dpu/, lib/, share/upmem/cmake/dpu.cmake, share/upmem/version,
 # share/pkgconfig/dpu.pc: what UPMEM_HOME-based build systems look for),
-# puts its bin/ first on PATH, its lib/ on LD_LIBRARY_PATH and the Python
+# puts its bin/ first on PATH (the compiler wrapper, dpu-pkg-config,
+# dpu-profile, dpu-gdb), its lib/ on LD_LIBRARY_PATH and the Python
 # module `dpu` on PYTHONPATH. In the checkout the tree is build/upmem
 # (`make` builds it; $UPMEM_EMU_BUILD/upmem for another build folder),
 # whose bin/ links to emu/bin, and PKG_CONFIG_PATH gets build/pkgconfig

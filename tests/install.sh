@@ -43,7 +43,8 @@ for f in bin/cryptopim bin/cryptopim-bench include/cryptopim.h include/cryptopim
     lib/cryptopim/dpu/aes-t16 lib/cryptopim/dpu/sha256-t24 lib/cryptopim/dpu/gcm-t16 \
     share/man/man1/cryptopim.1 \
     share/man/man3/libcryptopim.3 lib/upmem-virtual/bin/dpu-upmem-dpurte-clang \
-    lib/upmem-virtual/bin/dpu-pkg-config lib/upmem-virtual/include/dpu/dpu.h \
+    lib/upmem-virtual/bin/dpu-pkg-config lib/upmem-virtual/bin/dpu-gdb \
+    lib/upmem-virtual/bin/dpu-profile lib/upmem-virtual/include/dpu/dpu.h \
     lib/upmem-virtual/include/dpu/dpu lib/upmem-virtual/include/dpu/dpu.hpp \
     lib/upmem-virtual/include/dpu/dpu_management.h lib/upmem-virtual/share/upmem/version \
     lib/upmem-virtual/share/upmem/cmake/dpu.cmake lib/upmem-virtual/share/pkgconfig/dpu.pc \

@@ -20,6 +20,8 @@
  *              modeled time comes from a source set by alloc)     clock.h
  *   profile    profile string, the host model's parameter table   profile.h
  *   prog       parsed DPU programs, shared by identical ELF bytes  prog.h
+ *   dpuprof    profile=FILE: the DPU profiles summed per program,
+ *              written at exit                                    dpuprof.h
  *   model      modeled clock: timelines, costs, stats, trace      model.h
  *   entry      API entry/exit (host work), callback nesting,
  *              which ranks this thread owns                       entry.h
@@ -27,6 +29,8 @@
  *   set        allocations, ranks, DPUs, set checks, iteration    set.h
  *   queue      operations, per-rank job queues and workers,
  *              sticky errors                                      queue.h
+ *   dpugdb     gdbserver=HOST:PORT: waits for gdb, hands the
+ *              connection to the virtual DPU's stub               dpugdb.h
  *   ops        <dpu.h> load/symbols/transfers/launch/sync/status/
  *              callbacks, and the code that executes their jobs   ops.c
  *   log        dpu_log_read                                       log.c

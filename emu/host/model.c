@@ -81,7 +81,9 @@ struct emu_rec {
     double launch_over, clock_hz;
     double watts; /* power it adds while it runs (the power model) */
     uint64_t payload, cycles;
-    double end; /* once done */
+    double end;           /* once done */
+    uint64_t (*spans)[2]; /* launch: its tasklets' DPU-side spans (trace), or NULL */
+    unsigned nspans;
 };
 
 /* Simulation state of a rank: its current record and where it stands. A
@@ -133,6 +135,10 @@ static __int128 g_energy_fx[DPU_EMU_NR_PHASES];
 static double g_static_w, g_static_t, g_static_j;
 static uint64_t g_bytes_to, g_bytes_from, g_nr_launch, g_nr_xfer, g_cycles_max, g_last_launch_op;
 /* trace */
+/* rows: 0 the host, rank id + 1 a rank, TRACE_DPU_ROW the tasklets of its
+ * slowest DPU in a launch (DPU-side spans, with profile=FILE) */
+#define TRACE_DPU_BASE        100000u
+#define TRACE_DPU_ROW(row, k) (TRACE_DPU_BASE + (row)*32u + (k))
 static char *g_trace_path;
 static event_t *g_ev;
 static size_t g_nev, g_capev;
@@ -239,13 +245,28 @@ static dpu_error_t trace_write_locked(void)
                "\"args\":{\"name\":\"host\"}}");
     uint32_t max_tid = 0;
     for (size_t i = 0; i < g_nev; i++)
-        if (g_ev[i].tid > max_tid)
+        if (g_ev[i].tid > max_tid && g_ev[i].tid < TRACE_DPU_BASE)
             max_tid = g_ev[i].tid;
     for (uint32_t t = 1; t <= max_tid; t++)
         fprintf(f,
                 ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
                 "\"args\":{\"name\":\"rank %u\"}}",
                 t, t - 1);
+    /* the DPU-side rows that have events (a name each, once) */
+    for (size_t i = 0; i < g_nev; i++) {
+        uint32_t t = g_ev[i].tid;
+        if (t < TRACE_DPU_BASE)
+            continue;
+        size_t j = 0;
+        while (j < i && g_ev[j].tid != t)
+            j++;
+        if (j < i)
+            continue;
+        fprintf(f,
+                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,"
+                "\"args\":{\"name\":\"rank %u, slowest DPU, tasklet %u\"}}",
+                t, (t - TRACE_DPU_BASE) / 32u - 1u, (t - TRACE_DPU_BASE) % 32u);
+    }
     for (size_t i = 0; i < g_nev; i++) {
         const event_t *e = &g_ev[i];
         fprintf(f,
@@ -408,8 +429,10 @@ void emu_model_host_advance_to(double t)
 
 static void rec_unref_locked(emu_rec_t *r)
 {
-    if (--r->refs == 0)
+    if (--r->refs == 0) {
+        free(r->spans);
         free(r);
+    }
 }
 
 /* see model.h */
@@ -640,6 +663,22 @@ void emu_model_set_cycles(emu_rec_t *r, uint64_t max_cycles)
 }
 
 /* see model.h */
+void emu_model_set_dpu_spans(emu_rec_t *r, const uint64_t (*span)[2], unsigned n)
+{
+    if (r == NULL || n == 0 || n > 24)
+        return;
+    pthread_mutex_lock(&g_mu);
+    if (g_trace_path != NULL && r->spans == NULL) {
+        r->spans = malloc(n * sizeof *r->spans);
+        if (r->spans != NULL) {
+            memcpy(r->spans, span, n * sizeof *r->spans);
+            r->nspans = n;
+        }
+    }
+    pthread_mutex_unlock(&g_mu);
+}
+
+/* see model.h */
 void emu_model_set_own(emu_rec_t *r, double own)
 {
     if (r == NULL)
@@ -736,6 +775,16 @@ static void account_locked(const emu_mrank_t *mr, const emu_rec_t *r, double sta
     g_phase_fx[r->phase] += (__int128)ldexp(dur, FX_SHIFT);
     g_energy_fx[r->phase] += (__int128)ldexp(dur * r->watts, FX_SHIFT);
     trace_add(r->name, mr->row, start, dur, r->payload);
+    /* the slowest DPU's tasklets, each on its own row under the rank's */
+    static const char *const tasklet_names[24] = {
+        "tasklet 0",  "tasklet 1",  "tasklet 2",  "tasklet 3",  "tasklet 4",  "tasklet 5",
+        "tasklet 6",  "tasklet 7",  "tasklet 8",  "tasklet 9",  "tasklet 10", "tasklet 11",
+        "tasklet 12", "tasklet 13", "tasklet 14", "tasklet 15", "tasklet 16", "tasklet 17",
+        "tasklet 18", "tasklet 19", "tasklet 20", "tasklet 21", "tasklet 22", "tasklet 23"};
+    for (unsigned k = 0; k < r->nspans && k < 24; k++)
+        trace_add(tasklet_names[k], TRACE_DPU_ROW(mr->row, k),
+                  start + r->launch_over + (double)r->spans[k][0] / r->clock_hz,
+                  (double)(r->spans[k][1] - r->spans[k][0]) / r->clock_hz, 0);
 }
 
 /* mr's current record ends at `end`; committing also records it and takes

@@ -123,6 +123,10 @@ emu_rec_t *emu_model_rec_new(emu_timeline_t *tl, const emu_rec_desc_t *d);
 void emu_model_link(emu_rec_t *const *recs, uint32_t n);
 /* Results of the functional execution, before emu_model_ready. */
 void emu_model_set_cycles(emu_rec_t *r, uint64_t max_cycles);
+/* DPU-side spans of a launch record for the trace: span[k] = [begin, end)
+ * of tasklet k of its slowest DPU, in DPU cycles from the kernel's start
+ * (after the launch overhead); copied; n <= 24. Nothing without a trace. */
+void emu_model_set_dpu_spans(emu_rec_t *r, const uint64_t (*span)[2], unsigned n);
 void emu_model_set_own(emu_rec_t *r, double own_seconds);
 /* The job executed: the simulation may now pass this record. */
 void emu_model_ready(emu_rec_t *r);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "../include/dpu_program.h"
+#include "dpugdb.h"
+#include "dpuprof.h"
 #include "entry.h"
 #include "model.h"
 #include "pool.h"
@@ -842,6 +844,8 @@ static void run_one(void *arg, uint32_t i)
     }
     vdpu_err_t e = vdpu_run(d->v, d->res);
     d->fault = e != VDPU_OK || d->res->status == VDPU_STATUS_FAULT;
+    if (d->rank->prof->dpu_profile && e == VDPU_OK)
+        emu_dpuprof_add(d->rank->prof->dpu_profile, d->program, vdpu_profile_last(d->v));
     if (e != VDPU_OK) {
         memset(d->res, 0, sizeof *d->res);
         d->res->status = VDPU_STATUS_FAULT;
@@ -1029,6 +1033,30 @@ static bool sample_wait(op_t *op, uint32_t pos, uint64_t *cycles)
     return ok;
 }
 
+/* With profile=FILE, the trace's DPU-side spans of the launch record: each
+ * tasklet of the rank's slowest executed DPU, from its first issue to its
+ * exit (the profiler's boot and done). */
+static void set_dpu_spans(emu_rec_t *rec, struct dpu_rank_t *r, const struct dpu_t *single,
+                          uint64_t max)
+{
+    for (uint32_t j = 0; j < r->nr_dpus; j++) {
+        struct dpu_t *d = &r->dpus[j];
+        if (!dpu_in_scope(d, single) || d->not_simulated || d->res == NULL || d->res->cycles != max)
+            continue;
+        const vprof_t *p = vdpu_profile_last(d->v);
+        if (p == NULL || !p->timed)
+            return;
+        uint64_t span[24][2];
+        unsigned n = p->nr_tasklets < 24 ? p->nr_tasklets : 24;
+        for (unsigned k = 0; k < n; k++) {
+            span[k][0] = p->tasklet[k].boot;
+            span[k][1] = p->cycles_max - p->tasklet[k].done;
+        }
+        emu_model_set_dpu_spans(rec, (const uint64_t(*)[2])span, n);
+        return;
+    }
+}
+
 /* Runs the DPUs of the jobs (of jobs[0..n)) that `pick` selects, in
  * parallel, and sets each rank's modeled cycles: its slowest executed DPU's.
  * Returns DPU_ERR_SYSTEM if it could not run them. */
@@ -1050,7 +1078,18 @@ static dpu_error_t run_ranks(op_t *op, job_t *jobs, uint32_t n, const bool *pick
             if (dpu_in_scope(&r->dpus[j], op->single) && launch_runs(r, pos++))
                 dpus[m++] = &r->dpus[j];
     }
+    emu_dpugdb_launch(dpus, m);
     emu_pool_for(m, run_one, dpus);
+    if (m && dpus[0]->rank->prof->dpu_profile) {
+        /* the launch's line in the DPU profile: its executed DPUs, by program */
+        for (uint32_t i = 0; i < m; i++) {
+            struct dpu_t *d = dpus[i];
+            if (d->program == NULL || d->res == NULL)
+                continue;
+            emu_dpuprof_launch(d->rank->prof->dpu_profile, d->program, op->model_id, 1,
+                               d->res->cycles, d->res->cycles, d->fault ? 1u : 0u);
+        }
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (!pick[i])
             continue;
@@ -1082,6 +1121,8 @@ static dpu_error_t run_ranks(op_t *op, job_t *jobs, uint32_t n, const bool *pick
         emu_rec_t **rec = emu_op_recs(op, jobs[i].rank_pos);
         if (rec)
             emu_model_set_cycles(rec[0], max);
+        if (rec && r->prof->dpu_profile)
+            set_dpu_spans(rec[0], r, op->single, max);
         sample_publish(op, jobs[i].rank_pos, EMU_SAMPLE_DONE, max);
     }
     free(dpus);

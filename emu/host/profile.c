@@ -374,6 +374,48 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
             return false;
         return true;
     }
+    if (!strcmp(k, "gdbserver")) { /* HOST:PORT, an IPv4 address or localhost (dpugdb.h) */
+        const char *colon = strrchr(v, ':');
+        uint32_t port, a[4];
+        char host[64];
+        size_t hl = colon ? (size_t)(colon - v) : 0;
+        if (!colon || hl == 0 || hl >= sizeof host || !parse_u32(colon + 1, &port) ||
+            port > 65535) {
+            *why = "gdbserver=HOST:PORT wants an IPv4 address (or localhost) and a port 0..65535";
+            return false;
+        }
+        memcpy(host, v, hl);
+        host[hl] = '\0';
+        if (!strcmp(host, "localhost")) {
+            a[0] = 127, a[1] = 0, a[2] = 0, a[3] = 1;
+        } else {
+            char tail;
+            if (sscanf(host, "%u.%u.%u.%u%c", &a[0], &a[1], &a[2], &a[3], &tail) != 4 ||
+                a[0] > 255 || a[1] > 255 || a[2] > 255 || a[3] > 255) {
+                *why = "gdbserver=HOST:PORT wants an IPv4 address (or localhost) and a port "
+                       "0..65535";
+                return false;
+            }
+        }
+        p->gdb = true;
+        p->gdb_addr = a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3];
+        p->gdb_port = port;
+        return true;
+    }
+    if (!strcmp(k, "gdbDpu"))
+        return parse_u32(v, &p->gdb_dpu);
+    if (!strcmp(k, "profile")) { /* the DPU profile's file (dpuprof.h) */
+        if (*v == '\0') {
+            *why = "profile=FILE needs a file name (docs/PROFILING.md)";
+            return false;
+        }
+        char *c = strdup(v);
+        if (c == NULL)
+            return false;
+        free(p->dpu_profile);
+        p->dpu_profile = c;
+        return true;
+    }
     if (!strcmp(k, "dmaRules")) { /* see vdpu_dma_rules_t in vdpu.h */
         if (!strcmp(v, "strict"))
             vp->dma_rules = VDPU_DMA_STRICT;
@@ -425,6 +467,9 @@ static const char *const named_keys[] = {
     "machine",
     "mode",
     "dmaRules",
+    "profile",
+    "gdbserver",
+    "gdbDpu",
 };
 
 /* Edit distance of a and b, case-insensitive, capped at 3 (a typo is 1-2). */
@@ -652,4 +697,6 @@ void emu_profile_release(profile_t *p)
 {
     free(p->rank_disabled);
     p->rank_disabled = NULL;
+    free(p->dpu_profile);
+    p->dpu_profile = NULL;
 }

@@ -91,6 +91,13 @@ typedef struct {
     bool sg_xfer_enable;          /* sgXferEnable: dpu_push_sg_xfer allowed */
     uint32_t sg_max_blocks;       /* sgXferMaxBlocksPerDpu, 0 = the
                                    * allocation's DPU count (the SDK's) */
+    bool gdb;                     /* gdbserver=HOST:PORT given (dpugdb.h) */
+    uint32_t gdb_addr;            /* its IPv4 address, host byte order  */
+    uint32_t gdb_port;            /* 0: any free port (printed)         */
+    uint32_t gdb_dpu;             /* gdbDpu=N: the N-th DPU of the first
+                                   * launch (default 0)                 */
+    char *dpu_profile;            /* profile=FILE: the DPU profile's file
+                                   * (dpuprof.h), NULL = no profiling    */
     vdpu_params_t vdpu;
     model_params_t model;
 } profile_t;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static pthread_mutex_t g_prog_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct dpu_program_t *g_progs; /* live programs, for reuse */
@@ -28,6 +29,7 @@ void emu_program_put(struct dpu_program_t *p)
     pthread_mutex_unlock(&g_prog_mu);
     if (last) {
         vdpu_program_free(p->vp);
+        free(p->name);
         free(p);
     }
 }
@@ -97,6 +99,7 @@ dpu_error_t emu_program_get(const uint8_t *elf, size_t len, const char *what,
         free(p);
         return map_vdpu_load_error(ve);
     }
+    p->name = strdup(what ? what : "(memory)");
     p->hash = h;
     p->size = len;
     p->refs = 1;

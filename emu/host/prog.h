@@ -15,7 +15,8 @@ struct dpu_program_t {
     vdpu_program_t *vp;
     uint64_t hash; /* of the ELF bytes (program cache key)  */
     size_t size;
-    int refs; /* DPUs holding it + cache users (prog.c's lock) */
+    int refs;   /* DPUs holding it + cache users (prog.c's lock) */
+    char *name; /* where it came from: the ELF's path, or "(memory)" */
     struct dpu_program_t *next;
 };
 

@@ -5,9 +5,11 @@
  */
 #include "set.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../vdpu/vprof.h"
 #include "pool.h"
 
 static pthread_mutex_t g_alloc_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -172,6 +174,9 @@ static void create_one(void *arg, uint32_t i)
     struct dpu_t *d = ((struct dpu_t **)arg)[i];
     if (vdpu_create(&d->rank->prof->vdpu, &d->v) != VDPU_OK)
         d->v = NULL;
+    else if (d->rank->prof->dpu_profile && vdpu_profile_enable(d->v, 1) != VDPU_OK)
+        fprintf(stderr, "virtual UPMEM: profile=%s: out of memory, a DPU is not profiled\n",
+                d->rank->prof->dpu_profile);
 }
 
 static void free_one(void *arg, uint32_t i)

@@ -10,7 +10,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "gdbstub.h"
 #include "vdpu_internal.h"
+#include "vprof.h"
 
 /* FAST mode's quantum when a caller leaves it 0: the table's default. */
 static uint32_t default_fast_quantum(void)
@@ -141,6 +143,8 @@ void vdpu_free(vdpu_t *d)
      * DPU in this process's heap, where the next allocation would find
      * them.  MRAM needs no wipe: munmap gives its pages back to the kernel,
      * and a new mapping starts zeroed. */
+    vdpu_profile_enable(d, 0);
+    vdpu_gdb_free(d->dbg); /* attached, but no run came */
     munmap(d->mram, VDPU_MRAM_SIZE);
     wipe_memset(d->wram, 0, VDPU_WRAM_SIZE + 16);
     free(d->wram);

@@ -27,6 +27,7 @@ void vdpu_program_free(vdpu_program_t *p)
         return;
     free(p->code);
     free(p->code_rv32);
+    free(p->text);
     free(p->wram_img);
     free(p->mram_img);
     free(p->syms);
@@ -241,7 +242,7 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
         }
         memcpy(words, b + text->sh_offset, (size_t)p->n_insns * 4);
         vdpu_decode(words, p->n_insns, p->code);
-        free(words);
+        p->text = words; /* the instruction words, for a debugger's reads of IRAM */
     }
     if (eh.e_entry < VDPU_IRAM_BASE || ((eh.e_entry - VDPU_IRAM_BASE) & 3) ||
         (eh.e_entry - VDPU_IRAM_BASE) / 4 >= p->n_insns)

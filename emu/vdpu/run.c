@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gdbstub_internal.h"
 #include "vdpu_internal.h"
+#include "vprof_internal.h"
 
 #define LIKELY(x)   __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -977,6 +979,8 @@ static int check_watchdog(vdpu_t *d, const vtask_t *t)
     return 0;
 }
 
+static void fast_turn_slow(vdpu_t *d, vtask_t *t, uint32_t q);
+
 static void run_fast(vdpu_t *d)
 {
     const uint32_t q = d->params.fast_quantum;
@@ -988,10 +992,14 @@ static void run_fast(vdpu_t *d)
             if (t->state != TS_RUN)
                 continue;
             any = 1;
-            uint32_t extra;
-            int stopped;
-            uint32_t n = exec_core(d, t, q, &extra, &stopped);
-            account(d, t, n, extra);
+            if (UNLIKELY(d->slow)) {
+                fast_turn_slow(d, t, q);
+            } else {
+                uint32_t extra;
+                int stopped;
+                uint32_t n = exec_core(d, t, q, &extra, &stopped);
+                account(d, t, n, extra);
+            }
             t->svc_slots = 0; /* untimed: the slots are counted, nothing to schedule */
             if (t->state != TS_DONE)
                 last = t;
@@ -1006,6 +1014,124 @@ static void run_fast(vdpu_t *d)
                 }
             return;
         }
+    }
+}
+
+/* issue_head with the profiler (vprof.h) or the gdb stub (gdbstub.h) on:
+ * the same instructions in the same order, the runahead one instruction at
+ * a time so that each is attributed and may stop in gdb; the scheduler
+ * state it leaves is issue_head's. */
+static __attribute__((noinline)) void issue_head_slow(vdpu_t *d, vtask_t *t, uint64_t now,
+                                                      uint32_t *extra_out)
+{
+    d->now = now;
+    uint32_t extra = 0;
+    int stopped = 0;
+    const uint32_t pc0 = t->pc;
+    if (d->dbg)
+        vdpu_gdb_before(d, t, pc0);
+    const vinsn_t *I = &d->code[pc0];
+    const int wr = vdpu_prof_is_write(I, t);
+    const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
+    if (d->prof)
+        vdpu_prof_head(d, t, pc0);
+    if (d->dbg)
+        vdpu_gdb_access(d, t, pc0);
+    uint32_t n = exec_core(d, t, 1, &extra, &stopped);
+    account(d, t, n, extra);
+    if (d->prof) {
+        vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
+        if (d->res->dma_count != dn)
+            vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+        if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
+            vdpu_prof_spin(d, t, n + extra + t->svc_slots);
+    }
+    if (d->faulted) {
+        if (d->dbg)
+            vdpu_gdb_fault(d);
+        return;
+    }
+    if (d->dbg)
+        vdpu_gdb_after(d, t);
+    /* runahead(.., 64, ..) is 64 runs of runahead(.., 1, ..) */
+    if (!d->dbg) { /* the profiler alone: accounted once, as issue_head does */
+        uint32_t ra_ins = 0, ra_slots = 0;
+        for (unsigned i = 0; !stopped && i < 64; i++) {
+            uint32_t pc = t->pc, ins;
+            uint32_t s = runahead(d, t, 1, &ins);
+            if (!s && !ins && t->pc == pc)
+                break;
+            ra_ins += ins;
+            ra_slots += s;
+            vdpu_prof_insn(d, t, pc, ins, s, 0);
+        }
+        if (ra_ins || ra_slots)
+            account(d, t, ra_ins, ra_slots - ra_ins);
+        extra += ra_slots;
+    }
+    for (unsigned i = 0; !stopped && d->dbg && i < 64; i++) {
+        uint32_t pc = t->pc, ins;
+        vdpu_gdb_before(d, t, pc); /* may stop: counts must be up to date */
+        uint32_t s = runahead(d, t, 1, &ins);
+        if (!s && !ins && t->pc == pc)
+            break;
+        account(d, t, ins, s - ins);
+        extra += s;
+        if (d->prof)
+            vdpu_prof_insn(d, t, pc, ins, s, 0);
+    }
+    extra += t->svc_slots;
+    t->svc_slots = 0;
+    t->pending = extra;
+    t->ready = now + d->params.timing.revolver_cycles;
+    if (t->dma_done) {
+        if (t->dma_done > t->ready) {
+            if (d->prof)
+                vdpu_prof_dma_wait(d, t, pc0, t->dma_done - t->ready);
+            t->ready = t->dma_done;
+        }
+        t->dma_done = 0;
+    }
+    *extra_out = extra;
+}
+
+/* One FAST-mode turn of at most q slots with the profiler or the gdb stub
+ * on: the instructions exec_core(d, t, q, ..) runs, one at a time. */
+static __attribute__((noinline)) void fast_turn_slow(vdpu_t *d, vtask_t *t, uint32_t q)
+{
+    for (uint32_t done = 0; done < q;) {
+        uint32_t extra = 0;
+        int stopped = 0;
+        const uint32_t pc0 = t->pc;
+        if (d->dbg)
+            vdpu_gdb_before(d, t, pc0);
+        const vinsn_t *I = &d->code[pc0];
+        const int wr = vdpu_prof_is_write(I, t);
+        const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
+        if (d->prof)
+            vdpu_prof_head(d, t, pc0);
+        if (d->dbg)
+            vdpu_gdb_access(d, t, pc0);
+        uint32_t n = exec_core(d, t, 1, &extra, &stopped);
+        account(d, t, n, extra);
+        if (d->prof) {
+            vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
+            if (d->res->dma_count != dn)
+                vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+            if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
+                vdpu_prof_spin(d, t, n + extra + t->svc_slots);
+        }
+        t->svc_slots = 0;
+        done += n;
+        if (d->faulted) {
+            if (d->dbg)
+                vdpu_gdb_fault(d);
+            return;
+        }
+        if (d->dbg)
+            vdpu_gdb_after(d, t);
+        if (stopped || n == 0)
+            return;
     }
 }
 
@@ -1025,6 +1151,10 @@ static int only_runnable(const vdpu_t *d, const vtask_t *t)
 static inline __attribute__((always_inline)) void issue_head(vdpu_t *d, vtask_t *t, uint64_t now,
                                                              uint32_t *extra_out)
 {
+    if (UNLIKELY(d->slow)) {
+        issue_head_slow(d, t, now, extra_out);
+        return;
+    }
     d->now = now;
     uint32_t extra = 0;
     int stopped = 0;
@@ -1385,6 +1515,11 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     }
     res->nr_tasklets = d->nr;
     d->code = d->params.isa_fusion ? p->code : p->code_rv32;
+    if (d->prof)
+        vdpu_prof_run_begin(d);
+    if (d->dbg)
+        vdpu_gdb_run_begin(d);
+    d->slow = d->prof != NULL || d->dbg != NULL;
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);
     else
@@ -1397,6 +1532,10 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
         if (d->params.mode == VDPU_MODE_TIMED && d->t[k].state != TS_DONE)
             res->tasklet[k].cycles = res->cycles;
     }
+    if (d->prof)
+        vdpu_prof_run_end(d);
+    if (d->dbg)
+        vdpu_gdb_run_end(d);
     d->res = &d->scratch;
     return VDPU_OK;
 }

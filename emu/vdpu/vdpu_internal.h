@@ -71,6 +71,7 @@ struct vdpu_program {
     vinsn_t *code;      /* n_insns + 1 (last = OP_BADJUMP sentinel), DPU costs */
     vinsn_t *code_rv32; /* the same, every instruction 1 slot (isaFusion=0) */
     uint32_t n_insns;
+    uint32_t *text;            /* the n_insns instruction words as in the ELF */
     uint32_t entry;            /* insn index */
     uint8_t *wram_img;         /* VDPU_WRAM_SIZE bytes (zero where .bss) */
     uint32_t wram_lo, wram_hi; /* range to copy on load (image incl. .bss) */
@@ -132,6 +133,9 @@ struct vdpu {
     int faulted;
     vdpu_result_t *res; /* result being filled */
     vdpu_result_t scratch;
+    struct vprof_run *prof; /* the profiler's collector, NULL when off (vprof.h) */
+    struct vdpu_gdb *dbg;   /* the gdb stub, NULL when none (gdbstub.h) */
+    int slow;               /* prof or dbg: heads go through issue_head_slow */
 };
 
 /* shared helpers */
