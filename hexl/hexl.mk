@@ -68,3 +68,11 @@ TEST_DEPS += $(HEXL_TEST)
 else
 TEST_CMDS += "sh -c '. tests/lib.sh; skip hexl \"no C++ compiler ($(CXX))\"; finish'"
 endif
+# Intel HEXL's own unit tests (from the pinned source in ../shared/thirdparty)
+# against this library; they skip with a message where the source, g++ or
+# googletest is missing.
+HEXL_OWN_LINK := $(abspath $(HEXL_LIB)) $(HEXL_LINK)
+ifeq ($(HEXL_HAVE_CXX),1)
+TEST_CMDS += "sh tests/hexl/hexl_tests.sh $(abspath $(HEXL_DIR))/own $(abspath hexl/include) $(HEXL_OWN_LINK)"
+TEST_DEPS += $(HEXL_LIB)
+endif

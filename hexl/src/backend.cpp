@@ -1,17 +1,22 @@
 // backend.cpp -- hexl/cryptopim.hpp and backend.hpp: the backend name and
 // the cryptopim contexts behind the NTT objects.
+#include "backend.hpp"
+
 #include <cstdlib>
 #include <stdexcept>
 
-#include "backend.hpp"
 #include "cryptopim.h"
 #include "hexl/cryptopim.hpp"
 
-namespace intel {
-namespace hexl {
-namespace cryptopim {
+namespace intel
+{
+namespace hexl
+{
+namespace cryptopim
+{
 
-namespace {
+namespace
+{
 std::mutex g_lock; // guards the two below
 std::string g_backend;
 std::weak_ptr<Context> g_pim; // the process's one pim context, while in use
@@ -34,7 +39,10 @@ const std::string &current()
 }
 } // namespace
 
-Context::~Context() { cpim_close(ctx); }
+Context::~Context()
+{
+    cpim_close(ctx);
+}
 
 void SetBackend(const std::string &name)
 {

@@ -13,9 +13,12 @@
 
 struct cpim_ctx;
 
-namespace intel {
-namespace hexl {
-namespace cryptopim {
+namespace intel
+{
+namespace hexl
+{
+namespace cryptopim
+{
 
 struct Context {
     cpim_ctx *ctx = nullptr;

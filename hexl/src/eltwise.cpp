@@ -16,10 +16,13 @@
 #include "hexl/eltwise/eltwise-reduce-mod.hpp"
 #include "hexl/eltwise/eltwise-sub-mod.hpp"
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
-namespace {
+namespace
+{
 using u128 = unsigned __int128;
 
 void need(bool ok, const char *what)
@@ -82,8 +85,8 @@ bool compare(CMPINT cmp, uint64_t lhs, uint64_t rhs)
 }
 } // namespace
 
-void EltwiseAddMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2,
-                   uint64_t n, uint64_t modulus)
+void EltwiseAddMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2, uint64_t n,
+                   uint64_t modulus)
 {
     need(modulus > 1 && modulus < (1ull << 63), "EltwiseAddMod: modulus must be in (1, 2^63)");
     for (uint64_t i = 0; i < n; i++) {
@@ -102,8 +105,8 @@ void EltwiseAddMod(uint64_t *result, const uint64_t *operand1, uint64_t operand2
     }
 }
 
-void EltwiseSubMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2,
-                   uint64_t n, uint64_t modulus)
+void EltwiseSubMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2, uint64_t n,
+                   uint64_t modulus)
 {
     need(modulus > 1 && modulus < (1ull << 63), "EltwiseSubMod: modulus must be in (1, 2^63)");
     for (uint64_t i = 0; i < n; i++) {

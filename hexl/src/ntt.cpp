@@ -7,6 +7,8 @@
 // down to 2) and larger ones run here, on a plain radix-2 transform of the
 // same definition.  Inputs above q (the lazy mod factors) are reduced first:
 // cryptopim's NTT takes [0, q) only.
+#include "hexl/ntt/ntt.hpp"
+
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -15,13 +17,15 @@
 #include "backend.hpp"
 #include "cryptopim.h"
 #include "cryptopim_ntt.h"
-#include "hexl/ntt/ntt.hpp"
 #include "hexl/number-theory/number-theory.hpp"
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
-namespace {
+namespace
+{
 using u128 = unsigned __int128;
 
 uint64_t mulmod(uint64_t a, uint64_t b, uint64_t q)
@@ -53,7 +57,10 @@ struct NTT::Engine {
     std::shared_ptr<cryptopim::Context> ctx; // null: the portable code below
     cpim_ntt *ring = nullptr;
     std::vector<uint64_t> inv_br; // portable: w^-bitrev(i)
-    ~Engine() { cpim_ntt_destroy(ring); }
+    ~Engine()
+    {
+        cpim_ntt_destroy(ring);
+    }
 };
 
 NTT::~NTT() = default;
@@ -65,8 +72,7 @@ bool NTT::CheckArguments(uint64_t degree, uint64_t modulus)
 }
 
 NTT::NTT(uint64_t degree, uint64_t q, std::shared_ptr<AllocatorBase> alloc_ptr)
-    : NTT(degree, q,
-          CheckArguments(degree, q) ? MinimalPrimitiveRoot(2 * degree, q) : 0,
+    : NTT(degree, q, CheckArguments(degree, q) ? MinimalPrimitiveRoot(2 * degree, q) : 0,
           std::move(alloc_ptr))
 {
 }
@@ -87,8 +93,10 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     m_degree_bits = Log2(degree);
     m_w_inv = InverseMod(m_w, q);
 
-    // the tables of the API's getters (and of the portable transform)
-    m_root_of_unity_powers.assign(degree, 0);
+    // the tables of the API's getters (and of the portable transform), in
+    // the caller's allocator as HEXL keeps them
+    const AlignedAllocator<uint64_t, 64> al(m_alloc);
+    m_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
     AlignedVector64<uint64_t> inv(degree, 0);
     m_root_of_unity_powers[0] = 1;
     inv[0] = 1;
@@ -100,12 +108,20 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
         prev = idx;
     }
     // HEXL's inverse order: index 0, then N/2..N-1, N/4..N/2-1, ..., 1
-    m_inv_root_of_unity_powers.assign(degree, 0);
+    m_inv_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
     m_inv_root_of_unity_powers[0] = inv[0];
     uint64_t at = 1;
     for (uint64_t m = degree >> 1; m > 0; m >>= 1)
         for (uint64_t i = 0; i < m; i++)
             m_inv_root_of_unity_powers[at++] = inv[m + i];
+    m_precon64_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
+    m_precon64_inv_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
+    for (uint64_t i = 0; i < degree; i++) {
+        m_precon64_root_of_unity_powers[i] =
+            MultiplyFactor(m_root_of_unity_powers[i], 64, q).BarrettFactor();
+        m_precon64_inv_root_of_unity_powers[i] =
+            MultiplyFactor(m_inv_root_of_unity_powers[i], 64, q).BarrettFactor();
+    }
 
     m_engine = std::make_shared<Engine>();
     if (degree < CPIM_NTT_MIN_N || degree > CPIM_NTT_MAX_N) {
@@ -113,8 +129,8 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     } else {
         m_engine->ctx = cryptopim::OpenContext();
         std::lock_guard<std::mutex> g(m_engine->ctx->lock);
-        cpim_err rc = cpim_ntt_create_roots(m_engine->ctx->ctx, degree, &m_q, &m_w, 1,
-                                            &m_engine->ring);
+        cpim_err rc =
+            cpim_ntt_create_roots(m_engine->ctx->ctx, degree, &m_q, &m_w, 1, &m_engine->ring);
         if (rc != CPIM_OK)
             throw std::runtime_error(std::string("NTT: cryptopim ring: ") + cpim_strerror(rc));
     }

@@ -8,10 +8,13 @@
 
 #include "hexl/number-theory/number-theory.hpp"
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
-namespace {
+namespace
+{
 using u128 = unsigned __int128;
 
 uint64_t mulmod(uint64_t a, uint64_t b, uint64_t m)
@@ -30,7 +33,10 @@ uint64_t ReverseBits(uint64_t x, uint64_t bit_width)
     return r;
 }
 
-uint64_t MultiplyMod(uint64_t x, uint64_t y, uint64_t modulus) { return mulmod(x, y, modulus); }
+uint64_t MultiplyMod(uint64_t x, uint64_t y, uint64_t modulus)
+{
+    return mulmod(x, y, modulus);
+}
 
 uint64_t MultiplyMod(uint64_t x, uint64_t y, uint64_t y_precon, uint64_t modulus)
 {
@@ -147,12 +153,13 @@ bool IsPrime(uint64_t n)
 }
 
 std::vector<uint64_t> GeneratePrimes(size_t num_primes, size_t bit_size, bool prefer_small_primes,
-                                     size_t ngen)
+                                     size_t ntt_size)
 {
-    if (bit_size < 2 || bit_size > 62 || ngen == 0)
+    if (bit_size < 2 || bit_size > 62 || ntt_size == 0)
         throw std::invalid_argument("GeneratePrimes: bit_size must be in [2, 62]");
-    const uint64_t step = 2 * static_cast<uint64_t>(ngen);
-    const uint64_t lo = 1ull << (bit_size - 1), hi = (1ull << bit_size) - 1;
+    const uint64_t step = 2 * static_cast<uint64_t>(ntt_size);
+    // HEXL's range: [2^bit_size, 2^(bit_size + 1)]
+    const uint64_t lo = 1ull << bit_size, hi = (1ull << (bit_size + 1)) - 1;
     std::vector<uint64_t> primes;
     if (prefer_small_primes) {
         for (uint64_t v = (lo + step - 1) / step * step + 1; v <= hi && primes.size() < num_primes;

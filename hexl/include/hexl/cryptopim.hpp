@@ -11,9 +11,12 @@
 
 #include <string>
 
-namespace intel {
-namespace hexl {
-namespace cryptopim {
+namespace intel
+{
+namespace hexl
+{
+namespace cryptopim
+{
 
 // Throws std::invalid_argument for a name that is not a backend.
 void SetBackend(const std::string &name);

@@ -5,11 +5,13 @@
 
 #include <stdint.h>
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
-void EltwiseAddMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2,
-                   uint64_t n, uint64_t modulus);
+void EltwiseAddMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2, uint64_t n,
+                   uint64_t modulus);
 void EltwiseAddMod(uint64_t *result, const uint64_t *operand1, uint64_t operand2, uint64_t n,
                    uint64_t modulus);
 

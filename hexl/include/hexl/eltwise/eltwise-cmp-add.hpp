@@ -6,8 +6,10 @@
 
 #include "hexl/util/util.hpp"
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
 void EltwiseCmpAdd(uint64_t *result, const uint64_t *operand1, uint64_t n, CMPINT cmp,
                    uint64_t bound, uint64_t diff);

@@ -7,8 +7,10 @@
 
 #include "hexl/util/util.hpp"
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
 void EltwiseCmpSubMod(uint64_t *result, const uint64_t *operand1, uint64_t n, uint64_t modulus,
                       CMPINT cmp, uint64_t bound, uint64_t diff);

@@ -6,8 +6,10 @@
 
 #include <stdint.h>
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
 void EltwiseMultMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2,
                     uint64_t n, uint64_t modulus, uint64_t input_mod_factor);

@@ -9,8 +9,10 @@
 
 #include <stdint.h>
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
 void EltwiseReduceMod(uint64_t *result, const uint64_t *operand, uint64_t n, uint64_t modulus,
                       uint64_t input_mod_factor, uint64_t output_mod_factor);

@@ -5,3 +5,9 @@
 #define HEXL_VLOG(N, rest)                                                                         \
     do {                                                                                           \
     } while (0)
+// HEXL's logging start-up hook (easylogging++ there): nothing to start here.
+#define START_EASYLOGGINGPP(argc, argv)                                                            \
+    do {                                                                                           \
+        (void)(argc);                                                                              \
+        (void)(argv);                                                                              \
+    } while (0)

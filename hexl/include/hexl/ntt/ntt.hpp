@@ -26,31 +26,43 @@
 // std::runtime_error naming it.  A result is never partial data.
 #pragma once
 
-#include <stdint.h>
-
 #include <memory>
+#include <stdint.h>
 #include <utility>
 #include <vector>
 
 #include "hexl/util/aligned-allocator.hpp"
 #include "hexl/util/allocator.hpp"
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
-class NTT {
-public:
+class NTT
+{
+  public:
     // The allocator a caller passes by value (SEAL specializes it for its
     // memory pool).  The primary template adapts any Adaptee with
     // allocate(bytes) / deallocate(p, n) members.
     template <class Adaptee, class... Args>
     struct AllocatorAdapter : public AllocatorInterface<AllocatorAdapter<Adaptee, Args...>> {
-        explicit AllocatorAdapter(Adaptee &&_a, Args &&...) : alloc(std::move(_a)) {}
-        AllocatorAdapter(const Adaptee &_a, Args &...) : alloc(_a) {}
-        void *allocate_impl(size_t bytes_count) { return alloc.allocate(bytes_count); }
-        void deallocate_impl(void *p, size_t n) { alloc.deallocate(p, n); }
+        explicit AllocatorAdapter(Adaptee &&_a, Args &&...) : alloc(std::move(_a))
+        {
+        }
+        AllocatorAdapter(const Adaptee &_a, Args &...) : alloc(_a)
+        {
+        }
+        void *allocate_impl(size_t bytes_count)
+        {
+            return alloc.allocate(bytes_count);
+        }
+        void deallocate_impl(void *p, size_t n)
+        {
+            alloc.deallocate(p, n);
+        }
 
-    private:
+      private:
         Adaptee alloc;
     };
 
@@ -78,8 +90,7 @@ public:
         std::shared_ptr<AllocatorBase> alloc_ptr = {});
 
     template <class Allocator, class... AllocatorArgs>
-    NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity, Allocator &&a,
-        AllocatorArgs &&...args)
+    NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity, Allocator &&a, AllocatorArgs &&...args)
         : NTT(degree, q, root_of_unity,
               std::static_pointer_cast<AllocatorBase>(
                   std::make_shared<AllocatorAdapter<Allocator, AllocatorArgs...>>(
@@ -96,9 +107,18 @@ public:
     void ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
                         uint64_t output_mod_factor);
 
-    uint64_t GetMinimalRootOfUnity() const { return m_w; }
-    uint64_t GetDegree() const { return m_degree; }
-    uint64_t GetModulus() const { return m_q; }
+    uint64_t GetMinimalRootOfUnity() const
+    {
+        return m_w;
+    }
+    uint64_t GetDegree() const
+    {
+        return m_degree;
+    }
+    uint64_t GetModulus() const
+    {
+        return m_q;
+    }
 
     // GetRootOfUnityPowers: w^bitrev(i) at index i (index 0: 1), the forward
     // stages' twiddles.  GetInvRootOfUnityPowers: their inverses in the order
@@ -108,17 +128,38 @@ public:
     {
         return m_root_of_unity_powers;
     }
-    uint64_t GetRootOfUnityPower(size_t i) { return GetRootOfUnityPowers()[i]; }
+    uint64_t GetRootOfUnityPower(size_t i)
+    {
+        return GetRootOfUnityPowers()[i];
+    }
     const AlignedVector64<uint64_t> &GetInvRootOfUnityPowers() const
     {
         return m_inv_root_of_unity_powers;
     }
-    uint64_t GetInvRootOfUnityPower(size_t i) { return GetInvRootOfUnityPowers()[i]; }
+    uint64_t GetInvRootOfUnityPower(size_t i)
+    {
+        return GetInvRootOfUnityPowers()[i];
+    }
+    // The Shoup (64-bit Barrett) factors floor(x 2^64 / q) of the two tables.
+    const AlignedVector64<uint64_t> &GetPrecon64RootOfUnityPowers() const
+    {
+        return m_precon64_root_of_unity_powers;
+    }
+    const AlignedVector64<uint64_t> &GetPrecon64InvRootOfUnityPowers() const
+    {
+        return m_precon64_inv_root_of_unity_powers;
+    }
 
-    static size_t MaxDegreeBits() { return 20; }
-    static size_t MaxModulusBits() { return 62; }
+    static size_t MaxDegreeBits()
+    {
+        return 20;
+    }
+    static size_t MaxModulusBits()
+    {
+        return 62;
+    }
 
-private:
+  private:
     struct Engine; // the cryptopim ring or the portable tables, and a lock
 
     uint64_t m_degree = 0;
@@ -129,6 +170,8 @@ private:
     std::shared_ptr<AllocatorBase> m_alloc;
     AlignedVector64<uint64_t> m_root_of_unity_powers;
     AlignedVector64<uint64_t> m_inv_root_of_unity_powers;
+    AlignedVector64<uint64_t> m_precon64_root_of_unity_powers;
+    AlignedVector64<uint64_t> m_precon64_inv_root_of_unity_powers;
     std::shared_ptr<Engine> m_engine;
 };
 

@@ -7,11 +7,15 @@
 
 #include "hexl/util/compiler.hpp"
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
 struct AllocatorBase {
-    virtual ~AllocatorBase() noexcept {}
+    virtual ~AllocatorBase() noexcept
+    {
+    }
     virtual void *allocate(size_t bytes_count) = 0;
     virtual void deallocate(void *p, size_t n) = 0;
 };
@@ -27,7 +31,7 @@ template <class AllocatorImpl> struct AllocatorInterface : public AllocatorBase 
         static_cast<AllocatorImpl *>(this)->deallocate_impl(p, n);
     }
 
-private:
+  private:
     void *allocate_impl(size_t bytes_count)
     {
         HEXL_UNUSED(bytes_count);

@@ -3,8 +3,10 @@
 
 #include <cstdint>
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
 #ifdef __SIZEOF_INT128__
 __extension__ typedef unsigned __int128 uint128_t;

@@ -4,8 +4,10 @@
 
 #include <cstddef>
 
-namespace intel {
-namespace hexl {
+namespace intel
+{
+namespace hexl
+{
 
 #undef TRUE
 #undef FALSE
