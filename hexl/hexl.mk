@@ -76,3 +76,19 @@ ifeq ($(HEXL_HAVE_CXX),1)
 TEST_CMDS += "sh tests/hexl/hexl_tests.sh $(abspath $(HEXL_DIR))/own $(abspath hexl/include) $(HEXL_OWN_LINK)"
 TEST_DEPS += $(HEXL_LIB)
 endif
+
+# Microsoft SEAL 4.4.3 (pinned source) on libhexl: its own `sealtest` with the
+# `auto` backend in `make test`; `make test-seal` adds a run on the DPUs (pim,
+# a selection of sealtest: SEAL calls one NTT at a time, each a DPU round trip
+# on the virtual UPMEM).  The SEAL build is kept in $(BUILD)/hexl/seal.
+SEAL_WORK := $(abspath $(HEXL_DIR))/seal
+SEAL_HEXL := $(abspath $(HEXL_DIR))/lib/cmake/HEXL
+SEAL_PIM_FILTER ?= NTTTablesTest.*:RNSToolTest.*:EvaluatorTest.BFVEncrypt*:EvaluatorTest.CKKSEncrypt*
+ifeq ($(HEXL_HAVE_CXX),1)
+TEST_CMDS += "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto"
+TEST_DEPS += $(HEXL_PACKAGE)
+endif
+.PHONY: test-seal
+test-seal: $(HEXL_PACKAGE) dpu
+	@MAKEFLAGS= sh tests/run.sh "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto" \
+	    "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) pim '$(SEAL_PIM_FILTER)'"
