@@ -16,6 +16,10 @@ HEXL_CXXFLAGS  = -std=c++17 $(CFLAGS) -Wall -Wextra -Werror -Wshadow $(SANFLAGS)
 # What a program linking libhexl also needs: libcryptopim and, on the
 # virtual UPMEM, its <dpu.h> library.
 HEXL_LINK     := $(abspath $(LIB)) $(abspath $(DPU_HOST_LIBS)) -lpthread -lm
+hexl_empty :=
+hexl_space := $(hexl_empty) $(hexl_empty)
+# the same as a CMake list
+HEXL_LINK_CMAKE := $(subst $(hexl_space),;,$(strip $(HEXL_LINK)))
 
 $(HEXL_DIR)/obj/%.o: hexl/src/%.cpp
 	@mkdir -p $(dir $@)
@@ -30,7 +34,7 @@ $(HEXL_LIB): $(HEXL_OBJS)
 $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfig.cmake: hexl/HEXLConfig.cmake.in hexl/hexl.mk
 	@mkdir -p $(dir $@)
 	sed -e 's|@HEXL_INCLUDE@|$(abspath hexl/include)|' -e 's|@HEXL_LIB@|$(abspath $(HEXL_LIB))|' \
-	    -e 's|@HEXL_LINK@|$(HEXL_LINK)|' $< > $@
+	    -e 's|@HEXL_LINK@|$(HEXL_LINK_CMAKE)|' $< > $@
 $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfigVersion.cmake: hexl/HEXLConfigVersion.cmake hexl/hexl.mk
 	@mkdir -p $(dir $@)
 	cp $< $@
