@@ -205,6 +205,9 @@ TEST_HARNESS := tests/harness.c tests/test.h
 -include emu/validate/validate.mk
 -include bench/bench.mk
 
+# ---- libhexl: the HEXL-compatible C++ library (for SEAL) ----
+include hexl/hexl.mk
+
 # ---- shared libraries, install, Debian package ----
 -include dist/install.mk
 

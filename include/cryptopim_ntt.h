@@ -72,6 +72,14 @@ typedef struct cpim_ntt cpim_ntt;
  * On error *ring is NULL. */
 cpim_err cpim_ntt_create(cpim_ctx *ctx, size_t n, const uint64_t *moduli, size_t nmoduli,
                          cpim_ntt **ring);
+/* As cpim_ntt_create, with the caller's psi for each modulus: roots[j] must
+ * be a primitive 2N-th root of unity mod moduli[j] (roots[j]^N = -1 mod q),
+ * else CPIM_ERR_NTT_PARAM; NULL roots = the default psi above.  For
+ * libraries that fix their own root (SEAL and HEXL take the smallest
+ * primitive 2N-th root): the transform's definition is the one above with
+ * that psi, so their NTT-domain data and ours agree. */
+cpim_err cpim_ntt_create_roots(cpim_ctx *ctx, size_t n, const uint64_t *moduli,
+                               const uint64_t *roots, size_t nmoduli, cpim_ntt **ring);
 /* Frees the ring; NULL is fine. */
 void cpim_ntt_destroy(cpim_ntt *ring);
 

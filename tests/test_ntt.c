@@ -380,3 +380,78 @@ __attribute__((constructor)) static void register_ntt_tests(void)
         }
     }
 }
+
+/* cpim_ntt_create_roots: the caller's psi.  With psi' = psi^3 (also a
+ * primitive 2N-th root), forward(X) is psi'^(2i+1) at position bitrev(i) and
+ * inverse(forward(x)) = x, on the CPU backends and pim; roots that are not
+ * primitive 2N-th roots (1, q - 1, a square root of psi) are refused. */
+TEST(ntt_caller_roots)
+{
+    static const char *backends[] = {"cpu", "auto", "pim"};
+    const size_t n = 1024;
+    const uint64_t mods[2] = {W31, D62};
+    for (size_t bi = 0; bi < sizeof backends / sizeof *backends; bi++) {
+        cpim_ctx *ctx;
+        if (cpim_open(&ctx, backends[bi], NULL) != CPIM_OK) {
+            CHECK(0, "%s: not available", backends[bi]);
+            continue;
+        }
+        cpim_ntt *dflt = NULL, *r = NULL;
+        /* the default psi of each modulus: forward(X)[bitrev(0)] = psi */
+        size_t L = strcmp(backends[bi], "pim") == 0 ? 1 : 2; /* pim: word moduli */
+        uint64_t *x = calloc(L * n, 8), *y = calloc(L * n, 8), *z = calloc(L * n, 8);
+        for (size_t j = 0; j < L; j++)
+            x[j * n + 1] = 1;
+        CHECK(cpim_ntt_create(ctx, n, mods, L, &dflt) == CPIM_OK, "%s: create", backends[bi]);
+        CHECK(dflt && cpim_ntt_forward(dflt, x, y, 1) == CPIM_OK, "%s: forward", backends[bi]);
+        uint64_t roots[2], bad[2];
+        for (size_t j = 0; j < L; j++) {
+            roots[j] = powm(y[j * n], 3, mods[j]);
+            bad[j] = roots[j];
+        }
+        CHECK(cpim_ntt_create_roots(ctx, n, mods, roots, L, &r) == CPIM_OK, "%s: create_roots",
+              backends[bi]);
+        CHECK(r && cpim_ntt_forward(r, x, y, 1) == CPIM_OK, "%s: forward psi^3", backends[bi]);
+        int ok = 1;
+        for (size_t j = 0; j < L; j++)
+            for (size_t i = 0; i < n; i++) {
+                unsigned br = 0;
+                for (unsigned b = 0, v = (unsigned)i; b < 10; b++, v >>= 1)
+                    br = (br << 1) | (v & 1);
+                ok &= y[j * n + br] == powm(roots[j], 2 * i + 1, mods[j]);
+            }
+        CHECK(ok, "%s: forward(X) = psi'^(2i+1), bit-reversed", backends[bi]);
+        CHECK(r && cpim_ntt_inverse(r, y, z, 1) == CPIM_OK && memcmp(z, x, L * n * 8) == 0,
+              "%s: inverse(forward(x)) = x with psi'", backends[bi]);
+        /* back to the default ring on the same context: its own psi again
+         * (pim keeps twiddle tables on the DPUs between calls) */
+        CHECK(dflt && cpim_ntt_forward(dflt, x, z, 1) == CPIM_OK, "%s: forward", backends[bi]);
+        for (size_t j = 0; j < L; j++)
+            CHECK(powm(z[j * n], 3, mods[j]) == roots[j],
+                  "%s: the default ring after the other: psi^3 = psi'", backends[bi]);
+        CHECK(r && cpim_ntt_forward(r, x, y, 1) == CPIM_OK && y[0] == roots[0],
+              "%s: and psi' again", backends[bi]);
+        cpim_ntt_destroy(r);
+        for (size_t j = 0; j < L; j++) {
+            uint64_t q = mods[j], cands[3] = {1, q - 1, 0};
+            /* a square root of psi has order 4N: not a 2N-th root */
+            for (uint64_t g = 2; !cands[2]; g++) {
+                uint64_t s = powm(g, (q - 1) / (4 * n), q);
+                if (powm(s, 2 * n, q) == q - 1)
+                    cands[2] = s;
+            }
+            for (size_t c = 0; c < 3; c++) {
+                memcpy(bad, roots, sizeof bad);
+                bad[j] = cands[c];
+                r = (cpim_ntt *)1;
+                CHECK(cpim_ntt_create_roots(ctx, n, mods, bad, L, &r) == CPIM_ERR_NTT_PARAM && !r,
+                      "%s: root %zu of limb %zu refused", backends[bi], c, j);
+            }
+        }
+        CHECK(cpim_ntt_create_roots(ctx, n, mods, NULL, L, &r) == CPIM_OK, "NULL roots");
+        cpim_ntt_destroy(r);
+        cpim_ntt_destroy(dflt);
+        free(x), free(y), free(z);
+        cpim_close(ctx);
+    }
+}

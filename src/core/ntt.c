@@ -125,7 +125,15 @@ static uint64_t find_psi(uint64_t q, size_t n)
     }
 }
 
-static cpim_err build_plan(cpim_ntt_plan *p, size_t n, const uint64_t *moduli, size_t nmod)
+/* A caller's root: a primitive 2N-th root of unity mod q, i.e. psi^N = -1
+ * (2N is a power of two, so that is order exactly 2N). */
+static int is_psi(uint64_t psi, uint64_t q, size_t n)
+{
+    return psi > 1 && psi < q && powmod(psi, n, q) == q - 1;
+}
+
+static cpim_err build_plan(cpim_ntt_plan *p, size_t n, const uint64_t *moduli,
+                           const uint64_t *roots, size_t nmod)
 {
     memset(p, 0, sizeof *p);
     p->n = n;
@@ -149,7 +157,7 @@ static cpim_err build_plan(cpim_ntt_plan *p, size_t n, const uint64_t *moduli, s
         m->word = q < (1ull << CPIM_NTT_WORD_BITS);
         m->bits = bitlen(q);
         m->mu = (uint64_t)(((u128)1 << (2 * m->bits)) / q);
-        m->psi_root = find_psi(q, n);
+        m->psi_root = roots ? roots[j] : find_psi(q, n);
         m->ninv = powmod(n, q - 2, q);
         m->ninv_shoup = shoup(m->ninv, q, m->word);
         pw[0] = 1;
@@ -190,6 +198,12 @@ static cpim_err build_plan(cpim_ntt_plan *p, size_t n, const uint64_t *moduli, s
 cpim_err cpim_ntt_create(cpim_ctx *ctx, size_t n, const uint64_t *moduli, size_t nmoduli,
                          cpim_ntt **ring)
 {
+    return cpim_ntt_create_roots(ctx, n, moduli, NULL, nmoduli, ring);
+}
+
+cpim_err cpim_ntt_create_roots(cpim_ctx *ctx, size_t n, const uint64_t *moduli,
+                               const uint64_t *roots, size_t nmoduli, cpim_ntt **ring)
+{
     if (!ring)
         return CPIM_ERR_INVALID_ARG;
     *ring = NULL;
@@ -198,11 +212,14 @@ cpim_err cpim_ntt_create(cpim_ctx *ctx, size_t n, const uint64_t *moduli, size_t
     cpim_err rc = check_params(n, moduli, nmoduli);
     if (rc != CPIM_OK)
         return rc;
+    for (size_t j = 0; roots && j < nmoduli; j++)
+        if (!is_psi(roots[j], moduli[j], n))
+            return CPIM_ERR_NTT_PARAM;
     cpim_ntt *r = calloc(1, sizeof *r);
     if (!r)
         return CPIM_ERR_NOMEM;
     r->ctx = ctx;
-    rc = build_plan(&r->plan, n, moduli, nmoduli);
+    rc = build_plan(&r->plan, n, moduli, roots, nmoduli);
     if (rc != CPIM_OK) {
         free(r);
         return rc;

@@ -40,6 +40,14 @@ _Static_assert(NTT_OP_FORWARD == (int)CPIM_NTT_OP_FORWARD &&
                    NTT_OP_POLYMUL == (int)CPIM_NTT_OP_POLYMUL,
                "the kernel's op numbers are the API's");
 
+static int same_psi(const cpim_pim_ntt_cache *c, const cpim_ntt_plan *pl)
+{
+    for (size_t j = 0; j < pl->nmod; j++)
+        if (c->psi[j] != pl->mod[j].psi_root)
+            return 0;
+    return 1;
+}
+
 /* Sends the ring's twiddle tables unless they are on the DPUs already, and
  * fills the per-limb constants of job (the first DPU's; dw: an
  * ntt_job_args64). */
@@ -62,7 +70,7 @@ static cpim_err send_tables(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, 
     /* (a table of the other program's format was sent under another
      * program, so another machine generation) */
     if (c->valid && c->gen == cpim_pim_machine_generation(e->m) && c->n == pl->n &&
-        c->nmod == pl->nmod && !memcmp(c->q, pl->q, pl->nmod * sizeof *pl->q))
+        c->nmod == pl->nmod && !memcmp(c->q, pl->q, pl->nmod * sizeof *pl->q) && same_psi(c, pl))
         return CPIM_OK;
     c->valid = 0;
     const size_t len = (size_t)tab * pl->nmod;
@@ -88,6 +96,8 @@ static cpim_err send_tables(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, 
         return rc;
     c->n = pl->n, c->nmod = pl->nmod;
     memcpy(c->q, pl->q, pl->nmod * sizeof *pl->q);
+    for (size_t j = 0; j < pl->nmod; j++)
+        c->psi[j] = pl->mod[j].psi_root;
     c->gen = cpim_pim_machine_generation(e->m);
     c->valid = 1;
     return CPIM_OK;

@@ -197,7 +197,8 @@ struct cpim_ntt_plan;
 typedef struct cpim_pim_ntt_cache {
     size_t n, nmod;
     uint64_t q[16];
-    unsigned gen; /* cpim_pim_machine_generation when they were sent */
+    uint64_t psi[16]; /* rings of one modulus may differ in psi (cpim_ntt_create_roots) */
+    unsigned gen;     /* cpim_pim_machine_generation when they were sent */
     int valid;
 } cpim_pim_ntt_cache;
 

@@ -1,0 +1,98 @@
+# hexl/hexl.mk -- libhexl: cryptopim's implementation of the Intel HEXL 1.2
+# API (C++17, hexl/include/hexl/), over the public cryptopim_ntt.h.  For
+# SEAL built with SEAL_USE_INTEL_HEXL=ON: a CMake package (find_package(HEXL),
+# target HEXL::hexl) and hexl.pc, both in $(BUILD)/hexl/, pointing at this
+# build tree.  Included by the top-level Makefile; without a C++ compiler
+# the library is not built and its tests skip.
+
+HEXL_HAVE_CXX := $(shell command -v $(CXX) >/dev/null 2>&1 && echo 1)
+HEXL_DIR      := $(BUILD)/hexl
+HEXL_LIB      := $(HEXL_DIR)/lib/libhexl.a
+HEXL_SRCS     := $(wildcard hexl/src/*.cpp)
+HEXL_OBJS     := $(HEXL_SRCS:hexl/src/%.cpp=$(HEXL_DIR)/obj/%.o)
+HEXL_HEADERS  := $(shell find hexl/include -name '*.hpp')
+HEXL_CXXFLAGS  = -std=c++17 $(CFLAGS) -Wall -Wextra -Werror -Wshadow $(SANFLAGS) -MMD -MP \
+                 -Ihexl/include -Iinclude
+# What a program linking libhexl also needs: libcryptopim and, on the
+# virtual UPMEM, its <dpu.h> library.
+HEXL_LINK     := $(abspath $(LIB)) $(abspath $(DPU_HOST_LIBS)) -lpthread -lm
+hexl_empty :=
+hexl_space := $(hexl_empty) $(hexl_empty)
+# the same as a CMake list
+HEXL_LINK_CMAKE := $(subst $(hexl_space),;,$(strip $(HEXL_LINK)))
+
+$(HEXL_DIR)/obj/%.o: hexl/src/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(HEXL_CXXFLAGS) -c $< -o $@
+
+$(HEXL_LIB): $(HEXL_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# The CMake package and pkg-config file of the build tree (absolute paths of
+# this build, generated here, never committed).
+$(HEXL_DIR)/lib/cmake/HEXL/HEXLConfig.cmake: hexl/HEXLConfig.cmake.in hexl/hexl.mk
+	@mkdir -p $(dir $@)
+	sed -e 's|@HEXL_INCLUDE@|$(abspath hexl/include)|' -e 's|@HEXL_LIB@|$(abspath $(HEXL_LIB))|' \
+	    -e 's|@HEXL_LINK@|$(HEXL_LINK_CMAKE)|' $< > $@
+$(HEXL_DIR)/lib/cmake/HEXL/HEXLConfigVersion.cmake: hexl/HEXLConfigVersion.cmake hexl/hexl.mk
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(HEXL_DIR)/lib/pkgconfig/hexl.pc: hexl/hexl.pc.in hexl/hexl.mk
+	@mkdir -p $(dir $@)
+	sed -e 's|@HEXL_INCLUDE@|$(abspath hexl/include)|' -e 's|@HEXL_LIBDIR@|$(abspath $(dir $(HEXL_LIB)))|' \
+	    -e 's|@HEXL_LINK@|$(HEXL_LINK)|' $< > $@
+
+HEXL_PACKAGE := $(HEXL_LIB) $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfig.cmake \
+                $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfigVersion.cmake $(HEXL_DIR)/lib/pkgconfig/hexl.pc
+
+.PHONY: hexl
+ifeq ($(HEXL_HAVE_CXX),1)
+hexl: $(HEXL_PACKAGE)
+all: hexl
+else
+hexl:
+	@echo "libhexl: not built (no C++ compiler $(CXX))"
+endif
+
+# ---- tests: tests/hexl/ ----
+HEXL_TEST := $(BUILD)/tests/hexl/test-hexl
+$(BUILD)/tests/hexl/harness.o: tests/harness.c tests/test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -c $< -o $@
+$(HEXL_TEST): tests/hexl/test_hexl.cpp $(BUILD)/tests/hexl/harness.o $(HEXL_LIB) $(LIB) \
+    $(DPU_HOST_DEPS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(HEXL_CXXFLAGS) -Itests -o $@ $< $(BUILD)/tests/hexl/harness.o $(HEXL_LIB) \
+	    $(LIB) $(DPU_HOST_LIBS) $(LDLIBS)
+
+ifeq ($(HEXL_HAVE_CXX),1)
+TEST_CMDS += "$(HEXL_TEST)"
+TEST_DEPS += $(HEXL_TEST)
+else
+TEST_CMDS += "sh -c '. tests/lib.sh; skip hexl \"no C++ compiler ($(CXX))\"; finish'"
+endif
+# Intel HEXL's own unit tests (from the pinned source in ../shared/thirdparty)
+# against this library; they skip with a message where the source, g++ or
+# googletest is missing.
+HEXL_OWN_LINK := $(abspath $(HEXL_LIB)) $(HEXL_LINK)
+ifeq ($(HEXL_HAVE_CXX),1)
+TEST_CMDS += "sh tests/hexl/hexl_tests.sh $(abspath $(HEXL_DIR))/own $(abspath hexl/include) $(HEXL_OWN_LINK)"
+TEST_DEPS += $(HEXL_LIB)
+endif
+
+# Microsoft SEAL 4.4.3 (pinned source) on libhexl: its own `sealtest` with the
+# `auto` backend in `make test`; `make test-seal` adds a run on the DPUs (pim,
+# a selection of sealtest: SEAL calls one NTT at a time, each a DPU round trip
+# on the virtual UPMEM).  The SEAL build is kept in $(BUILD)/hexl/seal.
+SEAL_WORK := $(abspath $(HEXL_DIR))/seal
+SEAL_HEXL := $(abspath $(HEXL_DIR))/lib/cmake/HEXL
+SEAL_PIM_FILTER ?= NTTTablesTest.*:CiphertextTest.*:RelinKeysTest.*:CKKSEncoderTest.CKKSEncoderRejectsTransformOverflow:ContextTest.CoeffModulusPrimality:EvaluatorTest.BFVEncryptAddDecrypt
+ifeq ($(HEXL_HAVE_CXX),1)
+TEST_CMDS += "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto"
+TEST_DEPS += $(HEXL_PACKAGE)
+endif
+.PHONY: test-seal
+test-seal: $(HEXL_PACKAGE) dpu
+	@MAKEFLAGS= sh tests/run.sh "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto" \
+	    "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) pim '$(SEAL_PIM_FILTER)'"

@@ -1,0 +1,215 @@
+// ntt.cpp -- hexl/ntt/ntt.hpp on cryptopim_ntt.h.
+//
+// A ring of cryptopim's range (1024 <= N <= 65536) is a cpim_ntt created
+// with the caller's root (cpim_ntt_create_roots), so its transform is
+// HEXL's to the bit: the same definition (evaluations at w^(2i+1) in
+// bit-reversed order) with the same w.  Smaller rings (SEAL's tests use N
+// down to 2) and larger ones run here, on a plain radix-2 transform of the
+// same definition.  Inputs above q (the lazy mod factors) are reduced first:
+// cryptopim's NTT takes [0, q) only.
+#include "hexl/ntt/ntt.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "cryptopim.h"
+#include "cryptopim_ntt.h"
+#include "hexl/number-theory/number-theory.hpp"
+
+namespace intel
+{
+namespace hexl
+{
+
+namespace
+{
+using u128 = unsigned __int128;
+
+uint64_t mulmod(uint64_t a, uint64_t b, uint64_t q)
+{
+    return static_cast<uint64_t>(static_cast<u128>(a) * b % q);
+}
+
+void reduce(uint64_t *dst, const uint64_t *src, uint64_t n, uint64_t q, uint64_t factor)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t x = src[i];
+        if (factor >= 4 && x >= 2 * q)
+            x -= 2 * q;
+        if (x >= q)
+            x -= q;
+        dst[i] = x;
+    }
+}
+
+void check_factor(const char *what, uint64_t f, uint64_t a, uint64_t b, uint64_t c = 0)
+{
+    if (f != a && f != b && (c == 0 || f != c))
+        throw std::invalid_argument(std::string("NTT: ") + what + " " + std::to_string(f) +
+                                    " is not allowed");
+}
+} // namespace
+
+struct NTT::Engine {
+    std::shared_ptr<cryptopim::Context> ctx; // null: the portable code below
+    cpim_ntt *ring = nullptr;
+    std::vector<uint64_t> inv_br; // portable: w^-bitrev(i)
+    ~Engine()
+    {
+        cpim_ntt_destroy(ring);
+    }
+};
+
+NTT::~NTT() = default;
+
+bool NTT::CheckArguments(uint64_t degree, uint64_t modulus)
+{
+    return IsPowerOfTwo(degree) && degree >= 2 && degree <= (1ull << MaxDegreeBits()) &&
+           modulus < (1ull << MaxModulusBits()) && modulus % (2 * degree) == 1 && IsPrime(modulus);
+}
+
+NTT::NTT(uint64_t degree, uint64_t q, std::shared_ptr<AllocatorBase> alloc_ptr)
+    : NTT(degree, q, CheckArguments(degree, q) ? MinimalPrimitiveRoot(2 * degree, q) : 0,
+          std::move(alloc_ptr))
+{
+}
+
+NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
+         std::shared_ptr<AllocatorBase> alloc_ptr)
+    : m_degree(degree), m_q(q), m_w(root_of_unity), m_alloc(std::move(alloc_ptr))
+{
+    if (!CheckArguments(degree, q))
+        throw std::invalid_argument("NTT: degree " + std::to_string(degree) + " and modulus " +
+                                    std::to_string(q) +
+                                    " are not a ring (N a power of two in [2, 2^20], q a prime "
+                                    "below 2^62 with q = 1 mod 2N)");
+    if (!IsPrimitiveRoot(root_of_unity, 2 * degree, q))
+        throw std::invalid_argument("NTT: " + std::to_string(root_of_unity) +
+                                    " is not a primitive " + std::to_string(2 * degree) +
+                                    "-th root of unity mod " + std::to_string(q));
+    m_degree_bits = Log2(degree);
+    m_w_inv = InverseMod(m_w, q);
+
+    // the tables of the API's getters (and of the portable transform), in
+    // the caller's allocator as HEXL keeps them
+    const AlignedAllocator<uint64_t, 64> al(m_alloc);
+    m_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
+    AlignedVector64<uint64_t> inv(degree, 0);
+    m_root_of_unity_powers[0] = 1;
+    inv[0] = 1;
+    uint64_t prev = 0;
+    for (uint64_t i = 1; i < degree; i++) {
+        uint64_t idx = ReverseBits(i, m_degree_bits);
+        m_root_of_unity_powers[idx] = mulmod(m_root_of_unity_powers[prev], m_w, q);
+        inv[idx] = InverseMod(m_root_of_unity_powers[idx], q);
+        prev = idx;
+    }
+    // HEXL's inverse order: index 0, then N/2..N-1, N/4..N/2-1, ..., 1
+    m_inv_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
+    m_inv_root_of_unity_powers[0] = inv[0];
+    uint64_t at = 1;
+    for (uint64_t m = degree >> 1; m > 0; m >>= 1)
+        for (uint64_t i = 0; i < m; i++)
+            m_inv_root_of_unity_powers[at++] = inv[m + i];
+    m_precon64_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
+    m_precon64_inv_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
+    for (uint64_t i = 0; i < degree; i++) {
+        m_precon64_root_of_unity_powers[i] =
+            MultiplyFactor(m_root_of_unity_powers[i], 64, q).BarrettFactor();
+        m_precon64_inv_root_of_unity_powers[i] =
+            MultiplyFactor(m_inv_root_of_unity_powers[i], 64, q).BarrettFactor();
+    }
+
+    m_engine = std::make_shared<Engine>();
+    if (degree < CPIM_NTT_MIN_N || degree > CPIM_NTT_MAX_N) {
+        m_engine->inv_br.assign(inv.begin(), inv.end());
+    } else {
+        m_engine->ctx = cryptopim::OpenContext();
+        std::lock_guard<std::mutex> g(m_engine->ctx->lock);
+        cpim_err rc =
+            cpim_ntt_create_roots(m_engine->ctx->ctx, degree, &m_q, &m_w, 1, &m_engine->ring);
+        if (rc != CPIM_OK)
+            throw std::runtime_error(std::string("NTT: cryptopim ring: ") + cpim_strerror(rc));
+    }
+}
+
+void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
+                         uint64_t output_mod_factor)
+{
+    if (!m_engine)
+        throw std::logic_error("NTT: a default-constructed or moved-from object");
+    check_factor("forward input_mod_factor", input_mod_factor, 1, 2, 4);
+    check_factor("forward output_mod_factor", output_mod_factor, 1, 4);
+    const uint64_t n = m_degree, q = m_q;
+    const uint64_t *src = operand;
+    if (input_mod_factor > 1) {
+        reduce(result, operand, n, q, input_mod_factor);
+        src = result;
+    }
+    if (m_engine->ring) {
+        std::lock_guard<std::mutex> g(m_engine->ctx->lock);
+        cpim_err rc = cpim_ntt_forward(m_engine->ring, src, result, 1);
+        if (rc != CPIM_OK)
+            throw std::runtime_error(std::string("NTT forward on ") + m_engine->ctx->backend +
+                                     ": " + cpim_strerror(rc));
+        return;
+    }
+    if (src != result)
+        std::memmove(result, src, n * sizeof *result);
+    // Cooley-Tukey, natural in, bit-reversed out (twiddles w^bitrev(m+i))
+    const uint64_t *w = m_root_of_unity_powers.data();
+    for (uint64_t m = 1, t = n >> 1; m < n; m <<= 1, t >>= 1)
+        for (uint64_t i = 0; i < m; i++) {
+            const uint64_t s = w[m + i];
+            for (uint64_t j = 2 * i * t; j < 2 * i * t + t; j++) {
+                uint64_t u = result[j], v = mulmod(result[j + t], s, q);
+                result[j] = u + v >= q ? u + v - q : u + v;
+                result[j + t] = u >= v ? u - v : u + q - v;
+            }
+        }
+}
+
+void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
+                         uint64_t output_mod_factor)
+{
+    if (!m_engine)
+        throw std::logic_error("NTT: a default-constructed or moved-from object");
+    check_factor("inverse input_mod_factor", input_mod_factor, 1, 2);
+    check_factor("inverse output_mod_factor", output_mod_factor, 1, 2);
+    const uint64_t n = m_degree, q = m_q;
+    const uint64_t *src = operand;
+    if (input_mod_factor > 1) {
+        reduce(result, operand, n, q, input_mod_factor);
+        src = result;
+    }
+    if (m_engine->ring) {
+        std::lock_guard<std::mutex> g(m_engine->ctx->lock);
+        cpim_err rc = cpim_ntt_inverse(m_engine->ring, src, result, 1);
+        if (rc != CPIM_OK)
+            throw std::runtime_error(std::string("NTT inverse on ") + m_engine->ctx->backend +
+                                     ": " + cpim_strerror(rc));
+        return;
+    }
+    if (src != result)
+        std::memmove(result, src, n * sizeof *result);
+    // Gentleman-Sande with the inverse twiddles w^-bitrev(m+i), then N^-1
+    const uint64_t *w = m_engine->inv_br.data();
+    for (uint64_t m = n >> 1, t = 1; m >= 1; m >>= 1, t <<= 1)
+        for (uint64_t i = 0; i < m; i++) {
+            const uint64_t s = w[m + i];
+            for (uint64_t j = 2 * i * t; j < 2 * i * t + t; j++) {
+                uint64_t u = result[j], v = result[j + t];
+                result[j] = u + v >= q ? u + v - q : u + v;
+                result[j + t] = mulmod(u >= v ? u - v : u + q - v, s, q);
+            }
+        }
+    const uint64_t ninv = InverseMod(n, q);
+    for (uint64_t i = 0; i < n; i++)
+        result[i] = mulmod(result[i], ninv, q);
+}
+
+} // namespace hexl
+} // namespace intel
