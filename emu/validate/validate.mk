@@ -5,6 +5,7 @@
 # the shared plotting module (plot/) only.
 #
 #   make validate                    run it into $(BENCH_OUT) (part of `make bench`)
+#   make validate-ubc UBC_DIR=d      the UBC AES rows (emu/validate/ubc_aes.sh)
 
 BENCH_OUT    ?= $(BUILD)/results
 VALIDATE_DIR := $(BUILD)/emu/validate/dpu
@@ -49,3 +50,12 @@ $(VALIDATE): emu/validate/validate.c emu/validate/micro_args.h $(BUILD)/plot/gnu
 .PHONY: validate
 validate: $(VALIDATE) $(VALIDATE_DPUS)
 	$(VALIDATE) --out $(BENCH_OUT) --dpu-dir $(VALIDATE_DIR)
+
+# The modeled clock against published hardware measurements of public code
+# (docs/MODEL.md): UBC_DIR = a clone of UBC-ECE-Sasha/PIM-encryption.
+.PHONY: validate-ubc
+validate-ubc: $(BUILD)/emu/vdpu-run
+	@if [ -z "$(UBC_DIR)" ]; then \
+	    echo "usage: make validate-ubc UBC_DIR=<clone of UBC-ECE-Sasha/PIM-encryption>" >&2; \
+	    exit 2; fi
+	sh emu/validate/ubc_aes.sh "$(UBC_DIR)" $(BUILD)/ubc_aes
