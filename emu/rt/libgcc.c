@@ -16,13 +16,9 @@ _Static_assert(VDPU_SYS_FAULT == 1 && VDPU_FAULT_DIV_ZERO == 2, "muldiv.S uses t
  * a zero divisor */
 uint64_t __vdpu_udiv32(uint32_t n, uint32_t d);
 
-uint32_t __udivsi3(uint32_t n, uint32_t d);
 uint32_t __umodsi3(uint32_t n, uint32_t d);
 
-uint32_t __udivsi3(uint32_t n, uint32_t d)
-{
-    return (uint32_t)__vdpu_udiv32(n, d);
-}
+/* __udivsi3 is __vdpu_udiv32 itself (muldiv.S) */
 
 uint32_t __umodsi3(uint32_t n, uint32_t d)
 {

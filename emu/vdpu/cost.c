@@ -67,13 +67,63 @@ static int is_cond_branch(int op)
     return op >= OP_BEQ && op <= OP_BGEU;
 }
 
+/* `mv rd, rs` (addi rd, rs, 0) and `li rd, 0` */
+static int is_mv(const vinsn_t *I)
+{
+    return I->op == OP_ADDI && I->imm == 0 && I->rs1 != 0 && I->rd != 32;
+}
+static int is_zero(const vinsn_t *I)
+{
+    return (I->op == OP_LI || (I->op == OP_ADDI && I->rs1 == 0)) && I->imm == 0 && I->rd != 32;
+}
+
 static void fuse_idioms(vinsn_t *c, uint32_t n, const uint8_t *target)
 {
     enum { WIN = 4 }; /* how far apart a pair may be */
     for (uint32_t i = 0; i < n; i++) {
         vinsn_t *A = &c[i];
+        /* (0) a compare-and-branch right before an ALU op whose own condition
+         * it is: `beq/bne/blt/bge/bltu/bgeu a, b` before `sub d, a, b` (or b,
+         * a) is the DPU's `sub d, a, b, z/nz/lts/ges/ltu/geu/gts/les/...,
+         * target` (sub_nz_cc compares the operands); `beqz/bnez r` before
+         * `clz d, r` is `clz d, r, max/nmax, target` (count_nz_cc: max = 32
+         * leading zeros = r is 0). The branch keeps its slot, the op is
+         * folded into it (taken or not, one DPU instruction). */
+        if (is_cond_branch(A->op) && A->cost && i + 1 < n && !target[i + 1]) {
+            vinsn_t *B = &c[i + 1];
+            int sub = B->op == OP_SUB && ((B->rs1 == A->rs1 && B->rs2 == A->rs2) ||
+                                          (B->rs1 == A->rs2 && B->rs2 == A->rs1));
+            int clz = B->op == OP_CLZ && (A->op == OP_BEQ || A->op == OP_BNE) &&
+                      ((A->rs1 == B->rs1 && A->rs2 == 0) || (A->rs2 == B->rs1 && A->rs1 == 0));
+            if (B->cost && B->rd != 32 && (sub || clz))
+                B->cost = 0;
+            continue;
+        }
         if (A->cost == 0 || vdpu_ends_run(A))
             continue;
+        /* (0') the same after the sub, when the sub overwrote neither operand */
+        if (A->op == OP_SUB && A->rd != A->rs1 && A->rd != A->rs2 && i + 1 < n && !target[i + 1]) {
+            vinsn_t *B = &c[i + 1];
+            if (is_cond_branch(B->op) && B->cost &&
+                ((B->rs1 == A->rs1 && B->rs2 == A->rs2) ||
+                 (B->rs1 == A->rs2 && B->rs2 == A->rs1))) {
+                B->cost = 0;
+                continue;
+            }
+        }
+        /* (0'') a 64-bit zero extension into a register pair: `mv r(2k+1), x`
+         * and `li r(2k), 0`, adjacent in either order, is the DPU's `move.u
+         * d, x` (move.u:rr sets both words of the pair) */
+        if (i + 1 < n && !target[i + 1]) {
+            vinsn_t *B = &c[i + 1];
+            const vinsn_t *mv = is_mv(A) ? A : is_mv(B) ? B : NULL;
+            const vinsn_t *z = is_zero(A) ? A : is_zero(B) ? B : NULL;
+            if (mv && z && mv != z && B->cost && mv->rd == z->rd + 1 && (z->rd & 1) == 0 &&
+                z->rd >= 4 && z->rd < 32 && (mv == A || mv->rs1 != z->rd)) {
+                B->cost = 0;
+                continue;
+            }
+        }
         /* (1) ALU op + branch on its result vs zero, or + unconditional
          * jump: the DPU's "op rc, ra, rb, cond, target" (e.g. `add r0, r0,
          * -1, nz, loop`, `move r0, r1, true, start`). slt/sltu + branch is
@@ -211,7 +261,12 @@ static void fuse_idioms(vinsn_t *c, uint32_t n, const uint8_t *target)
  *     c + offset fits the 24-bit immediate, before it is overwritten in the
  *     same straight-line run (so it is dead afterwards), with no entry point
  *     in between and the other operand (the DPU's `ra`) not overwritten
- *     before the last such use. */
+ *     before the last such use;
+ * or used as the target of a computed jump (`jalr`): the DPU's `jump ra,
+ * off` / `call rc, ra, off` (isa.py jump:ri, call:rri) adds a PC immediate
+ * to a register. There an `sh2add t, i, K` is folded too, as the DPU's PC
+ * counts instructions (the SDK's `__udiv32` jumps into its div_step
+ * sequence with `jump r2, label`). */
 
 /* the registers an instruction reads (data-flow exact per op class; any
  * doubt reads more, which only folds less) */
@@ -412,7 +467,11 @@ static int add_is_offset(const vinsn_t *c, uint32_t n, const uint8_t *target, ui
         const vinsn_t *B = &c[j];
         if (target[j])
             return 0;
+        if (B->op == OP_JALR && B->rs1 == d && !x_changed)
+            return 1; /* `jump/call ra, off`: the DPU's PC offset takes any IRAM address */
         if (reads(B, d)) {
+            if (c[i].op != OP_ADD)
+                return 0; /* a scaled index only for a jump (fold_addressing) */
             int load = (B->op >= OP_LB && B->op <= OP_LHU) || B->op == OP_LD;
             int store = B->op == OP_SB || B->op == OP_SH || B->op == OP_SW || B->op == OP_SD;
             if (!(load || store) || B->rs1 != d || x_changed ||
@@ -443,7 +502,18 @@ static int fold_addressing(vinsn_t *c, uint32_t n, const uint8_t *target)
     }
     for (uint32_t i = 0; i < n; i++) {
         vinsn_t *A = &c[i];
-        if (!seen[i] || A->op != OP_ADD || A->cost == 0 || A->rd == 32 || A->rd == 2)
+        if (!seen[i] || A->cost == 0 || A->rd == 32 || A->rd == 2)
+            continue;
+        if (A->op == OP_SH2ADD) {
+            /* a jump table index scaled to RV32's byte addresses: the DPU's
+             * PC counts instructions, so its `jump ra, off` takes the index
+             * itself and the scaled add is the jump's own */
+            if (((st[i].known >> A->rs2) & 1) && A->rs2 != 0 &&
+                add_is_offset(c, n, target, i, A->rs1, st[i].v[A->rs2]))
+                A->cost = 0;
+            continue;
+        }
+        if (A->op != OP_ADD)
             continue;
         for (int side = 0; side < 2; side++) {
             unsigned k = side ? A->rs1 : A->rs2, x = side ? A->rs2 : A->rs1;
@@ -459,9 +529,40 @@ static int fold_addressing(vinsn_t *c, uint32_t n, const uint8_t *target)
     return 0;
 }
 
+/* ---------------------------------------------------------- frame pop
+ * The DPU saves and restores the stack pointer with the return address as
+ * one register pair: the SDK's code opens a frame with `sd r22, 0, d22; add
+ * r22, r22, N` and closes it with `ld d22, r22, -N; jump r23` (r22 = sp, r23
+ * = return address; e.g. `__div32` of the SDK's librt, disassembled with its
+ * dpu/disasm.py). RV32 closes it with `lw ra, k(sp); addi sp, sp, N; ret`:
+ * the `addi` that pops the frame is part of the DPU's `ld d22`. So an `addi
+ * sp, sp, N > 0` costs 0 when a `lw ra, k(sp)` precedes it in the same
+ * straight-line run (nothing entered or changing sp in between). */
+static void fold_frame_pop(vinsn_t *c, uint32_t n, const uint8_t *target)
+{
+    enum { BACK = 16 }; /* how far before the pop the restore of ra may be */
+    for (uint32_t i = 1; i < n; i++) {
+        vinsn_t *P = &c[i];
+        if (P->op != OP_ADDI_SP || P->rs1 != 2 || P->imm <= 0 || P->cost == 0)
+            continue;
+        for (uint32_t j = i; j-- > 0 && j + BACK >= i;) {
+            const vinsn_t *R = &c[j];
+            if (vdpu_ends_run(R) || writes(R, 2))
+                break;
+            if (R->op == OP_LW && R->rd == 1 && R->rs1 == 2) {
+                P->cost = 0;
+                break;
+            }
+            if (target[j])
+                break;
+        }
+    }
+}
+
 int vdpu_fuse(vinsn_t *c, uint32_t n, const uint8_t *target)
 {
     fuse_idioms(c, n, target);
+    fold_frame_pop(c, n, target);
     int rc = fold_addressing(c, n, target);
     vdpu_runs(c, n);
     return rc;

@@ -1310,6 +1310,24 @@ static void test_dpu_isa(void)
  * used otherwise, T does not fit 24 bits or differs between paths; and
  * without fusion every RV32 instruction counts. Counts relative to one lw
  * (k[12]) as the sequences' comments in dpu_isa.c say. */
+/* The DPU's conditions on ALU ops, move.u, the computed jump and the frame
+ * pop (cost.c), against one addi (cost[10]) as dpu_isa.c's comments say;
+ * unfused, every RV32 instruction counts */
+static void check_condition_costs(const uint32_t *f, const uint32_t *u)
+{
+    uint32_t a = f[10], ua = u[10];
+    if (f[19] == a && f[20] == a && f[21] == a && f[22] == a && f[23] == a + 1 && f[24] == a + 1 &&
+        f[25] == a + 2 && u[19] == ua + 1 && u[20] == ua + 1 && u[21] == ua + 1 &&
+        u[22] == ua + 1 && u[24] == ua + 3 && u[25] == ua + 3)
+        pass("dpu_isa_condition_cost");
+    else
+        fail("dpu_isa_condition_cost",
+             "fused (addi = %u): branch+sub %u, sub+branch %u, beqz+clz %u, move.u %u, not a "
+             "pair %u, computed jump %u, frame %u; unfused (addi = %u): %u %u %u %u %u %u %u",
+             a, f[19], f[20], f[21], f[22], f[23], f[24], f[25], ua, u[19], u[20], u[21], u[22],
+             u[23], u[24], u[25]);
+}
+
 static void test_addressing_cost(void)
 {
     char path[256];
@@ -1346,6 +1364,7 @@ static void test_addressing_cost(void)
              "join same %u; unfused (lw = %u): %u %u %u %u %u %u; values %u %u",
              l, f[13], f[14], f[15], f[16], f[17], f[18], ul, u[13], u[14], u[15], u[16], u[17],
              u[18], got[0], got[1]);
+    check_condition_costs(k[0], k[1]);
 }
 
 static void test_isa_O2(void)
@@ -1369,7 +1388,7 @@ int main(int argc, char **argv)
     test_register_group("isa", test_isa_O2, 4);
     test_register_group("isa_O0", test_isa_O0, 4);
     test_register_group("dpu_isa", test_dpu_isa, 5);
-    test_register_group("addressing", test_addressing_cost, 1);
+    test_register_group("addressing", test_addressing_cost, 2);
     test_register_group("faults", test_faults, 46);
     test_register_group("watchdog", test_watchdog, 2);
     test_register_group("dma_rules", test_dma_rules, 4);

@@ -243,5 +243,31 @@ int main(void)
                                      : "r"(x), "r"(zero)
                                      : "memory"));
     tab_out[0] = t2; /* the loads' value: tab_a[1] */
+    /* conditions of the DPU's ALU ops (each 1, like one addi = cost[10]):
+     * a compare-and-branch before a sub of the same operands (not taken) */
+    uint32_t hi = (uint32_t)big, lo = hi >> 4, r = 0;
+    COUNT(cost[19], __asm__ volatile("bltu %1, %2, 1f\n\tsub %0, %1, %2\n1:"
+                                     : "=&r"(r)
+                                     : "r"(hi), "r"(lo)));
+    /* ... or after it */
+    COUNT(cost[20], __asm__ volatile("sub %0, %1, %2\n\tbgeu %2, %1, 1f\n1:"
+                                     : "=&r"(r)
+                                     : "r"(hi), "r"(lo)));
+    /* beqz r; clz d, r = clz with the max condition */
+    COUNT(cost[21], __asm__ volatile("beqz %1, 1f\n\tclz %0, %1\n1:" : "=&r"(r) : "r"(lo)));
+    /* mv odd; li even, 0 of one pair = move.u (1); the other way round is
+     * not a pair (2) */
+    COUNT(cost[22], __asm__ volatile("mv a5, %0\n\tli a4, 0" : : "r"(lo) : "a4", "a5"));
+    COUNT(cost[23], __asm__ volatile("mv a4, %0\n\tli a5, 0" : : "r"(lo) : "a4", "a5"));
+    /* a computed jump to a known label + index: lla (1) + jump ra, off (1) */
+    COUNT(cost[24], __asm__ volatile("lla t0, 1f\n\tsh2add t0, %0, t0\n\tjr t0\n1:"
+                                     :
+                                     : "r"(zero)
+                                     : "t0"));
+    /* a frame opened and closed: sd d22 + add, ld d22 (3) */
+    COUNT(cost[25], __asm__ volatile("addi sp, sp, -16\n\tsw ra, 12(sp)\n\tlw ra, 12(sp)\n\t"
+                                     "addi sp, sp, 16" ::
+                                         : "memory"));
+    tab_out[2] = r;
     return 0;
 }
