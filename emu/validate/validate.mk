@@ -6,6 +6,7 @@
 #
 #   make validate                    run it into $(BENCH_OUT) (part of `make bench`)
 #   make validate-ubc UBC_DIR=d      the UBC AES rows (emu/validate/ubc_aes.sh)
+#   make validate-prim-arith PRIM_REPO=d  PrIM arithmetic throughput (prim_arith.sh)
 
 BENCH_OUT    ?= $(BUILD)/results
 VALIDATE_DIR := $(BUILD)/emu/validate/dpu
@@ -59,3 +60,12 @@ validate-ubc: $(BUILD)/emu/vdpu-run
 	    echo "usage: make validate-ubc UBC_DIR=<clone of UBC-ECE-Sasha/PIM-encryption>" >&2; \
 	    exit 2; fi
 	sh emu/validate/ubc_aes.sh "$(UBC_DIR)" $(BUILD)/ubc_aes
+
+# PrIM's arithmetic throughput with its run.sh settings (docs/MODEL.md):
+# PRIM_REPO = a copy of CMU-SAFARI/prim-benchmarks (a work tree).
+.PHONY: validate-prim-arith
+validate-prim-arith: $(BUILD)/libdpu.a
+	@if [ -z "$(PRIM_REPO)" ]; then \
+	    echo "usage: make validate-prim-arith PRIM_REPO=<copy of CMU-SAFARI/prim-benchmarks>" >&2; \
+	    exit 2; fi
+	sh emu/validate/prim_arith.sh "$(PRIM_REPO)" $(BUILD)/prim_arith
