@@ -67,6 +67,12 @@ static int is_cond_branch(int op)
     return op >= OP_BEQ && op <= OP_BGEU;
 }
 
+/* a save or restore of the return address on the stack */
+static int is_ra_slot(const vinsn_t *I)
+{
+    return I->rs1 == 2 && ((I->op == OP_SW && I->rs2 == 1) || (I->op == OP_LW && I->rd == 1));
+}
+
 /* `mv rd, rs` (addi rd, rs, 0) and `li rd, 0` */
 static int is_mv(const vinsn_t *I)
 {
@@ -227,13 +233,17 @@ static void fuse_idioms(vinsn_t *c, uint32_t n, const uint8_t *target)
             }
         }
         /* (4) two word loads/stores at 8k and 8k+4 from the same base: one
-         * 8-byte ld/sd */
+         * 8-byte ld/sd. Not the return address on the stack: the DPU saves
+         * and restores it paired with the stack pointer (`sd r22, 0, d22`,
+         * `ld d22, r22, -N`, below: frame pop), never with another register */
         if ((A->op == OP_LW || A->op == OP_SW) && A->cost && (A->imm & 3) == 0) {
             int32_t want = (A->imm & 4) ? A->imm - 4 : A->imm + 4;
-            if (A->op == OP_LW && A->rd == A->rs1)
+            if ((A->op == OP_LW && A->rd == A->rs1) || is_ra_slot(A))
                 continue;
             for (uint32_t j = i + 1; j < n && j <= i + WIN && !target[j]; j++) {
                 vinsn_t *B = &c[j];
+                if (is_ra_slot(B))
+                    break;
                 if (B->op == A->op && B->cost && B->rs1 == A->rs1 && B->imm == want &&
                     (A->op == OP_SW || B->rd != A->rd)) {
                     B->cost = 0;

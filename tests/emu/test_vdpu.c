@@ -1317,15 +1317,16 @@ static void check_condition_costs(const uint32_t *f, const uint32_t *u)
 {
     uint32_t a = f[10], ua = u[10];
     if (f[19] == a && f[20] == a && f[21] == a && f[22] == a && f[23] == a + 1 && f[24] == a + 1 &&
-        f[25] == a + 2 && u[19] == ua + 1 && u[20] == ua + 1 && u[21] == ua + 1 &&
-        u[22] == ua + 1 && u[24] == ua + 3 && u[25] == ua + 3)
+        f[25] == a + 2 && f[26] == a + 4 && u[26] == ua + 5 && u[19] == ua + 1 && u[20] == ua + 1 &&
+        u[21] == ua + 1 && u[22] == ua + 1 && u[24] == ua + 3 && u[25] == ua + 3)
         pass("dpu_isa_condition_cost");
     else
         fail("dpu_isa_condition_cost",
              "fused (addi = %u): branch+sub %u, sub+branch %u, beqz+clz %u, move.u %u, not a "
-             "pair %u, computed jump %u, frame %u; unfused (addi = %u): %u %u %u %u %u %u %u",
-             a, f[19], f[20], f[21], f[22], f[23], f[24], f[25], ua, u[19], u[20], u[21], u[22],
-             u[23], u[24], u[25]);
+             "pair %u, computed jump %u, frame %u, frame with s1 %u; unfused (addi = %u): %u %u %u "
+             "%u %u %u %u %u",
+             a, f[19], f[20], f[21], f[22], f[23], f[24], f[25], f[26], ua, u[19], u[20], u[21],
+             u[22], u[23], u[24], u[25], u[26]);
 }
 
 static void test_addressing_cost(void)

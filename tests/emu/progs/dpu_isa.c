@@ -268,6 +268,11 @@ int main(void)
     COUNT(cost[25], __asm__ volatile("addi sp, sp, -16\n\tsw ra, 12(sp)\n\tlw ra, 12(sp)\n\t"
                                      "addi sp, sp, 16" ::
                                          : "memory"));
+    /* the return address is saved with sp, never paired with a register:
+     * sd d22 + add, sd, ld, ld d22 (5) */
+    COUNT(cost[26], __asm__ volatile("addi sp, sp, -16\n\tsw ra, 12(sp)\n\tsw s1, 8(sp)\n\t"
+                                     "lw s1, 8(sp)\n\tlw ra, 12(sp)\n\taddi sp, sp, 16" ::
+                                         : "s1", "memory"));
     tab_out[2] = r;
     return 0;
 }
