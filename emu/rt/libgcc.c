@@ -16,13 +16,9 @@ _Static_assert(VDPU_SYS_FAULT == 1 && VDPU_FAULT_DIV_ZERO == 2, "muldiv.S uses t
  * a zero divisor */
 uint64_t __vdpu_udiv32(uint32_t n, uint32_t d);
 
-uint32_t __udivsi3(uint32_t n, uint32_t d);
 uint32_t __umodsi3(uint32_t n, uint32_t d);
 
-uint32_t __udivsi3(uint32_t n, uint32_t d)
-{
-    return (uint32_t)__vdpu_udiv32(n, d);
-}
+/* __udivsi3 is __vdpu_udiv32 itself (muldiv.S) */
 
 uint32_t __umodsi3(uint32_t n, uint32_t d)
 {
@@ -49,21 +45,26 @@ uint32_t __umodsi3(uint32_t n, uint32_t d)
     })
 /* byte i (0..7) of x times byte j of y */
 #define XY(i, j) P((i) < 4 ? xl : xh, (i) % 4, (j) < 4 ? yl : yh, (j) % 4)
+/* the same, masked to the 16 bits an 8x8 product has: a no-op on the value,
+ * but the SDK's compiled muldi3 (librt, disassembled) masks 28 of its 36
+ * products with `and r, r, 0xffff`, so the mask is kept where it has one and
+ * the routine costs what the SDK's costs (123 instructions, no branches) */
+#define XM(i, j) ((uint32_t)(uint16_t)XY(i, j))
 
 uint64_t __muldi3(uint64_t x, uint64_t y);
 uint64_t __muldi3(uint64_t x, uint64_t y)
 {
     uint32_t xl = (uint32_t)x, xh = (uint32_t)(x >> 32);
     uint32_t yl = (uint32_t)y, yh = (uint32_t)(y >> 32);
-    uint32_t p0 = XY(0, 0);
-    uint32_t p1 = XY(0, 1) + XY(1, 0);
-    uint32_t p2 = XY(0, 2) + XY(2, 0) + XY(1, 1);
-    uint32_t p3 = XY(0, 3) + XY(3, 0) + XY(1, 2) + XY(2, 1);
-    uint32_t p4 = XY(0, 4) + XY(4, 0) + XY(1, 3) + XY(3, 1) + XY(2, 2);
-    uint32_t p5 = XY(0, 5) + XY(5, 0) + XY(1, 4) + XY(4, 1) + XY(2, 3) + XY(3, 2);
-    uint32_t p6 = XY(0, 6) + XY(6, 0) + XY(1, 5) + XY(5, 1) + XY(2, 4) + XY(4, 2) + XY(3, 3);
+    uint32_t p0 = XM(0, 0);
+    uint32_t p1 = XM(0, 1) + XM(1, 0);
+    uint32_t p2 = XM(0, 2) + XM(2, 0) + XM(1, 1);
+    uint32_t p3 = XM(0, 3) + XM(3, 0) + XM(1, 2) + XM(2, 1);
+    uint32_t p4 = XM(0, 4) + XM(4, 0) + XM(1, 3) + XM(3, 1) + XM(2, 2);
+    uint32_t p5 = XM(0, 5) + XM(5, 0) + XM(1, 4) + XM(4, 1) + XM(2, 3) + XM(3, 2);
+    uint32_t p6 = XM(0, 6) + XM(6, 0) + XM(1, 5) + XY(5, 1) + XY(2, 4) + XY(4, 2) + XY(3, 3);
     uint32_t p7 =
-        XY(0, 7) + XY(7, 0) + XY(1, 6) + XY(6, 1) + XY(2, 5) + XY(5, 2) + XY(3, 4) + XY(4, 3);
+        XM(0, 7) + XM(7, 0) + XM(1, 6) + XM(6, 1) + XY(2, 5) + XY(5, 2) + XY(3, 4) + XY(4, 3);
     uint64_t lo = p0 + ((uint64_t)p1 << 8) + ((uint64_t)p2 << 16) + ((uint64_t)p3 << 24);
     uint32_t hi = p4 + (p5 << 8) + (p6 << 16) + (p7 << 24);
     return lo + ((uint64_t)hi << 32);

@@ -62,24 +62,27 @@ __mulsi3:
 
 /* uint64_t __vdpu_udiv32(uint32_t n, uint32_t d): quotient in a0 (low word),
  * remainder in a1 (high word), the pair of the div_steps. From the highest
- * quotient bit that can be set (clz(d) - clz(n)) down to bit 0. Against the
- * DPU's udiv32: one more instruction for the zero test (the DPU's clz jumps
- * on its own result), one for the base of the computed jump (the DPU's
- * `jump r2, label` adds the label itself) and one to set up the pair (the
- * DPU's move.u sets both registers). */
+ * quotient bit that can be set (clz(d) - clz(n)) down to bit 0. The DPU's
+ * compiler calls its __udiv32 for every 32-bit unsigned division, so
+ * __udivsi3 is this very entry (the quotient is already in a0). Written so
+ * that each group of RV32 instructions is one of the DPU's (the cost rules
+ * of emu/vdpu/cost.c, docs/VIRTUAL_DPU.md): the SDK's 8 + (k + 1), whose
+ * `jump` to its `jump r23` stands here for the `lla` of the computed jump. */
     .globl __vdpu_udiv32
     .type __vdpu_udiv32, @function
+    .globl __udivsi3
     .p2align 2
 __vdpu_udiv32:
-    beqz a1, 9f              /* (clz r2, r1, max, 1f) */
-    clz a2, a1               /* clz r2, r1, max, 1f */
+__udivsi3:
+    beqz a1, 9f              /* clz r2, r1, max, 1f */
+    clz a2, a1
     clz a3, a0               /* clz r3, r0 */
-    sub a2, a3, a2           /* sub r2, r3, r2, gtu, 2f */
-    bgtz a2, 8f
+    bltu a2, a3, 8f          /* sub r2, r3, r2, gtu, 2f */
+    sub a2, a3, a2
     mv a3, a1                /* move r3, r1 */
     mv a1, a0                /* move.u d0, r0 */
     li a0, 0
-    lla t0, 4f               /* (the label of jump r2, 3f) */
+    lla t0, 4f               /* (jump 3f, at the end of the SDK's sequence) */
     sh2add t0, a2, t0        /* jump r2, 3f */
     jr t0
     .insn i 0x2b, 1, a0, a3, 31  /* div_step d(a0), a3, 31 */
@@ -139,7 +142,9 @@ __divsi3:
     bltz a0, 1f              /* clo zero, r0, z, pos_dividend */
     bltz a1, 2f              /* clo zero, r1, z, pos_pos */
     call __vdpu_udiv32       /* pos / pos */
-    j 9f
+    lw ra, 4(sp)             /* ld d22, r22, -8 */
+    addi sp, sp, 8
+    ret                      /* jump r23 */
 2:  neg a1, a1               /* pos / neg: quotient negative */
     call __vdpu_udiv32
     neg a0, a0

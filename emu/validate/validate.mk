@@ -5,6 +5,8 @@
 # the shared plotting module (plot/) only.
 #
 #   make validate                    run it into $(BENCH_OUT) (part of `make bench`)
+#   make validate-ubc UBC_DIR=d      the UBC AES rows (emu/validate/ubc_aes.sh)
+#   make validate-prim-arith PRIM_REPO=d  PrIM arithmetic throughput (prim_arith.sh)
 
 BENCH_OUT    ?= $(BUILD)/results
 VALIDATE_DIR := $(BUILD)/emu/validate/dpu
@@ -49,3 +51,21 @@ $(VALIDATE): emu/validate/validate.c emu/validate/micro_args.h $(BUILD)/plot/gnu
 .PHONY: validate
 validate: $(VALIDATE) $(VALIDATE_DPUS)
 	$(VALIDATE) --out $(BENCH_OUT) --dpu-dir $(VALIDATE_DIR)
+
+# The modeled clock against published hardware measurements of public code
+# (docs/MODEL.md): UBC_DIR = a clone of UBC-ECE-Sasha/PIM-encryption.
+.PHONY: validate-ubc
+validate-ubc: $(BUILD)/emu/vdpu-run
+	@if [ -z "$(UBC_DIR)" ]; then \
+	    echo "usage: make validate-ubc UBC_DIR=<clone of UBC-ECE-Sasha/PIM-encryption>" >&2; \
+	    exit 2; fi
+	sh emu/validate/ubc_aes.sh "$(UBC_DIR)" $(BUILD)/ubc_aes
+
+# PrIM's arithmetic throughput with its run.sh settings (docs/MODEL.md):
+# PRIM_REPO = a copy of CMU-SAFARI/prim-benchmarks (a work tree).
+.PHONY: validate-prim-arith
+validate-prim-arith: $(BUILD)/libdpu.a
+	@if [ -z "$(PRIM_REPO)" ]; then \
+	    echo "usage: make validate-prim-arith PRIM_REPO=<copy of CMU-SAFARI/prim-benchmarks>" >&2; \
+	    exit 2; fi
+	sh emu/validate/prim_arith.sh "$(PRIM_REPO)" $(BUILD)/prim_arith

@@ -79,20 +79,20 @@ static int fuse_costs(vdpu_program_t *p)
         return -1;
     }
     memcpy(p->code_rv32, p->code, bytes);
-    tg[p->entry] = 1;
+    tg[p->entry] = VDPU_TG_ENTRY;
     for (uint32_t i = 0; i < n; i++) {
         const vinsn_t *I = &p->code[i];
         if (((I->op >= OP_BEQ && I->op <= OP_BGEU) || I->op == OP_JAL ||
              (I->op == OP_MUL_STEP && I->imm >= 0)) &&
             (uint32_t)I->imm < n)
-            tg[I->imm] = 1;
+            tg[I->imm] |= (I->op == OP_JAL && I->rd != 32) ? VDPU_TG_ENTRY : VDPU_TG_JOIN;
         if ((I->op == OP_JAL || I->op == OP_JALR) && I->rd != 32 && i + 1 < n)
-            tg[i + 1] = 1;
+            tg[i + 1] |= VDPU_TG_JOIN;
     }
     for (uint32_t k = 0; k < p->n_funcs; k++) {
         uint32_t a = p->funcs[k]->value - VDPU_IRAM_BASE;
         if ((a & 3) == 0 && a / 4 < n)
-            tg[a / 4] = 1;
+            tg[a / 4] |= VDPU_TG_ENTRY;
     }
     const uint8_t *imgs[2] = {p->wram_img, p->mram_img};
     uint32_t lens[2] = {p->wram_img ? VDPU_WRAM_SIZE : 0, p->mram_init_size};
@@ -102,11 +102,11 @@ static int fuse_costs(vdpu_program_t *p)
             memcpy(&v, imgs[m] + o, 4);
             uint32_t a = v - VDPU_IRAM_BASE;
             if ((a & 3) == 0 && a / 4 < n)
-                tg[a / 4] = 1;
+                tg[a / 4] |= VDPU_TG_ENTRY;
         }
-    vdpu_fuse(p->code, n, tg);
+    int rc = vdpu_fuse(p->code, n, tg);
     free(tg);
-    return 0;
+    return rc;
 }
 
 static const char *sec_name(const uint8_t *shstr, uint32_t shstr_size, const Elf32_Shdr *s)

@@ -59,6 +59,24 @@ typedef struct {
                                  one before it (decode.c, vdpu_fuse)         */
 } vinsn_t;
 
+/* op classes shared by the decoder and the cost rules (cost.c) */
+static inline int vdpu_is_imm_alu(int op)
+{
+    return op >= OP_FIRST_IMM && op <= OP_LAST_IMM;
+}
+static inline int vdpu_is_reg_alu(int op)
+{
+    return op >= OP_FIRST_REG && op <= OP_LAST_REG;
+}
+/* 1 for ops after which execution does not simply go on at the next index
+ * (control transfers, and ops that always fault) */
+static inline int vdpu_ends_run(const vinsn_t *I)
+{
+    int op = I->op;
+    return (op >= OP_BEQ && op <= OP_BGEU) || op == OP_JAL || op == OP_JALR || op == OP_BADJUMP ||
+           op == OP_ILLEGAL || op == OP_EBREAK || (op == OP_MUL_STEP && I->imm >= 0);
+}
+
 typedef struct {
     char *name;
     uint32_t value, size;
@@ -142,12 +160,18 @@ struct vdpu {
 void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out);
-/* Cost fusion (decode.c): code[] decoded by vdpu_decode; target[i] != 0 when
- * instruction i may be entered other than from i-1 (branch/jump target,
- * return point, function, address found in data). Sets `cost` to 0 where an
- * RV32 instruction is part of the DPU instruction of its partner, and
- * recomputes `run` as slot sums. */
-void vdpu_fuse(vinsn_t *code, uint32_t n, const uint8_t *target);
+/* The DPU cost rules (cost.c, the one place that decides what an instruction
+ * costs; docs/VIRTUAL_DPU.md lists each rule with its source). code[] as
+ * decoded by vdpu_decode; target[i] says how instruction i may be entered
+ * other than from i-1: VDPU_TG_JOIN (branch or jump target, return point),
+ * VDPU_TG_ENTRY (program entry, function symbol, IRAM address found in data:
+ * nothing is known about the registers there), or both; 0 = only from i-1.
+ * Sets `cost` to 0 where an RV32 instruction is part of a DPU instruction
+ * (its partner's, or a load/store's address offset), and recomputes `run` as
+ * slot sums. Never changes what an instruction does. Returns 0, or -1 when
+ * out of memory (costs then incomplete: the caller fails the load). */
+enum { VDPU_TG_JOIN = 1, VDPU_TG_ENTRY = 2 };
+int vdpu_fuse(vinsn_t *code, uint32_t n, const uint8_t *target);
 /* Recompute `run` (suffix slot sums of each straight-line run). */
 void vdpu_runs(vinsn_t *code, uint32_t n);
 

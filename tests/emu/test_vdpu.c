@@ -1305,6 +1305,69 @@ static void test_dpu_isa(void)
              k[4], k[5], k[6], k[7], k[12], k[8], k[9], k[10], k[11], u[4], u[5], u[6], u[12]);
 }
 
+/* The DPU's load/store offset (cost.c, addressing modes): `add t, x, T; lw
+ * t, 0(t)` with T a known constant is one load; not when the address is
+ * used otherwise, T does not fit 24 bits or differs between paths; and
+ * without fusion every RV32 instruction counts. Counts relative to one lw
+ * (k[12]) as the sequences' comments in dpu_isa.c say. */
+/* The DPU's conditions on ALU ops, move.u, the computed jump and the frame
+ * pop (cost.c), against one addi (cost[10]) as dpu_isa.c's comments say;
+ * unfused, every RV32 instruction counts */
+static void check_condition_costs(const uint32_t *f, const uint32_t *u)
+{
+    uint32_t a = f[10], ua = u[10];
+    if (f[19] == a && f[20] == a && f[21] == a && f[22] == a && f[23] == a + 1 && f[24] == a + 1 &&
+        f[25] == a + 2 && f[26] == a + 4 && u[26] == ua + 5 && u[19] == ua + 1 && u[20] == ua + 1 &&
+        u[21] == ua + 1 && u[22] == ua + 1 && u[24] == ua + 3 && u[25] == ua + 3)
+        pass("dpu_isa_condition_cost");
+    else
+        fail("dpu_isa_condition_cost",
+             "fused (addi = %u): branch+sub %u, sub+branch %u, beqz+clz %u, move.u %u, not a "
+             "pair %u, computed jump %u, frame %u, frame with s1 %u; unfused (addi = %u): %u %u %u "
+             "%u %u %u %u %u",
+             a, f[19], f[20], f[21], f[22], f[23], f[24], f[25], f[26], ua, u[19], u[20], u[21],
+             u[22], u[23], u[24], u[25], u[26]);
+}
+
+static void test_addressing_cost(void)
+{
+    char path[256];
+    if (build("dpu_isa", "dpu_isa.c", "-Wall -Wextra -Werror", path, sizeof path)) {
+        fail("dpu_isa_addressing_cost", "build failed: %.300s", last_log);
+        return;
+    }
+    uint32_t k[2][DISA_NCOST] = {{0}}, got[2] = {0};
+    for (int m = 0; m < 2; m++) {
+        ctx_t c;
+        if (open_prog("dpu_isa_addressing_cost", path, VDPU_MODE_TIMED, &c))
+            return;
+        vdpu_params_t prm;
+        vdpu_params_default(&prm);
+        prm.isa_fusion = m == 0;
+        vdpu_set_params(c.d, &prm);
+        vdpu_result_t r;
+        if (run_ok("dpu_isa_addressing_cost", &c, &r)) {
+            close_prog(&c);
+            return;
+        }
+        rd(&c, "cost", k[m], sizeof k[m]);
+        rd(&c, "tab_out", got, sizeof got);
+        close_prog(&c);
+    }
+    const uint32_t *f = k[0], *u = k[1], l = f[12], ul = u[12];
+    if (f[13] == l + 1 && f[14] == l + 2 && f[15] == l + 3 && f[16] == l + 2 && f[17] == l + 3 &&
+        f[18] == l + 2 && u[13] == ul + 3 && u[14] == ul + 4 && u[16] == ul + 2 &&
+        u[17] == ul + 4 && got[0] == 22 && got[1] == 0x5a5a1234u)
+        pass("dpu_isa_addressing_cost");
+    else
+        fail("dpu_isa_addressing_cost",
+             "fused (lw = %u): T[x] %u, store %u, used otherwise %u, far %u, join differs %u, "
+             "join same %u; unfused (lw = %u): %u %u %u %u %u %u; values %u %u",
+             l, f[13], f[14], f[15], f[16], f[17], f[18], ul, u[13], u[14], u[15], u[16], u[17],
+             u[18], got[0], got[1]);
+    check_condition_costs(k[0], k[1]);
+}
+
 static void test_isa_O2(void)
 {
     test_isa("");
@@ -1326,6 +1389,7 @@ int main(int argc, char **argv)
     test_register_group("isa", test_isa_O2, 4);
     test_register_group("isa_O0", test_isa_O0, 4);
     test_register_group("dpu_isa", test_dpu_isa, 5);
+    test_register_group("addressing", test_addressing_cost, 2);
     test_register_group("faults", test_faults, 46);
     test_register_group("watchdog", test_watchdog, 2);
     test_register_group("dma_rules", test_dma_rules, 4);

@@ -19,6 +19,9 @@ uint64_t pair_buf[2];
 __host uint32_t mulc[2][5]; /* instruction counts of mul(big, x), mul(x, big) */
 volatile uint32_t mul_operand[5] = {1, 0, 1, 3, 0xffffffffu};
 uint64_t *volatile pair_ptr = pair_buf;
+/* tables for the addressing-mode costs: T[x] with a link-time-constant T */
+uint32_t tab_a[4] = {11, 22, 33, 44}, tab_b[4] = {55, 66, 77, 88};
+uint32_t tab_out[4];
 
 /* the operand words: the selected byte, another value in the other byte */
 static inline uint32_t opa(uint32_t a)
@@ -194,5 +197,82 @@ int main(void)
                                      : "memory"));
     /* one lw, the reference of the pairs */
     COUNT(cost[12], __asm__ volatile("lw %0, 0(%1)" : "=r"(t2) : "r"(pb) : "memory"));
+    /* T[x]: the table's address in a register, an add, the load: the DPU's
+     * `lw rc, ra, T` needs neither the add nor the register (1 for the
+     * 32-bit constant, 1 for the load) */
+    uint32_t x = (uint32_t)big & 4, base, v = (uint32_t)big ^ 0xa5a5edcbu,
+             far = (uint32_t)tab_a + x - 0x800000u;
+    COUNT(cost[13], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "add %0, %2, %1\n\tlw %0, 0(%0)"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x)
+                                     : "memory"));
+    /* a store through it (its address then overwritten): `sw ra, T, rb`, 3 */
+    COUNT(cost[14], __asm__ volatile("lui %1, %%hi(tab_out)\n\taddi %1, %1, %%lo(tab_out)\n\t"
+                                     "add %0, %2, %1\n\tsw %3, 0(%0)\n\tli %0, 0"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(v)
+                                     : "memory"));
+    /* the address is used otherwise too: the add stays, 4 */
+    COUNT(cost[15], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "add %0, %2, %1\n\tlw %1, 0(%0)\n\txor %0, %0, %1"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x)
+                                     : "memory"));
+    /* the constant does not fit the 24-bit offset (2^23): the add stays, 3 */
+    COUNT(cost[16], __asm__ volatile("lui %1, 0x800\n\tadd %0, %2, %1\n\tlw %0, 0(%0)"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(far)
+                                     : "memory"));
+    /* after a join where the base differs (tab_a or tab_b): not a constant,
+     * the add stays (lui+addi, beqz, add, lw: 4 when the branch is taken) */
+    uint32_t zero = (uint32_t)big - 0xffffffffu;
+    COUNT(cost[17], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "beqz %3, 1f\n\tlui %1, %%hi(tab_b)\n\t"
+                                     "addi %1, %1, %%lo(tab_b)\n1:\n\t"
+                                     "add %0, %2, %1\n\tlw %0, 0(%0)"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(zero)
+                                     : "memory"));
+    /* the same join where both paths set the same base: folded, 3 */
+    COUNT(cost[18], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "beqz %3, 1f\n\tlui %1, %%hi(tab_a)\n\t"
+                                     "addi %1, %1, %%lo(tab_a)\n1:\n\t"
+                                     "add %0, %2, %1\n\tlw %0, 0(%0)"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(zero)
+                                     : "memory"));
+    tab_out[0] = t2; /* the loads' value: tab_a[1] */
+    /* conditions of the DPU's ALU ops (each 1, like one addi = cost[10]):
+     * a compare-and-branch before a sub of the same operands (not taken) */
+    uint32_t hi = (uint32_t)big, lo = hi >> 4, r = 0;
+    COUNT(cost[19], __asm__ volatile("bltu %1, %2, 1f\n\tsub %0, %1, %2\n1:"
+                                     : "=&r"(r)
+                                     : "r"(hi), "r"(lo)));
+    /* ... or after it */
+    COUNT(cost[20], __asm__ volatile("sub %0, %1, %2\n\tbgeu %2, %1, 1f\n1:"
+                                     : "=&r"(r)
+                                     : "r"(hi), "r"(lo)));
+    /* beqz r; clz d, r = clz with the max condition */
+    COUNT(cost[21], __asm__ volatile("beqz %1, 1f\n\tclz %0, %1\n1:" : "=&r"(r) : "r"(lo)));
+    /* mv odd; li even, 0 of one pair = move.u (1); the other way round is
+     * not a pair (2) */
+    COUNT(cost[22], __asm__ volatile("mv a5, %0\n\tli a4, 0" : : "r"(lo) : "a4", "a5"));
+    COUNT(cost[23], __asm__ volatile("mv a4, %0\n\tli a5, 0" : : "r"(lo) : "a4", "a5"));
+    /* a computed jump to a known label + index: lla (1) + jump ra, off (1) */
+    COUNT(cost[24], __asm__ volatile("lla t0, 1f\n\tsh2add t0, %0, t0\n\tjr t0\n1:"
+                                     :
+                                     : "r"(zero)
+                                     : "t0"));
+    /* a frame opened and closed: sd d22 + add, ld d22 (3) */
+    COUNT(cost[25], __asm__ volatile("addi sp, sp, -16\n\tsw ra, 12(sp)\n\tlw ra, 12(sp)\n\t"
+                                     "addi sp, sp, 16" ::
+                                         : "memory"));
+    /* the return address is saved with sp, never paired with a register:
+     * sd d22 + add, sd, ld, ld d22 (5) */
+    COUNT(cost[26], __asm__ volatile("addi sp, sp, -16\n\tsw ra, 12(sp)\n\tsw s1, 8(sp)\n\t"
+                                     "lw s1, 8(sp)\n\tlw ra, 12(sp)\n\taddi sp, sp, 16" ::
+                                         : "s1", "memory"));
+    tab_out[2] = r;
     return 0;
 }
