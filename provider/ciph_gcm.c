@@ -1,0 +1,495 @@
+/*
+ * ciph_gcm.c -- AES-128/192/256-GCM for the provider, with OpenSSL's EVP
+ * behaviour: AAD in any number of updates before the data, data in any
+ * split (each update outputs as many bytes as it takes), IV lengths from 1
+ * to 128 bytes (`ivlen`), tags of 1..16 bytes set before decrypting and got
+ * after encrypting, reuse after a new IV.
+ *
+ * The message is processed as it arrives with cpim_aes_gcm_range (CTR on the
+ * engine's backend, a partial GHASH per range) and closed with
+ * cpim_aes_gcm_finish, which chains the partials (cryptopim.h).  Whole
+ * blocks go to the backend in one range per update; a block split between
+ * updates is encrypted with its keystream block (a range over zeros) and
+ * hashed, once complete or at the end, as a range of its ciphertext.
+ */
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prov.h"
+
+#define BLK        16
+#define GCM_IV_MAX 128
+#define GCM_MAX    ((1ull << 36) - 32) /* SP 800-38D's message limit */
+
+enum { IV_UNSET, IV_SET, IV_FINISHED };
+
+typedef struct gcm_ctx {
+    cpp_eng eng;
+    size_t keylen;
+    uint8_t key[32];
+    int key_set, enc;
+    size_t ivlen;
+    uint8_t iv[GCM_IV_MAX];
+    int iv_state;
+    uint8_t *aad; /* all of it: cpim_aes_gcm_finish hashes it */
+    size_t aadlen, aadcap;
+    int data;        /* data seen: AAD no longer accepted */
+    uint64_t blocks; /* whole blocks processed */
+    uint8_t pend[BLK], pks[BLK];
+    size_t npend; /* ciphertext bytes of the split block, its keystream in pks */
+    uint8_t (*gh)[BLK];
+    uint64_t *lens;
+    size_t nparts, partcap;
+    uint8_t tag[BLK];
+    size_t taglen; /* decrypt: the expected tag's length (0: none set); encrypt: 16 after final */
+} gcm_ctx;
+
+static void gcm_reset_msg(gcm_ctx *c)
+{
+    if (c->aad != NULL)
+        OPENSSL_cleanse(c->aad, c->aadcap);
+    c->aadlen = 0;
+    c->data = 0;
+    c->blocks = 0;
+    OPENSSL_cleanse(c->pend, sizeof c->pend);
+    OPENSSL_cleanse(c->pks, sizeof c->pks);
+    c->npend = 0;
+    if (c->gh != NULL)
+        OPENSSL_cleanse(c->gh, c->partcap * sizeof *c->gh);
+    c->nparts = 0;
+}
+
+static void *gcm_new(void *provctx, size_t keylen)
+{
+    gcm_ctx *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    cpp_eng_init(&c->eng, provctx);
+    c->keylen = keylen;
+    c->ivlen = 12;
+    return c;
+}
+
+static void gcm_free(void *vctx)
+{
+    gcm_ctx *c = vctx;
+    if (c == NULL)
+        return;
+    gcm_reset_msg(c);
+    free(c->aad);
+    free(c->gh);
+    free(c->lens);
+    cpp_eng_free(&c->eng);
+    OPENSSL_cleanse(c, sizeof *c);
+    free(c);
+}
+
+static void *gcm_dup(void *vctx)
+{
+    const gcm_ctx *s = vctx;
+    gcm_ctx *c = malloc(sizeof *c);
+    if (c == NULL)
+        return NULL;
+    *c = *s;
+    cpp_eng_dup(&c->eng, &s->eng);
+    c->aad = NULL;
+    c->gh = NULL;
+    c->lens = NULL;
+    c->aadcap = c->partcap = 0;
+    if (s->aadcap > 0) {
+        if ((c->aad = malloc(s->aadcap)) == NULL)
+            goto fail;
+        memcpy(c->aad, s->aad, s->aadcap);
+        c->aadcap = s->aadcap;
+    }
+    if (s->partcap > 0) {
+        c->gh = malloc(s->partcap * sizeof *c->gh);
+        c->lens = malloc(s->partcap * sizeof *c->lens);
+        if (c->gh == NULL || c->lens == NULL)
+            goto fail;
+        memcpy(c->gh, s->gh, s->partcap * sizeof *c->gh);
+        memcpy(c->lens, s->lens, s->partcap * sizeof *c->lens);
+        c->partcap = s->partcap;
+    }
+    return c;
+fail:
+    gcm_free(c);
+    return NULL;
+}
+
+/* One range on the engine: dir over in[0..len) from block `first`. */
+static int gcm_range(gcm_ctx *c, cpim_dir dir, uint64_t first, const uint8_t *in, uint8_t *out,
+                     size_t len, uint8_t gh[BLK])
+{
+    int pim;
+    cpim_ctx *x = cpp_eng_acquire(&c->eng, len, &pim);
+    if (x == NULL)
+        return 0;
+    cpim_err rc = CPIM_OK;
+    if (pim || !c->eng.cpu_keyed) {
+        rc = cpim_aes_set_key(x, c->key, c->keylen);
+        if (rc == CPIM_OK && !pim)
+            c->eng.cpu_keyed = 1;
+    }
+    if (rc == CPIM_OK)
+        rc = cpim_aes_gcm_range(x, dir, c->iv, c->ivlen, first, in, out, len, gh);
+    cpp_eng_release(&c->eng, x, pim, CPP_OP_CIPHER, 1, rc == CPIM_OK);
+    if (rc != CPIM_OK) {
+        OPENSSL_cleanse(out, len);
+        return cpp_err_lib(c->eng.prov, rc);
+    }
+    return 1;
+}
+
+static int gcm_add_part(gcm_ctx *c, const uint8_t gh[BLK], uint64_t len)
+{
+    if (c->nparts == c->partcap) {
+        size_t cap = c->partcap ? 2 * c->partcap : 8;
+        uint8_t(*g)[BLK] = malloc(cap * sizeof *g);
+        uint64_t *l = realloc(c->lens, cap * sizeof *l);
+        if (l != NULL)
+            c->lens = l;
+        if (g == NULL || l == NULL) {
+            free(g);
+            return 0;
+        }
+        if (c->nparts > 0)
+            memcpy(g, c->gh, c->nparts * sizeof *g);
+        if (c->gh != NULL)
+            OPENSSL_cleanse(c->gh, c->partcap * sizeof *c->gh);
+        free(c->gh);
+        c->gh = g;
+        c->partcap = cap;
+    }
+    memcpy(c->gh[c->nparts], gh, BLK);
+    c->lens[c->nparts++] = len;
+    return 1;
+}
+
+/* The partial GHASH of the split block (its ciphertext in pend). */
+static int gcm_hash_pending(gcm_ctx *c)
+{
+    uint8_t scratch[BLK], gh[BLK];
+    int ok = gcm_range(c, CPIM_DECRYPT, c->blocks, c->pend, scratch, c->npend, gh) &&
+             gcm_add_part(c, gh, c->npend);
+    OPENSSL_cleanse(scratch, sizeof scratch);
+    if (!ok)
+        return 0;
+    if (c->npend == BLK)
+        c->blocks++;
+    c->npend = 0;
+    return 1;
+}
+
+static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+
+static int gcm_init(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+                    size_t ivlen, const OSSL_PARAM params[], int enc)
+{
+    gcm_ctx *c = vctx;
+    c->enc = enc;
+    /* as OpenSSL's: an init without an IV keeps the one set before (a key
+     * and an IV may come in separate inits, in either order); any init
+     * restarts the message */
+    gcm_reset_msg(c);
+    /* OpenSSL applies the params first (an `ivlen` for the IV given here) */
+    if (!gcm_set_ctx_params(c, params))
+        return 0;
+    if (iv != NULL) {
+        if (ivlen == 0 || ivlen > GCM_IV_MAX)
+            return cpp_err(c->eng.prov, CPP_R_INVALID_IV_LENGTH, NULL);
+        c->ivlen = ivlen;
+        memcpy(c->iv, iv, ivlen);
+        c->iv_state = IV_SET;
+    }
+    if (key != NULL) {
+        if (keylen != c->keylen)
+            return cpp_err(c->eng.prov, CPP_R_INVALID_KEY_LENGTH, NULL);
+        OPENSSL_cleanse(c->key, sizeof c->key);
+        memcpy(c->key, key, keylen);
+        c->key_set = 1;
+        c->eng.cpu_keyed = 0;
+    }
+    return 1;
+}
+
+static int gcm_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+                     size_t ivlen, const OSSL_PARAM params[])
+{
+    return gcm_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int gcm_dinit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
+                     size_t ivlen, const OSSL_PARAM params[])
+{
+    return gcm_init(vctx, key, keylen, iv, ivlen, params, 0);
+}
+
+static int gcm_aad(gcm_ctx *c, const uint8_t *in, size_t len)
+{
+    if (c->data)
+        return cpp_err(c->eng.prov, CPP_R_AAD_AFTER_DATA, NULL);
+    if (len > SIZE_MAX / 2 - c->aadlen)
+        return cpp_err(c->eng.prov, CPP_R_INVALID_DATA_LENGTH, "AAD too long");
+    if (c->aadlen + len > c->aadcap) {
+        size_t cap = c->aadcap ? c->aadcap : 64;
+        while (cap < c->aadlen + len)
+            cap *= 2;
+        uint8_t *a = malloc(cap);
+        if (a == NULL)
+            return 0;
+        if (c->aadlen > 0)
+            memcpy(a, c->aad, c->aadlen);
+        if (c->aad != NULL)
+            OPENSSL_cleanse(c->aad, c->aadcap);
+        free(c->aad);
+        c->aad = a;
+        c->aadcap = cap;
+    }
+    memcpy(c->aad + c->aadlen, in, len);
+    c->aadlen += len;
+    return 1;
+}
+
+static int gcm_data(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
+{
+    uint64_t done = c->blocks * BLK + c->npend;
+    if (len > GCM_MAX - done)
+        return cpp_err(c->eng.prov, CPP_R_INVALID_DATA_LENGTH, "over 2^36 - 32 bytes");
+    c->data = 1;
+    if (c->npend > 0) {
+        size_t take = BLK - c->npend < len ? BLK - c->npend : len;
+        for (size_t i = 0; i < take; i++) {
+            uint8_t b = in[i];
+            out[i] = b ^ c->pks[c->npend + i];
+            c->pend[c->npend + i] = c->enc ? out[i] : b;
+        }
+        c->npend += take;
+        in += take;
+        out += take;
+        len -= take;
+        if (c->npend == BLK && !gcm_hash_pending(c))
+            return 0;
+    }
+    size_t whole = len & ~(size_t)(BLK - 1);
+    if (whole > 0) {
+        uint8_t gh[BLK];
+        if (!gcm_range(c, c->enc ? CPIM_ENCRYPT : CPIM_DECRYPT, c->blocks, in, out, whole, gh) ||
+            !gcm_add_part(c, gh, whole))
+            return 0;
+        c->blocks += whole / BLK;
+        in += whole;
+        out += whole;
+        len -= whole;
+    }
+    if (len > 0) {
+        static const uint8_t zero[BLK];
+        uint8_t gh[BLK];
+        if (!gcm_range(c, CPIM_ENCRYPT, c->blocks, zero, c->pks, BLK, gh))
+            return 0;
+        for (size_t i = 0; i < len; i++) {
+            uint8_t b = in[i];
+            out[i] = b ^ c->pks[i];
+            c->pend[i] = c->enc ? out[i] : b;
+        }
+        c->npend = len;
+    }
+    return 1;
+}
+
+static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
+                      const unsigned char *in, size_t inl)
+{
+    gcm_ctx *c = vctx;
+    *outl = 0;
+    if (inl == 0)
+        return 1;
+    if (!c->key_set)
+        return cpp_err(c->eng.prov, CPP_R_NO_KEY_SET, NULL);
+    if (c->iv_state == IV_UNSET)
+        return cpp_err(c->eng.prov, CPP_R_IV_NOT_SET, NULL);
+    if (c->iv_state == IV_FINISHED)
+        return cpp_err(c->eng.prov, CPP_R_OPERATION_FINISHED, NULL);
+    if (out == NULL)
+        return gcm_aad(c, in, inl);
+    if (outsize < inl)
+        return cpp_err(c->eng.prov, CPP_R_OUTPUT_BUFFER_TOO_SMALL, NULL);
+    if (!gcm_data(c, in, out, inl))
+        return 0;
+    *outl = inl;
+    return 1;
+}
+
+static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
+{
+    gcm_ctx *c = vctx;
+    (void)out, (void)outsize;
+    *outl = 0;
+    if (!c->key_set)
+        return cpp_err(c->eng.prov, CPP_R_NO_KEY_SET, NULL);
+    if (c->iv_state == IV_UNSET)
+        return cpp_err(c->eng.prov, CPP_R_IV_NOT_SET, NULL);
+    if (c->iv_state == IV_FINISHED)
+        return cpp_err(c->eng.prov, CPP_R_OPERATION_FINISHED, NULL);
+    if (!c->enc && c->taglen == 0)
+        return cpp_err(c->eng.prov, CPP_R_TAG_NOT_SET, NULL);
+    if (c->npend > 0 && !gcm_hash_pending(c))
+        return 0;
+    c->iv_state = IV_FINISHED;
+    int pim;
+    cpim_ctx *x = cpp_eng_acquire(&c->eng, 0, &pim);
+    if (x == NULL)
+        return 0;
+    uint8_t tag[BLK];
+    cpim_err rc = CPIM_OK;
+    if (pim || !c->eng.cpu_keyed) {
+        rc = cpim_aes_set_key(x, c->key, c->keylen);
+        if (rc == CPIM_OK && !pim)
+            c->eng.cpu_keyed = 1;
+    }
+    if (rc == CPIM_OK)
+        rc = cpim_aes_gcm_finish(x, CPIM_ENCRYPT, c->iv, c->ivlen, c->aad, c->aadlen,
+                                 (const uint8_t(*)[BLK])c->gh, c->lens, c->nparts, tag);
+    cpp_eng_release(&c->eng, x, pim, -1, 1, rc == CPIM_OK);
+    gcm_reset_msg(c);
+    if (rc != CPIM_OK)
+        return cpp_err_lib(c->eng.prov, rc);
+    if (c->enc) {
+        memcpy(c->tag, tag, BLK);
+        c->taglen = BLK;
+        return 1;
+    }
+    int ok = CRYPTO_memcmp(tag, c->tag, c->taglen) == 0;
+    OPENSSL_cleanse(tag, sizeof tag);
+    return ok; /* a wrong tag: 0 without an error, as OpenSSL's GCM */
+}
+
+static int gcm_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
+                      const unsigned char *in, size_t inl)
+{
+    /* EVP_Cipher() on an AEAD: update with data, final with in == NULL */
+    if (in == NULL)
+        return gcm_final(vctx, out, outl, outsize);
+    return gcm_update(vctx, out, outl, outsize, in, inl);
+}
+
+static const OSSL_PARAM gcm_gettable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    CPP_ENG_GETTABLE,
+    OSSL_PARAM_END};
+static const OSSL_PARAM gcm_settable[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0), CPP_ENG_SETTABLE, OSSL_PARAM_END};
+
+static const OSSL_PARAM *gcm_gettable_ctx(void *vctx, void *provctx)
+{
+    (void)vctx, (void)provctx;
+    return gcm_gettable;
+}
+
+static const OSSL_PARAM *gcm_settable_ctx(void *vctx, void *provctx)
+{
+    (void)vctx, (void)provctx;
+    return gcm_settable;
+}
+
+static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    gcm_ctx *c = vctx;
+    OSSL_PARAM *q;
+    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(q, c->keylen))
+        return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "keylen");
+    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(q, c->ivlen))
+        return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "ivlen");
+    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(q, c->taglen ? c->taglen : BLK))
+        return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "taglen");
+    for (int which = 0; which < 2; which++) {
+        q = OSSL_PARAM_locate(params, which ? OSSL_CIPHER_PARAM_UPDATED_IV : OSSL_CIPHER_PARAM_IV);
+        if (q == NULL)
+            continue;
+        if (c->iv_state == IV_UNSET || c->ivlen > q->data_size ||
+            !OSSL_PARAM_set_octet_string(q, c->iv, c->ivlen))
+            return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "iv");
+    }
+    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+        size_t sz = q->data_size;
+        if (sz == 0 || sz > BLK || !c->enc || c->taglen == 0)
+            return cpp_err(c->eng.prov, CPP_R_INVALID_TAG, NULL);
+        if (!OSSL_PARAM_set_octet_string(q, c->tag, sz))
+            return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "tag");
+    }
+    return cpp_eng_get_params(&c->eng, params);
+}
+
+static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    gcm_ctx *c = vctx;
+    const OSSL_PARAM *q;
+    if (params == NULL)
+        return 1;
+    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+        if (q->data_type != OSSL_PARAM_OCTET_STRING)
+            return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "tag");
+        size_t sz = q->data_size;
+        if (sz == 0 || sz > BLK || c->enc)
+            return cpp_err(c->eng.prov, CPP_R_INVALID_TAG_LENGTH, NULL);
+        if (q->data != NULL)
+            memcpy(c->tag, q->data, sz);
+        c->taglen = sz;
+    }
+    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL) {
+        size_t sz;
+        if (!OSSL_PARAM_get_size_t(q, &sz))
+            return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "ivlen");
+        if (sz == 0 || sz > GCM_IV_MAX)
+            return cpp_err(c->eng.prov, CPP_R_INVALID_IV_LENGTH, NULL);
+        c->ivlen = sz;
+    }
+    return cpp_eng_set_params(&c->eng, params);
+}
+
+#define FN(id, f)                                                                                  \
+    {                                                                                              \
+        id, (void (*)(void))(f)                                                                    \
+    }
+#define GCM_ALG(name, kbits)                                                                       \
+    static void *name##_new(void *provctx)                                                         \
+    {                                                                                              \
+        return gcm_new(provctx, (kbits) / 8);                                                      \
+    }                                                                                              \
+    static int name##_get_params(OSSL_PARAM params[])                                              \
+    {                                                                                              \
+        return cpp_cipher_get_params(params, EVP_CIPH_GCM_MODE, (kbits) / 8, 1, 12, 1, 1, 0);      \
+    }                                                                                              \
+    const OSSL_DISPATCH cpp_##name##_functions[] = {                                               \
+        FN(OSSL_FUNC_CIPHER_NEWCTX, name##_new),                                                   \
+        FN(OSSL_FUNC_CIPHER_FREECTX, gcm_free),                                                    \
+        FN(OSSL_FUNC_CIPHER_DUPCTX, gcm_dup),                                                      \
+        FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, gcm_einit),                                              \
+        FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, gcm_dinit),                                              \
+        FN(OSSL_FUNC_CIPHER_UPDATE, gcm_update),                                                   \
+        FN(OSSL_FUNC_CIPHER_FINAL, gcm_final),                                                     \
+        FN(OSSL_FUNC_CIPHER_CIPHER, gcm_cipher),                                                   \
+        FN(OSSL_FUNC_CIPHER_GET_PARAMS, name##_get_params),                                        \
+        FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, cpp_cipher_gettable_params),                          \
+        FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, gcm_get_ctx_params),                                   \
+        FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, gcm_set_ctx_params),                                   \
+        FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, gcm_gettable_ctx),                                \
+        FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, gcm_settable_ctx),                                \
+        {0, NULL}};
+
+GCM_ALG(aes128gcm, 128)
+GCM_ALG(aes192gcm, 192)
+GCM_ALG(aes256gcm, 256)
