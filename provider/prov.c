@@ -3,9 +3,11 @@
  * algorithm tables, the provider's parameters and configuration, its error
  * strings, and the engine that picks a backend for each operation (prov.h).
  */
+#define _GNU_SOURCE /* secure_getenv */
 #include "prov.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define CPP_NAME "cryptopim"
 
@@ -407,11 +410,41 @@ static const OSSL_ITEM *prov_reason_strings(void *provctx)
     return reason_strings;
 }
 
+/* CRYPTOPIM_PROVIDER_STATS=FILE: at unload, one line of counters appended
+ * to FILE (what shows that an application really ran on the provider; no
+ * key, no data).  Never stdout or stderr; ignored in set-id programs. */
+static void prov_write_stats(cpp_prov *p)
+{
+    const char *path = secure_getenv("CRYPTOPIM_PROVIDER_STATS");
+    if (path == NULL || *path == '\0')
+        return;
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    uint64_t pim = 0;
+    for (int i = 0; i < CPP_OP_COUNT_; i++)
+        pim += atomic_load(&p->ops_pim[i]);
+    char line[320];
+    int n = snprintf(line, sizeof line,
+                     "cryptopim-provider pid=%ld backend=%s cipher=%llu digest=%llu mac=%llu "
+                     "kdf=%llu pim=%llu modeled_s=%.9f\n",
+                     (long)getpid(), p->backend, (unsigned long long)ops_total(p, CPP_OP_CIPHER),
+                     (unsigned long long)ops_total(p, CPP_OP_DIGEST),
+                     (unsigned long long)ops_total(p, CPP_OP_MAC),
+                     (unsigned long long)ops_total(p, CPP_OP_KDF), (unsigned long long)pim,
+                     p->modeled_total_s);
+    if (n > 0 && (size_t)n < sizeof line)
+        (void)!write(fd, line, (size_t)n);
+    close(fd);
+}
+
 static void prov_teardown(void *provctx)
 {
     cpp_prov *p = provctx;
     if (p == NULL)
         return;
+    if (p->handle != NULL)
+        prov_write_stats(p);
     cpim_close(p->pim);
     pthread_mutex_destroy(&p->pim_lock);
     free(p->profile);

@@ -28,7 +28,7 @@
 
 #include "test.h"
 
-static const char *g_module_dir;
+static char *g_module_dir;
 static OSSL_LIB_CTX *g_def, *g_cp;
 
 /* ---- free() watch: a freed block holding `g_canary` is a key not wiped ---- */
@@ -66,6 +66,7 @@ static int unwatch(void)
 
 /* ---- helpers ---- */
 static uint64_t g_seed = 0x5eed0fc0ffeeULL;
+static int g_iters = 60; /* random cases per cipher (fewer on the virtual DPUs) */
 
 static size_t rnd(size_t n)
 {
@@ -214,10 +215,13 @@ static int compare(const params *p, const char *what)
     int same = a.ok == b.ok && (!a.ok || (a.outlen == b.outlen && !memcmp(a.out, b.out, a.outlen) &&
                                           !memcmp(a.tag, b.tag, sizeof a.tag)));
     if (!same)
-        CHECK(0, "%s %s %s len %zu ivlen %zu aad %zu pad %d: default ok=%d len=%zu, cryptopim "
-                 "ok=%d len=%zu",
+        CHECK(0,
+              "%s %s %s len %zu ivlen %zu aad %zu pad %d: default ok=%d len=%zu, cryptopim "
+              "ok=%d len=%zu",
               what, p->name, p->enc ? "enc" : "dec", p->len, p->ivlen, p->aadlen, p->pad, a.ok,
               a.outlen, b.ok, b.outlen);
+    if (!same)
+        ERR_print_errors_fp(stdout);
     free(a.out);
     free(b.out);
     errors_clear();
@@ -247,7 +251,7 @@ static void random_block(size_t a, size_t b)
     const char *name = block_ciphers[a];
     int ecb = strstr(name, "ECB") != NULL;
     uint8_t key[32], iv[16];
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < g_iters; i++) {
         size_t len = rnd_len();
         uint8_t *in = malloc(len + 1);
         test_fill(&g_seed, in, len);
@@ -255,9 +259,17 @@ static void random_block(size_t a, size_t b)
         test_fill(&g_seed, iv, sizeof iv);
         if (rnd(4) == 0)
             memset(iv + 8, 0xff, 8); /* a counter about to carry over 64 bits */
-        params p = {.name = name, .kind = K_BLOCK, .enc = (int)rnd(2), .pad = (int)rnd(2),
-                    .copy_at = (int)rnd(5), .in_place = rnd(3) == 0, .key = key,
-                    .iv = ecb ? NULL : iv, .in = in, .len = len, .split_seed = test_rand(&g_seed)};
+        params p = {.name = name,
+                    .kind = K_BLOCK,
+                    .enc = (int)rnd(2),
+                    .pad = (int)rnd(2),
+                    .copy_at = (int)rnd(5),
+                    .in_place = rnd(3) == 0,
+                    .key = key,
+                    .iv = ecb ? NULL : iv,
+                    .in = in,
+                    .len = len,
+                    .split_seed = test_rand(&g_seed)};
         if (!compare(&p, "random")) {
             free(in);
             return;
@@ -271,7 +283,7 @@ static void random_gcm(size_t a, size_t b)
     (void)b;
     static const char *const names[] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM"};
     uint8_t key[32], iv[128], aad[600], tag[16];
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < g_iters; i++) {
         size_t len = rnd_len(), ivlen = rnd(3) ? 12 : 1 + rnd(sizeof iv),
                aadlen = rnd(2) ? rnd(40) : rnd(sizeof aad);
         uint8_t *in = malloc(len + 1);
@@ -279,9 +291,19 @@ static void random_gcm(size_t a, size_t b)
         test_fill(&g_seed, key, sizeof key);
         test_fill(&g_seed, iv, sizeof iv);
         test_fill(&g_seed, aad, sizeof aad);
-        params p = {.name = names[a], .kind = K_GCM, .enc = 1, .copy_at = (int)rnd(5),
-                    .in_place = rnd(3) == 0, .key = key, .iv = iv, .ivlen = ivlen, .aad = aad,
-                    .aadlen = aadlen, .in = in, .len = len, .taglen = 16,
+        params p = {.name = names[a],
+                    .kind = K_GCM,
+                    .enc = 1,
+                    .copy_at = (int)rnd(5),
+                    .in_place = rnd(3) == 0,
+                    .key = key,
+                    .iv = iv,
+                    .ivlen = ivlen,
+                    .aad = aad,
+                    .aadlen = aadlen,
+                    .in = in,
+                    .len = len,
+                    .taglen = 16,
                     .split_seed = test_rand(&g_seed)};
         int ok = compare(&p, "random");
         /* decrypt the ciphertext with its (maybe truncated, maybe wrong) tag */
@@ -311,7 +333,7 @@ static void random_xts(size_t a, size_t b)
     static const char *const names[] = {"AES-128-XTS", "AES-256-XTS"};
     size_t klen = a ? 64 : 32;
     uint8_t key[64], iv[16];
-    for (int i = 0; i < 60; i++) {
+    for (int i = 0; i < g_iters; i++) {
         size_t len = 16 + rnd_len();
         uint8_t *in = malloc(len);
         test_fill(&g_seed, in, len);
@@ -322,8 +344,14 @@ static void random_xts(size_t a, size_t b)
             memset(iv + 8, 0, 8); /* a plain64 tweak: cpim_aes_xts's own path */
         if (!enc && rnd(5) == 0)
             memcpy(key + klen / 2, key, klen / 2); /* OpenSSL decrypts with equal halves */
-        params p = {.name = names[a], .kind = K_XTS, .enc = enc, .in_place = rnd(3) == 0,
-                    .key = key, .iv = iv, .in = in, .len = len,
+        params p = {.name = names[a],
+                    .kind = K_XTS,
+                    .enc = enc,
+                    .in_place = rnd(3) == 0,
+                    .key = key,
+                    .iv = iv,
+                    .in = in,
+                    .len = len,
                     .split_seed = test_rand(&g_seed)};
         int ok = compare(&p, "random");
         free(in);
@@ -500,8 +528,7 @@ TEST(provider_vectors)
                "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51",
                "874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff");
     /* IEEE 1619-2007 vector 2 */
-    vec_cipher("AES-128-XTS",
-               "1111111111111111111111111111111122222222222222222222222222222222",
+    vec_cipher("AES-128-XTS", "1111111111111111111111111111111122222222222222222222222222222222",
                "33333333330000000000000000000000",
                "4444444444444444444444444444444444444444444444444444444444444444",
                "c454185e6a16936e39334038acef838bfb186fff7480adc4289382ecd6d394f0");
@@ -514,8 +541,8 @@ TEST(provider_vectors)
     CHECK_MEM(d, want, 32, "SHA-256 abc");
     /* RFC 4231 test case 2 */
     uint8_t mac[32];
-    CHECK(mac_run(g_cp, (const uint8_t *)"Jefe", 4,
-                  (const uint8_t *)"what do ya want for nothing?", 28, 1, 0, 0, mac),
+    CHECK(mac_run(g_cp, (const uint8_t *)"Jefe", 4, (const uint8_t *)"what do ya want for nothing?",
+                  28, 1, 0, 0, mac),
           "HMAC RFC 4231");
     unhex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", want);
     CHECK_MEM(mac, want, 32, "HMAC RFC 4231 case 2");
@@ -528,12 +555,15 @@ TEST(provider_vectors)
           wdk);
     CHECK_MEM(dk, wdk, 64, "PBKDF2 RFC 7914");
     /* GCM: McGrew-Viega test case 4 (AAD, 60-byte message) */
-    static const char *const k4 = "feffe9928665731c6d6a8f9467308308", *iv4 = "cafebabefacedbaddecaf888",
-                             *p4 = "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
-                                   "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39",
+    static const char *const k4 = "feffe9928665731c6d6a8f9467308308",
+                             *iv4 = "cafebabefacedbaddecaf888",
+                             *p4 =
+                                 "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+                                 "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39",
                              *a4 = "feedfacedeadbeeffeedfacedeadbeefabaddad2",
-                             *c4 = "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
-                                   "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091",
+                             *c4 =
+                                 "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e"
+                                 "21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091",
                              *t4 = "5bc94fbc3221a5db94fae95ae7121a47";
     uint8_t key[16], iv[12], pt[60], aad[20], ct[60], tag[16], out[80], otag[16];
     unhex(k4, key), unhex(iv4, iv), unhex(p4, pt), unhex(a4, aad), unhex(c4, ct), unhex(t4, tag);
@@ -625,8 +655,7 @@ static void *volatile g_leak; /* the watch's own check: a copy the compiler keep
 
 TEST(provider_keys_wiped)
 {
-    static const char *const names[] = {"AES-256-ECB", "AES-256-CTR", "AES-256-GCM",
-                                        "AES-256-XTS"};
+    static const char *const names[] = {"AES-256-ECB", "AES-256-CTR", "AES-256-GCM", "AES-256-XTS"};
     uint8_t k1[64], k2[64], iv[16] = {0}, buf[64], out[128];
     int n;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -720,10 +749,12 @@ TEST(provider_pim_backend)
         return;
     }
     /* every algorithm, now on the DPUs (threshold 0) */
+    g_iters = 8;
     for (size_t a = 0; a < 6; a++)
         random_block(a, 0);
     random_gcm(0, 0);
     random_xts(1, 0);
+    g_iters = 60;
     uint8_t m[9000], x[32], y[32];
     test_fill(&g_seed, m, sizeof m);
     CHECK(digest_run(g_def, m, sizeof m, 7, 0, x) && digest_run(g_cp, m, sizeof m, 7, 0, y),
@@ -746,8 +777,7 @@ TEST(provider_pim_backend)
           last ? last : "?");
     /* above a threshold set per context, the CPU again */
     uint64_t big = 1u << 20;
-    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint64("cryptopim-pim-threshold", &big),
-                      OSSL_PARAM_END};
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_uint64("cryptopim-pim-threshold", &big), OSSL_PARAM_END};
     CHECK(EVP_CIPHER_CTX_set_params(ctx, p) && EVP_EncryptUpdate(ctx, out, &n, m, 8192),
           "CTR under the threshold");
     s = modeled_of(ctx, &last);
@@ -769,8 +799,14 @@ TEST(provider_pim_faults)
     test_fill(&g_seed, in, sizeof in);
     test_fill(&g_seed, key, sizeof key);
     test_fill(&g_seed, iv, sizeof iv);
-    params p = {.name = "AES-128-CTR", .kind = K_BLOCK, .enc = 1, .key = key, .iv = iv,
-                .in = in, .len = LEN, .split_seed = 1};
+    params p = {.name = "AES-128-CTR",
+                .kind = K_BLOCK,
+                .enc = 1,
+                .key = key,
+                .iv = iv,
+                .in = in,
+                .len = LEN,
+                .split_seed = 1};
     run r;
     cipher_run(g_def, &p, &r);
     memcpy(want, r.out, LEN);
@@ -833,7 +869,7 @@ int main(int argc, char **argv)
     int k = 1;
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "--module-dir=", 13) == 0)
-            g_module_dir = argv[i] + 13;
+            g_module_dir = realpath(argv[i] + 13, NULL); /* openssl.cnf wants it absolute */
         else
             argv[k++] = argv[i];
     }
@@ -855,5 +891,6 @@ int main(int argc, char **argv)
     int rc = test_main(argc, argv);
     OSSL_LIB_CTX_free(g_cp);
     OSSL_LIB_CTX_free(g_def);
+    free(g_module_dir);
     return rc;
 }
