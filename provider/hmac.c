@@ -4,9 +4,14 @@
  * arrive in any number of updates.  The key block (K0, the key padded or
  * hashed to 64 bytes) is kept for reinit with a NULL key, as OpenSSL does,
  * and wiped on free, on a new key and after final's outer hash.
+ *
+ * Any other digest (TLS 1.3's HMAC-SHA384, say) is passed through: the
+ * context then drives OpenSSL's HMAC from the other providers (prov.h,
+ * `child`), so that preferring this provider never breaks an application.
  */
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/params.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +22,8 @@
 
 typedef struct hmac_ctx {
     cpp_eng eng;
-    int digest_set, key_set, ready;
+    int digest_set, key_set, ready; /* digest_set: SHA-256 here */
+    EVP_MAC_CTX *other;             /* another digest: the pass-through */
     uint8_t k0[HBLK];
     cpim_sha256_state inner;
 } hmac_ctx;
@@ -36,6 +42,7 @@ static void hmac_free(void *vctx)
     hmac_ctx *c = vctx;
     if (c == NULL)
         return;
+    EVP_MAC_CTX_free(c->other);
     cpp_eng_free(&c->eng);
     OPENSSL_cleanse(c, sizeof *c);
     free(c);
@@ -49,6 +56,11 @@ static void *hmac_dup(void *vctx)
         return NULL;
     *c = *s;
     cpp_eng_dup(&c->eng, &s->eng);
+    if (s->other != NULL && (c->other = EVP_MAC_CTX_dup(s->other)) == NULL) {
+        OPENSSL_cleanse(c, sizeof *c);
+        free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -120,6 +132,8 @@ static int hmac_init(void *vctx, const unsigned char *key, size_t keylen, const 
     c->ready = 0;
     if (!hmac_set_ctx_params(c, params))
         return 0;
+    if (c->other != NULL)
+        return EVP_MAC_init(c->other, key, keylen, NULL);
     if (!c->digest_set)
         return cpp_err(c->eng.prov, CPP_R_UNSUPPORTED_DIGEST, "no digest set");
     if (key != NULL && !hmac_setkey(c, key, keylen))
@@ -132,6 +146,8 @@ static int hmac_init(void *vctx, const unsigned char *key, size_t keylen, const 
 static int hmac_update(void *vctx, const unsigned char *in, size_t inl)
 {
     hmac_ctx *c = vctx;
+    if (c->other != NULL)
+        return EVP_MAC_update(c->other, in, inl);
     if (!c->ready)
         return cpp_err(c->eng.prov, CPP_R_NOT_INITIALISED, NULL);
     if (inl == 0)
@@ -148,6 +164,8 @@ static int hmac_update(void *vctx, const unsigned char *in, size_t inl)
 static int hmac_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 {
     hmac_ctx *c = vctx;
+    if (c->other != NULL)
+        return EVP_MAC_final(c->other, out, outl, outsize);
     if (!c->ready)
         return cpp_err(c->eng.prov, CPP_R_NOT_INITIALISED, NULL);
     if (outsize < 32)
@@ -200,6 +218,8 @@ static int hmac_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     hmac_ctx *c = vctx;
     OSSL_PARAM *q;
+    if (c->other != NULL)
+        return EVP_MAC_CTX_get_params(c->other, params);
     if ((q = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE)) != NULL &&
         !OSSL_PARAM_set_size_t(q, 32))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "size");
@@ -219,9 +239,24 @@ static int hmac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         const char *name = NULL;
         if (!OSSL_PARAM_get_utf8_string_ptr(q, &name))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "digest");
-        if (!cpp_is_sha256(name))
-            return cpp_err(c->eng.prov, CPP_R_UNSUPPORTED_DIGEST, "%.40s", name);
-        c->digest_set = 1;
+        EVP_MAC_CTX_free(c->other);
+        c->other = NULL;
+        c->digest_set = 0;
+        if (cpp_is_sha256(name)) {
+            c->digest_set = 1;
+        } else {
+            EVP_MAC *mac = EVP_MAC_fetch(c->eng.prov->child, "HMAC", CPP_OTHERS);
+            c->other = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL;
+            EVP_MAC_free(mac);
+            if (c->other == NULL)
+                return cpp_err(c->eng.prov, CPP_R_UNSUPPORTED_DIGEST, "%.40s", name);
+        }
+    }
+    if (c->other != NULL) {
+        /* the key is the pass-through's from now on: none is kept here */
+        OPENSSL_cleanse(c->k0, sizeof c->k0);
+        c->key_set = 0;
+        return EVP_MAC_CTX_set_params(c->other, params);
     }
     if (!cpp_eng_set_params(&c->eng, params))
         return 0;

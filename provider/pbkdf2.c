@@ -1,14 +1,18 @@
 /*
- * pbkdf2.c -- PBKDF2 (EVP_KDF "PBKDF2", digest SHA2-256 only) for the
- * provider, on cpim_pbkdf2_sha256.  As OpenSSL's default provider: pass and
- * salt required, iter >= 1 (default 2048), no lower bounds unless pkcs5=0
- * ... which OpenSSL's default provider leaves off too.  OpenSSL's default
- * digest is SHA-1, which this provider does not have: the digest must be
- * set to SHA2-256 (else an error naming it).  Password and salt are wiped
- * on reset, on a new value and on free.
+ * pbkdf2.c -- PBKDF2 (EVP_KDF "PBKDF2") for the provider: with SHA2-256 on
+ * cpim_pbkdf2_sha256.  As OpenSSL's default provider: pass and salt
+ * required, iter >= 1 (default 2048), none of SP 800-132's lower bounds
+ * (the default provider leaves them off too; `pkcs5` is accepted).
+ * OpenSSL's default digest is SHA-1, which this provider does not have: a
+ * derivation with it, or with any digest but SHA-256, is passed through to
+ * OpenSSL's PBKDF2 of the other providers (prov.h, `child`), so that
+ * preferring this provider never changes an application's result.
+ * Password and salt are wiped on reset, on a new value and on free.
  */
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,7 +25,8 @@ typedef struct kdf_ctx {
     uint8_t *pass, *salt;
     size_t passlen, saltlen;
     uint64_t iter;
-    int digest_set;
+    char digest[64]; /* as set; "" for OpenSSL's default (SHA-1) */
+    int pkcs5, pkcs5_set;
 } kdf_ctx;
 
 static void *kdf_new(void *provctx)
@@ -63,7 +68,8 @@ static void kdf_reset(void *vctx)
     cpp_eng_free(&c->eng);
     cpp_eng_init(&c->eng, p);
     c->iter = 2048;
-    c->digest_set = 0;
+    c->digest[0] = '\0';
+    c->pkcs5_set = 0;
 }
 
 static int dup_bytes(uint8_t **dst, size_t *dlen, const uint8_t *src, size_t len)
@@ -85,7 +91,9 @@ static void *kdf_dup(void *vctx)
         return NULL;
     cpp_eng_dup(&c->eng, &s->eng);
     c->iter = s->iter;
-    c->digest_set = s->digest_set;
+    memcpy(c->digest, s->digest, sizeof c->digest);
+    c->pkcs5 = s->pkcs5;
+    c->pkcs5_set = s->pkcs5_set;
     if ((s->pass != NULL && !dup_bytes(&c->pass, &c->passlen, s->pass, s->passlen)) ||
         (s->salt != NULL && !dup_bytes(&c->salt, &c->saltlen, s->salt, s->saltlen))) {
         kdf_free(c);
@@ -120,9 +128,13 @@ static int kdf_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         const char *name = NULL;
         if (!OSSL_PARAM_get_utf8_string_ptr(q, &name))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "digest");
-        if (!cpp_is_sha256(name))
+        EVP_MD *md = NULL;
+        if (strlen(name) >= sizeof c->digest ||
+            (!cpp_is_sha256(name) &&
+             (md = EVP_MD_fetch(c->eng.prov->child, name, CPP_OTHERS)) == NULL))
             return cpp_err(c->eng.prov, CPP_R_UNSUPPORTED_DIGEST, "%.40s", name);
-        c->digest_set = 1;
+        EVP_MD_free(md);
+        snprintf(c->digest, sizeof c->digest, "%s", name);
     }
     if ((q = OSSL_PARAM_locate_const(params, OSSL_KDF_PARAM_PASSWORD)) != NULL &&
         !set_octets(c, q, &c->pass, &c->passlen, "pass"))
@@ -142,8 +154,33 @@ static int kdf_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         int v;
         if (!OSSL_PARAM_get_int(q, &v))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "pkcs5");
+        c->pkcs5 = v;
+        c->pkcs5_set = 1;
     }
     return cpp_eng_set_params(&c->eng, params);
+}
+
+/* A digest other than SHA-256: OpenSSL's PBKDF2 of the other providers. */
+static int kdf_pass_through(kdf_ctx *c, unsigned char *key, size_t keylen)
+{
+    EVP_KDF *kdf = EVP_KDF_fetch(c->eng.prov->child, "PBKDF2", CPP_OTHERS);
+    EVP_KDF_CTX *k = kdf != NULL ? EVP_KDF_CTX_new(kdf) : NULL;
+    EVP_KDF_free(kdf);
+    if (k == NULL)
+        return cpp_err(c->eng.prov, CPP_R_UNSUPPORTED_DIGEST, "no other PBKDF2 for %s",
+                       c->digest[0] ? c->digest : "SHA-1");
+    OSSL_PARAM prm[6], *q = prm;
+    if (c->digest[0] != '\0')
+        *q++ = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, c->digest, 0);
+    *q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_PASSWORD, c->pass, c->passlen);
+    *q++ = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, c->salt, c->saltlen);
+    *q++ = OSSL_PARAM_construct_uint64(OSSL_KDF_PARAM_ITER, &c->iter);
+    if (c->pkcs5_set)
+        *q++ = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_PKCS5, &c->pkcs5);
+    *q = OSSL_PARAM_construct_end();
+    int ok = EVP_KDF_derive(k, key, keylen, prm);
+    EVP_KDF_CTX_free(k); /* it wipes its copies of the password */
+    return ok;
 }
 
 static int kdf_derive(void *vctx, unsigned char *key, size_t keylen, const OSSL_PARAM params[])
@@ -155,9 +192,8 @@ static int kdf_derive(void *vctx, unsigned char *key, size_t keylen, const OSSL_
         return cpp_err(c->eng.prov, CPP_R_MISSING_PASS, NULL);
     if (c->salt == NULL)
         return cpp_err(c->eng.prov, CPP_R_MISSING_SALT, NULL);
-    if (!c->digest_set)
-        return cpp_err(c->eng.prov, CPP_R_UNSUPPORTED_DIGEST,
-                       "set digest=SHA2-256 (OpenSSL's default, SHA-1, is not provided)");
+    if (!cpp_is_sha256(c->digest))
+        return kdf_pass_through(c, key, keylen);
     if (keylen > (size_t)UINT32_MAX * 32)
         return cpp_err(c->eng.prov, CPP_R_INVALID_DATA_LENGTH, "output too long");
     int pim;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/params.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -446,6 +447,7 @@ static void prov_teardown(void *provctx)
     if (p->handle != NULL)
         prov_write_stats(p);
     cpim_close(p->pim);
+    OSSL_LIB_CTX_free(p->child);
     pthread_mutex_destroy(&p->pim_lock);
     free(p->profile);
     free(p->dpu_dir);
@@ -564,7 +566,7 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         free(p);
         return 0;
     }
-    if (!prov_configure(p, in)) {
+    if (!prov_configure(p, in) || (p->child = OSSL_LIB_CTX_new_child(handle, in)) == NULL) {
         prov_teardown(p);
         return 0;
     }

@@ -66,6 +66,9 @@ enum { CPP_OP_CIPHER, CPP_OP_DIGEST, CPP_OP_MAC, CPP_OP_KDF, CPP_OP_COUNT_ };
 /* The provider context (one per loaded instance of the module). */
 typedef struct cpp_prov {
     const OSSL_CORE_HANDLE *handle;
+    /* OpenSSL's other providers, as seen from here: HMAC and PBKDF2 with a
+     * digest other than SHA-256 are passed through to them (hmac.c, pbkdf2.c) */
+    OSSL_LIB_CTX *child;
     OSSL_FUNC_core_new_error_fn *new_error;
     OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
     OSSL_FUNC_core_vset_error_fn *vset_error;
@@ -150,5 +153,7 @@ extern const OSSL_DISPATCH cpp_pbkdf2_functions[];
 
 /* 1 when `name` names SHA-256 (the only digest of HMAC and PBKDF2 here). */
 int cpp_is_sha256(const char *name);
+/* The property query of the pass-through: any provider but this one. */
+#define CPP_OTHERS "provider!=cryptopim"
 
 #endif /* CPIM_PROV_H */

@@ -650,6 +650,45 @@ TEST(provider_bad_params)
     errors_clear();
 }
 
+/* ---- other digests pass through to the other providers ---- */
+TEST(provider_pass_through)
+{
+    OSSL_LIB_CTX *lc = OSSL_LIB_CTX_new();
+    CHECK(lc && OSSL_PROVIDER_load(lc, "default") &&
+              OSSL_PROVIDER_set_default_search_path(lc, g_module_dir) &&
+              OSSL_PROVIDER_load(lc, "cryptopim") &&
+              EVP_set_default_properties(lc, "?provider=cryptopim"),
+          "default + cryptopim");
+    uint8_t a[64], b[64], key[20] = {7}, m[1000] = {1};
+    size_t n1 = 0, n2 = 0;
+    OSSL_PARAM prm[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, "SHA384", 0),
+                        OSSL_PARAM_END};
+    CHECK(EVP_Q_mac(g_def, "HMAC", NULL, "SHA384", prm, key, sizeof key, m, sizeof m, a, sizeof a,
+                    &n1) &&
+              EVP_Q_mac(lc, "HMAC", NULL, "SHA384", prm, key, sizeof key, m, sizeof m, b, sizeof b,
+                        &n2) &&
+              n1 == 48 && n2 == 48,
+          "HMAC-SHA384");
+    CHECK_MEM(a, b, 48, "HMAC-SHA384 passed through");
+    /* PBKDF2 with OpenSSL's default digest, SHA-1 */
+    EVP_KDF *kdf[2] = {EVP_KDF_fetch(g_def, "PBKDF2", NULL), EVP_KDF_fetch(lc, "PBKDF2", NULL)};
+    CHECK(kdf[1] &&
+              strcmp(OSSL_PROVIDER_get0_name(EVP_KDF_get0_provider(kdf[1])), "cryptopim") == 0,
+          "PBKDF2 fetched from cryptopim");
+    uint64_t iter = 77;
+    for (int i = 0; i < 2; i++) {
+        EVP_KDF_CTX *k = EVP_KDF_CTX_new(kdf[i]);
+        OSSL_PARAM kp[] = {OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_PASSWORD, "pw", 2),
+                           OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, "salt", 4),
+                           OSSL_PARAM_construct_uint64(OSSL_KDF_PARAM_ITER, &iter), OSSL_PARAM_END};
+        CHECK(k && EVP_KDF_derive(k, i ? b : a, 40, kp), "PBKDF2-SHA1 %d", i);
+        EVP_KDF_CTX_free(k);
+        EVP_KDF_free(kdf[i]);
+    }
+    CHECK_MEM(a, b, 40, "PBKDF2-SHA1 passed through");
+    OSSL_LIB_CTX_free(lc);
+}
+
 /* ---- keys are wiped on free and on reinit ---- */
 static void *volatile g_leak; /* the watch's own check: a copy the compiler keeps */
 
