@@ -44,12 +44,31 @@ $(PROV_MODULE): $(PROV_OBJS) $(PROV_LIB_OBJS) $(PROV_BACKEND_O) $(PROV_DPU_OBJS)
 	$(PROV_LINK) $(PROV_OBJS) $(PROV_LIB_OBJS) $(PROV_BACKEND_O) $(PROV_DPU_OBJS) \
 	    $(PROV_DPU_LIBS) -lcrypto $(LDLIBS)
 
-$(PROV_INST): $(PROV_OBJS) $(PIC_LIB_OBJS) $(PROV_DPU_OBJS) $(BUILD)/provider/provider.map
+$(PROV_INST): $(PROV_OBJS) $(PIC_LIB_OBJS) $(PROV_DPU_OBJS) $(BUILD)/provider/provider.map \
+    $(INST_STAMP)
 	@mkdir -p $(dir $@)
 	$(PROV_LINK) $(PROV_OBJS) $(PIC_LIB_OBJS) $(PROV_DPU_OBJS) $(PROV_DPU_LIBS) -lcrypto $(LDLIBS)
 
 provider: $(PROV_MODULE)
 all: provider
+
+# `make install`: the module into OpenSSL's modules folder (`openssl version
+# -m`) when PREFIX is /usr (the .deb), else LIBDIR/ossl-modules (a prefix of
+# its own: openssl.cnf then names the module by its path, docs/INSTALL.md);
+# OSSL_MODULESDIR overrides both.  Its man page is cryptopim-provider(7).
+SYS_OSSL_MODULES := $(shell openssl version -m 2>/dev/null | sed -n 's/^MODULESDIR: "\(.*\)"/\1/p')
+OSSL_MODULESDIR ?= $(if $(and $(filter /usr,$(PREFIX)),$(SYS_OSSL_MODULES)),$(SYS_OSSL_MODULES),$(LIBDIR)/ossl-modules)
+.PHONY: install-provider uninstall-provider
+install: install-provider
+uninstall: uninstall-provider
+install-provider: $(PROV_INST)
+	install -d $(DESTDIR)$(OSSL_MODULESDIR) $(DESTDIR)$(MANDIR)/man7
+	install -m 644 $(PROV_INST) $(DESTDIR)$(OSSL_MODULESDIR)/cryptopim.so
+	install -m 644 man/cryptopim-provider.7 $(DESTDIR)$(MANDIR)/man7/
+uninstall-provider:
+	rm -f $(DESTDIR)$(OSSL_MODULESDIR)/cryptopim.so $(DESTDIR)$(MANDIR)/man7/cryptopim-provider.7
+	-rmdir $(DESTDIR)$(OSSL_MODULESDIR) $(DESTDIR)$(MANDIR)/man7 2>/dev/null
+TEST_DEPS += $(PROV_INST)
 
 # The EVP test against OpenSSL's default provider (tests/provider/).
 PROV_TEST := $(BUILD)/tests/provider-evp
@@ -58,6 +77,12 @@ $(PROV_TEST): tests/provider/test_provider.c tests/harness.c tests/test.h
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -Itests -o $@ tests/provider/test_provider.c \
 	    tests/harness.c -lcrypto
 TEST_DEPS += $(PROV_MODULE) $(PROV_TEST) $(DPU_PROGS)
+# The pim backend's break-even (docs/PROVIDER.md; not a test)
+PROV_BREAKEVEN := $(BUILD)/tests/provider-breakeven
+$(PROV_BREAKEVEN): tests/provider/breakeven.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -o $@ $< -lcrypto
+provider: $(PROV_BREAKEVEN)
 TEST_CMDS += "$(PROV_TEST) --module-dir=$(BUILD)/provider"
 TEST_CMDS += "sh tests/provider/openssl_cli.sh $(BUILD)/provider"
 TEST_CMDS += "sh tests/provider/clients.sh $(BUILD)/provider"
