@@ -16,7 +16,8 @@ fi
 dir=$(cd "$dir" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-P="-provider-path $dir -provider cryptopim"
+# the mandatory query: every algorithm must come from cryptopim
+P="-provider-path $dir -provider cryptopim -propquery provider=cryptopim"
 hex() { od -An -tx1 -N "$1" /dev/urandom | tr -d ' \n'; }
 
 enc_bad=0
@@ -57,9 +58,16 @@ k=$(hex 37)
 a=$(openssl mac -digest SHA256 -macopt hexkey:"$k" -in "$tmp/in" HMAC)
 b=$(openssl mac -digest SHA256 -macopt hexkey:"$k" -in "$tmp/in" $P HMAC)
 [ -n "$a" ] && [ "$a" = "$b" ] && pass provider_cli_mac || fail provider_cli_mac "$a / $b"
+# dgst -hmac is an EVP_PKEY signature (the default provider's), on our SHA-256
 a=$(openssl dgst -sha256 -hmac secret <"$tmp/in")
-b=$(openssl dgst -sha256 -hmac secret $P <"$tmp/in")
-[ "$a" = "$b" ] && pass provider_cli_dgst_hmac || fail provider_cli_dgst_hmac "$a / $b"
+b=$(CRYPTOPIM_PROVIDER_STATS=$tmp/hmac.stats openssl dgst -sha256 -hmac secret \
+    -provider-path "$dir" -provider default -provider cryptopim -propquery "?provider=cryptopim" \
+    <"$tmp/in")
+if [ "$a" = "$b" ] && grep -q "mac=[1-9]" "$tmp/hmac.stats"; then
+    pass provider_cli_dgst_hmac
+else
+    fail provider_cli_dgst_hmac "$a / $b / $(cat "$tmp/hmac.stats" 2>/dev/null)"
+fi
 kdf() {
     openssl kdf -keylen 77 -kdfopt digest:SHA256 -kdfopt pass:"pass word" \
         -kdfopt hexsalt:00a1b2c3d4 -kdfopt iter:1000 "$@" PBKDF2
@@ -128,11 +136,14 @@ fi
 b=$(CRYPTOPIM_PROVIDER_BACKEND=cpu openssl dgst -sha256 -r $P <"$tmp/in")
 [ "$a" = "$b" ] && pass provider_cli_env_cpu || fail provider_cli_env_cpu "$a / $b"
 
-# openssl speed -evp runs on it (one short run: it only has to work)
-if openssl speed -evp aes-128-gcm -bytes 16384 -seconds 1 $P >"$tmp/o" 2>&1 &&
-    grep -q "^AES-128-GCM" "$tmp/o"; then
+# openssl speed -evp runs on it (one short run: it only has to work).  The
+# provider options come first: speed fetches the cipher when it reads -evp.
+if CRYPTOPIM_PROVIDER_STATS=$tmp/speed.stats openssl speed -provider-path "$dir" \
+    -provider default -provider cryptopim -propquery "?provider=cryptopim" \
+    -evp aes-128-gcm -bytes 16384 -seconds 1 >"$tmp/o" 2>&1 &&
+    grep -q "^AES-128-GCM" "$tmp/o" && grep -q "cipher=[1-9]" "$tmp/speed.stats"; then
     pass provider_cli_speed
 else
-    fail provider_cli_speed "$(tail -c 300 "$tmp/o")"
+    fail provider_cli_speed "$(tail -c 300 "$tmp/o") $(cat "$tmp/speed.stats" 2>/dev/null)"
 fi
 finish
