@@ -5,12 +5,18 @@
  * to 128 bytes (`ivlen`), tags of 1..16 bytes set before decrypting and got
  * after encrypting, reuse after a new IV.
  *
- * The message is processed as it arrives with cpim_aes_gcm_range (CTR on the
- * engine's backend, a partial GHASH per range) and closed with
+ * The common case, the whole message in one update (TLS records, EVP_Cipher
+ * callers), is one cpim_aes_gcm_encrypt / _decrypt: the backend's own GCM,
+ * fast and constant-time.  Its ciphertext is kept, because EVP cannot say
+ * whether more data follows: a second update turns the message into ranges.
+ * Ranges are cpim_aes_gcm_range (CTR on the engine's backend, a partial
+ * GHASH per range, hashed by the library on the host) closed with
  * cpim_aes_gcm_finish, which chains the partials (cryptopim.h).  Whole
  * blocks go to the backend in one range per update; a block split between
  * updates is encrypted with its keystream block (a range over zeros) and
  * hashed, once complete or at the end, as a range of its ciphertext.
+ * Decrypting in one update needs the full 16-byte tag set before it (as
+ * TLS does); with a shorter tag, or none yet, the message goes by ranges.
  */
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -46,6 +52,12 @@ typedef struct gcm_ctx {
     size_t nparts, partcap;
     uint8_t tag[BLK];
     size_t taglen; /* decrypt: the expected tag's length (0: none set); encrypt: 16 after final */
+    /* one-update messages: the ciphertext so far, and its tag (encrypt) or
+     * the tag it was verified against (decrypt) */
+    int oneshot;
+    uint8_t *ct;
+    size_t ctlen, ctcap;
+    uint8_t ostag[BLK];
 } gcm_ctx;
 
 static void gcm_reset_msg(gcm_ctx *c)
@@ -61,6 +73,11 @@ static void gcm_reset_msg(gcm_ctx *c)
     if (c->gh != NULL)
         OPENSSL_cleanse(c->gh, c->partcap * sizeof *c->gh);
     c->nparts = 0;
+    if (c->ct != NULL)
+        OPENSSL_cleanse(c->ct, c->ctlen);
+    c->ctlen = 0;
+    c->oneshot = 0;
+    OPENSSL_cleanse(c->ostag, sizeof c->ostag);
 }
 
 static void *gcm_new(void *provctx, size_t keylen)
@@ -83,6 +100,7 @@ static void gcm_free(void *vctx)
     free(c->aad);
     free(c->gh);
     free(c->lens);
+    free(c->ct);
     cpp_eng_free(&c->eng);
     OPENSSL_cleanse(c, sizeof *c);
     free(c);
@@ -99,7 +117,14 @@ static void *gcm_dup(void *vctx)
     c->aad = NULL;
     c->gh = NULL;
     c->lens = NULL;
-    c->aadcap = c->partcap = 0;
+    c->ct = NULL;
+    c->aadcap = c->partcap = c->ctcap = 0;
+    if (s->ctlen > 0) {
+        if ((c->ct = malloc(s->ctlen)) == NULL)
+            goto fail;
+        memcpy(c->ct, s->ct, s->ctlen);
+        c->ctcap = s->ctlen;
+    }
     if (s->aadcap > 0) {
         if ((c->aad = malloc(s->aadcap)) == NULL)
             goto fail;
@@ -185,6 +210,80 @@ static int gcm_hash_pending(gcm_ctx *c)
     return 1;
 }
 
+/* The one-update message becomes ranges: the partial GHASH of its whole
+ * blocks, its split last block pending; `plain` (or NULL) receives its
+ * plaintext (a decryption whose one-shot tag check failed). */
+static int gcm_unshot(gcm_ctx *c, uint8_t *plain)
+{
+    size_t len = c->ctlen, whole = len & ~(size_t)(BLK - 1), r = len - whole;
+    uint8_t gh[BLK];
+    c->oneshot = 0;
+    c->ctlen = 0;
+    memcpy(c->pend, c->ct + whole, r);
+    if (whole > 0) {
+        if (!gcm_range(c, CPIM_DECRYPT, 0, c->ct, plain ? plain : c->ct, whole, gh) ||
+            !gcm_add_part(c, gh, whole))
+            return 0;
+        c->blocks = whole / BLK;
+    }
+    OPENSSL_cleanse(c->ct, len);
+    if (r > 0) {
+        static const uint8_t zero[BLK];
+        if (!gcm_range(c, CPIM_ENCRYPT, c->blocks, zero, c->pks, BLK, gh))
+            return 0;
+        if (plain != NULL)
+            for (size_t i = 0; i < r; i++)
+                plain[whole + i] = c->pend[i] ^ c->pks[i];
+        c->npend = r;
+    }
+    return 1;
+}
+
+/* The message's first data: one call of the backend's GCM. */
+static int gcm_oneshot(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
+{
+    if (len > c->ctcap) {
+        uint8_t *n = malloc(len);
+        if (n == NULL)
+            return 0;
+        free(c->ct); /* wiped by gcm_reset_msg / gcm_unshot */
+        c->ct = n;
+        c->ctcap = len;
+    }
+    if (!c->enc)
+        memcpy(c->ct, in, len); /* before an in-place decryption */
+    int pim;
+    cpim_ctx *x = cpp_eng_acquire(&c->eng, len, &pim);
+    if (x == NULL)
+        return 0;
+    cpim_err rc = CPIM_OK;
+    if (pim || !c->eng.cpu_keyed) {
+        rc = cpim_aes_set_key(x, c->key, c->keylen);
+        if (rc == CPIM_OK && !pim)
+            c->eng.cpu_keyed = 1;
+    }
+    if (rc == CPIM_OK && c->enc)
+        rc = cpim_aes_gcm_encrypt(x, c->iv, c->ivlen, c->aad, c->aadlen, in, out, len, c->ostag);
+    else if (rc == CPIM_OK)
+        rc = cpim_aes_gcm_decrypt(x, c->iv, c->ivlen, c->aad, c->aadlen, in, out, len, c->tag);
+    cpp_eng_release(&c->eng, x, pim, CPP_OP_CIPHER, 1, rc == CPIM_OK || rc == CPIM_ERR_AUTH);
+    c->ctlen = len;
+    c->oneshot = 1;
+    if (rc == CPIM_OK) {
+        if (c->enc)
+            memcpy(c->ct, out, len);
+        else
+            memcpy(c->ostag, c->tag, BLK);
+        return 1;
+    }
+    if (rc == CPIM_ERR_AUTH) /* the plaintext anyway, as OpenSSL; final fails */
+        return gcm_unshot(c, out);
+    c->oneshot = 0;
+    c->ctlen = 0;
+    OPENSSL_cleanse(out, len);
+    return cpp_err_lib(c->eng.prov, rc);
+}
+
 static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 
 static int gcm_init(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv,
@@ -260,6 +359,13 @@ static int gcm_data(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
     uint64_t done = c->blocks * BLK + c->npend;
     if (len > GCM_MAX - done)
         return cpp_err(c->eng.prov, CPP_R_INVALID_DATA_LENGTH, "over 2^36 - 32 bytes");
+    if (c->oneshot) {
+        if (!gcm_unshot(c, NULL))
+            return 0;
+    } else if (!c->data && (c->enc || c->taglen == BLK)) {
+        c->data = 1;
+        return gcm_oneshot(c, in, out, len);
+    }
     c->data = 1;
     if (c->npend > 0) {
         size_t take = BLK - c->npend < len ? BLK - c->npend : len;
@@ -337,6 +443,21 @@ static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
         return cpp_err(c->eng.prov, CPP_R_OPERATION_FINISHED, NULL);
     if (!c->enc && c->taglen == 0)
         return cpp_err(c->eng.prov, CPP_R_TAG_NOT_SET, NULL);
+    if (c->oneshot) {
+        /* the backend made (or checked) the tag of the whole message; a
+         * decryption whose tag was changed since goes by ranges */
+        if (c->enc) {
+            memcpy(c->tag, c->ostag, BLK);
+            c->taglen = BLK;
+        }
+        if (c->enc || (c->taglen == BLK && CRYPTO_memcmp(c->ostag, c->tag, BLK) == 0)) {
+            c->iv_state = IV_FINISHED;
+            gcm_reset_msg(c);
+            return 1;
+        }
+        if (!gcm_unshot(c, NULL))
+            return 0;
+    }
     if (c->npend > 0 && !gcm_hash_pending(c))
         return 0;
     c->iv_state = IV_FINISHED;
