@@ -654,9 +654,10 @@ TEST(provider_bad_params)
 TEST(provider_pass_through)
 {
     OSSL_LIB_CTX *lc = OSSL_LIB_CTX_new();
-    CHECK(lc && OSSL_PROVIDER_load(lc, "default") &&
+    OSSL_PROVIDER *pd = NULL, *pc = NULL;
+    CHECK(lc && (pd = OSSL_PROVIDER_load(lc, "default")) != NULL &&
               OSSL_PROVIDER_set_default_search_path(lc, g_module_dir) &&
-              OSSL_PROVIDER_load(lc, "cryptopim") &&
+              (pc = OSSL_PROVIDER_load(lc, "cryptopim")) != NULL &&
               EVP_set_default_properties(lc, "?provider=cryptopim"),
           "default + cryptopim");
     uint8_t a[64], b[64], key[20] = {7}, m[1000] = {1};
@@ -686,6 +687,8 @@ TEST(provider_pass_through)
         EVP_KDF_free(kdf[i]);
     }
     CHECK_MEM(a, b, 40, "PBKDF2-SHA1 passed through");
+    OSSL_PROVIDER_unload(pc);
+    OSSL_PROVIDER_unload(pd);
     OSSL_LIB_CTX_free(lc);
 }
 
@@ -919,15 +922,18 @@ int main(int argc, char **argv)
     }
     g_def = OSSL_LIB_CTX_new();
     g_cp = OSSL_LIB_CTX_new();
-    if (g_def == NULL || g_cp == NULL || OSSL_PROVIDER_load(g_def, "default") == NULL ||
+    OSSL_PROVIDER *pd = NULL, *pc = NULL;
+    if (g_def == NULL || g_cp == NULL || (pd = OSSL_PROVIDER_load(g_def, "default")) == NULL ||
         !OSSL_PROVIDER_set_default_search_path(g_cp, g_module_dir) ||
-        OSSL_PROVIDER_load(g_cp, "cryptopim") == NULL) {
+        (pc = OSSL_PROVIDER_load(g_cp, "cryptopim")) == NULL) {
         fprintf(stderr, "provider-evp: cannot load the providers from %s\n", g_module_dir);
         ERR_print_errors_fp(stderr);
         return 2;
     }
     reg();
     int rc = test_main(argc, argv);
+    OSSL_PROVIDER_unload(pc);
+    OSSL_PROVIDER_unload(pd);
     OSSL_LIB_CTX_free(g_cp);
     OSSL_LIB_CTX_free(g_def);
     free(g_module_dir);
