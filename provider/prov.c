@@ -150,6 +150,7 @@ cpim_ctx *cpp_eng_acquire(cpp_eng *e, uint64_t len, int *pim)
             return NULL;
         }
         e->cpu_keyed = 0;
+        e->cpu_name = cpim_ctx_backend(e->cpu);
     }
     return e->cpu;
 }
@@ -160,8 +161,9 @@ void cpp_eng_release(cpp_eng *e, cpim_ctx *ctx, int pim, int op, int wipe, int o
     cpim_stats st;
     e->modeled_s = 0;
     e->last_pim = pim;
-    e->last = pim ? "pim" : cpim_ctx_backend(ctx);
-    if (ok && cpim_last_stats(ctx, &st) == CPIM_OK && st.has_modeled)
+    e->last = pim ? "pim" : e->cpu_name;
+    /* only the DPUs have a modeled clock (the CPU backends' is never set) */
+    if (pim && ok && cpim_last_stats(ctx, &st) == CPIM_OK && st.has_modeled)
         e->modeled_s = st.modeled.total_s;
     if (pim) {
         /* the shared context keeps no key of this one: overwrite the slot */

@@ -99,11 +99,12 @@ typedef struct cpp_eng {
     cpp_prov *prov;
     char backend[CPP_BACKEND_MAX];
     uint64_t threshold;
-    cpim_ctx *cpu;    /* the context's own CPU context, opened on first use */
-    int cpu_keyed;    /* the algorithm's key is loaded in `cpu` */
-    double modeled_s; /* modeled seconds of the last operation (0 on the CPU) */
-    int last_pim;     /* the last operation ran on the DPUs */
-    const char *last; /* the backend of the last operation */
+    cpim_ctx *cpu;        /* the context's own CPU context, opened on first use */
+    int cpu_keyed;        /* the algorithm's key is loaded in `cpu` */
+    double modeled_s;     /* modeled seconds of the last operation (0 on the CPU) */
+    int last_pim;         /* the last operation ran on the DPUs */
+    const char *last;     /* the backend of the last operation */
+    const char *cpu_name; /* the backend of `cpu` */
 } cpp_eng;
 
 void cpp_eng_init(cpp_eng *e, cpp_prov *p);
