@@ -18,6 +18,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "cnf.h"
+
 #define CPP_NAME "cryptopim"
 
 /* The default of `pim-threshold`: from 1 MiB, the fixed cost of a DPU round
@@ -464,30 +466,6 @@ static const OSSL_DISPATCH prov_functions[] = {
     {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, (void (*)(void))prov_reason_strings},
     {0, NULL}};
 
-/* Parses a decimal count with an optional K/M/G suffix (powers of 1024);
- * 0 on anything else. */
-static int parse_size(const char *s, uint64_t *out)
-{
-    if (s == NULL || *s < '0' || *s > '9')
-        return 0;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0)
-        return 0;
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k')
-        shift = 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        shift = 20, end++;
-    else if (*end == 'G' || *end == 'g')
-        shift = 30, end++;
-    if (*end != '\0' || v > (UINT64_MAX >> shift))
-        return 0;
-    *out = (uint64_t)v << shift;
-    return 1;
-}
-
 /* The module's openssl.cnf keys (docs/PROVIDER.md), then the environment. */
 static int prov_configure(cpp_prov *p, const OSSL_DISPATCH *in)
 {
@@ -532,18 +510,18 @@ static int prov_configure(cpp_prov *p, const OSSL_DISPATCH *in)
     p->threshold = CPP_DEFAULT_THRESHOLD;
     uint64_t v;
     if (threshold != NULL) {
-        if (!parse_size(threshold, &v))
+        if (!cpp_parse_size(threshold, UINT64_MAX, &v))
             return cpp_err(p, CPP_R_INVALID_THRESHOLD, "pim-threshold = %.40s", threshold);
         p->threshold = v;
     }
     p->threads = 1; /* one core per operation, as OpenSSL's own ciphers */
     if (threads != NULL) {
-        if (!parse_size(threads, &v) || v > 1024)
+        if (!cpp_parse_size(threads, 1024, &v))
             return cpp_err(p, CPP_R_FAILED_TO_SET_PARAMETER, "threads = %.40s", threads);
         p->threads = (unsigned)v;
     }
     if (dpus != NULL) {
-        if (!parse_size(dpus, &v) || v > 1u << 20)
+        if (!cpp_parse_size(dpus, CPIM_DPUS_ALL, &v))
             return cpp_err(p, CPP_R_FAILED_TO_SET_PARAMETER, "pim-dpus = %.40s", dpus);
         p->dpus = (unsigned)v;
     }
