@@ -20,8 +20,6 @@
 
 #include "cnf.h"
 
-#define CPP_NAME "cryptopim"
-
 /* The default of `pim-threshold`: from 1 MiB, the fixed cost of a DPU round
  * trip (launch and transfers of one rank, modeled) is under a third of an
  * AES operation's modeled time; smaller operations stay on the CPU.
@@ -59,23 +57,19 @@ static const OSSL_ITEM reason_strings[] = {
     {0, NULL},
 };
 
-int cpp_err(const cpp_prov *p, int reason, const char *fmt, ...)
+int cpp_err_at(const cpp_prov *p, const char *file, int line, const char *func, int reason,
+               const char *fmt, ...)
 {
     if (p == NULL || p->new_error == NULL || p->vset_error == NULL)
         return 0;
     p->new_error(p->handle);
     if (p->set_error_debug != NULL)
-        p->set_error_debug(p->handle, __FILE__, __LINE__, CPP_NAME);
+        p->set_error_debug(p->handle, file, line, func);
     va_list ap;
     va_start(ap, fmt);
     p->vset_error(p->handle, (uint32_t)reason, fmt, ap);
     va_end(ap);
     return 0;
-}
-
-int cpp_err_lib(const cpp_prov *p, cpim_err rc)
-{
-    return cpp_err(p, CPP_R_BACKEND_FAILED, "%s", cpim_strerror(rc));
 }
 
 /* ---- the engine ----------------------------------------------------------- */

@@ -89,10 +89,11 @@ typedef struct cpp_prov {
 /* Raises an OpenSSL error of this provider: reason is a CPP_R_* code, fmt an
  * optional detail (printf-like, NULL for none).  Returns 0, so that callers
  * may `return cpp_err(...)`. */
-int cpp_err(const cpp_prov *p, int reason, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+int cpp_err_at(const cpp_prov *p, const char *file, int line, const char *func, int reason,
+               const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+#define cpp_err(p, reason, ...) cpp_err_at(p, __FILE__, __LINE__, __func__, reason, __VA_ARGS__)
 /* CPP_R_BACKEND_FAILED naming the library's error. */
-int cpp_err_lib(const cpp_prov *p, cpim_err rc);
+#define cpp_err_lib(p, rc) cpp_err(p, CPP_R_BACKEND_FAILED, "%s", cpim_strerror(rc))
 
 /* ---- engine: where one context's operations run ---- */
 typedef struct cpp_eng {
