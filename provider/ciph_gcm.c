@@ -17,11 +17,18 @@
  * hashed, once complete or at the end, as a range of its ciphertext.
  * Decrypting in one update needs the full 16-byte tag set before it (as
  * TLS does); with a shorter tag, or none yet, the message goes by ranges.
+ *
+ * TLS 1.2's records (libssl sets `tlsaad`, then hands over explicit IV ||
+ * payload || tag in place) follow OpenSSL's gcm_tls_cipher: the fixed IV
+ * part from `tlsivfixed` (the rest random, then counted up per record when
+ * encrypting; taken from each record when decrypting), one backend GCM call
+ * per record, a wrong tag an error with the payload wiped.
  */
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include <openssl/rand.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +65,14 @@ typedef struct gcm_ctx {
     uint8_t *ct;
     size_t ctlen, ctcap;
     uint8_t ostag[BLK];
+    /* TLS 1.2 records */
+    uint8_t tls_aad[13];
+    int tls_aad_set, iv_gen;
 } gcm_ctx;
+
+#define TLS_EXPLICIT 8  /* the record's explicit IV */
+#define TLS_FIXED    4  /* the IV's fixed part (tlsivfixed) */
+#define TLS_AAD      13 /* EVP_AEAD_TLS1_AAD_LEN */
 
 static void gcm_reset_msg(gcm_ctx *c)
 {
@@ -407,11 +421,58 @@ static int gcm_data(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
     return 1;
 }
 
+/* One TLS 1.2 record, in place: explicit IV || payload || tag. */
+static int gcm_tls_record(gcm_ctx *c, unsigned char *out, size_t *outl, size_t outsize,
+                          const unsigned char *in, size_t len)
+{
+    c->tls_aad_set = 0;
+    if (out != in || len < TLS_EXPLICIT + BLK || outsize < len || c->ivlen != 12 || !c->iv_gen)
+        return cpp_err(c->eng.prov, CPP_R_INVALID_DATA_LENGTH, "not a TLS 1.2 GCM record");
+    size_t plen = len - TLS_EXPLICIT - BLK;
+    uint8_t iv[12];
+    if (c->enc) {
+        memcpy(iv, c->iv, sizeof iv);
+        memcpy(out, iv + TLS_FIXED, TLS_EXPLICIT);
+        for (int i = 11; i >= TLS_FIXED && ++c->iv[i] == 0; i--)
+            ; /* the invocation counter, big-endian */
+    } else {
+        memcpy(c->iv + TLS_FIXED, in, TLS_EXPLICIT);
+        memcpy(iv, c->iv, sizeof iv);
+    }
+    int pim;
+    cpim_ctx *x = cpp_eng_acquire(&c->eng, plen, &pim);
+    if (x == NULL)
+        return 0;
+    cpim_err rc = CPIM_OK;
+    if (pim || !c->eng.cpu_keyed) {
+        rc = cpim_aes_set_key(x, c->key, c->keylen);
+        if (rc == CPIM_OK && !pim)
+            c->eng.cpu_keyed = 1;
+    }
+    uint8_t *payload = out + TLS_EXPLICIT;
+    if (rc == CPIM_OK && c->enc)
+        rc = cpim_aes_gcm_encrypt(x, iv, sizeof iv, c->tls_aad, TLS_AAD, payload, payload, plen,
+                                  payload + plen);
+    else if (rc == CPIM_OK)
+        rc = cpim_aes_gcm_decrypt(x, iv, sizeof iv, c->tls_aad, TLS_AAD, payload, payload, plen,
+                                  payload + plen);
+    cpp_eng_release(&c->eng, x, pim, CPP_OP_CIPHER, 1, rc == CPIM_OK);
+    c->iv_state = IV_FINISHED;
+    if (rc != CPIM_OK) {
+        OPENSSL_cleanse(out, len);
+        return rc == CPIM_ERR_AUTH ? 0 : cpp_err_lib(c->eng.prov, rc);
+    }
+    *outl = c->enc ? len : plen;
+    return 1;
+}
+
 static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
                       const unsigned char *in, size_t inl)
 {
     gcm_ctx *c = vctx;
     *outl = 0;
+    if (c->tls_aad_set && c->key_set)
+        return gcm_tls_record(c, out, outl, outsize, in, inl);
     if (inl == 0)
         return 1;
     if (!c->key_set)
@@ -505,6 +566,8 @@ static const OSSL_PARAM gcm_gettable[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, NULL, 0),
     CPP_ENG_GETTABLE,
     OSSL_PARAM_END};
 static const OSSL_PARAM gcm_settable[] = {
@@ -544,6 +607,21 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
             !OSSL_PARAM_set_octet_string(q, c->iv, c->ivlen))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "iv");
     }
+    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != NULL &&
+        (!c->tls_aad_set || !OSSL_PARAM_set_size_t(q, BLK)))
+        return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "tlsaadpad");
+    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != NULL) {
+        size_t sz = q->data_size;
+        if (!c->iv_gen || !c->key_set || q->data_type != OSSL_PARAM_OCTET_STRING || q->data == NULL)
+            return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "tlsivgen");
+        if (sz == 0 || sz > c->ivlen)
+            sz = c->ivlen;
+        memcpy(q->data, c->iv + c->ivlen - sz, sz);
+        q->return_size = sz;
+        for (size_t i = c->ivlen; i-- > c->ivlen - 8 && ++c->iv[i] == 0;)
+            ;
+        c->iv_state = IV_SET;
+    }
     if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
         size_t sz = q->data_size;
         if (sz == 0 || sz > BLK || !c->enc || c->taglen == 0)
@@ -569,6 +647,39 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         if (q->data != NULL)
             memcpy(c->tag, q->data, sz);
         c->taglen = sz;
+    }
+    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != NULL) {
+        /* the record's AAD; its length field becomes the payload's */
+        if (q->data_type != OSSL_PARAM_OCTET_STRING || q->data_size != TLS_AAD)
+            return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "tlsaad");
+        memcpy(c->tls_aad, q->data, TLS_AAD);
+        size_t len = (size_t)c->tls_aad[11] << 8 | c->tls_aad[12],
+               less = TLS_EXPLICIT + (c->enc ? 0 : BLK);
+        if (len < less)
+            return cpp_err(c->eng.prov, CPP_R_INVALID_DATA_LENGTH, "TLS record too short");
+        len -= less;
+        c->tls_aad[11] = (uint8_t)(len >> 8);
+        c->tls_aad[12] = (uint8_t)len;
+        c->tls_aad_set = 1;
+    }
+    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != NULL) {
+        size_t sz = q->data_size;
+        if (q->data_type != OSSL_PARAM_OCTET_STRING || sz < TLS_FIXED ||
+            c->ivlen < sz + TLS_EXPLICIT)
+            return cpp_err(c->eng.prov, CPP_R_INVALID_IV_LENGTH, "tlsivfixed");
+        memcpy(c->iv, q->data, sz);
+        if (c->enc && RAND_bytes_ex(c->eng.prov->child, c->iv + sz, c->ivlen - sz, 0) <= 0)
+            return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "no random bytes");
+        c->iv_gen = 1;
+        c->iv_state = IV_SET;
+    }
+    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != NULL) {
+        size_t sz = q->data_size;
+        if (q->data_type != OSSL_PARAM_OCTET_STRING || !c->iv_gen || !c->key_set || c->enc ||
+            sz > c->ivlen)
+            return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "tlsivinv");
+        memcpy(c->iv + c->ivlen - sz, q->data, sz);
+        c->iv_state = IV_SET;
     }
     if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL) {
         size_t sz;

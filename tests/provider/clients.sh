@@ -4,6 +4,7 @@
 # and AES-256-GCM suites) with the provider on one side, then on both, a
 # 64 MiB transfer checked end to end; Python's hashlib.sha256 and hmac
 # through an OPENSSL_CONF whose default_properties prefer the provider.
+# TLS 1.2's AES-GCM records too.
 # CRYPTOPIM_PROVIDER_STATS (docs/PROVIDER.md) shows that each really ran
 # there.  Everything is bounded (timeout), on 127.0.0.1, and stops itself.
 . "$(dirname "$0")/../lib.sh"
@@ -52,6 +53,11 @@ tls() {
     head -c $((mib * 1048576)) /dev/urandom >"$tmp/www/data"
     rm -f "$tmp/recv" "$tmp/s.stats" "$tmp/c.stats"
     sopt= copt=
+    # a TLS 1.3 suite (TLS_...), else a TLS 1.2 cipher (libssl's tlsaad / explicit-IV records)
+    case $suite in
+    TLS_*) proto="-tls1_3 -ciphersuites $suite" ;;
+    *) proto="-tls1_2 -cipher $suite" ;;
+    esac
     [ "$sprov" = 1 ] && sopt=$PROV
     [ "$cprov" = 1 ] && copt=$PROV
     port=
@@ -59,7 +65,7 @@ tls() {
         p=$((20000 + ($$ * 7 + try * 1031 + $(od -An -tu2 -N2 /dev/urandom)) % 40000))
         (cd "$tmp/www" && CRYPTOPIM_PROVIDER_STATS=$tmp/s.stats exec timeout 120 openssl \
             s_server -quiet -WWW -naccept 1 -accept "127.0.0.1:$p" -cert "$tmp/cert.pem" \
-            -key "$tmp/key.pem" -tls1_3 -ciphersuites "$suite" $sopt >"$tmp/s.out" 2>"$tmp/s.err") &
+            -key "$tmp/key.pem" $proto $sopt >"$tmp/s.out" 2>"$tmp/s.err") &
         srv_pid=$!
         i=0
         while [ $i -lt 100 ] && ! listening "$p" && kill -0 "$srv_pid" 2>/dev/null; do
@@ -79,8 +85,7 @@ tls() {
         return
     fi
     printf 'GET /data HTTP/1.0\r\n\r\n' | CRYPTOPIM_PROVIDER_STATS=$tmp/c.stats timeout 120 \
-        openssl s_client -quiet -connect "127.0.0.1:$port" -tls1_3 -ciphersuites "$suite" \
-        $copt >"$tmp/c.out" 2>"$tmp/c.err"
+        openssl s_client -quiet -connect "127.0.0.1:$port" $proto $copt >"$tmp/c.out" 2>"$tmp/c.err"
     crc=$?
     # the reply: "HTTP/1.0 200 ok", a Content-type line, an empty line, the file
     sed -n '1,/^\r*$/p' "$tmp/c.out" | wc -c >"$tmp/hdr"
@@ -113,6 +118,8 @@ else
     tls provider_tls_aes256gcm_client TLS_AES_256_GCM_SHA384 1 0 1
     tls provider_tls_aes256gcm_both TLS_AES_256_GCM_SHA384 1 1 1
     tls provider_tls_aes128gcm_both_64mib TLS_AES_128_GCM_SHA256 64 1 1
+    tls provider_tls12_aes128gcm_both ECDHE-ECDSA-AES128-GCM-SHA256 1 1 1
+    tls provider_tls12_aes256gcm_server ECDHE-ECDSA-AES256-GCM-SHA384 1 1 0
 fi
 
 # Python's hashlib and hmac with the provider preferred by default_properties
