@@ -6,7 +6,6 @@
 #define _GNU_SOURCE /* secure_getenv */
 #include "prov.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
