@@ -22,7 +22,7 @@ hex() { od -An -tx1 -N "$1" /dev/urandom | tr -d ' \n'; }
 
 enc_bad=0
 # enc: ECB (padding on and off) and CTR, every key size, odd lengths
-for len in 0 1 15 16 17 4097 100003; do
+for len in 0 1 16 17 100003; do
     head -c "$len" /dev/urandom >"$tmp/in"
     for alg in aes-128-ecb aes-192-ecb aes-256-ecb aes-128-ctr aes-192-ctr aes-256-ctr; do
         bits=${alg#aes-}
