@@ -41,8 +41,14 @@ static void (*g_real_free)(void *);
 void free(void *p);
 void free(void *p)
 {
-    if (g_real_free == NULL)
+    static volatile int resolving; /* volatile: dlsym() re-enters free() */
+    if (g_real_free == NULL) {
+        if (resolving)
+            return; /* a free() inside dlsym() itself (ASan's start-up): left alone */
+        resolving = 1;
         g_real_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+        resolving = 0;
+    }
     if (p != NULL && g_canary != NULL) {
         size_t n = malloc_usable_size(p);
         if (n >= g_canary_len && memmem(p, n, (const void *)g_canary, g_canary_len) != NULL)
