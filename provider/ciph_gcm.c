@@ -61,10 +61,17 @@ typedef struct gcm_ctx {
     size_t taglen; /* decrypt: the expected tag's length (0: none set); encrypt: 16 after final */
     /* one-update messages: the ciphertext so far, and its tag (encrypt) or
      * the tag it was verified against (decrypt) */
-    int oneshot;
+    int oneshot,
+        ct_kept; /* ct_kept: ct holds the ciphertext (else only its last partial block, in pend) */
     uint8_t *ct;
     size_t ctlen, ctcap;
     uint8_t ostag[BLK];
+    /* an encryption continued after a one-update message (96-bit IV), with
+     * no copy of it: q = its GHASH state times H, from its tag (below) */
+    int qmode;
+    uint8_t q[BLK];
+    uint64_t q_block; /* the block it left split, of which it gave q_r bytes */
+    size_t q_r;
     /* TLS 1.2 records */
     uint8_t tls_aad[13];
     int tls_aad_set, iv_gen;
@@ -87,10 +94,13 @@ static void gcm_reset_msg(gcm_ctx *c)
     if (c->gh != NULL)
         OPENSSL_cleanse(c->gh, c->partcap * sizeof *c->gh);
     c->nparts = 0;
-    if (c->ct != NULL)
+    if (c->ct != NULL && c->ct_kept)
         OPENSSL_cleanse(c->ct, c->ctlen);
     c->ctlen = 0;
     c->oneshot = 0;
+    c->ct_kept = 0;
+    c->qmode = 0;
+    OPENSSL_cleanse(c->q, sizeof c->q);
     OPENSSL_cleanse(c->ostag, sizeof c->ostag);
 }
 
@@ -133,7 +143,7 @@ static void *gcm_dup(void *vctx)
     c->lens = NULL;
     c->ct = NULL;
     c->aadcap = c->partcap = c->ctcap = 0;
-    if (s->ctlen > 0) {
+    if (s->ct_kept && s->ctlen > 0) {
         if ((c->ct = malloc(s->ctlen)) == NULL)
             goto fail;
         memcpy(c->ct, s->ct, s->ctlen);
@@ -212,9 +222,23 @@ static int gcm_add_part(gcm_ctx *c, const uint8_t gh[BLK], uint64_t len)
 /* The partial GHASH of the split block (its ciphertext in pend). */
 static int gcm_hash_pending(gcm_ctx *c)
 {
-    uint8_t scratch[BLK], gh[BLK];
-    int ok = gcm_range(c, CPIM_DECRYPT, c->blocks, c->pend, scratch, c->npend, gh) &&
+    uint8_t scratch[2 * BLK], gh[BLK];
+    int ok;
+    if (c->qmode && c->blocks == c->q_block && c->q_r > 0) {
+        /* the block the one-update message left split: q already holds it
+         * with zeros after its q_r bytes; add the rest, D = 0^q_r || the
+         * new bytes || 0, where it stands: q ^= D * H^2 (GHASH of D || 0) */
+        uint8_t d[2 * BLK] = {0};
+        memcpy(d + c->q_r, c->pend + c->q_r, c->npend - c->q_r);
+        ok = gcm_range(c, CPIM_DECRYPT, 0, d, scratch, sizeof d, gh);
+        if (ok)
+            for (int i = 0; i < BLK; i++)
+                c->q[i] ^= gh[i];
+        OPENSSL_cleanse(d, sizeof d);
+    } else {
+        ok = gcm_range(c, CPIM_DECRYPT, c->blocks, c->pend, scratch, c->npend, gh) &&
              gcm_add_part(c, gh, c->npend);
+    }
     OPENSSL_cleanse(scratch, sizeof scratch);
     if (!ok)
         return 0;
@@ -227,12 +251,86 @@ static int gcm_hash_pending(gcm_ctx *c)
 /* The one-update message becomes ranges: the partial GHASH of its whole
  * blocks, its split last block pending; `plain` (or NULL) receives its
  * plaintext (a decryption whose one-shot tag check failed). */
+/* GHASH of one block from zero, x * H (the library's ranged GHASH). */
+static int gcm_mul_h(gcm_ctx *c, const uint8_t x[BLK], uint8_t out[BLK])
+{
+    uint8_t scratch[BLK];
+    int ok = gcm_range(c, CPIM_DECRYPT, 0, x, scratch, BLK, out);
+    OPENSSL_cleanse(scratch, sizeof scratch);
+    return ok;
+}
+
+/* E_K(J0) for a 96-bit IV (J0 = IV || 0^31 || 1) on the context's backend. */
+static int gcm_e_j0(gcm_ctx *c, uint8_t out[BLK])
+{
+    uint8_t j0[BLK] = {0};
+    memcpy(j0, c->iv, 12);
+    j0[15] = 1;
+    int pim;
+    cpim_ctx *x = cpp_eng_acquire(&c->eng, 0, &pim);
+    if (x == NULL)
+        return 0;
+    cpim_err rc = CPIM_OK;
+    if (pim || !c->eng.cpu_keyed) {
+        rc = cpim_aes_set_key(x, c->key, c->keylen);
+        if (rc == CPIM_OK && !pim)
+            c->eng.cpu_keyed = 1;
+    }
+    if (rc == CPIM_OK)
+        rc = cpim_aes_ecb(x, CPIM_ENCRYPT, j0, out, BLK);
+    cpp_eng_release(&c->eng, x, pim, -1, 1, rc == CPIM_OK);
+    return rc == CPIM_OK ? 1 : cpp_err_lib(c->eng.prov, rc);
+}
+
+/* The length block: bits of AAD and of `len` bytes of data, big-endian. */
+static void gcm_len_block(uint64_t aadlen, uint64_t len, uint8_t out[BLK])
+{
+    for (int i = 0; i < 8; i++) {
+        out[i] = (uint8_t)((aadlen * 8) >> (56 - 8 * i));
+        out[8 + i] = (uint8_t)((len * 8) >> (56 - 8 * i));
+    }
+}
+
+/* An encryption given in one update, continued, without its ciphertext:
+ * its tag T = E_K(J0) ^ (Y ^ L) * H with Y its GHASH state and L its
+ * length block, so Y * H = T ^ E_K(J0) ^ L * H, which is q; finish chains
+ * it (gcm_final). */
+static int gcm_unshot_q(gcm_ctx *c)
+{
+    uint8_t e0[BLK], l[BLK], lh[BLK];
+    size_t len = c->ctlen;
+    c->oneshot = 0;
+    c->ctlen = 0;
+    gcm_len_block(c->aadlen, len, l);
+    if (!gcm_e_j0(c, e0) || !gcm_mul_h(c, l, lh))
+        return 0;
+    for (int i = 0; i < BLK; i++)
+        c->q[i] = c->ostag[i] ^ e0[i] ^ lh[i];
+    OPENSSL_cleanse(e0, sizeof e0);
+    c->qmode = 1;
+    c->q_block = len / BLK;
+    c->q_r = len % BLK;
+    c->blocks = len / BLK;
+    if (c->q_r > 0) {
+        /* pend holds the split block's ciphertext; its keystream: */
+        static const uint8_t zero[BLK];
+        uint8_t gh[BLK];
+        if (!gcm_range(c, CPIM_ENCRYPT, c->blocks, zero, c->pks, BLK, gh))
+            return 0;
+        c->npend = c->q_r;
+    }
+    return 1;
+}
+
 static int gcm_unshot(gcm_ctx *c, uint8_t *plain)
 {
+    if (!c->ct_kept)
+        return gcm_unshot_q(c);
     size_t len = c->ctlen, whole = len & ~(size_t)(BLK - 1), r = len - whole;
     uint8_t gh[BLK];
     c->oneshot = 0;
     c->ctlen = 0;
+    c->ct_kept = 0;
     memcpy(c->pend, c->ct + whole, r);
     if (whole > 0) {
         if (!gcm_range(c, CPIM_DECRYPT, 0, c->ct, plain ? plain : c->ct, whole, gh) ||
@@ -256,7 +354,10 @@ static int gcm_unshot(gcm_ctx *c, uint8_t *plain)
 /* The message's first data: one call of the backend's GCM. */
 static int gcm_oneshot(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
 {
-    if (len > c->ctcap) {
+    /* an encryption with a 96-bit IV keeps only its last partial block: a
+     * continuation recovers its GHASH from the tag (gcm_unshot_q) */
+    int keep = !(c->enc && c->ivlen == 12);
+    if (keep && len > c->ctcap) {
         uint8_t *n = malloc(len);
         if (n == NULL)
             return 0;
@@ -283,9 +384,12 @@ static int gcm_oneshot(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
     cpp_eng_release(&c->eng, x, pim, CPP_OP_CIPHER, 1, rc == CPIM_OK || rc == CPIM_ERR_AUTH);
     c->ctlen = len;
     c->oneshot = 1;
+    c->ct_kept = keep;
     if (rc == CPIM_OK) {
-        if (c->enc)
+        if (c->enc && keep)
             memcpy(c->ct, out, len);
+        else if (c->enc)
+            memcpy(c->pend, out + (len & ~(size_t)(BLK - 1)), len % BLK);
         else
             memcpy(c->ostag, c->tag, BLK);
         return 1;
@@ -294,6 +398,7 @@ static int gcm_oneshot(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
         return gcm_unshot(c, out);
     c->oneshot = 0;
     c->ctlen = 0;
+    c->ct_kept = 0;
     OPENSSL_cleanse(out, len);
     return cpp_err_lib(c->eng.prov, rc);
 }
@@ -491,6 +596,70 @@ static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     return 1;
 }
 
+/* The tag of a continued one-update encryption (gcm_unshot_q): q is the
+ * GHASH state after it, times H.  With no range after it, the tag is
+ * E_K(J0) ^ q ^ L * H.  Else finish chains [q, ranges...] with no AAD and
+ * the first range declared 16 bytes short, which takes the extra H off q;
+ * its length block is then wrong by a known difference, whose product by H
+ * corrects the tag (GHASH is linear). */
+static int gcm_final_q(gcm_ctx *c, uint64_t total)
+{
+    uint8_t l[BLK], fix[BLK], tag[BLK];
+    gcm_len_block(c->aadlen, total, l);
+    int ok = 1;
+    if (c->nparts == 0) {
+        ok = gcm_e_j0(c, tag) && gcm_mul_h(c, l, fix);
+        for (int i = 0; ok && i < BLK; i++)
+            tag[i] ^= c->q[i] ^ fix[i];
+    } else {
+        size_t n = c->nparts + 1;
+        uint8_t(*g)[BLK] = malloc(n * sizeof *g);
+        uint64_t *lens = malloc(n * sizeof *lens), declared = 0;
+        ok = g != NULL && lens != NULL;
+        if (ok) {
+            memcpy(g[0], c->q, BLK);
+            lens[0] = 0;
+            memcpy(g + 1, c->gh, c->nparts * sizeof *g);
+            memcpy(lens + 1, c->lens, c->nparts * sizeof *lens);
+            lens[1] = lens[1] >= BLK ? lens[1] - BLK : 0;
+            for (size_t i = 0; i < n; i++)
+                declared += lens[i];
+            int pim;
+            cpim_ctx *x = cpp_eng_acquire(&c->eng, 0, &pim);
+            cpim_err rc = x == NULL ? CPIM_ERR_INVALID_ARG : CPIM_OK;
+            if (x != NULL && (pim || !c->eng.cpu_keyed)) {
+                rc = cpim_aes_set_key(x, c->key, c->keylen);
+                if (rc == CPIM_OK && !pim)
+                    c->eng.cpu_keyed = 1;
+            }
+            if (rc == CPIM_OK)
+                rc = cpim_aes_gcm_finish(x, CPIM_ENCRYPT, c->iv, c->ivlen, NULL, 0,
+                                         (const uint8_t(*)[BLK])g, lens, n, tag);
+            if (x != NULL)
+                cpp_eng_release(&c->eng, x, pim, -1, 1, rc == CPIM_OK);
+            ok = rc == CPIM_OK || (x != NULL && cpp_err_lib(c->eng.prov, rc));
+        }
+        if (g != NULL)
+            OPENSSL_cleanse(g, n * sizeof *g);
+        free(g);
+        free(lens);
+        uint8_t l2[BLK];
+        gcm_len_block(0, declared, l2);
+        for (int i = 0; i < BLK; i++)
+            l2[i] ^= l[i];
+        ok = ok && gcm_mul_h(c, l2, fix);
+        for (int i = 0; ok && i < BLK; i++)
+            tag[i] ^= fix[i];
+    }
+    gcm_reset_msg(c);
+    if (!ok)
+        return 0;
+    memcpy(c->tag, tag, BLK);
+    c->taglen = BLK;
+    OPENSSL_cleanse(tag, sizeof tag);
+    return 1;
+}
+
 static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
 {
     gcm_ctx *c = vctx;
@@ -519,9 +688,12 @@ static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
         if (!gcm_unshot(c, NULL))
             return 0;
     }
+    uint64_t total = c->blocks * BLK + c->npend;
     if (c->npend > 0 && !gcm_hash_pending(c))
         return 0;
     c->iv_state = IV_FINISHED;
+    if (c->qmode)
+        return gcm_final_q(c, total);
     int pim;
     cpim_ctx *x = cpp_eng_acquire(&c->eng, 0, &pim);
     if (x == NULL)
