@@ -83,7 +83,7 @@ DPU_HOST_LIBS := $(BUILD)/libdpu.a
 DPU_HOST_DEPS := $(BUILD)/libdpu.a
 endif
 
-.PHONY: all lib cli run test check-sanitize san-build tsan-build test-tsan bench clean format format-check dpu emu fuzz
+.PHONY: all lib cli provider run test check-sanitize san-build tsan-build test-tsan bench clean format format-check dpu emu fuzz
 all: lib cli dpu
 
 # ---- layers -------------------------------------------------------------------
@@ -210,6 +210,9 @@ include hexl/hexl.mk
 
 # ---- shared libraries, install, Debian package ----
 -include dist/install.mk
+
+# ---- the OpenSSL 3 provider (provider/, docs/PROVIDER.md) ----
+-include provider/provider.mk
 
 # ---- tests -------------------------------------------------------------------
 UNIT_SRCS := tests/main.c tests/harness.c tests/common.c $(wildcard tests/test_*.c)

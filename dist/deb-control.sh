@@ -37,7 +37,9 @@ Description: bulk AES and SHA-256 on UPMEM PIM DPUs, and a virtual UPMEM
  cryptopim runs AES (ECB, CTR) and SHA-256 on UPMEM processing-in-memory
  DPUs and on CPU backends (portable, AES-NI/VAES, SHA-NI) behind one C API
  (libcryptopim, cryptopim.h) and a CLI byte-compatible with openssl enc and
- sha256sum. It ships a virtual UPMEM (/usr/lib/upmem-virtual) that builds
+ sha256sum, and an OpenSSL 3 provider (cryptopim.so in OpenSSL's modules
+ folder) that runs them for any OpenSSL application. It ships a virtual
+ UPMEM (/usr/lib/upmem-virtual) that builds
  and runs unchanged UPMEM programs without PIM hardware and models how long
  the real machine would take.
 CTL

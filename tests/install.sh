@@ -57,6 +57,18 @@ for f in bin/cryptopim bin/cryptopim-bench include/cryptopim.h include/cryptopim
     [ -e "$R/$f" ] || missing="$missing $f"
 done
 if [ -z "$missing" ]; then pass install_tree; else fail install_tree "missing:$missing"; fi
+
+# ---- the OpenSSL provider (built when OpenSSL's headers are there) ----
+if [ ! -f "$BUILD/provider/cryptopim.so" ]; then
+    skip install_provider "no OpenSSL headers: the provider is not built"
+elif [ ! -f "$R/lib/ossl-modules/cryptopim.so" ] || [ ! -f "$R/share/man/man7/cryptopim-provider.7" ]; then
+    fail install_provider "lib/ossl-modules/cryptopim.so or its man page not installed"
+elif printf abc | OPENSSL_CONF=/dev/null openssl dgst -sha256 -provider-path "$R/lib/ossl-modules" \
+    -provider cryptopim -propquery provider=cryptopim | grep -q 'ba7816bf8f01cfea'; then
+    pass install_provider
+else
+    fail install_provider "the installed module does not hash abc through openssl dgst"
+fi
 if grep -rqs "$(pwd)" "$R/lib/pkgconfig" "$R/lib/upmem-virtual/upmem_env.sh" \
     "$R/lib/upmem-virtual/lib/pkgconfig"; then
     fail install_no_source_paths "an installed text file names the source tree $(pwd)"
@@ -277,7 +289,9 @@ fi
 
 # ---- man pages ----
 if command -v man >/dev/null 2>&1; then
-    for pg in share/man/man1/cryptopim.1 share/man/man3/libcryptopim.3; do
+    for pg in share/man/man1/cryptopim.1 share/man/man3/libcryptopim.3 \
+        share/man/man7/cryptopim-provider.7; do
+        [ -e "$R/$pg" ] || continue
         w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$R/$pg" 2>&1 >"$T/page")
         if [ -n "$w" ]; then
             fail "install_man_$(basename "$pg")" "$w"
@@ -322,6 +336,11 @@ else
         # cryptopim-mpi is left out of the package (dist/install.mk, INSTALL_MPI)
         case $deps in *openmpi*) fail install_deb "Depends names Open MPI: $deps" ;; esac
         [ ! -e "$DR/usr/bin/cryptopim-mpi" ] || fail install_deb "the package holds cryptopim-mpi"
+        # the provider goes to OpenSSL's own modules folder
+        mods=$(openssl version -m 2>/dev/null | sed -n 's/^MODULESDIR: "\(.*\)"/\1/p')
+        if [ -f "$BUILD/provider/cryptopim.so" ] && [ -n "$mods" ] && [ ! -f "$DR$mods/cryptopim.so" ]; then
+            fail install_deb "the package has no $mods/cryptopim.so"
+        fi
         dp -r cryptopim >"$T/log" 2>&1
         left=$(find "$DR" -path "$DR/var" -prune -o \( -type f -o -type l \) -print | head -5)
         if [ -z "$left" ]; then pass install_deb; else fail install_deb "dpkg -r left: $left"; fi

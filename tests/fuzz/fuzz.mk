@@ -6,7 +6,7 @@
 #   tests/fuzz/corpus/<name>/     its seed corpus (small files, committed)
 #
 # Targets are found by wildcard. Each is linked with the CLI's parsers
-# (tools/cli.o, tools/encdec_args.o), the library
+# (tools/cli.o, tools/encdec_args.o), the provider's (provider/cnf.o), the library
 # and libdpu.a (virtual UPMEM host + virtual DPU), with the include paths of
 # those layers, so a target can call into any of them.
 #
@@ -19,8 +19,9 @@
 
 FUZZ_SRCS  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_NAMES := $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
-FUZZ_INC   := -Iinclude -Isrc/core -Itools -Iemu/include -Iemu/host -Iemu/vdpu
-FUZZ_DEPS   = $(BUILD)/tools/cli.o $(BUILD)/tools/encdec_args.o $(LIB) $(BUILD)/libdpu.a
+FUZZ_INC   := -Iinclude -Isrc/core -Itools -Iprovider -Iemu/include -Iemu/host -Iemu/vdpu
+FUZZ_DEPS   = $(BUILD)/tools/cli.o $(BUILD)/tools/encdec_args.o $(BUILD)/provider/cnf.o $(LIB) \
+              $(BUILD)/libdpu.a
 
 # ---- replay: the same sources with replay.c as main(), any build ----
 $(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(TEST_HARNESS) $(FUZZ_DEPS)
@@ -46,11 +47,13 @@ FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_DIR)/obj CC=$(FUZZ_CC) CFLAGS="$(FUZZ_CFLAGS)" \
 	    $(FUZZ_DIR)/obj/tools/cli.o $(FUZZ_DIR)/obj/tools/encdec_args.o \
+	    $(FUZZ_DIR)/obj/provider/cnf.o \
 	    $(FUZZ_DIR)/obj/libcryptopim.a $(FUZZ_DIR)/obj/libdpu.a dpu \
 	    $(FUZZ_BINS)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/obj/tools/cli.o \
-		$(FUZZ_DIR)/obj/tools/encdec_args.o $(FUZZ_DIR)/obj/libcryptopim.a \
+		$(FUZZ_DIR)/obj/tools/encdec_args.o $(FUZZ_DIR)/obj/provider/cnf.o \
+		$(FUZZ_DIR)/obj/libcryptopim.a \
 		$(FUZZ_DIR)/obj/libdpu.a
 	$(FUZZ_CC) $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(FUZZ_INC) -o $@ \
@@ -72,3 +75,4 @@ fuzz: fuzz-build
 	        echo "FOUND fuzz_$$n (exit $$rc):"; ls $(FUZZ_DIR)/crashes/$$n; \
 	        grep -m 3 -E 'ERROR|runtime error|deadly signal' $(FUZZ_DIR)/fuzz_$$n.log; fi; \
 	done; exit $$found
+.SECONDARY: $(BUILD)/provider/cnf.o
