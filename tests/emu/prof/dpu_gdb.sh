@@ -4,7 +4,8 @@
 # stops its first DPU at its entry; scripts drive `gdb-multiarch -batch`
 # (break in a function, bt with file:line, print a local and a __host
 # global, threads, switch tasklet, stepi, watch WRAM, rwatch MRAM, monitor,
-# a fault, continue to the exit; and through the dpu-gdb wrapper) and the
+# a fault, continue to the exit; and through the dpu-gdb wrapper; Ctrl-C
+# from a raw remote-protocol client) and the
 # transcripts are checked; the
 # program prints what it prints undebugged (results, modeled cycles).
 # Skipped without gdb-multiarch. Run from the checkout root (make test does).
@@ -146,5 +147,49 @@ if timeout 120 dpu-gdb -x "$tmp/s3" --batch "$tmp/reduce.dpu" -- "$tmp/app" "$tm
 else
     sed 's/^/# /' "$tmp/s3.out" | head -30
     fail dpu_gdb_wrapper "dpu-gdb did not debug the program to its end"
+fi
+# Ctrl-C: a client continues the stopped DPU and sends the interrupt byte
+# (0x03) at once, as gdb does on Ctrl-C; the stub must stop the run with
+# SIGINT (a T02/S02 reply, not the W exit packet), then the client kills it.
+if command -v python3 >/dev/null 2>&1; then
+    UPMEM_PROFILE=gdbserver=127.0.0.1:0 timeout 120 "$tmp/app" "$tmp/reduce.dpu" \
+        >"$tmp/ci.out" 2>"$tmp/ci.err" &
+    pid=$!
+    port=
+    for _ in $(seq 100); do
+        port=$(sed -n 's/.*(target remote 127\.0\.0\.1:\([0-9]*\))$/\1/p' "$tmp/ci.err" 2>/dev/null)
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    reply=$(python3 - "$port" <<'P' 2>&1
+import socket, sys
+def pkt(body):
+    return ("$%s#%02x" % (body, sum(body.encode()) % 256)).encode()
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=60)
+s.sendall(b"+" + pkt("c"))
+s.sendall(b"\x03")
+buf = b""
+while True:
+    c = s.recv(4096)
+    if not c:
+        break
+    buf += c
+    i = buf.find(b"$")
+    if i >= 0 and b"#" in buf[i:]:
+        body = buf[i + 1:buf.index(b"#", i)].decode()
+        if body and body[0] in "TSWX":
+            print(body[:3])
+            break
+s.sendall(b"+" + pkt("k"))
+s.close()
+P
+)
+    wait "$pid" 2>/dev/null
+    case $reply in
+        T02 | S02) pass dpu_gdb_ctrl_c ;;
+        *) fail dpu_gdb_ctrl_c "stop reply '$reply' (want T02 or S02): $(head -c 300 "$tmp/ci.err")" ;;
+    esac
+else
+    skip dpu_gdb_ctrl_c "no python3 for the raw remote-protocol client"
 fi
 finish
