@@ -155,6 +155,8 @@
 #define VDPU_FAULT_BAD_PC          25 /* jump outside IRAM .text               */
 #define VDPU_FAULT_BAD_ECALL       26 /* unknown service / bad service args    */
 #define VDPU_FAULT_INSN_LIMIT      27 /* watchdog: instruction budget exceeded */
+#define VDPU_FAULT_CYCLE_LIMIT     28 /* watchdog: cycle budget exceeded       */
+#define VDPU_FAULT_ALL_STOPPED     29 /* stopRules=strict: every tasklet stopped */
 
 /* ------------------------------------------------- DPU-side helpers (riscv32) */
 #if defined(__riscv) && __riscv_xlen == 32 && !defined(__ASSEMBLER__)

@@ -85,6 +85,10 @@ const char *vdpu_fault_name(int c)
         return "bad runtime service call";
     case VDPU_FAULT_INSN_LIMIT:
         return "instruction limit";
+    case VDPU_FAULT_CYCLE_LIMIT:
+        return "cycle limit";
+    case VDPU_FAULT_ALL_STOPPED:
+        return "every tasklet stopped";
     default:
         return "fault";
     }
