@@ -86,7 +86,10 @@ __vdpu_release_wait(uint32_t bit, const volatile uint8_t *byte, uint32_t mask)
     __asm__ volatile("ecall" : : "r"(a0), "r"(a1), "r"(a2), "r"(a7) : "memory");
 }
 
-#define ATOMIC_BIT_ACQUIRE(_name) __vdpu_acquire((uint32_t)&ATOMIC_BIT_GET(_name))
-#define ATOMIC_BIT_RELEASE(_name) __vdpu_release((uint32_t)&ATOMIC_BIT_GET(_name))
+/* the DPU's acquire/release of the atomic bit _reg + _bit (SDK names) */
+#define __ATOMIC_BIT_ACQUIRE(_reg, _bit) __vdpu_acquire((uint32_t)(_reg) + (uint32_t)(_bit))
+#define __ATOMIC_BIT_RELEASE(_reg, _bit) __vdpu_release((uint32_t)(_reg) + (uint32_t)(_bit))
+#define ATOMIC_BIT_ACQUIRE(_name)        __vdpu_acquire((uint32_t)&ATOMIC_BIT_GET(_name))
+#define ATOMIC_BIT_RELEASE(_name)        __vdpu_release((uint32_t)&ATOMIC_BIT_GET(_name))
 
 #endif

@@ -11,11 +11,8 @@
 
 #include "../vdpu/abi.h"
 
-#define __mram_ptr         __attribute__((address_space(255)))
-#define __mram             __mram_ptr __attribute__((section(".mram"), aligned(8), used))
-#define __mram_noinit      __mram_ptr __attribute__((section(".mram_noinit"), aligned(8), used))
-#define __mram_keep        __mram
-#define __mram_noinit_keep __mram_noinit
+/* __mram_ptr, __mram, __mram_noinit and their _keep forms: attributes.h,
+ * where the SDK has them. */
 
 /* First free 8-aligned MRAM byte after all MRAM variables. */
 extern __mram_ptr uint8_t __sys_used_mram_end[];

@@ -141,6 +141,8 @@
 #define VDPU_FAULT_ASSERT          3  /* assert() failed                       */
 #define VDPU_FAULT_HALT            4  /* halt() / trap                         */
 #define VDPU_FAULT_PRINTF_OVERFLOW 5  /* printf record larger than the buffer  */
+#define VDPU_FAULT_ALREADY_PROFILING 6 /* profiling_start twice                */
+#define VDPU_FAULT_NOT_PROFILING   7  /* profiling_stop without a start       */
 #define VDPU_FAULT_UNALIGNED_MRAM  8  /* unaligned MRAM helper misuse          */
 #define VDPU_FAULT_PERFCOUNTER     9  /* unsupported perfcounter config        */
 #define VDPU_FAULT_DMA_SIZE        16 /* DMA size not in 8..2048 or not %8     */

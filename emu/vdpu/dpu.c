@@ -57,6 +57,10 @@ const char *vdpu_fault_name(int c)
         return "halt";
     case VDPU_FAULT_PRINTF_OVERFLOW:
         return "printf overflow";
+    case VDPU_FAULT_ALREADY_PROFILING:
+        return "already profiling";
+    case VDPU_FAULT_NOT_PROFILING:
+        return "not profiling";
     case VDPU_FAULT_UNALIGNED_MRAM:
         return "unaligned MRAM access";
     case VDPU_FAULT_PERFCOUNTER:

@@ -703,6 +703,46 @@ static void test_runtime_symbols(void)
     close_prog(&c);
 }
 
+/* ---------------------------------------- MRAM variables kept as the SDK */
+/* The SDK links with --gc-sections and keeps only the _keep MRAM sections:
+ * an unreferenced __mram_noinit variable, and the runtime's printf buffer
+ * of a program whose printf is never called, take no MRAM, so the heap
+ * pointer (__sys_used_mram_end) stays where a program without them has it
+ * and data the host put there is read back. */
+static void test_mram_gc(void)
+{
+    const char *nm = "mram_gc_heap_pointer_as_sdk";
+    char path[256];
+    if (build("mram_gc", "mram_gc.c", "-DNR_TASKLETS=1", path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return;
+    }
+    ctx_t c;
+    if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        return;
+    vdpu_symbol_t end, keep, s;
+    const uint64_t data[4] = {10, 20, 30, 40};
+    vdpu_result_t r;
+    if (vdpu_program_symbol(c.p, "__sys_used_mram_end", &end) ||
+        vdpu_program_symbol(c.p, "host_only", &keep))
+        fail(nm, "__sys_used_mram_end or the _keep variable host_only missing");
+    else if (vdpu_program_symbol(c.p, "unused_noinit", &s) == VDPU_OK)
+        fail(nm, "the unreferenced __mram_noinit variable was kept");
+    else if (vdpu_program_symbol(c.p, "__stdout_buffer", &s) == VDPU_OK)
+        fail(nm, "the printf buffer of a never-called printf was kept (%u bytes)", s.size);
+    else if (end.offset > 4096)
+        fail(nm, "heap pointer at MRAM offset 0x%x, expected after 160 bytes of variables",
+             end.offset);
+    else if (vdpu_mram_write(c.d, end.offset, data, sizeof data) || run(nm, &c, &r) ||
+             r.status != VDPU_STATUS_DONE)
+        fail(nm, "run failed: %s", r.fault_msg);
+    else if (rd32(&c, "sum") != 104)
+        fail(nm, "sum %u, expected 104 (the host's data at the heap pointer + 4)", rd32(&c, "sum"));
+    else
+        pass(nm);
+    close_prog(&c);
+}
+
 /* ---------------------------------------------------- link/loader limits */
 static void test_limits(void)
 {
@@ -1483,6 +1523,7 @@ int main(int argc, char **argv)
     test_register_group("cycle_watchdog", test_cycle_watchdog, 3);
     test_register_group("hardware_rules", test_hardware_rules, 10);
     test_register_group("runtime_symbols", test_runtime_symbols, 1);
+    test_register_group("mram_gc", test_mram_gc, 1);
     test_register_group("limits", test_limits, 7);
     test_register_group("crafted_elf", test_crafted_elf, 4);
     test_register_group("persist", test_persist, 4);
