@@ -10,7 +10,7 @@
 
 RT_TEST_DIR  := $(BUILD)/tests/emu/rt
 RT_DPU_CC    := emu/bin/dpu-upmem-dpurte-clang
-RT_TEST_NAMES := sync sem alloc printf printf_small seqread unaligned buddy
+RT_TEST_NAMES := sync sem alloc printf printf_small seqread unaligned buddy styles
 RT_TEST_ELFS := $(RT_TEST_NAMES:%=$(RT_TEST_DIR)/dpu_%.elf) \
                 $(patsubst %,$(RT_TEST_DIR)/dpu_synccost_t%.elf,1 4 8 16)
 RT_TEST_RUN  := $(RT_TEST_DIR)/rt_run
@@ -26,6 +26,7 @@ RT_NR_printf_small := 1
 RT_NR_seqread := 4
 RT_NR_unaligned := 16
 RT_NR_buddy := 4
+RT_NR_styles := 8
 
 $(RT_TEST_DIR)/dpu_%.elf: tests/emu/rt/dpu_%.c $(RT_DPU_DEPS)
 	@mkdir -p $(dir $@)

@@ -497,6 +497,22 @@ static void t_dma_rules(void)
     }
 }
 
+/* The SDK's runtime always defines CLOCKS_PER_SEC: a host reads it by name
+ * from a program that never refers to it (dma_rules.c does not), as a
+ * library of transcendental functions does to convert perfcounter cycles;
+ * it is the profile's clock in Hz. */
+static void t_clocks_per_sec(void)
+{
+    struct dpu_set_t set, dpu;
+    uint32_t hz = 0;
+    OK(dpu_alloc(1, "clockMhz=400", &set));
+    OK(dpu_load(set, "dma_rules.dpu", NULL));
+    DPU_FOREACH (set, dpu)
+        OK(dpu_copy_from(dpu, "CLOCKS_PER_SEC", 0, &hz, sizeof hz));
+    CHECK(hz == 400000000u, "CLOCKS_PER_SEC %u, expected 400000000", hz);
+    OK(dpu_free(set));
+}
+
 static void t_fault(void)
 {
     struct dpu_set_t set, dpu;
@@ -1166,6 +1182,7 @@ int main(int argc, char **argv)
     run("emu_host_kernel_roundtrip", t_kernel_roundtrip);
     run("emu_host_fault", t_fault);
     run("emu_host_dma_rules", t_dma_rules);
+    run("emu_host_clocks_per_sec", t_clocks_per_sec);
     run("emu_host_async_order", t_async_order);
     run("emu_host_ranks_independent", t_ranks_independent);
     run("emu_host_callbacks_sticky", t_callbacks_sticky);
