@@ -43,7 +43,7 @@ extern __mram_ptr uint8_t __sys_used_mram_end[];
     } while (0)
 
 /* MRAM -> WRAM. nb_of_bytes: 8..2048, multiple of 8; addresses 8-aligned. */
-static inline __attribute__((always_inline, unused)) void
+static inline __attribute__((always_inline, unused, nodebug)) void
 mram_read(const __mram_ptr void *from, void *to, unsigned int nb_of_bytes)
     __attribute__((diagnose_if(__VDPU_DMA_BAD(nb_of_bytes),
                                "mram_read: size must be 8..2048 and a multiple of 8", "error")))
@@ -52,7 +52,7 @@ mram_read(const __mram_ptr void *from, void *to, unsigned int nb_of_bytes)
 }
 
 /* WRAM -> MRAM. Same rules. */
-static inline __attribute__((always_inline, unused)) void
+static inline __attribute__((always_inline, unused, nodebug)) void
 mram_write(const void *from, __mram_ptr void *to, unsigned int nb_of_bytes)
     __attribute__((diagnose_if(__VDPU_DMA_BAD(nb_of_bytes),
                                "mram_write: size must be 8..2048 and a multiple of 8", "error")))
