@@ -867,12 +867,24 @@ static void report_fault(const struct dpu_t *d, uint32_t others)
                  others == 1 ? "" : "s");
     flockfile(stderr);
     fprintf(stderr,
-            "DPU 0x%x (rank %u, dpu %u) faulted: tasklet %d, pc 0x%08x, function %s: %s%s\n",
+            "DPU 0x%x (rank %u, dpu %u) faulted: tasklet %d, pc 0x%08x, function %s: %s%s%s",
             emu_dpu_id(d), d->rank->id, d->index, res->fault_tasklet, res->fault_pc,
             res->fault_func[0] ? res->fault_func : "?",
-            res->fault_msg[0] ? res->fault_msg : vdpu_fault_name(res->fault_code), more);
+            res->fault_msg[0] ? res->fault_msg : vdpu_fault_name(res->fault_code), more,
+            res->detail[0] ? "; " : "\n");
+    /* where every live tasklet is (watchdog, deadlock), on the same line */
+    const char *sep = "";
+    for (const char *l = res->detail; *l;) {
+        while (*l == ' ')
+            l++;
+        const char *e = strchr(l, '\n');
+        int len = e ? (int)(e - l) : (int)strlen(l);
+        fprintf(stderr, "%s%.*s", sep, len, l);
+        sep = "; ";
+        l += len + (e != NULL);
+    }
     if (res->detail[0])
-        fputs(res->detail, stderr);
+        fputc('\n', stderr);
     funlockfile(stderr);
 }
 
