@@ -33,4 +33,13 @@ while IFS=: read -r h incs; do
         pass "dpu_header_$n"
     fi
 done <"$T/facts"
+# -pg: as the SDK's driver, DPU_PROFILING (profiling.h's sections count)
+printf '#ifndef DPU_PROFILING\n#error no DPU_PROFILING\n#endif\nint pg_unused;\n' >"$T/pg.c"
+if ! $CC -pg -c -o "$T/pg.o" "$T/pg.c" >"$T/pg.log" 2>&1; then
+    fail dpu_pg_defines_profiling "-pg did not define DPU_PROFILING: $(head -c 300 "$T/pg.log")"
+elif $CC -c -o "$T/pg.o" "$T/pg.c" >/dev/null 2>&1; then
+    fail dpu_pg_defines_profiling "DPU_PROFILING defined without -pg"
+else
+    pass dpu_pg_defines_profiling
+fi
 finish
