@@ -497,6 +497,25 @@ static void t_dma_rules(void)
     }
 }
 
+/* The default watchdog: a DPU that loops forever fails the launch once the
+ * cycle budget (maxCycles, here small) is spent, and the one fault line
+ * names the limit, its key and where each tasklet is; the default budget is
+ * set (a profile without the key has it: maxCycles=0 lifts it, not tested
+ * here, as it would never end). */
+static void t_watchdog(void)
+{
+    struct dpu_set_t set;
+    char err[8192];
+    OK(dpu_alloc(1, "maxCycles=200000", &set));
+    OK(dpu_load(set, "spin.dpu", NULL));
+    CHECK_ERR(launch_captured(set, err, sizeof err), DPU_ERR_DPU_FAULT);
+    CHECK(strstr(err, "cycle limit of 200000 exceeded") && strstr(err, "maxCycles") &&
+              strstr(err, "tasklet 0: running, pc 0x") && strstr(err, "tasklet 15: running") &&
+              strstr(err, " in spin") && strchr(err, '\n') == err + strlen(err) - 1,
+          "the watchdog's line lacks the limit, the key or the tasklets' places: %s", err);
+    OK(dpu_free(set));
+}
+
 /* The SDK's runtime always defines CLOCKS_PER_SEC: a host reads it by name
  * from a program that never refers to it (dma_rules.c does not), as a
  * library of transcendental functions does to convert perfcounter cycles;
@@ -1183,6 +1202,7 @@ int main(int argc, char **argv)
     run("emu_host_fault", t_fault);
     run("emu_host_dma_rules", t_dma_rules);
     run("emu_host_clocks_per_sec", t_clocks_per_sec);
+    run("emu_host_watchdog", t_watchdog);
     run("emu_host_async_order", t_async_order);
     run("emu_host_ranks_independent", t_ranks_independent);
     run("emu_host_callbacks_sticky", t_callbacks_sticky);
