@@ -9,6 +9,11 @@ CC=emu/bin/dpu-upmem-dpurte-clang
 FACTS=tests/emu/sdk/dpu_includes.txt
 T=$(mktemp -d "${TMPDIR:-/tmp}/dpuhdr.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
+# The wrapper's own compile command, once (-v prints it): each header is
+# then checked with one clang run instead of one wrapper run (4x faster).
+printf 'int probe_unused;\n' >"$T/probe.c"
+CCX=$($CC -v -c -o "$T/probe.o" "$T/probe.c" 2>&1 | sed -n 's/^+ \(.*\) -c .*/\1/p' | tail -1)
+[ -n "$CCX" ] || { fail dpu_compile_command "$CC -v printed no compile command"; finish; }
 [ -r "$FACTS" ] || { fail dpu_headers "cannot read $FACTS"; finish; }
 grep -v '^#' "$FACTS" | grep ':' >"$T/facts"
 # one compile per header, in parallel pairs to keep CI short
@@ -19,7 +24,7 @@ while IFS=: read -r h incs; do
         fail "dpu_header_$n" "the SDK has <$h>, emu/dpu-include has not"
         continue
     fi
-    if ! $CC -O0 -Wall -Wextra -Werror -c -MD -MF "$T/$n.d" -o "$T/$n.o" "$T/$n.c" >"$T/$n.log" 2>&1; then
+    if ! eval "$CCX -O0 -Wall -Wextra -Werror -fsyntax-only -MD -MF '$T/$n.d' '$T/$n.c'" >"$T/$n.log" 2>&1; then
         fail "dpu_header_$n" "<$h> alone does not compile: $(head -c 600 "$T/$n.log")"
         continue
     fi

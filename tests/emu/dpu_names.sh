@@ -10,6 +10,11 @@ NAMES=tests/emu/sdk/dpu_names.txt
 OUT=tests/emu/sdk/dpu_names_left_out.txt
 T=$(mktemp -d "${TMPDIR:-/tmp}/dpunames.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
+# The wrapper's own compile command, once (-v prints it): each header is
+# then checked with one clang run instead of one wrapper run (4x faster).
+printf 'int probe_unused;\n' >"$T/probe.c"
+CCX=$($CC -v -c -o "$T/probe.o" "$T/probe.c" 2>&1 | sed -n 's/^+ \(.*\) -c .*/\1/p' | tail -1)
+[ -n "$CCX" ] || { fail dpu_compile_command "$CC -v printed no compile command"; finish; }
 [ -r "$NAMES" ] && [ -r "$OUT" ] || { fail dpu_names "cannot read $NAMES or $OUT"; finish; }
 grep -v '^#' "$OUT" | cut -f1 | grep . | sort -u >"$T/out"
 grep -v '^#' "$NAMES" | awk -F'\t' 'NF >= 3' >"$T/names"
@@ -33,7 +38,7 @@ for h in $(cut -f1 "$T/names" | sort -u); do
             esac
         done
     } >"$c"
-    if $CC -O0 -ferror-limit=0 -c -o "$T/o.o" "$c" >"$T/log" 2>&1; then
+    if eval "$CCX -O0 -ferror-limit=0 -fsyntax-only '$c'" >"$T/log" 2>&1; then
         pass "dpu_names_$(echo "$h" | tr -c 'a-zA-Z0-9_\n' _)"
     else
         missing=$(grep -o "undeclared identifier '[^']*'\|unknown type name '[^']*'\|incomplete type '[^']*'" "$T/log" |
