@@ -25,7 +25,7 @@ extern __mram_ptr uint8_t __sys_used_mram_end[];
  * custom-2 opcode (docs/VIRTUAL_DPU.md): a constant size as the DPU's 8-bit
  * immediate n/8 - 1 (funct7 = its low 7 bits, funct3 bit 1 = bit 7), any
  * other size in a register (funct3 4/5, the register in the rd field), so
- * that the interpreter can still check it (VDPU_DMA_STRICT). */
+ * that the interpreter can still check it (dmaRules, vdpu_rules_t). */
 #define __VDPU_DMA(wr, wram, mram, n)                                                              \
     do {                                                                                           \
         if (__builtin_constant_p(n) && !__VDPU_DMA_BAD(n))                                         \
