@@ -11,6 +11,11 @@
 
 #include <stddef.h>
 
+/* as the SDK's alloc.h: the other allocators come with it */
+#include <attributes.h>
+#include <buddy_alloc.h>
+#include <fsb_allocator.h>
+
 /* Allocate size bytes (8-aligned). mem_alloc(0) returns the current heap top. */
 void *mem_alloc(size_t size);
 /* Rewind the heap to its start; returns the start. */

@@ -1,4 +1,7 @@
 /* assert.h -- a failed assert faults the DPU (VDPU_FAULT_ASSERT). */
+#include <dpufault.h> /* as the SDK's assert.h */
+#include <macro_utils.h>
+
 #include "../vdpu/abi.h"
 #undef assert
 #ifdef NDEBUG

@@ -46,13 +46,17 @@ extern uint8_t __atomic_start_addr;
         __asm__ volatile("ecall" : : "r"(__a0), "r"(__a7) : "memory");                             \
     } while (0)
 
+/* The primitives are `nodebug`: inlined, their instructions carry the line of
+ * the caller, so a diagnostic names the program's line rather than this
+ * header's (mram.h's DMA functions likewise). */
 /* Set the bit (its low 8 bits count); spin while it is set. */
-static inline __attribute__((always_inline, unused)) void __vdpu_acquire(uint32_t bit)
+static inline __attribute__((always_inline, unused, nodebug)) void __vdpu_acquire(uint32_t bit)
 {
     __VDPU_SYS1(VDPU_SYS_ACQUIRE, bit);
 }
 /* Set the bit if it is clear: 1 taken, 0 busy. Never spins. */
-static inline __attribute__((always_inline, unused)) uint32_t __vdpu_acquire_try(uint32_t bit)
+static inline __attribute__((always_inline, unused, nodebug)) uint32_t
+__vdpu_acquire_try(uint32_t bit)
 {
     register uint32_t a0 __asm__("a0") = bit;
     register uint32_t a7 __asm__("a7") = VDPU_SYS_ACQUIRE_TRY;
@@ -60,23 +64,23 @@ static inline __attribute__((always_inline, unused)) uint32_t __vdpu_acquire_try
     return a0;
 }
 /* Clear the bit. */
-static inline __attribute__((always_inline, unused)) void __vdpu_release(uint32_t bit)
+static inline __attribute__((always_inline, unused, nodebug)) void __vdpu_release(uint32_t bit)
 {
     __VDPU_SYS1(VDPU_SYS_RELEASE, bit);
 }
 /* Sleep until another tasklet resumes this one. */
-static inline __attribute__((always_inline, unused)) void __vdpu_stop(void)
+static inline __attribute__((always_inline, unused, nodebug)) void __vdpu_stop(void)
 {
     __VDPU_SYS0(VDPU_SYS_STOP);
 }
 /* Start the stopped tasklet `id`; spin while it still runs. */
-static inline __attribute__((always_inline, unused)) void __vdpu_resume(uint32_t id)
+static inline __attribute__((always_inline, unused, nodebug)) void __vdpu_resume(uint32_t id)
 {
     __VDPU_SYS1(VDPU_SYS_RESUME, id);
 }
 /* Release `bit`, then spin while (*byte & mask) != 0: the retry loop of
  * vmutex_lock, charged as the SDK's loop (abi.h, VDPU_SYS_RELEASE_WAIT). */
-static inline __attribute__((always_inline, unused)) void
+static inline __attribute__((always_inline, unused, nodebug)) void
 __vdpu_release_wait(uint32_t bit, const volatile uint8_t *byte, uint32_t mask)
 {
     register uint32_t a0 __asm__("a0") = bit;
@@ -86,7 +90,10 @@ __vdpu_release_wait(uint32_t bit, const volatile uint8_t *byte, uint32_t mask)
     __asm__ volatile("ecall" : : "r"(a0), "r"(a1), "r"(a2), "r"(a7) : "memory");
 }
 
-#define ATOMIC_BIT_ACQUIRE(_name) __vdpu_acquire((uint32_t)&ATOMIC_BIT_GET(_name))
-#define ATOMIC_BIT_RELEASE(_name) __vdpu_release((uint32_t)&ATOMIC_BIT_GET(_name))
+/* the DPU's acquire/release of the atomic bit _reg + _bit (SDK names) */
+#define __ATOMIC_BIT_ACQUIRE(_reg, _bit) __vdpu_acquire((uint32_t)(_reg) + (uint32_t)(_bit))
+#define __ATOMIC_BIT_RELEASE(_reg, _bit) __vdpu_release((uint32_t)(_reg) + (uint32_t)(_bit))
+#define ATOMIC_BIT_ACQUIRE(_name)        __vdpu_acquire((uint32_t)&ATOMIC_BIT_GET(_name))
+#define ATOMIC_BIT_RELEASE(_name)        __vdpu_release((uint32_t)&ATOMIC_BIT_GET(_name))
 
 #endif

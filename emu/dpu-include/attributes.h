@@ -23,4 +23,24 @@
 #define __atomic_bit       __attribute__((section(".atomic"), used))
 #define __lower_data(name) __attribute__((used))
 
+#define DEPRECATED __attribute__((deprecated))
+#if __STDC_VERSION__ >= 201112L
+#define __NO_RETURN _Noreturn
+#else
+#define __NO_RETURN
+#endif
+#define __weak       __attribute__((weak))
+#define __aligned(a) __attribute__((aligned(a)))
+
+/* MRAM: the address space of MRAM pointers, and MRAM variables. */
+#define __mram_ptr    __attribute__((address_space(255)))
+#define __mram        __mram_ptr __attribute__((section(".mram"), aligned(8), used))
+#define __mram_noinit __mram_ptr __attribute__((section(".mram_noinit"), aligned(8), used))
+/* As the SDK's: the linker drops a __mram / __mram_noinit variable that no
+ * code it keeps refers to (its sections are collected like any other); the
+ * _keep ones stay, for variables only the host reads or writes by name. */
+#define __mram_keep __mram_ptr __attribute__((section(".mram.keep"), aligned(8), used))
+#define __mram_noinit_keep                                                                         \
+    __mram_ptr __attribute__((section(".mram_noinit.keep"), aligned(8), used))
+
 #endif

@@ -3,17 +3,18 @@
 #define _DPU_DEFS_H_
 
 #include <attributes.h>
+#include <dpufault.h>
+#include <macro_utils.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sysdef.h>
 
 #include "../vdpu/abi.h"
 
 #ifndef NR_TASKLETS
 #define NR_TASKLETS 1
 #endif
-
-typedef unsigned int sysname_t;
 
 /* Tasklet id 0..NR_TASKLETS-1 (hart id). */
 static inline __attribute__((always_inline, unused)) sysname_t me(void)
@@ -31,7 +32,11 @@ static inline __attribute__((always_inline, noreturn, unused)) void halt(void)
 /* Free 32-bit words left on the calling tasklet's stack (negative: overflow). */
 int check_stack(void);
 
-#define likely(x)   __builtin_expect(!!(x), 1)
+#ifndef likely /* dpuruntime.h may have it */
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 
 #endif

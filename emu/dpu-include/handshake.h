@@ -9,6 +9,7 @@
 
 #include <defs.h>
 #include <errno.h>
+#include <sysdef.h>
 
 void handshake_notify(void);
 int handshake_wait_for(sysname_t notifier);

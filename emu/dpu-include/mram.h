@@ -11,11 +11,8 @@
 
 #include "../vdpu/abi.h"
 
-#define __mram_ptr         __attribute__((address_space(255)))
-#define __mram             __mram_ptr __attribute__((section(".mram"), aligned(8), used))
-#define __mram_noinit      __mram_ptr __attribute__((section(".mram_noinit"), aligned(8), used))
-#define __mram_keep        __mram
-#define __mram_noinit_keep __mram_noinit
+/* __mram_ptr, __mram, __mram_noinit and their _keep forms: attributes.h,
+ * where the SDK has them. */
 
 /* First free 8-aligned MRAM byte after all MRAM variables. */
 extern __mram_ptr uint8_t __sys_used_mram_end[];
@@ -28,7 +25,7 @@ extern __mram_ptr uint8_t __sys_used_mram_end[];
  * custom-2 opcode (docs/VIRTUAL_DPU.md): a constant size as the DPU's 8-bit
  * immediate n/8 - 1 (funct7 = its low 7 bits, funct3 bit 1 = bit 7), any
  * other size in a register (funct3 4/5, the register in the rd field), so
- * that the interpreter can still check it (VDPU_DMA_STRICT). */
+ * that the interpreter can still check it (dmaRules, vdpu_rules_t). */
 #define __VDPU_DMA(wr, wram, mram, n)                                                              \
     do {                                                                                           \
         if (__builtin_constant_p(n) && !__VDPU_DMA_BAD(n))                                         \
@@ -46,7 +43,7 @@ extern __mram_ptr uint8_t __sys_used_mram_end[];
     } while (0)
 
 /* MRAM -> WRAM. nb_of_bytes: 8..2048, multiple of 8; addresses 8-aligned. */
-static inline __attribute__((always_inline, unused)) void
+static inline __attribute__((always_inline, unused, nodebug)) void
 mram_read(const __mram_ptr void *from, void *to, unsigned int nb_of_bytes)
     __attribute__((diagnose_if(__VDPU_DMA_BAD(nb_of_bytes),
                                "mram_read: size must be 8..2048 and a multiple of 8", "error")))
@@ -55,7 +52,7 @@ mram_read(const __mram_ptr void *from, void *to, unsigned int nb_of_bytes)
 }
 
 /* WRAM -> MRAM. Same rules. */
-static inline __attribute__((always_inline, unused)) void
+static inline __attribute__((always_inline, unused, nodebug)) void
 mram_write(const void *from, __mram_ptr void *to, unsigned int nb_of_bytes)
     __attribute__((diagnose_if(__VDPU_DMA_BAD(nb_of_bytes),
                                "mram_write: size must be 8..2048 and a multiple of 8", "error")))

@@ -19,6 +19,7 @@
 
 #include <mram.h>
 #include <stdint.h>
+#include <vmutex.h>
 
 void *mram_read_unaligned(const __mram_ptr void *from, void *buffer, unsigned int nb_of_bytes);
 void mram_write_unaligned(const void *from, __mram_ptr void *dest, unsigned int nb_of_bytes);

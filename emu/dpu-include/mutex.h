@@ -13,6 +13,7 @@
 #include <atomic_bit.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sysdef.h>
 
 typedef uint8_t *mutex_id_t;
 

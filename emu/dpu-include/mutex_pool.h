@@ -6,6 +6,7 @@
 #ifndef _DPU_MUTEX_POOL_H_
 #define _DPU_MUTEX_POOL_H_
 
+#include <assert.h>
 #include <mutex.h>
 #include <stdint.h>
 

@@ -12,6 +12,7 @@
 #ifndef _DPU_SEQREAD_H_
 #define _DPU_SEQREAD_H_
 
+#include <macro_utils.h>
 #include <mram.h>
 #include <stdint.h>
 

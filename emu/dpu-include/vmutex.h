@@ -10,6 +10,7 @@
 #ifndef _DPU_VMUTEX_H_
 #define _DPU_VMUTEX_H_
 
+#include <assert.h>
 #include <mutex.h>
 #include <stdint.h>
 

@@ -881,10 +881,68 @@ static void report_fault(const struct dpu_t *d, uint32_t others)
                  others == 1 ? "" : "s");
     flockfile(stderr);
     fprintf(stderr,
-            "DPU 0x%x (rank %u, dpu %u) faulted: tasklet %d, pc 0x%08x, function %s: %s%s\n",
+            "DPU 0x%x (rank %u, dpu %u) faulted: tasklet %d, pc 0x%08x, function %s: %s%s%s",
             emu_dpu_id(d), d->rank->id, d->index, res->fault_tasklet, res->fault_pc,
             res->fault_func[0] ? res->fault_func : "?",
-            res->fault_msg[0] ? res->fault_msg : vdpu_fault_name(res->fault_code), more);
+            res->fault_msg[0] ? res->fault_msg : vdpu_fault_name(res->fault_code), more,
+            res->detail[0] ? "; " : "\n");
+    /* where every live tasklet is (watchdog, deadlock), on the same line */
+    const char *sep = "";
+    for (const char *l = res->detail; *l;) {
+        while (*l == ' ')
+            l++;
+        const char *e = strchr(l, '\n');
+        int len = e ? (int)(e - l) : (int)strlen(l);
+        fprintf(stderr, "%s%.*s", sep, len, l);
+        sep = "; ";
+        l += len + (e != NULL);
+    }
+    if (res->detail[0])
+        fputc('\n', stderr);
+    funlockfile(stderr);
+}
+
+/* Rules a program broke that the virtual DPU answered as the hardware does
+ * (vdpu_rules_t): each place once per program (the virtual DPU marks them),
+ * and at exit how many times in all. */
+static uint64_t rule_dmas, rule_places, rule_stops;
+
+static void __attribute__((destructor)) report_rules_total(void)
+{
+    uint64_t n = __atomic_load_n(&rule_dmas, __ATOMIC_RELAXED);
+    uint64_t k = __atomic_load_n(&rule_places, __ATOMIC_RELAXED);
+    uint64_t e = __atomic_load_n(&rule_stops, __ATOMIC_RELAXED);
+    if (k == 0)
+        return;
+    fprintf(stderr,
+            "virtual UPMEM: in all, %llu DMA%s broke the DMA rules and %llu run%s ended with "
+            "stopped tasklets, at %llu place%s warned about above (done as the hardware does; "
+            "dmaRules=strict / stopRules=strict make them faults, =quiet silences them)\n",
+            (unsigned long long)n, n == 1 ? "" : "s", (unsigned long long)e, e == 1 ? "" : "s",
+            (unsigned long long)k, k == 1 ? "" : "s");
+}
+
+static void report_notes(const struct dpu_t *d)
+{
+    const vdpu_result_t *res = d->res;
+    if (res->dma_rule_hits)
+        __atomic_fetch_add(&rule_dmas, res->dma_rule_hits, __ATOMIC_RELAXED);
+    if (res->stopped_early)
+        __atomic_fetch_add(&rule_stops, 1, __ATOMIC_RELAXED);
+    if (!res->notes[0])
+        return;
+    flockfile(stderr);
+    for (const char *l = res->notes; *l;) {
+        const char *e = strchr(l, '\n');
+        int len = e ? (int)(e - l) : (int)strlen(l);
+        if (*l == ' ') { /* a tasklet's place under the warning before it */
+            fprintf(stderr, "%.*s\n", len, l);
+        } else {
+            __atomic_fetch_add(&rule_places, 1, __ATOMIC_RELAXED);
+            fprintf(stderr, "virtual UPMEM: warning: DPU 0x%x: %.*s\n", emu_dpu_id(d), len, l);
+        }
+        l += len + (e != NULL);
+    }
     funlockfile(stderr);
 }
 
@@ -1109,6 +1167,8 @@ static dpu_error_t run_ranks(op_t *op, job_t *jobs, uint32_t n, const bool *pick
                 continue;
             }
             d->not_simulated = false;
+            if (d->res)
+                report_notes(d);
             uint64_t c = run_cycles(d);
             if (c > max)
                 max = c;

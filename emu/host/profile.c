@@ -416,13 +416,17 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
         p->dpu_profile = c;
         return true;
     }
-    if (!strcmp(k, "dmaRules")) { /* see vdpu_dma_rules_t in vdpu.h */
-        if (!strcmp(v, "strict"))
-            vp->dma_rules = VDPU_DMA_STRICT;
-        else if (!strcmp(v, "hardware"))
-            vp->dma_rules = VDPU_DMA_HARDWARE;
+    if (!strcmp(k, "dmaRules") || !strcmp(k, "stopRules")) { /* vdpu_rules_t in vdpu.h */
+        vdpu_rules_t r;
+        if (!strcmp(v, "warn"))
+            r = VDPU_RULES_WARN;
+        else if (!strcmp(v, "quiet") || (!strcmp(v, "hardware") && k[0] == 'd'))
+            r = VDPU_RULES_QUIET; /* dmaRules=hardware: its name before the warnings */
+        else if (!strcmp(v, "strict"))
+            r = VDPU_RULES_STRICT;
         else
             return false;
+        *(k[0] == 'd' ? &vp->dma_rules : &vp->stop_rules) = r;
         return true;
     }
     for (unsigned i = 0; i < vdpu_param_count; i++)
@@ -470,6 +474,7 @@ static const char *const named_keys[] = {
     "profile",
     "gdbserver",
     "gdbDpu",
+    "stopRules",
 };
 
 /* Edit distance of a and b, case-insensitive, capped at 3 (a typo is 1-2). */

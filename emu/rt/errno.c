@@ -1,3 +1,5 @@
-/* errno.c -- the one errno of the DPU (shared by all tasklets, as in the SDK). */
+/* errno.c -- errno of each tasklet (errno.h: an lvalue in __errno[me()]),
+ * one word per hardware thread. */
+#include <dpuconst.h>
 #include <errno.h>
-int errno;
+int __errno[__DPU_NUMBER_OF_THREADS];

@@ -1,5 +1,5 @@
 /* sys.c -- small runtime pieces of the virtual DPU: check_stack(),
- * CLOCKS_PER_SEC, atoi/strtol. */
+ * atoi/strtol (CLOCKS_PER_SEC is in crt0.S: always linked). */
 #include <defs.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,9 +15,6 @@ int check_stack(void)
     uint32_t lo = __sys_stack_table[2 * me()];
     return (int)((int32_t)(sp - lo) / 4);
 }
-
-/* DPU clock in Hz; the loader overwrites it with the configured clock. */
-__host const volatile uint32_t CLOCKS_PER_SEC = 350000000u;
 
 static int digit_val(char c)
 {

@@ -136,25 +136,29 @@
 
 /* --------------------------------------------------------------- fault codes */
 /* 1..9: the SDK's dpufault.h numbers; >= 16: rules enforced by the emulator. */
-#define VDPU_FAULT_HEAP_FULL       1  /* mem_alloc: heap exhausted             */
-#define VDPU_FAULT_DIV_ZERO        2  /* integer division by zero              */
-#define VDPU_FAULT_ASSERT          3  /* assert() failed                       */
-#define VDPU_FAULT_HALT            4  /* halt() / trap                         */
-#define VDPU_FAULT_PRINTF_OVERFLOW 5  /* printf record larger than the buffer  */
-#define VDPU_FAULT_UNALIGNED_MRAM  8  /* unaligned MRAM helper misuse          */
-#define VDPU_FAULT_PERFCOUNTER     9  /* unsupported perfcounter config        */
-#define VDPU_FAULT_DMA_SIZE        16 /* DMA size not in 8..2048 or not %8     */
-#define VDPU_FAULT_DMA_ALIGN       17 /* DMA WRAM/MRAM address not 8-aligned   */
-#define VDPU_FAULT_DMA_RANGE       18 /* DMA outside WRAM/MRAM                 */
-#define VDPU_FAULT_BAD_ACCESS      19 /* load/store outside WRAM/MRAM          */
-#define VDPU_FAULT_IRAM_STORE      20 /* store into IRAM                       */
-#define VDPU_FAULT_MISALIGNED      21 /* misaligned load/store                 */
-#define VDPU_FAULT_STACK_OVERFLOW  22 /* sp left the tasklet's stack region    */
-#define VDPU_FAULT_DEADLOCK        23 /* every live tasklet is blocked         */
-#define VDPU_FAULT_ILLEGAL_INSN    24 /* illegal/unsupported instruction       */
-#define VDPU_FAULT_BAD_PC          25 /* jump outside IRAM .text               */
-#define VDPU_FAULT_BAD_ECALL       26 /* unknown service / bad service args    */
-#define VDPU_FAULT_INSN_LIMIT      27 /* watchdog: instruction budget exceeded */
+#define VDPU_FAULT_HEAP_FULL         1  /* mem_alloc: heap exhausted             */
+#define VDPU_FAULT_DIV_ZERO          2  /* integer division by zero              */
+#define VDPU_FAULT_ASSERT            3  /* assert() failed                       */
+#define VDPU_FAULT_HALT              4  /* halt() / trap                         */
+#define VDPU_FAULT_PRINTF_OVERFLOW   5  /* printf record larger than the buffer  */
+#define VDPU_FAULT_ALREADY_PROFILING 6  /* profiling_start twice                */
+#define VDPU_FAULT_NOT_PROFILING     7  /* profiling_stop without a start       */
+#define VDPU_FAULT_UNALIGNED_MRAM    8  /* unaligned MRAM helper misuse          */
+#define VDPU_FAULT_PERFCOUNTER       9  /* unsupported perfcounter config        */
+#define VDPU_FAULT_DMA_SIZE          16 /* DMA size not in 8..2048 or not %8     */
+#define VDPU_FAULT_DMA_ALIGN         17 /* DMA WRAM/MRAM address not 8-aligned   */
+#define VDPU_FAULT_DMA_RANGE         18 /* DMA outside WRAM/MRAM                 */
+#define VDPU_FAULT_BAD_ACCESS        19 /* load/store outside WRAM/MRAM          */
+#define VDPU_FAULT_IRAM_STORE        20 /* store into IRAM                       */
+#define VDPU_FAULT_MISALIGNED        21 /* misaligned load/store                 */
+#define VDPU_FAULT_STACK_OVERFLOW    22 /* sp left the tasklet's stack region    */
+#define VDPU_FAULT_DEADLOCK          23 /* every live tasklet is blocked         */
+#define VDPU_FAULT_ILLEGAL_INSN      24 /* illegal/unsupported instruction       */
+#define VDPU_FAULT_BAD_PC            25 /* jump outside IRAM .text               */
+#define VDPU_FAULT_BAD_ECALL         26 /* unknown service / bad service args    */
+#define VDPU_FAULT_INSN_LIMIT        27 /* watchdog: instruction budget exceeded */
+#define VDPU_FAULT_CYCLE_LIMIT       28 /* watchdog: cycle budget exceeded       */
+#define VDPU_FAULT_ALL_STOPPED       29 /* stopRules=strict: every tasklet stopped */
 
 /* ------------------------------------------------- DPU-side helpers (riscv32) */
 #if defined(__riscv) && __riscv_xlen == 32 && !defined(__ASSEMBLER__)

@@ -59,6 +59,10 @@ const char *vdpu_fault_name(int c)
         return "halt";
     case VDPU_FAULT_PRINTF_OVERFLOW:
         return "printf overflow";
+    case VDPU_FAULT_ALREADY_PROFILING:
+        return "already profiling";
+    case VDPU_FAULT_NOT_PROFILING:
+        return "not profiling";
     case VDPU_FAULT_UNALIGNED_MRAM:
         return "unaligned MRAM access";
     case VDPU_FAULT_PERFCOUNTER:
@@ -87,6 +91,10 @@ const char *vdpu_fault_name(int c)
         return "bad runtime service call";
     case VDPU_FAULT_INSN_LIMIT:
         return "instruction limit";
+    case VDPU_FAULT_CYCLE_LIMIT:
+        return "cycle limit";
+    case VDPU_FAULT_ALL_STOPPED:
+        return "every tasklet stopped";
     default:
         return "fault";
     }

@@ -63,6 +63,14 @@ const vdpu_param_desc_t vdpu_param_table[] = {
      "0: one slot per RV32 instruction"},
     {"maxInstructions", FIELD(max_instructions), VDPU_PARAM_U64, 0, 0, U64_MAX, 0, "instructions",
      "watchdog: real instructions per run, 0 = none (no hardware figure)"},
+    /* 2^36 cycles: about 196 s of DPU time at 350 MHz (172 s at 400 MHz),
+     * orders of magnitude above the kernels of the published benchmarks, yet
+     * a bound: on the hardware a DPU that loops forever keeps the launch
+     * waiting forever; here the launch fails with every tasklet's place */
+    {"maxCycles", FIELD(max_cycles), VDPU_PARAM_U64, 68719476736.0, 0, U64_MAX, 0, "cycles",
+     "watchdog: modeled DPU cycles per run (issue slots with mode=fast), 0 = none; the default "
+     "2^36 is ~196 s of DPU time at 350 MHz, far above any real kernel (no hardware figure: "
+     "on the DPU an endless loop never ends the launch)"},
 };
 const unsigned vdpu_param_count = sizeof vdpu_param_table / sizeof vdpu_param_table[0];
 
@@ -112,7 +120,8 @@ void vdpu_params_default(vdpu_params_t *p)
         return;
     memset(p, 0, sizeof *p);
     p->mode = VDPU_MODE_TIMED;
-    p->dma_rules = VDPU_DMA_STRICT;
+    p->dma_rules = VDPU_RULES_WARN;
+    p->stop_rules = VDPU_RULES_WARN;
     p->skip_steady = 1;
     for (unsigned i = 0; i < vdpu_param_count; i++)
         param_set_default(p, &vdpu_param_table[i]);
@@ -146,7 +155,9 @@ const char *vdpu_params_check(const vdpu_params_t *p)
     }
     if (p->mode != VDPU_MODE_TIMED && p->mode != VDPU_MODE_FAST)
         return "mode must be timed or fast";
-    if (p->dma_rules != VDPU_DMA_STRICT && p->dma_rules != VDPU_DMA_HARDWARE)
-        return "dmaRules must be strict or hardware";
+    if ((unsigned)p->dma_rules > VDPU_RULES_STRICT)
+        return "dmaRules must be warn, quiet or strict";
+    if ((unsigned)p->stop_rules > VDPU_RULES_STRICT)
+        return "stopRules must be warn, quiet or strict";
     return NULL;
 }

@@ -33,6 +33,11 @@ void vdpu_program_free(vdpu_program_t *p)
     free(p->syms);
     free(p->funcs);
     free(p->strtab);
+    for (uint32_t i = 0; i < p->n_line_files; i++)
+        free(p->line_files[i]);
+    free(p->line_files);
+    free(p->line_of);
+    free(p->noted);
     free(p);
 }
 
@@ -373,6 +378,26 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
     }
     if (fuse_costs(p) != 0)
         FAIL(VDPU_ERR_NOMEM, "out of memory");
+    p->noted = calloc(p->n_insns + 1u, 1);
+    if (!p->noted)
+        FAIL(VDPU_ERR_NOMEM, "out of memory");
+    p->fingerprint = 0xcbf29ce484222325ull; /* FNV-1a of the code */
+    for (size_t i = 0; i < (size_t)p->n_insns * 4; i++)
+        p->fingerprint = (p->fingerprint ^ b[text->sh_offset + i]) * 0x100000001b3ull;
+    {
+        /* source lines, when the program has debug information */
+        const uint8_t *sec[3] = {NULL, NULL, NULL};
+        size_t sec_len[3] = {0, 0, 0};
+        static const char *const names[3] = {".debug_line", ".debug_line_str", ".debug_str"};
+        for (unsigned i = 1; i < eh.e_shnum; i++)
+            for (unsigned k = 0; k < 3; k++)
+                if (has_bits(&sh[i]) && strcmp(NAME(&sh[i]), names[k]) == 0) {
+                    sec[k] = b + sh[i].sh_offset;
+                    sec_len[k] = sh[i].sh_size;
+                }
+        if (vdpu_lines_load(p, sec[0], sec_len[0], sec[1], sec_len[1], sec[2], sec_len[2]) != 0)
+            FAIL(VDPU_ERR_NOMEM, "out of memory");
+    }
     free(sh);
     *out = p;
     return VDPU_OK;

@@ -318,24 +318,69 @@ static void deadlock(vdpu_t *d)
         }
     }
     vdpu_fault(d, first, first_pc, VDPU_FAULT_DEADLOCK,
-               "deadlock: every live tasklet is stopped or spins on what only another can change "
-               "(%s)",
+               "deadlock: every live tasklet is stopped or spins on what only another can change, "
+               "the hardware would spin forever (%s)",
                buf);
+    vdpu_describe_tasklets(d);
 }
 
-/* Called when a tasklet became stuck: faults if every live tasklet is. */
+/* Nothing can run and some tasklets are stopped or not booted: nothing can
+ * resume them, and on the hardware a DPU whose tasklets have all stopped has
+ * finished its run (the SDK's barrier, semaphore and handshake park their
+ * waiters with `stop`), so the run ends as done; stopRules=strict makes it a
+ * fault, stopRules=warn (the default) notes it once per place. */
+static void all_stopped(vdpu_t *d)
+{
+    int first = -1;
+    char who[100] = "";
+    size_t o = 0;
+    for (unsigned i = 0; i < d->nr; i++) {
+        if (d->t[i].state != TS_BLOCKED && d->t[i].state != TS_WAITBOOT)
+            continue;
+        if (first < 0)
+            first = (int)i;
+        if (o < sizeof who - 1)
+            o += (size_t)snprintf(who + o, sizeof who - o, "%s%u", o ? "," : "", i);
+    }
+    if (first < 0)
+        return;
+    vdpu_describe_tasklets(d);
+    if (d->params.stop_rules == VDPU_RULES_STRICT) {
+        vdpu_fault(d, first, vdpu_tasklet_pc(d, (unsigned)first), VDPU_FAULT_ALL_STOPPED,
+                   "every live tasklet stopped and none can resume them: tasklets %s "
+                   "(stopRules=strict; the hardware ends the run here)",
+                   who);
+        return;
+    }
+    d->res->stopped_early = 1;
+    if (d->params.stop_rules == VDPU_RULES_WARN &&
+        vdpu_note(
+            d, vdpu_tasklet_pc(d, (unsigned)first), VDPU_NOTE_STOPPED,
+            "stopped tasklets: the run ended with tasklets %s stopped and nothing left to "
+            "resume them, as on the hardware: their work is undone (stopRules=strict makes it "
+            "a fault); tasklet %d waits",
+            who, first)) {
+        size_t e = strlen(d->res->notes);
+        snprintf(d->res->notes + e, sizeof d->res->notes - e, "%s", d->res->detail);
+    }
+}
+
+/* Called when a tasklet became stuck: faults if every live tasklet is and
+ * one of them spins (on the hardware it would spin forever). */
 static int check_deadlock(vdpu_t *d)
 {
-    int live = 0;
+    int spinning = 0;
     for (unsigned i = 0; i < d->nr; i++) {
         const vtask_t *w = &d->t[i];
         if (w->state == TS_DONE)
             continue;
         if (!stuck(d, w))
             return 0;
-        live = 1;
+        spinning |= w->state == TS_RUN;
     }
-    if (!live)
+    /* only stopped (or unbooted) tasklets left: the schedulers end the run
+     * when nothing can issue (all_stopped) */
+    if (!spinning)
         return 0;
     deadlock(d);
     return 1;
@@ -371,6 +416,49 @@ static uint64_t perf_value(vdpu_t *d, uint64_t slots_now)
     return (raw - d->perf_base) & ~(uint64_t)15;
 }
 
+/* A DMA that breaks the SDK's rules (size 8..2048 and a multiple of 8, both
+ * addresses 8-aligned): a fault under dmaRules=strict, else what ldma/sdma
+ * do (vdpu.h, vdpu_rules_t), counted and noted once per place. Returns 1 on
+ * the fault. */
+static __attribute__((noinline)) int dma_rule(vdpu_t *d, vtask_t *t, int wr, uint32_t *ma,
+                                              uint32_t *wa, uint32_t *n, uint32_t pc, int size_bad)
+{
+    const char *fn = wr ? "mram_write" : "mram_read";
+    const uint32_t hn = ((((*n >> 3) - 1u) & 0xffu) + 1u) << 3;
+    if (d->params.dma_rules == VDPU_RULES_STRICT) {
+        if (size_bad)
+            vdpu_fault(
+                d, tid(d, t), pc, VDPU_FAULT_DMA_SIZE,
+                "%s: DMA size %u bytes: must be 8..2048 and a multiple of 8 (dmaRules=strict; "
+                "the hardware would move %u bytes)",
+                fn, *n, hn);
+        else
+            vdpu_fault(d, tid(d, t), pc, VDPU_FAULT_DMA_ALIGN,
+                       "%s: %s address 0x%x is not 8-byte aligned (dmaRules=strict; the hardware "
+                       "would use 0x%x)",
+                       fn, (*wa & 7) ? "WRAM" : "MRAM", (*wa & 7) ? *wa : *ma,
+                       ((*wa & 7) ? *wa : *ma) & ~7u);
+        return 1;
+    }
+    d->res->dma_rule_hits++;
+    if (d->params.dma_rules == VDPU_RULES_WARN) {
+        if (size_bad)
+            vdpu_note(d, pc, VDPU_NOTE_DMA_SIZE,
+                      "DMA size rule (8..2048, a multiple of 8): %s of %u bytes moved %u bytes, as "
+                      "the hardware does (dmaRules=strict makes it a fault)",
+                      fn, *n, hn);
+        if ((*wa | *ma) & 7)
+            vdpu_note(d, pc, VDPU_NOTE_DMA_ALIGN,
+                      "DMA alignment rule (8-byte addresses): %s at WRAM 0x%x / MRAM 0x%x used "
+                      "0x%x / 0x%x, as the hardware does (dmaRules=strict makes it a fault)",
+                      fn, *wa, *ma, *wa & ~7u, *ma & ~7u);
+    }
+    *n = hn;
+    *wa &= ~7u;
+    *ma &= ~7u;
+    return 0;
+}
+
 /* One DMA (mram_read/mram_write: the ecall service or the ldma/sdma
  * instruction at instruction index pc). Returns 0 when done, 1 on a fault. */
 static __attribute__((noinline)) int do_dma(vdpu_t *d, vtask_t *t, int wr, uint32_t ma, uint32_t wa,
@@ -378,28 +466,10 @@ static __attribute__((noinline)) int do_dma(vdpu_t *d, vtask_t *t, int wr, uint3
 {
     int me = tid(d, t);
     const char *fn = wr ? "mram_write" : "mram_read";
-    if (d->params.dma_rules == VDPU_DMA_HARDWARE) {
-        /* ldma/sdma ignore the 3 low address bits and encode n/8 - 1 in 8 bits
-         * (see vdpu.h); the checks below then pass, except the range check */
-        n = ((((n >> 3) - 1u) & 0xffu) + 1u) << 3;
-        wa &= ~7u;
-        ma &= ~7u;
-    }
-    if (n < VDPU_DMA_MIN || n > VDPU_DMA_MAX || (n & 7)) {
-        vdpu_fault(d, me, pc, VDPU_FAULT_DMA_SIZE,
-                   "%s: DMA size %u bytes: must be 8..2048 and a multiple of 8", fn, n);
-        return 1;
-    }
-    if (wa & 7) {
-        vdpu_fault(d, me, pc, VDPU_FAULT_DMA_ALIGN, "%s: WRAM address 0x%x is not 8-byte aligned",
-                   fn, wa);
-        return 1;
-    }
-    if (ma & 7) {
-        vdpu_fault(d, me, pc, VDPU_FAULT_DMA_ALIGN, "%s: MRAM address 0x%x is not 8-byte aligned",
-                   fn, ma);
-        return 1;
-    }
+    const int size_bad = n < VDPU_DMA_MIN || n > VDPU_DMA_MAX || (n & 7);
+    if (UNLIKELY(size_bad || ((wa | ma) & 7)))
+        if (dma_rule(d, t, wr, &ma, &wa, &n, pc, size_bad))
+            return 1;
     uint32_t mo = ma & (VDPU_MRAM_SIZE - 1);
     if (wa > VDPU_WRAM_SIZE - n || mo > VDPU_MRAM_SIZE - n) {
         vdpu_fault(d, me, pc, VDPU_FAULT_DMA_RANGE,
@@ -970,10 +1040,23 @@ static void account(vdpu_t *d, vtask_t *t, uint32_t n, uint32_t extra)
  * naming no tasklet would report pc index 0, i.e. 0x80000000 (the entry). */
 static int check_watchdog(vdpu_t *d, const vtask_t *t)
 {
+    const int tk = t ? (int)(t - d->t) : -1;
+    const uint32_t pc = t ? t->pc : 0;
     if (d->params.max_instructions && d->res->instructions > d->params.max_instructions) {
-        vdpu_fault(d, t ? (int)(t - d->t) : -1, t ? t->pc : 0, VDPU_FAULT_INSN_LIMIT,
-                   "instruction limit of %llu exceeded (watchdog)",
+        vdpu_fault(d, tk, pc, VDPU_FAULT_INSN_LIMIT,
+                   "instruction limit of %llu exceeded (watchdog, profile key maxInstructions)",
                    (unsigned long long)d->params.max_instructions);
+        vdpu_describe_tasklets(d);
+        return 1;
+    }
+    /* modeled cycles; FAST mode has none, its issue slots are a lower bound */
+    const uint64_t c = d->params.mode == VDPU_MODE_TIMED ? d->now : d->total_slots;
+    if (d->params.max_cycles && c > d->params.max_cycles) {
+        vdpu_fault(d, tk, pc, VDPU_FAULT_CYCLE_LIMIT,
+                   "cycle limit of %llu exceeded (watchdog: the DPU would still be running on the "
+                   "hardware; profile key maxCycles raises the limit, maxCycles=0 lifts it)",
+                   (unsigned long long)d->params.max_cycles);
+        vdpu_describe_tasklets(d);
         return 1;
     }
     return 0;
@@ -1007,11 +1090,7 @@ static void run_fast(vdpu_t *d)
         if (d->faulted || check_watchdog(d, last))
             return;
         if (!any) {
-            for (unsigned i = 0; i < d->nr; i++)
-                if (d->t[i].state == TS_BLOCKED || d->t[i].state == TS_WAITBOOT) {
-                    deadlock(d);
-                    return;
-                }
+            all_stopped(d);
             return;
         }
     }
@@ -1422,11 +1501,7 @@ static void run_timed(vdpu_t *d)
         if (!pick) {
             if (minready == UINT64_MAX) {
                 d->now = now;
-                for (unsigned i = 0; i < nr; i++)
-                    if (d->t[i].state == TS_BLOCKED || d->t[i].state == TS_WAITBOOT) {
-                        deadlock(d);
-                        break;
-                    }
+                all_stopped(d);
                 break;
             }
             idle += minready - now;

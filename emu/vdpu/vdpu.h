@@ -80,6 +80,13 @@ typedef struct {
 vdpu_err_t vdpu_program_symbol(const vdpu_program_t *prog, const char *name, vdpu_symbol_t *out);
 /* Name of the function containing a DPU address (IRAM), or "?" */
 const char *vdpu_program_func_name(const vdpu_program_t *prog, uint32_t pc);
+/* Source file and line of the instruction at IRAM address pc, from the
+ * program's DWARF line table (compiled with -g). Returns 1 and sets *file
+ * (valid until the program is freed) and *line, or 0 when unknown. */
+int vdpu_program_line(const vdpu_program_t *prog, uint32_t pc, const char **file, unsigned *line);
+/* "pc 0x80000040 in func (file.c:12)", or without the parenthesis when the
+ * line is unknown, into buf[0..n). */
+void vdpu_program_where(const vdpu_program_t *prog, uint32_t pc, char *buf, size_t n);
 
 /* ------------------------------------------------------------------ params */
 /* Timing parameters. Their defaults, units, valid ranges, sources
@@ -107,34 +114,44 @@ typedef enum {
     VDPU_MODE_FAST = 1   /* untimed: round robin with a large quantum          */
 } vdpu_mode_t;
 
-/* What an mram_read/mram_write that breaks the DMA rules (size 8..2048 and a
- * multiple of 8, both addresses 8-aligned) does. */
+/* What the virtual DPU does where a program breaks a rule of the SDK that the
+ * hardware does not enforce but answers with something defined:
+ *  - dma_rules: an mram_read/mram_write whose size is not 8..2048 and a
+ *    multiple of 8, or whose WRAM or MRAM address is not 8-aligned. The
+ *    DPU's ldma/sdma clear the 3 low bits of both addresses and encode the
+ *    size as (n/8 - 1) in 8 bits, so ((((n >> 3) - 1) & 0xff) + 1) * 8 bytes
+ *    move (0 -> 2048, 4 -> 2048, 12 -> 8, 2056 -> 8);
+ *  - stop_rules: every live tasklet stopped (e.g. waiting at a barrier that
+ *    not every tasklet reaches): nothing can resume them, and a DPU whose
+ *    tasklets have all stopped has finished its run, so the run ends.
+ * What the hardware cannot do (a DMA past the end of WRAM/MRAM, a store to
+ * IRAM, ...) faults whatever these say. */
 typedef enum {
-    VDPU_DMA_STRICT = 0,  /* fault naming the rule (default)                    */
-    VDPU_DMA_HARDWARE = 1 /* what ldma/sdma do on the DPU: the 3 low bits of the
-                             WRAM and MRAM addresses are cleared and the size is
-                             encoded as (n/8 - 1) in 8 bits, so it becomes
-                             ((((n >> 3) - 1) & 0xff) + 1) * 8 bytes (0 -> 2048,
-                             12 -> 8, 2056 -> 8); opt-in, for programs that rely
-                             on it (PrIM TRNS, GEMV/MLP with an odd row length).
-                             A transfer past the end of WRAM/MRAM still faults. */
-} vdpu_dma_rules_t;
+    VDPU_RULES_WARN = 0,  /* as the hardware, each place noted once (default):
+                             vdpu_result_t.notes                           */
+    VDPU_RULES_QUIET = 1, /* as the hardware, silently                      */
+    VDPU_RULES_STRICT = 2 /* a fault naming the rule: finds latent bugs     */
+} vdpu_rules_t;
 
 typedef struct {
     double clock_mhz; /* DPU clock                                       */
     vdpu_mode_t mode;
     vdpu_timing_t timing;
-    uint32_t fast_quantum;      /* FAST mode: instructions per tasklet turn (>=1)  */
-    uint64_t max_instructions;  /* watchdog (real instructions per run), 0 = none  */
-    uint32_t isa_fusion;        /* 1: RV32 idioms the DPU does in one instruction
-                                   cost the DPU's slots (docs/VIRTUAL_DPU.md);
-                                   0: every RV32 instruction is one slot        */
-    vdpu_dma_rules_t dma_rules; /* default VDPU_DMA_STRICT                         */
-    uint32_t skip_steady;       /* TIMED: 1 (default) skips the pending slots of a
-                                   steady round robin instead of handing them out
-                                   one cycle at a time (run.c); results, cycles
-                                   and stats are identical, 0 is for the test
-                                   that checks so                              */
+    uint32_t fast_quantum;     /* FAST mode: instructions per tasklet turn (>=1)  */
+    uint64_t max_instructions; /* watchdog (real instructions per run), 0 = none  */
+    uint64_t max_cycles;       /* watchdog: modeled cycles per run (issue slots in
+                                  FAST mode, a lower bound), 0 = none; the
+                                  default (params.c) is far above any real run */
+    uint32_t isa_fusion;       /* 1: RV32 idioms the DPU does in one instruction
+                                  cost the DPU's slots (docs/VIRTUAL_DPU.md);
+                                  0: every RV32 instruction is one slot        */
+    vdpu_rules_t dma_rules;    /* default VDPU_RULES_WARN                         */
+    vdpu_rules_t stop_rules;   /* default VDPU_RULES_WARN                         */
+    uint32_t skip_steady;      /* TIMED: 1 (default) skips the pending slots of a
+                                  steady round robin instead of handing them out
+                                  one cycle at a time (run.c); results, cycles
+                                  and stats are identical, 0 is for the test
+                                  that checks so                              */
 } vdpu_params_t;
 
 /* The numeric parameters (all of vdpu_params_t but the two enums), one row
@@ -203,6 +220,9 @@ typedef struct {
     uint64_t dma_count;
 } vdpu_tasklet_stats_t;
 
+#define VDPU_NOTES_SIZE  1024
+#define VDPU_DETAIL_SIZE 2048
+
 typedef struct {
     vdpu_status_t status;
     /* fault info (status == VDPU_STATUS_FAULT) */
@@ -219,6 +239,16 @@ typedef struct {
     uint64_t dma_count, dma_bytes, dma_busy_cycles; /* engine busy (transfer part) */
     unsigned nr_tasklets;
     vdpu_tasklet_stats_t tasklet[VDPU_MAX_TASKLETS];
+    /* rules broken and answered as the hardware does (vdpu_rules_t) */
+    uint64_t dma_rule_hits; /* DMAs done as ldma/sdma do, every one counted   */
+    int stopped_early;      /* 1: the run ended with every live tasklet stopped */
+    /* the places met for the first time by this program (in any DPU): one
+     * line each, "<rule>: <what> at pc 0x... in func (file.c:12)", for the
+     * host to print; empty when the rules are QUIET or STRICT */
+    char notes[VDPU_NOTES_SIZE];
+    /* on a watchdog fault, a deadlock or an early end: one line per live
+     * tasklet, where it is and why it waits */
+    char detail[VDPU_DETAIL_SIZE];
     /* how the interpreter got there, not what the DPU did: heads issued by
      * the steady-state skipping (params.skip_steady); everything above is
      * the same with it on or off */

@@ -105,6 +105,19 @@ struct vdpu_program {
     vsym_t **funcs; /* FUNC symbols sorted by address */
     uint32_t n_funcs;
     char *strtab;
+    /* source lines (lines.c): per instruction, NULL without debug info */
+    struct {
+        uint16_t file; /* into line_files */
+        uint32_t line; /* 0 = unknown */
+    } * line_of;
+    char **line_files;
+    uint32_t n_line_files;
+    /* The one part that changes after loading: per instruction, the
+     * diagnostics (VDPU_NOTE_* bits) already reported for this program, set
+     * atomically by whichever DPU meets the place first (notes.c), so each
+     * is reported once however many DPUs and threads run the program. */
+    uint8_t *noted;
+    uint64_t fingerprint; /* of the code (FNV-1a): the same program to diag.c */
 };
 
 enum { TS_RUN = 0, TS_BLOCKED, TS_DONE, TS_WAITBOOT };
@@ -157,6 +170,24 @@ struct vdpu {
 };
 
 /* shared helpers */
+/* diag.c: note, once per program and instruction pc_index for each bit
+ * (VDPU_NOTE_*), a rule answered as the hardware does: appends the formatted
+ * text and its place to d->res->notes the first time only (returns 1 then,
+ * 0 when the place was noted before). */
+enum { VDPU_NOTE_DMA_SIZE = 1, VDPU_NOTE_DMA_ALIGN = 2, VDPU_NOTE_STOPPED = 4 };
+int vdpu_note(vdpu_t *d, uint32_t pc_index, unsigned bit, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* diag.c: the instruction index where tasklet i is (or stopped) */
+uint32_t vdpu_tasklet_pc(const vdpu_t *d, unsigned i);
+/* diag.c: fill d->res->detail with every live tasklet's state and place */
+void vdpu_describe_tasklets(vdpu_t *d);
+/* lines.c: decode .debug_line (and the string sections its DWARF 5 form
+ * refers to, either may be NULL) into p->line_of / p->line_files. Malformed
+ * debug information keeps what was decoded before it; -1 only when out of
+ * memory. */
+int vdpu_lines_load(vdpu_program_t *p, const uint8_t *line, size_t line_len,
+                    const uint8_t *line_str, size_t line_str_len, const uint8_t *str,
+                    size_t str_len);
 void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out);

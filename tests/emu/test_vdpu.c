@@ -202,6 +202,9 @@ static int run(const char *name, ctx_t *c, vdpu_result_t *r)
     } else {
         skip_steady_heads += r1.steady_heads;
         r1.steady_heads = r2.steady_heads = 0;
+        /* noted once per program: the reference run, second, notes nothing */
+        memset(r1.notes, 0, sizeof r1.notes);
+        memset(r2.notes, 0, sizeof r2.notes);
         if (memcmp(&r1, &r2, sizeof r1))
             fail(name,
                  "skipping changed the result: cycles %llu/%llu idle %llu/%llu instructions "
@@ -370,9 +373,8 @@ static void test_faults(void)
         {7, "fault_stack_overflow", "-DSTACK_SIZE_DEFAULT=512", VDPU_FAULT_STACK_OVERFLOW,
          "stack overflow: tasklet 0", "recurse", 0},
         {8, "fault_heap_full_via_runtime", "", VDPU_FAULT_HEAP_FULL, "heap full", "main", 0},
-        {9, "fault_barrier_deadlock", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK,
-         "every live tasklet is stopped or spins on what only another can change (0:stopped in "
-         "barrier_wait)",
+        {9, "fault_barrier_deadlock", "-DNR_TASKLETS=2", VDPU_FAULT_ALL_STOPPED,
+         "every live tasklet stopped and none can resume them: tasklets 0 (stopRules=strict",
          "barrier_wait", 0},
         {10, "fault_illegal_instruction", "", VDPU_FAULT_ILLEGAL_INSN,
          "illegal instruction 0x0000007b", "main", 0},
@@ -389,8 +391,8 @@ static void test_faults(void)
          "resume(1): that tasklet has exited", "main", 0},
         {19, "fault_vmutex_deadlock", "-DNR_TASKLETS=3", VDPU_FAULT_DEADLOCK, "vmutex wait on WRAM",
          "main", -2},
-        {20, "fault_all_stopped", "-DNR_TASKLETS=4", VDPU_FAULT_DEADLOCK,
-         "(0:stopped in main, 1:stopped in main, 2:stopped in main, 3:stopped in main)", "main", 0},
+        {20, "fault_all_stopped", "-DNR_TASKLETS=4", VDPU_FAULT_ALL_STOPPED, "tasklets 0,1,2,3",
+         "main", 0},
         {21, "fault_resume_self", "-DNR_TASKLETS=2", VDPU_FAULT_DEADLOCK,
          "(1:resume of running tasklet 1 in main)", "main", 1},
         {22, "fault_atomic_bit_is_not_memory", "", VDPU_FAULT_BAD_ACCESS,
@@ -414,6 +416,11 @@ static void test_faults(void)
             ctx_t c;
             if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
                 continue;
+            /* the rules the hardware answers with something defined fault
+             * only when asked (test_hardware_rules checks the default) */
+            vdpu_params_t prm = *vdpu_get_params(c.d);
+            prm.dma_rules = prm.stop_rules = VDPU_RULES_STRICT;
+            vdpu_set_params(c.d, &prm);
             vdpu_result_t r;
             if (run(nm, &c, &r)) {
                 close_prog(&c);
@@ -488,8 +495,9 @@ static void test_watchdog(void)
 }
 
 /* ------------------------------------------------ DMA rules: hardware */
-/* params.dma_rules = VDPU_DMA_HARDWARE: rule-breaking DMAs behave like ldma/sdma
- * (addresses aligned down, size (n/8 - 1) & 0xff); strict (default) faults. */
+/* params.dma_rules = VDPU_RULES_QUIET (and WARN, the default): rule-breaking
+ * DMAs behave like ldma/sdma (addresses aligned down, size (n/8 - 1) &
+ * 0xff); VDPU_RULES_STRICT faults. */
 static void test_dma_rules(void)
 {
     char path[256];
@@ -510,7 +518,7 @@ static void test_dma_rules(void)
             if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
                 continue;
             vdpu_params_t prm = *vdpu_get_params(c.d);
-            prm.dma_rules = hw ? VDPU_DMA_HARDWARE : VDPU_DMA_STRICT;
+            prm.dma_rules = hw ? VDPU_RULES_QUIET : VDPU_RULES_STRICT;
             vdpu_set_params(c.d, &prm);
             wr(&c, "msrc", src, sizeof src);
             sym_rw(&c, "mdst", 256 * 8, (void *)&sentinel, 8, 1);
@@ -550,6 +558,189 @@ static void test_dma_rules(void)
             close_prog(&c);
         }
     }
+}
+
+/* ----------------------------------------- watchdog by default: cycles */
+/* A DPU that loops forever: on the hardware the launch never ends; here a
+ * default cycle budget (maxCycles, params.max_cycles) ends it with a fault
+ * that says where every tasklet is, its source line included when the
+ * program has debug information. The default itself is checked too. */
+static void test_cycle_watchdog(void)
+{
+    vdpu_params_t def;
+    vdpu_params_default(&def);
+    if (def.max_cycles != (uint64_t)1 << 36 || def.max_instructions != 0)
+        fail("watchdog_default_budget", "default max_cycles %llu (expected 2^36), max_insns %llu",
+             (unsigned long long)def.max_cycles, (unsigned long long)def.max_instructions);
+    else
+        pass("watchdog_default_budget");
+    char path[256];
+    if (build("fault_watchdog_g", "faults.c", "-g -DFAULT=17 -DNR_TASKLETS=3", path, sizeof path)) {
+        fail("watchdog_cycles_names_lines", "build failed: %.300s", last_log);
+        return;
+    }
+    for (int mode = 0; mode < 2; mode++) {
+        char nm[128];
+        snprintf(nm, sizeof nm, "watchdog_cycles_names_lines_%s", mode ? "fast" : "timed");
+        ctx_t c;
+        if (open_prog(nm, path, mode ? VDPU_MODE_FAST : VDPU_MODE_TIMED, &c))
+            continue;
+        vdpu_params_t prm = *vdpu_get_params(c.d);
+        prm.max_instructions = 0; /* the default: only the cycle budget */
+        prm.max_cycles = 300000;
+        vdpu_set_params(c.d, &prm);
+        vdpu_result_t r;
+        if (run(nm, &c, &r)) {
+            close_prog(&c);
+            continue;
+        }
+        if (r.status != VDPU_STATUS_FAULT || r.fault_code != VDPU_FAULT_CYCLE_LIMIT)
+            fail(nm, "expected the cycle watchdog, got status %d code %d (%s)", (int)r.status,
+                 r.fault_code, r.fault_msg);
+        else if (!strstr(r.fault_msg, "cycle limit of 300000") || !strstr(r.fault_msg, "maxCycles"))
+            fail(nm, "message '%s' lacks the limit or its key", r.fault_msg);
+        else if (!strstr(r.detail, "tasklet 0: running, pc 0x") ||
+                 !strstr(r.detail, "tasklet 2: running") || !strstr(r.detail, "in spin (") ||
+                 !strstr(r.detail, "faults.c:"))
+            fail(nm, "tasklet places lack a tasklet, spin() or its source line:\n%s", r.detail);
+        else if ((mode ? r.slots : r.cycles) > 300000 + 100000)
+            fail(nm, "stopped late: %llu", (unsigned long long)(mode ? r.slots : r.cycles));
+        else
+            pass(nm);
+        close_prog(&c);
+    }
+}
+
+/* ------------------------------------- hardware behaviour by default */
+/* The DMA rules and a run whose tasklets all stop: by default what the
+ * hardware does, each place noted once per program (vdpu_result_t.notes),
+ * QUIET counts without notes (the strict faults: test_faults). */
+static void test_hardware_rules(void)
+{
+    static const struct {
+        int n;
+        const char *name, *flags, *note;
+    } cases[] = {
+        {1, "rules_dma_size", "",
+         "DMA size rule (8..2048, a multiple of 8): mram_read of 12 bytes"},
+        {3, "rules_dma_wram_align", "", "DMA alignment rule"},
+        {4, "rules_dma_mram_align", "", "DMA alignment rule"},
+        {9, "rules_barrier_stopped", "-DNR_TASKLETS=2", "tasklets 0 stopped"},
+        {20, "rules_all_stopped", "-DNR_TASKLETS=4", "tasklets 0,1,2,3 stopped"},
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char flags[128], path[256], nm[128];
+        snprintf(flags, sizeof flags, "-g -DFAULT=%d %s", cases[i].n, cases[i].flags);
+        if (build(cases[i].name, "faults.c", flags, path, sizeof path)) {
+            fail(cases[i].name, "build failed: %.300s", last_log);
+            continue;
+        }
+        for (int quiet = 0; quiet < 2; quiet++) {
+            snprintf(nm, sizeof nm, "%s_%s", cases[i].name, quiet ? "quiet" : "warn_once");
+            ctx_t c;
+            if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+                continue;
+            vdpu_params_t prm = *vdpu_get_params(c.d);
+            if (quiet)
+                prm.dma_rules = prm.stop_rules = VDPU_RULES_QUIET;
+            vdpu_set_params(c.d, &prm);
+            /* the second run: another DPU running the same program */
+            vdpu_result_t r, r2;
+            vdpu_t *d2 = NULL;
+            if (run(nm, &c, &r) || vdpu_create(&prm, &d2) || vdpu_load(d2, c.p) ||
+                vdpu_run(d2, &r2)) {
+                fail(nm, "run failed");
+                vdpu_free(d2);
+                close_prog(&c);
+                continue;
+            }
+            vdpu_free(d2);
+            int stop = cases[i].n == 9 || cases[i].n == 20;
+            if (r.status != VDPU_STATUS_DONE || r2.status != VDPU_STATUS_DONE)
+                fail(nm, "the run faulted: %s / %s", r.fault_msg, r2.fault_msg);
+            else if (stop ? !r.stopped_early : r.dma_rule_hits == 0)
+                fail(nm, "not counted (hits %llu, stopped %d)", (unsigned long long)r.dma_rule_hits,
+                     r.stopped_early);
+            else if (quiet && r.notes[0])
+                fail(nm, "quiet, yet noted: %s", r.notes);
+            else if (!quiet && (!strstr(r.notes, cases[i].note) ||
+                                (!strstr(r.notes, ".c:") && !strstr(r.notes, ".h:"))))
+                fail(nm, "note lacks '%s' or its source line: %s", cases[i].note, r.notes);
+            else if (r2.notes[0])
+                fail(nm, "noted again in the second run: %s", r2.notes);
+            else
+                pass(nm);
+            close_prog(&c);
+        }
+    }
+}
+
+/* ------------------------------------------- runtime symbols, always */
+/* The host-visible words the SDK's crt0 always defines (CLOCKS_PER_SEC,
+ * error_storage) are in every program, readable by name, even when the DPU
+ * code never refers to them (persist.c does not). */
+static void test_runtime_symbols(void)
+{
+    const char *nm = "runtime_symbols_always_defined";
+    char path[256];
+    if (build("rtsyms", "persist.c", "-DNR_TASKLETS=1", path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return;
+    }
+    ctx_t c;
+    if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        return;
+    vdpu_symbol_t s1, s2;
+    if (vdpu_program_symbol(c.p, "CLOCKS_PER_SEC", &s1) ||
+        vdpu_program_symbol(c.p, "error_storage", &s2))
+        fail(nm, "CLOCKS_PER_SEC or error_storage missing");
+    else if (!s1.host_visible || !s2.host_visible || s1.size != 4 || s1.mem != VDPU_MEM_WRAM)
+        fail(nm, "not host-visible 4-byte WRAM words");
+    else if (rd32(&c, "CLOCKS_PER_SEC") != 350000000u || rd32(&c, "error_storage") != 0)
+        fail(nm, "CLOCKS_PER_SEC %u (expected 350000000 at 350 MHz)", rd32(&c, "CLOCKS_PER_SEC"));
+    else
+        pass(nm);
+    close_prog(&c);
+}
+
+/* ---------------------------------------- MRAM variables kept as the SDK */
+/* The SDK links with --gc-sections and keeps only the _keep MRAM sections:
+ * an unreferenced __mram_noinit variable, and the runtime's printf buffer
+ * of a program whose printf is never called, take no MRAM, so the heap
+ * pointer (__sys_used_mram_end) stays where a program without them has it
+ * and data the host put there is read back. */
+static void test_mram_gc(void)
+{
+    const char *nm = "mram_gc_heap_pointer_as_sdk";
+    char path[256];
+    if (build("mram_gc", "mram_gc.c", "-DNR_TASKLETS=1", path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return;
+    }
+    ctx_t c;
+    if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        return;
+    vdpu_symbol_t end, keep, s;
+    const uint64_t data[4] = {10, 20, 30, 40};
+    vdpu_result_t r;
+    if (vdpu_program_symbol(c.p, "__sys_used_mram_end", &end) ||
+        vdpu_program_symbol(c.p, "host_only", &keep))
+        fail(nm, "__sys_used_mram_end or the _keep variable host_only missing");
+    else if (vdpu_program_symbol(c.p, "unused_noinit", &s) == VDPU_OK)
+        fail(nm, "the unreferenced __mram_noinit variable was kept");
+    else if (vdpu_program_symbol(c.p, "__stdout_buffer", &s) == VDPU_OK)
+        fail(nm, "the printf buffer of a never-called printf was kept (%u bytes)", s.size);
+    else if (end.offset > 4096)
+        fail(nm, "heap pointer at MRAM offset 0x%x, expected after 160 bytes of variables",
+             end.offset);
+    else if (vdpu_mram_write(c.d, end.offset, data, sizeof data) || run(nm, &c, &r) ||
+             r.status != VDPU_STATUS_DONE)
+        fail(nm, "run failed: %s", r.fault_msg);
+    else if (rd32(&c, "sum") != 104)
+        fail(nm, "sum %u, expected 104 (the host's data at the heap pointer + 4)", rd32(&c, "sum"));
+    else
+        pass(nm);
+    close_prog(&c);
 }
 
 /* ---------------------------------------------------- link/loader limits */
@@ -1393,6 +1584,10 @@ int main(int argc, char **argv)
     test_register_group("faults", test_faults, 46);
     test_register_group("watchdog", test_watchdog, 2);
     test_register_group("dma_rules", test_dma_rules, 4);
+    test_register_group("cycle_watchdog", test_cycle_watchdog, 3);
+    test_register_group("hardware_rules", test_hardware_rules, 10);
+    test_register_group("runtime_symbols", test_runtime_symbols, 1);
+    test_register_group("mram_gc", test_mram_gc, 1);
     test_register_group("limits", test_limits, 7);
     test_register_group("crafted_elf", test_crafted_elf, 4);
     test_register_group("persist", test_persist, 4);

@@ -53,6 +53,10 @@ int main(int argc, char **argv)
                (unsigned long long)r.slots, (unsigned long long)r.idle_cycles,
                (unsigned long long)r.dma_count, (unsigned long long)r.dma_bytes,
                (unsigned long long)r.dma_busy_cycles);
+        if (r.status == VDPU_STATUS_FAULT && r.detail[0])
+            fputs(r.detail, stdout);
+        if (r.notes[0])
+            printf("notes:\n%s", r.notes);
         for (int s = 0; s < nsyms; s++) {
             vdpu_symbol_t sy;
             if (vdpu_program_symbol(p, syms[s], &sy)) {

@@ -416,41 +416,119 @@ static void t_kernel_roundtrip(void)
     OK(dpu_free(set));
 }
 
-/* Profile key dmaRules: strict (default) faults on a DMA that breaks the rules,
- * hardware does what ldma/sdma do (see vdpu_dma_rules_t); other values refused. */
+/* Runs one launch of dma_rules.dpu with stderr captured into err[0..n). */
+static dpu_error_t launch_captured(struct dpu_set_t set, char *err, size_t n)
+{
+    fflush(stderr);
+    FILE *f = tmpfile();
+    int saved = dup(2);
+    if (!f || saved < 0 || dup2(fileno(f), 2) < 0) {
+        if (f)
+            fclose(f);
+        if (saved >= 0)
+            close(saved);
+        snprintf(err, n, "cannot capture stderr");
+        return DPU_ERR_SYSTEM;
+    }
+    dpu_error_t e = dpu_launch(set, DPU_SYNCHRONOUS);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(f);
+    size_t k = fread(err, 1, n - 1, f);
+    err[k] = 0;
+    fclose(f);
+    return e;
+}
+
+/* Profile key dmaRules: a DMA that breaks the rules does what ldma/sdma do
+ * (see vdpu_rules_t) with a warning per place on stderr naming the rule and
+ * the key (warn, the default), silently (quiet, and hardware, its name
+ * before the warnings), or faults (strict); other values refused. */
 static void t_dma_rules(void)
 {
     struct dpu_set_t set, dpu;
     const uint64_t pat = 0xa5a5a5a5a5a5a5a5ull, sentinel = 0x5e5e5e5e5e5e5e5eull;
     uint64_t src[8], res[8], got[257];
+    char err[4096];
     for (int i = 0; i < 8; i++)
         src[i] = 0x1111111111111111ull * (uint64_t)(i + 1);
     CHECK_ERR(dpu_alloc(1, "dmaRules=loose", &set), DPU_ERR_INVALID_PROFILE);
+    CHECK_ERR(dpu_alloc(1, "stopRules=hardware", &set), DPU_ERR_INVALID_PROFILE);
 
     OK(dpu_alloc(1, "dmaRules=strict", &set));
     OK(dpu_load(set, "dma_rules.dpu", NULL));
-    fprintf(stderr, "(one DPU fault report expected below)\n");
-    CHECK_ERR(dpu_launch(set, DPU_SYNCHRONOUS), DPU_ERR_DPU_FAULT);
+    CHECK_ERR(launch_captured(set, err, sizeof err), DPU_ERR_DPU_FAULT);
+    CHECK(strstr(err, "faulted") && strstr(err, "dmaRules=strict"),
+          "strict: the fault does not name the key: %s", err);
     OK(dpu_free(set));
 
-    OK(dpu_alloc(1, "dmaRules=hardware", &set));
-    OK(dpu_load(set, "dma_rules.dpu", NULL));
-    OK(dpu_copy_to(set, "msrc", 0, src, sizeof src));
-    OK(dpu_copy_to(set, "mdst", 256 * 8, &sentinel, 8));
-    OK(dpu_launch(set, DPU_SYNCHRONOUS));
-    DPU_FOREACH (set, dpu) {
-        OK(dpu_copy_from(dpu, "res", 0, res, sizeof res));
-        OK(dpu_copy_from(dpu, "mdst", 0, got, sizeof got));
+    static const char *const profiles[] = {"", "dmaRules=warn", "dmaRules=quiet",
+                                           "dmaRules=hardware"};
+    for (unsigned p = 0; p < 4; p++) {
+        OK(dpu_alloc(1, profiles[p], &set));
+        OK(dpu_load(set, "dma_rules.dpu", NULL));
+        OK(dpu_copy_to(set, "msrc", 0, src, sizeof src));
+        OK(dpu_copy_to(set, "mdst", 256 * 8, &sentinel, 8));
+        OK(launch_captured(set, err, sizeof err));
+        DPU_FOREACH (set, dpu) {
+            OK(dpu_copy_from(dpu, "res", 0, res, sizeof res));
+            OK(dpu_copy_from(dpu, "mdst", 0, got, sizeof got));
+        }
+        CHECK(res[0] == src[0] && res[1] == src[1], "MRAM address 4 mod 8 not aligned down");
+        CHECK(res[2] == src[0] && res[3] == src[1] && res[4] == 0,
+              "WRAM address 4 mod 8 not aligned down");
+        CHECK(res[5] == src[0] && res[6] == pat, "12-byte DMA did not move 8 bytes");
+        CHECK(res[7] == pat, "2056-byte DMA did not move 8 bytes");
+        int ok = got[256] == sentinel;
+        for (uint64_t i = 0; i < 256; i++)
+            ok = ok && got[i] == i;
+        CHECK(ok, "0-byte DMA did not move 2048 bytes");
+        if (p == 0) {
+            /* the first load of the program in this process: warned */
+            CHECK(strstr(err, "warning") && strstr(err, "DMA alignment rule") &&
+                      strstr(err, "DMA size rule") && strstr(err, "dmaRules=strict"),
+                  "default: no warning naming the rules: %s", err);
+        } else {
+            CHECK(strstr(err, "warning") == NULL, "%s: warned again or when quiet: %s", profiles[p],
+                  err);
+        }
+        OK(dpu_free(set));
     }
-    CHECK(res[0] == src[0] && res[1] == src[1], "MRAM address 4 mod 8 not aligned down");
-    CHECK(res[2] == src[0] && res[3] == src[1] && res[4] == 0,
-          "WRAM address 4 mod 8 not aligned down");
-    CHECK(res[5] == src[0] && res[6] == pat, "12-byte DMA did not move 8 bytes");
-    CHECK(res[7] == pat, "2056-byte DMA did not move 8 bytes");
-    int ok = got[256] == sentinel;
-    for (uint64_t i = 0; i < 256; i++)
-        ok = ok && got[i] == i;
-    CHECK(ok, "0-byte DMA did not move 2048 bytes");
+}
+
+/* The default watchdog: a DPU that loops forever fails the launch once the
+ * cycle budget (maxCycles, here small) is spent, and the one fault line
+ * names the limit, its key and where each tasklet is; the default budget is
+ * set (a profile without the key has it: maxCycles=0 lifts it, not tested
+ * here, as it would never end). */
+static void t_watchdog(void)
+{
+    struct dpu_set_t set;
+    char err[8192];
+    OK(dpu_alloc(1, "maxCycles=200000", &set));
+    OK(dpu_load(set, "spin.dpu", NULL));
+    CHECK_ERR(launch_captured(set, err, sizeof err), DPU_ERR_DPU_FAULT);
+    CHECK(strstr(err, "cycle limit of 200000 exceeded") && strstr(err, "maxCycles") &&
+              strstr(err, "tasklet 0: running, pc 0x") && strstr(err, "tasklet 15: running") &&
+              strstr(err, " in spin") && strchr(err, '\n') == err + strlen(err) - 1,
+          "the watchdog's line lacks the limit, the key or the tasklets' places: %s", err);
+    OK(dpu_free(set));
+}
+
+/* The SDK's runtime always defines CLOCKS_PER_SEC: a host reads it by name
+ * from a program that never refers to it (dma_rules.c does not), as a
+ * library of transcendental functions does to convert perfcounter cycles;
+ * it is the profile's clock in Hz. */
+static void t_clocks_per_sec(void)
+{
+    struct dpu_set_t set, dpu;
+    uint32_t hz = 0;
+    OK(dpu_alloc(1, "clockMhz=400", &set));
+    OK(dpu_load(set, "dma_rules.dpu", NULL));
+    DPU_FOREACH (set, dpu)
+        OK(dpu_copy_from(dpu, "CLOCKS_PER_SEC", 0, &hz, sizeof hz));
+    CHECK(hz == 400000000u, "CLOCKS_PER_SEC %u, expected 400000000", hz);
     OK(dpu_free(set));
 }
 
@@ -1123,6 +1201,8 @@ int main(int argc, char **argv)
     run("emu_host_kernel_roundtrip", t_kernel_roundtrip);
     run("emu_host_fault", t_fault);
     run("emu_host_dma_rules", t_dma_rules);
+    run("emu_host_clocks_per_sec", t_clocks_per_sec);
+    run("emu_host_watchdog", t_watchdog);
     run("emu_host_async_order", t_async_order);
     run("emu_host_ranks_independent", t_ranks_independent);
     run("emu_host_callbacks_sticky", t_callbacks_sticky);

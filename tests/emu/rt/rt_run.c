@@ -247,6 +247,58 @@ out:
     close_prog(&p);
 }
 
+/* Styles of public programs (dpu_styles.c): function-pointer tables, an MRAM
+ * buffer at the end of the 64 MiB, profiling.h, errno per tasklet,
+ * fsb_allocator_t after <alloc.h>. */
+static void test_styles(void)
+{
+    const char *n = "rt_styles";
+    prog_t p;
+    if (open_prog(n, "dpu_styles.elf", &p))
+        return;
+    vdpu_symbol_t tail;
+    uint64_t got, want = 0x0123456789abcdefull, mram_last;
+    if (run(n, &p, 0))
+        goto out;
+    for (uint32_t t = 0; t < 8; t++) {
+        uint32_t a = 100 + t, b = 7;
+        uint32_t f = (t & 3) == 0 ? a + b : (t & 3) == 1 ? a - b : (t & 3) == 2 ? a * b : a ^ b;
+        if (rd_u32(&p, "fn_out", t) != f) {
+            fail(n, "tasklet %u: function table gave %u, expected %u", t, rd_u32(&p, "fn_out", t),
+                 f);
+            goto out;
+        }
+        if (rd_u32(&p, "errno_out", t) != 1000 + t) {
+            fail(n, "tasklet %u: errno %u after a barrier, expected its own %u", t,
+                 rd_u32(&p, "errno_out", t), 1000 + t);
+            goto out;
+        }
+        /* the longer loop of a later tasklet takes more cycles */
+        if (rd_u32(&p, "prof_count", t) == 0 ||
+            (t > 0 && rd_u32(&p, "prof_count", t) <= rd_u32(&p, "prof_count", t - 1))) {
+            fail(n, "profiling counts not increasing: tasklet %u %u, tasklet %u %u", t,
+                 rd_u32(&p, "prof_count", t), t ? t - 1 : 0,
+                 rd_u32(&p, "prof_count", t ? t - 1 : 0));
+            goto out;
+        }
+    }
+    sym_rw(&p, "tail_read", 0, &got, 8, 0);
+    if (vdpu_program_symbol(p.prog, "tail", &tail) != VDPU_OK ||
+        tail.offset + tail.size != (64u << 20) - 8 || got != want ||
+        vdpu_mram_read(p.dpu, (64u << 20) - 16, &mram_last, 8) != VDPU_OK || mram_last != want) {
+        fail(n, "MRAM near 64 MiB: tail at 0x%x+%u, read back 0x%llx", tail.offset, tail.size,
+             (unsigned long long)got);
+        goto out;
+    }
+    if (rd_u32(&p, "fsb_sum", 0) != 42) {
+        fail(n, "fsb allocator via <alloc.h>: %u", rd_u32(&p, "fsb_sum", 0));
+        goto out;
+    }
+    test_pass(n);
+out:
+    close_prog(&p);
+}
+
 static void test_printf(void)
 {
     const char *n = "rt_printf";
@@ -653,6 +705,7 @@ int main(int argc, char **argv)
     test_register_group("rt_seqread", test_seqread, 1);
     test_register_group("rt_mram_unaligned", test_unaligned, 1);
     test_register_group("rt_buddy_alloc", test_buddy, 1);
+    test_register_group("rt_styles", test_styles, 1);
     test_register_group("rt_cost_barrier", test_cost_barrier, 1);
     test_register_group("rt_cost_mutex", test_cost_mutex, 1);
     test_register_group("rt_cost_handshake", test_cost_handshake, 1);

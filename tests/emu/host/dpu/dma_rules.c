@@ -1,6 +1,6 @@
-/* Test kernel for the profile key dmaRules (vdpu_dma_rules_t): tasklet 0
- * issues DMAs that break the rules. With dmaRules=strict (the default) the
- * first one faults; with dmaRules=hardware they do what ldma/sdma do: the 3
+/* Test kernel for the profile key dmaRules (vdpu_rules_t): tasklet 0
+ * issues DMAs that break the rules. With dmaRules=strict the first one
+ * faults; by default (warn) and with quiet they do what ldma/sdma do: the 3
  * low bits of both addresses are cleared and the size is (n/8 - 1) in 8 bits.
  * Also used by tests/emu/test_vdpu.c. */
 #include <defs.h>
