@@ -1,7 +1,8 @@
 /* app.c -- host of dpu/reduce.c for the profiler's test: sums a vector on
  * NR_DPUS DPUs twice and prints the sums and the modeled DPU cycles (no
  * measured time: the output of a profiled or debugged run must be the
- * same). `app reduce.dpu fault`: the DPUs fault (reduce.c's misalign). */
+ * same). `app reduce.dpu fault`: reduce.c misaligns a DMA (a fault with
+ * UPMEM_PROFILE=dmaRules=strict; a warning by default). */
 #include <dpu.h>
 #include <dpu_emu.h>
 #include <inttypes.h>

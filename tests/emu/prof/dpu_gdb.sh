@@ -40,7 +40,7 @@ debug() {
     name=$1
     script=$2
     shift 2
-    UPMEM_PROFILE=gdbserver=127.0.0.1:0 timeout 120 "$tmp/app" "$tmp/reduce.dpu" "$@" \
+    UPMEM_PROFILE=gdbserver=127.0.0.1:0${GDB_EXTRA:+,$GDB_EXTRA} timeout 120 "$tmp/app" "$tmp/reduce.dpu" "$@" \
         >"$tmp/$name.out" 2>"$tmp/$name.err" &
     pid=$!
     port=
@@ -128,7 +128,9 @@ bt
 monitor fault
 continue
 G
-debug s2 "$tmp/s2" fault
+# (the misaligned DMA faults with dmaRules=strict; by default it is done
+# as the hardware does, with a warning)
+GDB_EXTRA=dmaRules=strict debug s2 "$tmp/s2" fault
 has s2 dpu_gdb_fault_stops_with_signal 'DPU fault \[DMA alignment\] tasklet 2' \
     'received signal SIGSEGV' "^#0  .*main () at .*reduce.c:$bad\|^#1  .*main () at .*reduce.c:$bad" \
     'Program terminated with signal SIGSEGV'

@@ -13,7 +13,8 @@ __host uint64_t bias;
 __host uint64_t result;
 __host uint32_t launches;
 __host uint64_t partial[NR_TASKLETS];
-__mram uint64_t mram_var[16] = {1, 2, 3};
+/* only the host uses it: _keep, or the linker drops it (as the SDK's) */
+__mram_keep uint64_t mram_var[16] = {1, 2, 3};
 uint32_t hidden;
 
 BARRIER_INIT(all, NR_TASKLETS);
