@@ -237,7 +237,7 @@ $(XTS_REF): tests/xts_ref.c
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) -o $@ $< $(TEST_OPENSSL_LIBS)
 TEST_DEPS += $(if $(HAVE_OPENSSL),$(XTS_REF))
 
-# The ctgrind-style constant-time test (issue 19, tests/ct/): a program run
+# The ctgrind-style constant-time test (tests/ct/): a program run
 # under valgrind's memcheck by its script (which skips without valgrind).
 # Not in the sanitized run: ASan and valgrind do not mix.  Linked without
 # debug info: valgrind 3.19 cannot read clang-14's DWARF 5 (sha256_avx*.o)
@@ -262,8 +262,8 @@ TEST_CMDS += "sh tests/cli_hmac.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_ntt.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_benchmark.sh $(CLI)"
 TEST_DEPS += $(UNIT) $(CLI) $(BENCH_BIN)
-# AES-GCM's CLI against OpenSSL's EVP through a small C reference (issue 15;
-# `openssl enc` refuses AEAD ciphers): without OpenSSL's headers the script
+# AES-GCM's CLI against OpenSSL's EVP through a small C reference
+# (`openssl enc` refuses AEAD ciphers): without OpenSSL's headers the script
 # skips its comparisons.
 GCM_REF := $(if $(HAVE_OPENSSL),$(BUILD)/tests/gcm_ref)
 $(BUILD)/tests/gcm_ref: tests/gcm_ref.c

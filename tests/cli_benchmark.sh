@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli_benchmark.sh CLI -- `cryptopim benchmark` (issue 15 item 5): the
+# tests/cli_benchmark.sh CLI -- `cryptopim benchmark`: the
 # cryptsetup-style table and its CSV, on tiny sizes (--quick, 16 KiB, the
 # cpu backend measured and pim on 1 rank modeled).  The program checks every
 # output against the cpu backend itself (exit 1 on a mismatch); here: the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/cli_gcm.sh BINARY [GCM_REF] -- `cryptopim enc/dec -a aes-*-gcm`
-# (issue 15) against OpenSSL's EVP GCM through tests/gcm_ref.c (GCM_REF; when
+# against OpenSSL's EVP GCM through tests/gcm_ref.c (GCM_REF; when
 # it is not given, the comparisons are skipped), on every AES backend:
 # all key sizes, empty to multi-chunk inputs, 96-bit and other IV lengths,
 # with and without AAD; ciphertext || tag layout; dec of a tampered file

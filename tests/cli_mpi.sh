@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli_mpi.sh MPI_BINARY CLI_BINARY -- cryptopim-mpi (issue 18,
+# tests/cli_mpi.sh MPI_BINARY CLI_BINARY -- cryptopim-mpi (
 # docs/MPI.md) under `mpirun --oversubscribe -np 2..4` on this machine
 # (loopback only: the self and shared-memory transports): enc/dec in every
 # mode byte-identical to the single-process `cryptopim` (itself checked
@@ -305,7 +305,7 @@ if [ $mrc = $rrc ] && cmp -s m.out r.out && cmp -s m.err r2.err; then
 else
     fail mpi_sha256sum_check_stdin "exit $mrc (coreutils $rrc), or lines/messages differ: $(cat m.err)"
 fi
-# ntt (issue 16's batches): 5 polynomials of N = 1024 over 2 moduli on 3
+# ntt (batches): 5 polynomials of N = 1024 over 2 moduli on 3
 # processes (2, 2, 1 polynomials) == `cryptopim ntt`; the pim backend in
 # binary on 2 processes; a bad coefficient refused with no output.
 poly() { # poly SEED: 5 polynomials x (q = 12289, 40961) x 1024 coefficients

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/cli_ntt.sh BINARY -- `cryptopim ntt` (issue 16):
+# tests/cli_ntt.sh BINARY -- `cryptopim ntt`:
 #  - mul against a schoolbook negacyclic product computed by awk (q = 12289:
 #    every product and sum stays exact in awk's doubles), on every available
 #    backend that has the NTT, text and --binary files giving the same

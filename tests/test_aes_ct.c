@@ -1,6 +1,6 @@
 /*
- * test_aes_ct.c -- the constant-time AES and GHASH (src/crypto/aes_ct.h,
- * issue 19) at each width this CPU has (ct64, AVX2, AVX-512: chosen by
+ * test_aes_ct.c -- the constant-time AES and GHASH (src/crypto/aes_ct.h)
+ * at each width this CPU has (ct64, AVX2, AVX-512: chosen by
  * masking CPU features), against the T-table code (aes.h, gcm.h) and, when
  * built with it, OpenSSL: key schedules, ECB both ways, CTR (counter carries
  * included), XTS with stealing, GHASH, on seeded random keys and sizes

@@ -1,5 +1,5 @@
 /*
- * test_gcm.c -- AES-GCM (issue 15) on every backend against an independent
+ * test_gcm.c -- AES-GCM on every backend against an independent
  * reference written here from SP 800-38D (block-by-block AES of src/crypto,
  * inc32, and the bit-by-bit GF(2^128) product): random sizes, AAD and IV
  * lengths (including IVs that are not 96 bits); the pim backend on small

@@ -1,5 +1,5 @@
 /*
- * test_ntt.c -- the NTT API (cryptopim_ntt.h, issue 16): parameter and
+ * test_ntt.c -- the NTT API (cryptopim_ntt.h): parameter and
  * input errors, and on every backend that has the op (cpu, aesni's x86
  * vector kernels in each tier, auto, pim once wired): INTT(NTT(x)) = x, the
  * bit-reversed evaluation order and the choice of psi, products of known

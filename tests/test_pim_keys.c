@@ -5,7 +5,7 @@
  *    keystream (XTS: tweaks) from WRAM when it ends: checked by running dpu/aes.c through <dpu.h>
  * directly and reading the DPU's WRAM back (the virtual UPMEM resolves the kernel's static symbols
  * too).
- *  - The GCM kernel (issue 15) wipes the round keys, its keystream, H and
+ *  - The GCM kernel wipes the round keys, its keystream, H and
  *    its GHASH tables (built from H on the DPU): checked the same way.
  *  - Where a call ends without every DPU having finished the kernel (a
  *    timing-only run, a fault), the pim backend overwrites the round keys

@@ -1,5 +1,5 @@
 /*
- * test_resident.c -- resident regions (issue 17, cryptopim.h): in-place
+ * test_resident.c -- resident regions (cryptopim.h): in-place
  * AES-XTS / AES-CTR / re-key / SHA-256 + Merkle root of data kept in MRAM,
  * checked against the cpu backend on the host; MRAM and WRAM inspected
  * through the host library (<dpu.h>) for clear text and keys; the fault

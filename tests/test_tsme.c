@@ -1,5 +1,5 @@
 /*
- * test_tsme.c -- "TSME for MRAM" (issue 17, dpu/tsme.h): DPU programs built
+ * test_tsme.c -- "TSME for MRAM" (dpu/tsme.h): DPU programs built
  * unchanged with `-include tsme.h` give, once the host decrypts their MRAM
  * heap (dpu/tsme_host.h: AES-XTS, unit u of DPU d has the tweak
  * d << 32 | u, 512-byte units), the bytes of their plain builds, while MRAM

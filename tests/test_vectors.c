@@ -413,7 +413,7 @@ static void run_xts(cpim_ctx *ctx, const char *be, const struct vfile *f, char *
         fprintf(stderr, "    %s: %d of %d records of %s failed\n", be, nfail, nrec, f->path);
 }
 
-/* ---- GCM (issue 15) -------------------------------------------------------------- */
+/* ---- GCM ------------------------------------------------------------------------- */
 
 /* 1 if decrypting ct under (iv, aad, tag) is refused as it must be:
  * CPIM_ERR_AUTH and an all-zero output. */

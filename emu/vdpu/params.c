@@ -45,7 +45,7 @@ const vdpu_param_desc_t vdpu_param_table[] = {
     {"dmaEnginePct", FIELD(timing.dma_engine_pct), VDPU_PARAM_U32, 111, 1, U32_MAX, 0, "%",
      "P14: the engine sustains ~0.9 of 2 B/cycle (PrIM 628/633 MB/s, uPIMulator ~600 MB/s), "
      "so each transfer occupies it 111% of beta*S; P15: one engine per DPU"},
-    /* issue 17's what-if: no such hardware exists (docs/RESIDENT.md) */
+    /* the TSME study's what-if: no such hardware exists (docs/RESIDENT.md) */
     {"dmaAesCyclesPerBlock", FIELD(timing.dma_aes_cycles_per_block), VDPU_PARAM_DOUBLE, 0.0, 0.0,
      1e6, 0, "cycles/16 B",
      "hypothetical hardware, ours: an AES engine on the MRAM<->WRAM DMA path taking this many "

@@ -140,7 +140,7 @@ static void charge_dma(vdpu_t *d, vtask_t *t, int write, uint32_t n)
     uint64_t occ = (xfer * tm->dma_engine_pct + 99) / 100;
     uint64_t aes_fill = 0;
     if (tm->dma_aes_cycles_per_block > 0) {
-        /* issue 17's what-if (hypothetical hardware): an AES engine between
+        /* the TSME study's what-if (hypothetical hardware): an AES engine between
          * MRAM and WRAM.  Not pipelined, it holds the DMA engine for its
          * cycles on every block; pipelined, the first block's latency is
          * added to this DMA only (the next DMA may start meanwhile) and the

@@ -103,7 +103,7 @@ typedef struct {
     uint32_t mram_direct_bytes; /* direct __mram_ptr ld/st charged as a DMA of this size */
     uint32_t dma_engine_pct;    /* engine occupancy per transfer, % of beta*S (an
                                    isolated DMA still completes in alpha + beta*S)   */
-    /* What-if, hypothetical hardware (issue 17): an AES engine on the DMA
+    /* What-if, hypothetical hardware (the TSME study): an AES engine on the DMA
      * path, pricing only -- MRAM is NOT encrypted by the emulator.  0 = none. */
     double dma_aes_cycles_per_block; /* cycles per 16-byte block                    */
     uint32_t dma_aes_pipelined;      /* 1: blocks stream, one fill latency per DMA  */

@@ -1,6 +1,6 @@
 /*
  * ct_valgrind.c -- ctgrind-style check that the host AES and GHASH are
- * constant-time (issue 19): run under valgrind's memcheck by
+ * constant-time: run under valgrind's memcheck by
  * tests/ct/ct_valgrind.sh.
  *
  * The key and the data (plaintext, ciphertext, AAD) are marked undefined

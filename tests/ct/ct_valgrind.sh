@@ -1,5 +1,5 @@
 #!/bin/sh
-# ct_valgrind.sh PROG -- the ctgrind-style constant-time test (issue 19):
+# ct_valgrind.sh PROG -- the ctgrind-style constant-time test:
 # PROG (tests/ct/ct_valgrind.c) runs the host AES/GHASH under valgrind's
 # memcheck with the key and data marked undefined, so any branch or address
 # that depends on them is an error (exit 42 here).

@@ -1,4 +1,4 @@
-/* ntt_compare.c -- the two NTT DPU kernels side by side on one virtual DPU (issue 16:
+/* ntt_compare.c -- the two NTT DPU kernels side by side on one virtual DPU (
  * "compare a 1D radix-2 kernel with a four-step/2D one"): dpu/ntt.c (four-step: up to
  * log_m - 2 strided stages per MRAM pass) and dpu/ntt_r2.c (1D radix-2: one MRAM pass per
  * strided stage, the contiguous tail in WRAM), same multiply, same WRAM blocks (2^8
