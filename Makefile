@@ -284,7 +284,7 @@ check-sanitize: san-build
 
 # ThreadSanitizer (build-tsan/, SAN=thread; docs/ARCHITECTURE.md, "Tests"):
 # the programs with threads -- the CLI's reader/writer (tools/iopipe.c) and
-# hasher (tools/sha256sum.c) threads, the library's host threads
+# hasher (tools/sums_hash.c) threads, the library's host threads
 # (src/core/parallel.c) and the virtual UPMEM's per-rank queues and DPU pool
 # (emu/host/queue.c, pool.c) -- run by tests/tsan.sh and the unit and
 # emu-host tests that start threads.  The DPU programs are the main build's,

@@ -7,7 +7,7 @@
 #
 # Two programs: the virtual UPMEM's model validation (emu/validate/,
 # against the published numbers) and `cryptopim bench --experiment all`
-# (the CryptoPIM study's experiments, bench/bench.c in cryptopim-bench).
+# (the CryptoPIM study's experiments, bench/exp_*.c in cryptopim-bench).
 
 BENCH_OUT ?= $(BUILD)/results
 # The machine the experiments model (virtual UPMEM profile key machine=NAME,
