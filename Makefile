@@ -59,7 +59,7 @@ TEST_FLINT_LIBS := $(if $(HAVE_FLINT),-lflint -lgmp)
 # UPMEM: the real SDK when installed (UPMEM_HOME set, or its compiler on PATH),
 # else the built-in virtual UPMEM in emu/.
 REAL_SDK := $(if $(UPMEM_HOME),1,$(shell command -v dpu-upmem-dpurte-clang >/dev/null 2>&1 && \
-              ! command -v dpu-upmem-dpurte-clang | grep -q '/emu/bin/' && echo 1))
+              ! command -v dpu-upmem-dpurte-clang | grep -q 'emu/bin/dpu-upmem-dpurte-clang$$' && echo 1))
 ifeq ($(REAL_SDK),1)
 DPU_CC        := dpu-upmem-dpurte-clang
 DPU_HOST_CFLAGS := $(shell dpu-pkg-config --cflags dpu)
@@ -175,25 +175,30 @@ endif
 TEST_HARNESS := tests/harness.c tests/test.h
 
 # ---- emu: virtual DPU ----
--include emu/vdpu.mk
--include emu/rt.mk
--include emu/softfloat.mk
+include emu/vdpu.mk
+include emu/rt.mk
+include emu/softfloat.mk
 # ---- end emu: virtual DPU ----
 
 # ---- emu: host library (<dpu.h>) ----
--include emu/host.mk
+include emu/host.mk
 # ---- end emu: host library ----
 
 # ---- DPU programs ----
--include dpu/dpu.mk
+include dpu/dpu.mk
 # ---- end DPU programs ----
+# Study programs on the DPU programs' headers and flags (after dpu/dpu.mk):
+# the tsme study's (its own and PrIM's), the NTT kernels' tools.
+include bench/tsme.mk
+include bench/prim.mk
+include tests/emu/ntt.mk
 
 # ---- model validation (emu/validate/) and experiments (bench/) ----
--include emu/validate/validate.mk
--include bench/bench.mk
+include emu/validate/validate.mk
+include bench/bench.mk
 
 # ---- shared libraries, install, Debian package ----
--include dist/install.mk
+include dist/install.mk
 
 # ---- tests -------------------------------------------------------------------
 UNIT_SRCS := tests/main.c tests/harness.c tests/common.c $(wildcard tests/test_*.c)
@@ -235,6 +240,8 @@ TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"
 TEST_DEPS += $(SELFTEST_BAD)
 TEST_CMDS += $(call shards,$(UNIT))
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
+# No path of one particular machine in the tracked files (tests/paths.sh).
+TEST_CMDS += "sh tests/paths.sh"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_sha256sum.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_hmac.sh $(CLI)"
@@ -266,7 +273,7 @@ SAN_TEST_CMDS := $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/unit) \
                  $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/emu/test-vdpu)
 
 # ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----
--include tests/fuzz/fuzz.mk
+include tests/fuzz/fuzz.mk
 
 san-build: dpu
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=1 CFLAGS="-O1 -g" \

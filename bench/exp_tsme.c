@@ -8,7 +8,7 @@
  *
  * It drives the DPU programs directly through <dpu.h> (the virtual UPMEM's
  * host library) -- the STREAM kernel of emu/validate/stream.c and PrIM's VA
- * and RED, each built plain and with `-include tsme.h` (dpu/dpu.mk) -- so
+ * and RED, each built plain and with `-include tsme.h` (bench/tsme.mk, bench/prim.mk) -- so
  * it is the one experiment that sees <dpu.h>, <dpu_emu.h> (the modeled
  * clock) and dpu/tsme_host.h (the key image; Makefile: its own include
  * flags).  On real UPMEM hardware it skips (no modeled clock, and the
@@ -92,7 +92,7 @@ static const char *kernel_name(const run_cfg *c)
     return c->w == W_VA ? "prim-va" : c->w == W_RED ? "prim-red" : stream_name[c->kernel];
 }
 
-/* The experiment's DPU programs (dpu/dpu.mk: STREAM, VA and RED, plain and
+/* The experiment's DPU programs (bench/tsme.mk, bench/prim.mk: STREAM, VA and RED, plain and
  * TSME) live in the build tree only: they are test and study programs, not
  * installed.  The build tree's cryptopim-bench knows that folder
  * (CPIM_TSME_DIR, bench.mk); the installed one must not name the build tree
@@ -393,7 +393,7 @@ int exp_tsme(bench *b)
         if (access(prog, R_OK) != 0) {
             fprintf(stderr,
                     "bench: tsme: %s: not built (PrIM's sources not given: make PRIM_DIR=... or "
-                    "PRIM_GIT=..., dpu/dpu.mk): skipped\n",
+                    "PRIM_GIT=..., bench/prim.mk): skipped\n",
                     prog);
             continue;
         }

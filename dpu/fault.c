@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "aes_args.h"
+#include "dpu_lib.h"
 #include "sha256_args.h"
 
 __host struct aes_key_args AES_KEY_SYM;
@@ -18,6 +19,7 @@ __host struct sha_job_args SHA_JOB_SYM;
 __mram_noinit uint64_t fault_mram_anchor;
 
 static __dma_aligned uint8_t buf[64];
+DPU_WRAM_CHECK(sizeof buf);
 
 int main(void)
 {
