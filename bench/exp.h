@@ -165,6 +165,9 @@ typedef struct {
 } pim_cfg;
 
 const char *bench_mode_name(cpim_pim_mode m);
+/* The options of a pim run of configuration pc with this profile (NULL:
+ * none; timing-only when pc->sampled). */
+void bench_pim_options(cpim_options *o, const pim_cfg *pc, const char *profile);
 /* One run of kernel k on the pim backend; fills *st and checks the output.
  * Returns 0, or -1 (error reported, b->failed set). */
 int bench_pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats *st);

@@ -92,8 +92,6 @@ void bench_work_free(work *w)
     memset(w, 0, sizeof *w);
 }
 
-/* Allocates and fills; references computed with the cpu backend (the one
- * AES and SHA-256 of the project, checked against official vectors). */
 int bench_work_init(work *w, size_t aes_len, size_t n_msgs, size_t msg_len)
 {
     memset(w, 0, sizeof *w);
@@ -157,9 +155,6 @@ cpim_err bench_run_kernel(cpim_ctx *ctx, work *w, enum kern k)
     return cpim_sha256_batch(ctx, w->msgs, w->lens, w->n_msgs, w->dig);
 }
 
-/* Output check.  Full runs: every byte must match.  Sampled (timing-only)
- * runs return no output: the library must have zeroed it all, so that no
- * unsimulated DPU's memory passes for a result.  Returns 0 when it passes. */
 int bench_check_output(bench *b, work *w, enum kern k, int sampled, const char *what)
 {
     size_t n = k == K_AES ? w->aes_len / 16 : w->n_msgs, right = 0;
@@ -180,7 +175,6 @@ int bench_check_output(bench *b, work *w, enum kern k, int sampled, const char *
 
 /* ---- CPU baselines (measured clock) --------------------------------------------------- */
 
-/* Best wall time of >= 3 runs and >= 0.3 s (after one checked warm-up). */
 double bench_cpu_time(bench *b, const cpu_impl *ci, work *w, enum kern k)
 {
     cpim_ctx *ctx = NULL;
@@ -281,24 +275,28 @@ const char *bench_mode_name(cpim_pim_mode m)
                                       : "sync";
 }
 
-/* One run; fills *st.  Returns 0, or -1 (error reported, b->failed set). */
+void bench_pim_options(cpim_options *o, const pim_cfg *pc, const char *profile)
+{
+    cpim_options_init(o);
+    o->dpus = pc->dpus;
+    o->ranks = pc->ranks;
+    o->tasklets = pc->tasklets;
+    o->mode = pc->mode;
+    o->profile = profile;
+    o->timing_only = pc->sampled;
+}
+
 int bench_pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats *st)
 {
-    cpim_options o;
-    cpim_options_init(&o);
-    o.dpus = pc->dpus;
-    o.ranks = pc->ranks;
-    o.tasklets = pc->tasklets;
-    o.mode = pc->mode;
     /* virtual UPMEM only: the machine it models; host work on the caller's
      * CPU clock, so the simulator's threads (which share this machine's
      * cores) do not inflate it -- $UPMEM_PROFILE comes after the program's
      * string, as in the SDK, so UPMEM_PROFILE=hostClock=none overrides it;
-     * and the DPU sampling, a timing-only run (see the top of the file) */
+     * and the DPU sampling, a timing-only run (exp.h) */
     char prof[sizeof b->profile + 32];
     snprintf(prof, sizeof prof, "%s%s", b->profile, pc->cycles ? ",clockMhz=1000,launchUs=0" : "");
-    o.profile = b->sample_ok ? prof : NULL;
-    o.timing_only = pc->sampled;
+    cpim_options o;
+    bench_pim_options(&o, pc, b->sample_ok ? prof : NULL);
     cpim_ctx *ctx = NULL;
     cpim_err rc = cpim_open(&ctx, "pim", &o);
     if (rc == CPIM_OK)
@@ -335,9 +333,6 @@ int bench_pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats 
     return bench_check_output(b, w, k, pc->sampled, what);
 }
 
-/* Does the UPMEM layer accept profile (with sampleDpus, which a
- * timing-only run adds on the virtual UPMEM)?  Only the virtual UPMEM
- * knows sampleDpus, hostClock and machine. */
 int bench_probe_profile(const char *profile, unsigned ranks)
 {
     cpim_options o;

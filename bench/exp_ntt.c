@@ -116,17 +116,11 @@ static void ntt_kernel_name(char *s, size_t len, const ntt_work *w, const char *
 static int ntt_pim_run(bench *b, const pim_cfg *pc, const char *machine, const char *extra_prof,
                        ntt_work *w, cpim_stats *st)
 {
-    cpim_options o;
-    cpim_options_init(&o);
-    o.dpus = pc->dpus;
-    o.ranks = pc->ranks;
-    o.tasklets = pc->tasklets;
-    o.mode = pc->mode;
     char prof[256];
     snprintf(prof, sizeof prof, "machine=%s,hostClock=thread%s%s", machine, *extra_prof ? "," : "",
              extra_prof);
-    o.profile = b->sample_ok ? prof : extra_prof;
-    o.timing_only = pc->sampled;
+    cpim_options o;
+    bench_pim_options(&o, pc, b->sample_ok ? prof : extra_prof);
     cpim_ctx *ctx = NULL;
     cpim_err rc = cpim_open(&ctx, "pim", &o);
     if (rc == CPIM_OK) {
@@ -153,6 +147,20 @@ static int ntt_pim_run(bench *b, const pim_cfg *pc, const char *machine, const c
         return -1;
     }
     return 0;
+}
+
+/* w's batch on one DPU at 16 tasklets, its kernel named "-1dpu": phase rows. */
+static void ntt_one_dpu(bench *b, ntt_work *w)
+{
+    char kern[64];
+    ntt_kernel_name(kern, sizeof kern, w, "-1dpu");
+    bench_progress("ntt: %s, %zu polynomials, 1 DPU, 16 tasklets", kern, w->count);
+    pim_cfg pc = {1, 0, 16, CPIM_PIM_SYNC, 0, 0};
+    cpim_stats st;
+    if (ntt_pim_run(b, &pc, b->machine, "", w, &st) == 0) {
+        row_cfg rc = {kern, "pim", "sync", 1, 1, 16, 0, ntt_words(w) * 8};
+        bench_phase_rows(b, &rc, &st.modeled, 0, st.modeled_joules);
+    }
 }
 
 /* Best wall time of >= 3 runs and >= 0.3 s of a CPU backend on w (measured). */
@@ -310,15 +318,7 @@ int exp_ntt(bench *b)
             ntt_work w;
             if (ntt_work_init(&w, n, L, 16 * 4096 / n, 0, 1, 0) != 0)
                 return -1;
-            char kern[64];
-            ntt_kernel_name(kern, sizeof kern, &w, "-1dpu");
-            bench_progress("ntt: %s, %zu polynomials, 1 DPU, 16 tasklets", kern, w.count);
-            pim_cfg pc = {1, 0, 16, CPIM_PIM_SYNC, 0, 0};
-            cpim_stats st;
-            if (ntt_pim_run(b, &pc, b->machine, "", &w, &st) == 0) {
-                row_cfg rc = {kern, "pim", "sync", 1, 1, 16, 0, ntt_words(&w) * 8};
-                bench_phase_rows(b, &rc, &st.modeled, 0, st.modeled_joules);
-            }
+            ntt_one_dpu(b, &w);
             ntt_work_free(&w);
         }
     /* (5) a double-word modulus: the ntt64 program */
@@ -327,15 +327,7 @@ int exp_ntt(bench *b)
         ntt_work w;
         if (ntt_work_init(&w, 4096, 1, b->quick ? 4 : 16, op, 1, d62) != 0)
             return -1;
-        char kern[64];
-        ntt_kernel_name(kern, sizeof kern, &w, "-1dpu");
-        bench_progress("ntt: %s, %zu polynomials, 1 DPU, 16 tasklets", kern, w.count);
-        pim_cfg pc = {1, 0, 16, CPIM_PIM_SYNC, 0, 0};
-        cpim_stats st;
-        if (ntt_pim_run(b, &pc, b->machine, "", &w, &st) == 0) {
-            row_cfg rc = {kern, "pim", "sync", 1, 1, 16, 0, ntt_words(&w) * 8};
-            bench_phase_rows(b, &rc, &st.modeled, 0, st.modeled_joules);
-        }
+        ntt_one_dpu(b, &w);
         ntt_work_free(&w);
     }
     if (b->sample_ok) {

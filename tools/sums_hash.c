@@ -92,7 +92,6 @@ void sums_group_free(struct group *g)
     free(g);
 }
 
-/* A slab back to the pool (the hasher is done with it). */
 void sums_slab_release(struct sums *s, uint8_t *slab)
 {
     if (!slab)
@@ -103,8 +102,6 @@ void sums_slab_release(struct sums *s, uint8_t *slab)
     pthread_mutex_unlock(&s->mu);
 }
 
-/* A free slab, allocated on first use (so a short run touches one or two);
- * waits while all NSLABS are in the pipeline.  NULL when out of memory. */
 uint8_t *sums_slab_get(struct sums *s)
 {
     uint8_t *slab = NULL;
@@ -203,8 +200,6 @@ void *sums_hasher(void *arg)
     }
 }
 
-/* Queues a job (waits while the queue is full); without the thread, runs
- * it here.  Returns 1 when the reader should stop (the backend failed). */
 int sums_push(struct sums *s, struct job *j)
 {
     if (!s->threaded) {

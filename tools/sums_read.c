@@ -88,8 +88,6 @@ static int read_round(struct sums *s, struct group *g)
     return !sums_push(s, j);
 }
 
-/* Closes the current group: queues its whole files, reads its streams in
- * rounds (each queued as read), and its end. */
 void sums_flush(struct sums *s)
 {
     struct group *g = s->g;
@@ -179,8 +177,6 @@ static int read_whole(struct sums *s, struct item *it, int fd, const struct stat
     return 0;
 }
 
-/* Adds one file (flushing the group first or after as the limits say).
- * Takes ownership of `name` (malloc'd).  -1 when out of memory. */
 int sums_add(struct sums *s, char *name, const uint8_t *expect)
 {
     int is_stdin = strcmp(name, "-") == 0;
@@ -255,8 +251,7 @@ static int add_msg(struct sums *s, const char *name, const char *what)
     return 0;
 }
 
-/* -c: checks every line of one check file; as coreutils' digest_check().
- * The summary is the hasher's (it counts the results): a LIST_END item. */
+/* The summary is the hasher's (it counts the results): a LIST_END item. */
 void sums_check_list(struct sums *s, const char *list)
 {
     int is_stdin = strcmp(list, "-") == 0;
