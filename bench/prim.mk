@@ -26,14 +26,14 @@ PRIM_TSME_T := 16
 PRIM_VA_FLAGS := -Wall -Wextra -O2 -DBL=10 -DINT32 -I$(PRIM_DIR)/VA/support
 PRIM_RED_FLAGS := -Wall -Wextra -O2 -DBL=10 -DINT64 -DTREE -DHAND -DPERF=0 -I$(PRIM_DIR)/RED/support
 ifneq ($(PRIM_DIR),)
-$(BUILD)/dpu/tsme/va-t%: $(PRIM_DIR)/VA/dpu/task.c dpu/tsme.h $(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
+$(BUILD)/dpu/tsme/va-t%: $(PRIM_DIR)/VA/dpu/task.c $(TSME_HDRS) $(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
 	@mkdir -p $(dir $@)
 	$(DPU_CC) $(PRIM_VA_FLAGS) -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=$(TSME_STACK) $(TSME_FLAGS) \
 	    -o $@ $< $(BUILD)/dpu/obj/cpim_crypto_aes.o
 $(BUILD)/dpu/tsme/plain-va-t%: $(PRIM_DIR)/VA/dpu/task.c $(DPU_DEPS_COMMON)
 	@mkdir -p $(dir $@)
 	$(DPU_CC) $(PRIM_VA_FLAGS) -DNR_TASKLETS=$* -o $@ $<
-$(BUILD)/dpu/tsme/red-t%: $(PRIM_DIR)/RED/dpu/task.c dpu/tsme.h $(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
+$(BUILD)/dpu/tsme/red-t%: $(PRIM_DIR)/RED/dpu/task.c $(TSME_HDRS) $(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
 	@mkdir -p $(dir $@)
 	$(DPU_CC) $(PRIM_RED_FLAGS) -DNR_TASKLETS=$* -DSTACK_SIZE_DEFAULT=$(TSME_STACK) $(TSME_FLAGS) \
 	    -o $@ $< $(BUILD)/dpu/obj/cpim_crypto_aes.o

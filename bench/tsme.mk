@@ -8,6 +8,7 @@
 # kernel of emu/validate/ so built, for tests/test_tsme.c and
 # `cryptopim bench --experiment tsme`; plain builds beside them.
 TSME_FLAGS := -Idpu -Isrc/crypto -include tsme.h
+TSME_HDRS := dpu/tsme.h dpu/tsme_args.h dpu/xts_alpha.h src/crypto/aes.h
 TSME_T := 1 2 4 8 16 24
 # WRAM: STREAM's 3 buffers per tasklet + the layer's stack and bounce buffer
 # (~1 KiB per tasklet) + the AES tables must fit 64 KiB: 1 KiB DMAs (PrIM's
@@ -19,7 +20,7 @@ tsme_block = $(or $(TSME_BLOCK_$(1)),1024)
 # the layer's calls (a block cipher, a tweak) need more stack than the
 # plain kernel's 256 bytes per tasklet
 TSME_STACK := 768
-$(BUILD)/dpu/tsme/stream-t%: emu/validate/stream.c emu/validate/micro_args.h dpu/tsme.h \
+$(BUILD)/dpu/tsme/stream-t%: emu/validate/stream.c emu/validate/micro_args.h $(TSME_HDRS) \
 		$(BUILD)/dpu/obj/cpim_crypto_aes.o $(DPU_DEPS_COMMON)
 	@mkdir -p $(dir $@)
 	$(DPU_CC) -O2 -DNR_TASKLETS=$* -DMICRO_BLOCK=$(call tsme_block,$*)u \
@@ -31,7 +32,7 @@ $(BUILD)/dpu/tsme/plain-stream-t%: emu/validate/stream.c emu/validate/micro_args
 TSME_PROGS := $(foreach t,$(TSME_T),$(BUILD)/dpu/tsme/stream-t$(t) $(BUILD)/dpu/tsme/plain-stream-t$(t))
 
 # tests/test_tsme.c's kernel of the seqread and unaligned paths (4 tasklets)
-$(BUILD)/dpu/tsme/seqio-t4: tests/tsme/seqio.c dpu/tsme.h $(BUILD)/dpu/obj/cpim_crypto_aes.o \
+$(BUILD)/dpu/tsme/seqio-t4: tests/tsme/seqio.c $(TSME_HDRS) $(BUILD)/dpu/obj/cpim_crypto_aes.o \
 		$(DPU_DEPS_COMMON)
 	@mkdir -p $(dir $@)
 	$(DPU_CC) -O2 -Wall -Wextra -Werror -DNR_TASKLETS=4 -DSTACK_SIZE_DEFAULT=$(TSME_STACK) \

@@ -30,6 +30,7 @@
 #include "aes_kernels.h"
 #include "resident_args.h"
 #include "sha256.h"
+#include "xts_alpha.h"
 
 __host struct res_key_args RES_KEY_SYM;
 __host struct res_job_args RES_JOB_SYM;
@@ -54,18 +55,6 @@ _Static_assert(RES_UNIT_ALIGN % (16 * STEP) == 0, "units hold whole steps");
 static inline uint32_t rotr(uint32_t x, unsigned n)
 {
     return (x >> n) | (x << (32u - n));
-}
-
-/* T *= alpha in GF(2^128) on little-endian words, branch-free (the tweak is
- * secret), as aes.c's XTS. */
-static void res_alpha(uint32_t t[4])
-{
-    uint32_t c = (uint32_t)((int32_t)t[3] >> 31);
-    __asm__("" : "+r"(c));
-    t[3] = t[3] << 1 | t[2] >> 31;
-    t[2] = t[2] << 1 | t[1] >> 31;
-    t[1] = t[1] << 1 | t[0] >> 31;
-    t[0] = t[0] << 1 ^ (c & 0x87u);
 }
 
 /* The tweak of block j of unit `unit`: E(k2, unit as plain64) * alpha^j.
@@ -97,7 +86,7 @@ static void res_tweak(const cpim_crypto_aes_ks *k2, uint64_t unit, uint32_t j, u
                                  rk[c]);
     wipe_words(s, 4), wipe_words(o, 4);
     while (j--)
-        res_alpha(t);
+        dpu_xts_alpha(t);
 }
 
 /* XTS over the n blocks at w (n a multiple of STEP), tweaks stored in the
@@ -109,7 +98,7 @@ static void res_xts_chunk(uint32_t *w, uint32_t n, uint32_t T[4], const uint32_t
     for (uint32_t i = 0; i < n; i++) {
         for (int k = 0; k < 4; k++)
             tw[4 * i + k] = T[k], w[4 * i + k] ^= T[k];
-        res_alpha(T);
+        dpu_xts_alpha(T);
     }
     add_key(w, n, rk);
     for (uint32_t r = 1; r < nr; r++)
