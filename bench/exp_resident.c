@@ -289,11 +289,9 @@ int exp_resident(bench *b)
     }
     /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
      * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
-     * per point: one DPU's 32 MiB per pass (sampleRanks); the 1-rank point,
-     * both paths, took 217 s on this shared 2-core machine (measured).
-     * Through the bus: the same bytes per DPU, in calls of 512 KiB per DPU
-     * from a host buffer (1.25 GiB at 40 ranks), one DPU's 512 KiB
-     * simulated per call. */
+     * per point: one DPU's 32 MiB per pass (sampleRanks; the points' wall
+     * times: docs/RESIDENT.md).  Through the bus: the same bytes per DPU, in calls of 512 KiB per
+     * DPU from a host buffer (1.25 GiB at 40 ranks), one DPU's 512 KiB simulated per call. */
     const size_t per_res = b->quick ? (256u << 10) : (32u << 20);
     const size_t per_bus = b->quick ? (256u << 10) : (512u << 10);
     const unsigned rounds = (unsigned)(per_res / per_bus);

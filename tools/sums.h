@@ -16,10 +16,9 @@
 
 /* Bytes per slab (a group's small files, or one round of its streams).
  * Small: the reader's copy is still in the cache when the hasher reads it,
- * and a run over many small files touches few fresh pages (measured on
- * 10,000 files of 4 KiB: 8 MiB slabs took twice the system time of 512 KiB
- * ones, page faults in read; one 1 GiB file was no slower with 512 KiB).
- * The pim backend gets larger ones: each round is a DPU launch. */
+ * and a run over many small files touches few fresh pages (the measurement:
+ * docs/CRYPTO.md, "The CLI at file scale").  The pim backend gets larger
+ * ones: each round is a DPU launch. */
 #define SLAB_DEFAULT (512u << 10)
 #define SLAB_PIM     (4u << 20)
 #define SLAB_MIN     4096u      /* smallest CRYPTOPIM_BATCH_BYTES (64 B per stream) */
