@@ -187,32 +187,37 @@ endif
 TEST_HARNESS := tests/harness.c tests/test.h
 
 # ---- emu: virtual DPU ----
--include emu/vdpu.mk
--include emu/rt.mk
--include emu/softfloat.mk
+include emu/vdpu.mk
+include emu/rt.mk
+include emu/softfloat.mk
 # ---- end emu: virtual DPU ----
 
 # ---- emu: host library (<dpu.h>) ----
--include emu/host.mk
--include emu/prof.mk
+include emu/host.mk
+include emu/prof.mk
 # ---- end emu: host library ----
 
 # ---- DPU programs ----
--include dpu/dpu.mk
+include dpu/dpu.mk
 # ---- end DPU programs ----
+# Study programs on the DPU programs' headers and flags (after dpu/dpu.mk):
+# the tsme study's (its own and PrIM's), the NTT kernels' tools.
+include bench/tsme.mk
+include bench/prim.mk
+include tests/emu/ntt.mk
 
 # ---- model validation (emu/validate/) and experiments (bench/) ----
--include emu/validate/validate.mk
--include bench/bench.mk
+include emu/validate/validate.mk
+include bench/bench.mk
 
 # ---- libhexl: the HEXL-compatible C++ library (for SEAL) ----
 include hexl/hexl.mk
 
 # ---- shared libraries, install, Debian package ----
--include dist/install.mk
+include dist/install.mk
 
 # ---- the OpenSSL 3 provider (provider/, docs/PROVIDER.md) ----
--include provider/provider.mk
+include provider/provider.mk
 
 # ---- tests -------------------------------------------------------------------
 UNIT_SRCS := tests/main.c tests/harness.c tests/common.c $(wildcard tests/test_*.c)
@@ -254,6 +259,8 @@ TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"
 TEST_DEPS += $(SELFTEST_BAD)
 TEST_CMDS += $(call shards,$(UNIT))
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
+# No path of one particular machine in the tracked files (tests/paths.sh).
+TEST_CMDS += "sh tests/paths.sh"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_hostile.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_docs.sh $(CLI) docs/CLI.md man/cryptopim.1 $(MPI_BIN)"
@@ -289,7 +296,7 @@ SAN_TEST_CMDS := $(call shards,$(SAN_ENV) $(SAN_BUILD)/tests/unit) \
                  "cd $(BUILD)/tests/emu/host && $(SAN_ENV) $(abspath $(SAN_BUILD))/tests/emu/host/test-host emu_host_freed emu_host_free_only emu_host_alloc emu_host_sdk_"
 
 # ---- fuzz targets (replayed in the sanitizer build; `make fuzz`) ----
--include tests/fuzz/fuzz.mk
+include tests/fuzz/fuzz.mk
 
 san-build: dpu
 	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SAN=1 CFLAGS="-O1 -g" \
@@ -307,7 +314,7 @@ check-sanitize: san-build $(EMU_HOST_DPU_BINS)
 
 # ThreadSanitizer (build-tsan/, SAN=thread; docs/ARCHITECTURE.md, "Tests"):
 # the programs with threads -- the CLI's reader/writer (tools/iopipe.c) and
-# hasher (tools/sha256sum.c) threads, the library's host threads
+# hasher (tools/sums_hash.c) threads, the library's host threads
 # (src/core/parallel.c) and the virtual UPMEM's per-rank queues and DPU pool
 # (emu/host/queue.c, pool.c) -- run by tests/tsan.sh and the unit and
 # emu-host tests that start threads.  The DPU programs are the main build's,

@@ -7,7 +7,7 @@
 #
 # Two programs: the virtual UPMEM's model validation (emu/validate/,
 # against the published numbers) and `cryptopim bench --experiment all`
-# (the CryptoPIM study's experiments, bench/bench.c in cryptopim-bench).
+# (the CryptoPIM study's experiments, bench/exp_*.c in cryptopim-bench).
 
 BENCH_OUT ?= $(BUILD)/results
 # The machine the experiments model (virtual UPMEM profile key machine=NAME,
@@ -49,7 +49,7 @@ bench: all $(VALIDATE) $(VALIDATE_DPUS) asap ntt-compare
 	$(CLI) bench --experiment all --machine $(BENCH_MACHINE) --out $(BENCH_OUT) && \
 	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time); modeled machine $(BENCH_MACHINE); results in $(BENCH_OUT)"
 
-# ntt-compare (dpu/dpu.mk): the four-step vs 1D radix-2 NTT kernels, ntt-layout.csv/png.
+# ntt-compare (tests/emu/ntt.mk): the four-step vs 1D radix-2 NTT kernels, ntt-layout.csv/png.
 # quick runs of both programs (tiny sizes, outputs checked) in `make test`
 TEST_CMDS += "sh bench/test_bench.sh $(VALIDATE) $(VALIDATE_DIR) $(CLI)"
 TEST_DEPS += $(VALIDATE) $(VALIDATE_DPUS)

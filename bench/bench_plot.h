@@ -1,7 +1,7 @@
 /*
  * bench_plot.h -- the plots of `cryptopim bench`, drawn from the CSVs alone.
  *
- * The experiments (bench.c) write DIR/NAME.csv; bench_plot() reads that file
+ * The experiments (exp_*.c) write DIR/NAME.csv; bench_plot() reads that file
  * and nothing else, so `cryptopim bench --replot DIR` redraws committed
  * results without re-running an experiment.
  */

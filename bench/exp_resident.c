@@ -1,12 +1,12 @@
 /*
- * exp_resident.c -- `cryptopim bench --experiment resident` (issue 17):
+ * exp_resident.c -- `cryptopim bench --experiment resident`:
  * encrypt, re-key and hash all data resident in the DPUs' MRAM in place
  * (cpim_region_*, no data transfer) against the CryptoPIM study's path
  * through the memory bus (transfer in, kernel, transfer out: the pim
  * backend's cpim_aes_xts / cpim_sha256_batch) and against AES-NI / SHA-NI
  * on this host, over 1..40 ranks with the same bytes per DPU.
  *
- * Rows in bench.c's long CSV schema; kernel aes-xts-encrypt, aes-xts-rekey
+ * Rows in the long CSV schema (exp.h); kernel aes-xts-encrypt, aes-xts-rekey
  * or sha256-merkle; impl pim (mode in-place: resident region; mode
  * async-exec: through the bus) or aesni / shani; phases cpu-dpu, kernel,
  * dpu-cpu, total, and host-cpu-per-GB (time_s = host CPU seconds per GB of
@@ -33,8 +33,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "bench.h"
-#include "cryptopim.h"
+#include "exp.h"
 
 static const uint8_t xkey[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
                                  17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
@@ -42,38 +41,33 @@ static const uint8_t xkey2[32] = {32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21
                                   16, 15, 14, 13, 12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1};
 #define UNIT 4096u
 
-static void row(const bench_exp_env *e, const char *kernel, const char *impl, const char *mode,
-                unsigned ranks, unsigned dpus, unsigned threads, size_t bytes, const char *phase,
-                double t, cpim_clock clock, double joules)
+/* One row: 16 tasklets (the pim runs'), no speedup. */
+static void row(bench *b, const char *kernel, const char *impl, const char *mode, unsigned ranks,
+                unsigned dpus, unsigned threads, size_t bytes, const char *phase, double t,
+                cpim_clock clock, double joules)
 {
-    double gbps = t > 0 && strcmp(phase, "host-cpu-per-GB") ? (double)bytes / t / 1e9 : 0;
-    char jpgb[32] = "";
-    if (joules >= 0 && bytes > 0)
-        snprintf(jpgb, sizeof jpgb, "%.6g", joules / ((double)bytes / 1e9));
-    fprintf(e->csv, "%s,%s,%s,%s,%u,%u,%u,%u,%zu,%s,%.9f,%.4f,%.4f,%s,%s,%s\n", e->exp, kernel,
-            impl, mode, ranks, dpus, 16u, threads, bytes, phase, t, gbps, 0.0,
-            cpim_clock_name(clock), clock == CPIM_CLOCK_MEASURED ? "this-host" : e->machine, jpgb);
-    fflush(e->csv);
+    row_cfg c = {kernel, impl, mode, ranks, dpus, 16, threads, bytes};
+    bench_row(b, &c, phase, t, 0, clock, joules);
 }
 
 /* The phases of a pim call (scaled by k: a re-key through the bus is two passes). */
-static void pim_rows(const bench_exp_env *e, const char *kernel, const char *mode,
-                     const cpim_stats *st, double k, size_t bytes)
+static void pim_rows(bench *b, const char *kernel, const char *mode, const cpim_stats *st, double k,
+                     size_t bytes)
 {
     const cpim_phases *p = &st->modeled;
-    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "cpu-dpu", k * p->cpu_dpu_s,
+    row(b, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "cpu-dpu", k * p->cpu_dpu_s,
         p->clock, -1);
-    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "kernel", k * p->kernel_s, p->clock,
+    row(b, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "kernel", k * p->kernel_s, p->clock,
         -1);
-    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "dpu-cpu", k * p->dpu_cpu_s,
+    row(b, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "dpu-cpu", k * p->dpu_cpu_s,
         p->clock, -1);
-    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "total", k * p->total_s, p->clock,
+    row(b, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "total", k * p->total_s, p->clock,
         k * st->modeled_joules);
-    row(e, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "host-cpu-per-GB",
+    row(b, kernel, "pim", mode, st->ranks, st->dpus, 0, bytes, "host-cpu-per-GB",
         k * (p->cpu_dpu_s + p->dpu_cpu_s) / ((double)bytes / 1e9), p->clock, -1);
 }
 
-static cpim_ctx *open_pim(const bench_exp_env *e, unsigned ranks)
+static cpim_ctx *open_pim(bench *b, unsigned ranks)
 {
     cpim_options o;
     cpim_options_init(&o);
@@ -82,14 +76,14 @@ static cpim_ctx *open_pim(const bench_exp_env *e, unsigned ranks)
     o.mode = CPIM_PIM_ASYNC_EXEC;
     /* sampled: the first rank's first DPU runs, the rest are charged */
     char prof[512];
-    if (e->sampled) {
-        snprintf(prof, sizeof prof, "%s%ssampleRanks=1", e->profile ? e->profile : "",
-                 e->profile && e->profile[0] ? "," : "");
+    if (bench_sampled(b)) {
+        snprintf(prof, sizeof prof, "%s%ssampleRanks=1", bench_profile(b) ? bench_profile(b) : "",
+                 bench_profile(b) && bench_profile(b)[0] ? "," : "");
         o.profile = prof;
     } else {
-        o.profile = e->profile;
+        o.profile = bench_profile(b);
     }
-    o.timing_only = e->sampled;
+    o.timing_only = bench_sampled(b);
     cpim_ctx *ctx = NULL;
     return cpim_open(&ctx, "pim", &o) == CPIM_OK ? ctx : NULL;
 }
@@ -108,18 +102,17 @@ static void add_stats(cpim_stats *acc, const cpim_stats *st)
     acc->modeled_joules += st->modeled_joules;
 }
 
-static int ok(const bench_exp_env *e, cpim_err rc)
+static int ok(bench *b, cpim_err rc)
 {
-    return rc == CPIM_OK || (e->sampled && rc == CPIM_ERR_TIMING_ONLY);
+    return rc == CPIM_OK || (bench_sampled(b) && rc == CPIM_ERR_TIMING_ONLY);
 }
 
 /* In place: a region of `per` bytes on each DPU of `ranks` ranks; the
  * stats of its XTS encryption, re-key and SHA-256 + Merkle root into st[3]
  * and its size into *bytes.  0, or -1 (printed). */
-static int resident_run(const bench_exp_env *e, unsigned ranks, size_t per, cpim_stats st[3],
-                        size_t *bytes)
+static int resident_run(bench *b, unsigned ranks, size_t per, cpim_stats st[3], size_t *bytes)
 {
-    cpim_ctx *ctx = open_pim(e, ranks);
+    cpim_ctx *ctx = open_pim(b, ranks);
     cpim_region *reg = NULL;
     cpim_err rc =
         ctx ? cpim_region_create(ctx, (uint64_t)ranks * 64 * per, UNIT, &reg) : CPIM_ERR_PIM_ALLOC;
@@ -132,37 +125,37 @@ static int resident_run(const bench_exp_env *e, unsigned ranks, size_t per, cpim
     uint8_t root[32];
     memset(st, 0, 3 * sizeof *st);
     rc = cpim_region_xts(reg, CPIM_ENCRYPT, xkey, 32);
-    if (ok(e, rc) && (rc = cpim_region_last_stats(reg, &st[0])) == CPIM_OK)
+    if (ok(b, rc) && (rc = cpim_region_last_stats(reg, &st[0])) == CPIM_OK)
         rc = cpim_region_xts_rekey(reg, xkey, 32, xkey2, 32);
-    if (ok(e, rc) && (rc = cpim_region_last_stats(reg, &st[1])) == CPIM_OK)
+    if (ok(b, rc) && (rc = cpim_region_last_stats(reg, &st[1])) == CPIM_OK)
         rc = cpim_region_sha256(reg, NULL, root);
-    if (ok(e, rc))
+    if (ok(b, rc))
         rc = cpim_region_last_stats(reg, &st[2]);
-    if (!ok(e, rc))
+    if (!ok(b, rc))
         fprintf(stderr, "bench: resident: %u ranks in place: %s\n", ranks, cpim_strerror(rc));
     cpim_region_free(reg);
     cpim_close(ctx);
-    return ok(e, rc) ? 0 : -1;
+    return ok(b, rc) ? 0 : -1;
 }
 
-static int resident_point(const bench_exp_env *e, unsigned ranks, size_t per)
+static int resident_point(bench *b, unsigned ranks, size_t per)
 {
     static const char *const kernels[3] = {"aes-xts-encrypt", "aes-xts-rekey", "sha256-merkle"};
     cpim_stats st[3];
     size_t bytes = 0;
-    if (resident_run(e, ranks, per, st, &bytes) != 0)
+    if (resident_run(b, ranks, per, st, &bytes) != 0)
         return -1;
     for (int i = 0; i < 3; i++)
-        pim_rows(e, kernels[i], "in-place", &st[i], 1, bytes);
+        pim_rows(b, kernels[i], "in-place", &st[i], 1, bytes);
     return 0;
 }
 
-/* see bench.h */
-int bench_resident_server(const bench_exp_env *e, unsigned ranks, size_t per, double t[3],
-                          unsigned *dpus, size_t *bytes)
+/* see exp.h */
+int bench_resident_server(bench *b, unsigned ranks, size_t per, double t[3], unsigned *dpus,
+                          size_t *bytes)
 {
     cpim_stats st[3];
-    if (resident_run(e, ranks, per, st, bytes) != 0)
+    if (resident_run(b, ranks, per, st, bytes) != 0)
         return -1;
     for (int i = 0; i < 3; i++)
         t[i] = st[i].modeled.total_s;
@@ -172,38 +165,38 @@ int bench_resident_server(const bench_exp_env *e, unsigned ranks, size_t per, do
 
 /* Through the bus: `rounds` calls on a host buffer of `bytes` (the next
  * units each time), their modeled phases summed. */
-static int bus_point(const bench_exp_env *e, unsigned ranks, uint8_t *buf, size_t bytes,
-                     unsigned rounds, const uint8_t **msgs, size_t *lens, uint8_t (*dig)[32])
+static int bus_point(bench *b, unsigned ranks, uint8_t *buf, size_t bytes, unsigned rounds,
+                     const uint8_t **msgs, size_t *lens, uint8_t (*dig)[32])
 {
-    cpim_ctx *ctx = open_pim(e, ranks);
+    cpim_ctx *ctx = open_pim(b, ranks);
     if (!ctx)
         return -1;
     cpim_stats st, xts = {0}, sha = {0};
     const size_t n = bytes / UNIT;
     cpim_err rc = cpim_xts_set_key(ctx, xkey, 32);
-    for (unsigned k = 0; k < rounds && ok(e, rc); k++) {
+    for (unsigned k = 0; k < rounds && ok(b, rc); k++) {
         rc = cpim_aes_xts(ctx, CPIM_ENCRYPT, (uint64_t)k * n, UNIT, buf, buf, bytes);
-        if (ok(e, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
+        if (ok(b, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
             add_stats(&xts, &st);
     }
-    if (ok(e, rc)) {
-        pim_rows(e, "aes-xts-encrypt", "async-exec", &xts, 1, rounds * bytes);
-        pim_rows(e, "aes-xts-rekey", "async-exec", &xts, 2, rounds * bytes);
+    if (ok(b, rc)) {
+        pim_rows(b, "aes-xts-encrypt", "async-exec", &xts, 1, rounds * bytes);
+        pim_rows(b, "aes-xts-rekey", "async-exec", &xts, 2, rounds * bytes);
     }
     for (size_t i = 0; i < n; i++)
         msgs[i] = buf + i * UNIT, lens[i] = UNIT;
-    for (unsigned k = 0; k < rounds && ok(e, rc); k++) {
+    for (unsigned k = 0; k < rounds && ok(b, rc); k++) {
         rc = cpim_sha256_batch(ctx, msgs, lens, n, dig);
-        if (ok(e, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
+        if (ok(b, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
             add_stats(&sha, &st);
     }
-    if (ok(e, rc))
-        pim_rows(e, "sha256-merkle", "async-exec", &sha, 1, rounds * bytes);
-    if (!ok(e, rc))
+    if (ok(b, rc))
+        pim_rows(b, "sha256-merkle", "async-exec", &sha, 1, rounds * bytes);
+    if (!ok(b, rc))
         fprintf(stderr, "bench: resident: %u ranks through the bus: %s\n", ranks,
                 cpim_strerror(rc));
     cpim_close(ctx);
-    return ok(e, rc) ? 0 : -1;
+    return ok(b, rc) ? 0 : -1;
 }
 
 static double cpu_s(void)
@@ -216,8 +209,8 @@ static double cpu_s(void)
 
 /* AES-NI XTS (encrypt; re-key = decrypt + encrypt) and SHA-NI on this host:
  * best of 3, measured. */
-static void host_rows(const bench_exp_env *e, uint8_t *buf, size_t bytes, const uint8_t **msgs,
-                      size_t *lens, uint8_t (*dig)[32])
+static void host_rows(bench *b, uint8_t *buf, size_t bytes, const uint8_t **msgs, size_t *lens,
+                      uint8_t (*dig)[32])
 {
     static const char *const kernels[] = {"aes-xts-encrypt", "aes-xts-rekey", "sha256-merkle"};
     for (int k = 0; k < 3; k++) {
@@ -249,20 +242,24 @@ static void host_rows(const bench_exp_env *e, uint8_t *buf, size_t bytes, const 
         }
         if (best < 1e300) {
             unsigned th = cpim_cores();
-            row(e, kernels[k], be, "host", 0, 0, th, bytes, "total", best, CPIM_CLOCK_MEASURED, -1);
-            row(e, kernels[k], be, "host", 0, 0, th, bytes, "host-cpu-per-GB",
+            row(b, kernels[k], be, "host", 0, 0, th, bytes, "total", best, CPIM_CLOCK_MEASURED, -1);
+            row(b, kernels[k], be, "host", 0, 0, th, bytes, "host-cpu-per-GB",
                 best_cpu / ((double)bytes / 1e9), CPIM_CLOCK_MEASURED, -1);
         }
         cpim_close(ctx);
     }
 }
 
-int bench_exp_resident(const bench_exp_env *e)
+int exp_resident(bench *b)
 {
+    if (!bench_pim_available()) {
+        bench_progress("resident: the pim backend is unavailable: skipped");
+        return 0;
+    }
     static const unsigned full_pts[] = {1, 2, 16, 40}; /* the committed run (docs/RESIDENT.md) */
     static const unsigned small_pts[] = {1, 2};
-    const unsigned *pts = e->quick || !e->sampled ? small_pts : full_pts;
-    size_t npts = e->quick || !e->sampled ? 2 : sizeof full_pts / sizeof full_pts[0];
+    const unsigned *pts = b->quick || !bench_sampled(b) ? small_pts : full_pts;
+    size_t npts = b->quick || !bench_sampled(b) ? 2 : sizeof full_pts / sizeof full_pts[0];
     /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points, and
      * CRYPTOPIM_RESIDENT_PART (below): a long run split over processes (the
      * CSVs are then concatenated; docs/RESIDENT.md) */
@@ -293,13 +290,11 @@ int bench_exp_resident(const bench_exp_env *e)
     }
     /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
      * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
-     * per point: one DPU's 32 MiB per pass (sampleRanks); the 1-rank point,
-     * both paths, took 217 s on this shared 2-core machine (measured).
-     * Through the bus: the same bytes per DPU, in calls of 512 KiB per DPU
-     * from a host buffer (1.25 GiB at 40 ranks), one DPU's 512 KiB
-     * simulated per call. */
-    const size_t per_res = e->quick ? (256u << 10) : (32u << 20);
-    const size_t per_bus = e->quick ? (256u << 10) : (512u << 10);
+     * per point: one DPU's 32 MiB per pass (sampleRanks; the points' wall
+     * times: docs/RESIDENT.md).  Through the bus: the same bytes per DPU, in calls of 512 KiB per
+     * DPU from a host buffer (1.25 GiB at 40 ranks), one DPU's 512 KiB simulated per call. */
+    const size_t per_res = b->quick ? (256u << 10) : (32u << 20);
+    const size_t per_bus = b->quick ? (256u << 10) : (512u << 10);
     const unsigned rounds = (unsigned)(per_res / per_bus);
     const size_t host_max = (size_t)pts[npts - 1] * 64 * per_bus;
     uint8_t *buf = calloc(host_max, 1);
@@ -313,19 +308,19 @@ int bench_exp_resident(const bench_exp_env *e)
         const size_t host_bytes = host_max < (256u << 20) ? host_max : (256u << 20);
         fprintf(stderr, "bench: resident: AES-NI / SHA-NI on %zu MiB (measured)\n",
                 host_bytes >> 20);
-        host_rows(e, buf, host_bytes, msgs, lens, dig);
+        host_rows(b, buf, host_bytes, msgs, lens, dig);
     }
     for (size_t i = 0; i < npts && rc == 0; i++) {
         const unsigned r = pts[i];
         fprintf(
             stderr,
             "bench: resident: %u ranks, %zu KiB/DPU (in place; bus: %u calls of %zu KiB/DPU)%s\n",
-            r, per_res >> 10, rounds, per_bus >> 10, e->sampled ? " (sampled)" : "");
+            r, per_res >> 10, rounds, per_bus >> 10, bench_sampled(b) ? " (sampled)" : "");
         double t0 = cpim_now();
-        if ((!parts || !strcmp(parts, "in-place")) && resident_point(e, r, per_res) != 0)
+        if ((!parts || !strcmp(parts, "in-place")) && resident_point(b, r, per_res) != 0)
             rc = -1;
         if ((!parts || !strcmp(parts, "bus")) &&
-            bus_point(e, r, buf, (size_t)r * 64 * per_bus, rounds, msgs, lens, dig) != 0)
+            bus_point(b, r, buf, (size_t)r * 64 * per_bus, rounds, msgs, lens, dig) != 0)
             rc = -1;
         fprintf(stderr, "bench: resident: %u ranks done in %.0f s (measured)\n", r,
                 cpim_now() - t0);

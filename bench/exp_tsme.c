@@ -1,5 +1,5 @@
 /*
- * exp_tsme.c -- `cryptopim bench --experiment tsme` (issue 17): the cost
+ * exp_tsme.c -- `cryptopim bench --experiment tsme`: the cost
  * of "TSME for MRAM" (dpu/tsme.h: software AES-XTS on every MRAM access of
  * an unchanged DPU program), measured as AMD's SME/TSME study measured its
  * memory encryption (seed 004: STREAM with 24 threads, 2.6-4.2% slower,
@@ -8,13 +8,13 @@
  *
  * It drives the DPU programs directly through <dpu.h> (the virtual UPMEM's
  * host library) -- the STREAM kernel of emu/validate/stream.c and PrIM's VA
- * and RED, each built plain and with `-include tsme.h` (dpu/dpu.mk) -- so
+ * and RED, each built plain and with `-include tsme.h` (bench/tsme.mk, bench/prim.mk) -- so
  * it is the one experiment that sees <dpu.h>, <dpu_emu.h> (the modeled
  * clock) and dpu/tsme_host.h (the key image; Makefile: its own include
  * flags).  On real UPMEM hardware it skips (no modeled clock, and the
  * what-if is a virtual-UPMEM profile parameter).
  *
- * Rows: bench.c's long CSV schema plus five columns:
+ * Rows: the long CSV schema (exp.h) plus five columns:
  *   dpu_cycles        modeled cycles of the slowest DPU's run
  *   dma_aes_cycles_per_block, dma_aes_pipelined   the what-if's engine
  *   slowdown_x, slowdown_pct   dpu_cycles against the plain build's in the
@@ -42,7 +42,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "exp.h"
 
 #ifdef CPIM_VIRTUAL_UPMEM
 #include <dpu.h>
@@ -79,7 +79,7 @@ typedef struct {
 } run_out;
 
 typedef struct {
-    const bench_exp_env *e;
+    bench *b;
     cpim_ctx *cpu; /* host XTS with xts_key (tsme_host.h) */
     int failed;
 } ctx_t;
@@ -92,7 +92,7 @@ static const char *kernel_name(const run_cfg *c)
     return c->w == W_VA ? "prim-va" : c->w == W_RED ? "prim-red" : stream_name[c->kernel];
 }
 
-/* The experiment's DPU programs (dpu/dpu.mk: STREAM, VA and RED, plain and
+/* The experiment's DPU programs (bench/tsme.mk, bench/prim.mk: STREAM, VA and RED, plain and
  * TSME) live in the build tree only: they are test and study programs, not
  * installed.  The build tree's cryptopim-bench knows that folder
  * (CPIM_TSME_DIR, bench.mk); the installed one must not name the build tree
@@ -168,12 +168,12 @@ typedef struct {
 /* One launch on the modeled clock; checks DPU 0's output.  Returns 0. */
 static int run_one(ctx_t *x, const run_cfg *c, run_out *out)
 {
-    const bench_exp_env *e = x->e;
+    bench *b = x->b;
     char prog[512], profile[256];
     prog_path(prog, sizeof prog, c);
-    const int sampled = c->rank && e->sampled;
-    snprintf(profile, sizeof profile, "machine=%s,hostClock=none%s", e->machine,
-             sampled ? ",sampleDpus=1" : "");
+    const int sampled = c->rank && bench_sampled(b);
+    snprintf(profile, sizeof profile, "machine=%s,hostClock=none%s",
+             bench_machine_label(b, CPIM_CLOCK_MODELED), sampled ? ",sampleDpus=1" : "");
     if (c->aes_c > 0)
         snprintf(profile + strlen(profile), sizeof profile - strlen(profile),
                  ",dmaAesCyclesPerBlock=%.6g,dmaAesPipelined=%d", c->aes_c, c->aes_pipe);
@@ -271,10 +271,10 @@ static int run_one(ctx_t *x, const run_cfg *c, run_out *out)
     return rc;
 }
 
-static void row(ctx_t *x, const run_cfg *c, const char *impl, const char *mode, const run_out *o,
-                const run_out *plain)
+static void tsme_row(ctx_t *x, const run_cfg *c, const char *impl, const char *mode,
+                     const run_out *o, const run_out *plain)
 {
-    const bench_exp_env *e = x->e;
+    bench *b = x->b;
     const size_t moved =
         c->w == W_STREAM
             ? (size_t)c->bytes *
@@ -286,12 +286,13 @@ static void row(ctx_t *x, const run_cfg *c, const char *impl, const char *mode, 
     char cpb[32] = "", pipe[8] = "";
     if (c->aes_c > 0)
         snprintf(cpb, sizeof cpb, "%.6g", c->aes_c), snprintf(pipe, sizeof pipe, "%d", c->aes_pipe);
-    fprintf(e->csv,
+    fprintf(b->csv,
             "%s,%s,%s,%s,%u,%u,%u,0,%zu,kernel,%.9f,%.4f,%.6f,modeled,%s,,%llu,%s,%s,%.6f,%.4f\n",
-            e->exp, kernel_name(c), impl, mode, c->rank ? 1u : 0u, ndpu, c->tasklets, moved * ndpu,
+            b->exp, kernel_name(c), impl, mode, c->rank ? 1u : 0u, ndpu, c->tasklets, moved * ndpu,
             o->kernel_s, o->kernel_s > 0 ? (double)moved * ndpu / o->kernel_s / 1e9 : 0, 1.0 / sx,
-            e->machine, (unsigned long long)o->cycles, cpb, pipe, sx, (sx - 1) * 100);
-    fflush(e->csv);
+            bench_machine_label(b, CPIM_CLOCK_MODELED), (unsigned long long)o->cycles, cpb, pipe,
+            sx, (sx - 1) * 100);
+    fflush(b->csv);
 }
 
 /* Plain vs TSME of one configuration: two launches, two rows. */
@@ -301,11 +302,11 @@ static void pair(ctx_t *x, run_cfg c, const char *mode)
     c.tsme = 0;
     if (run_one(x, &c, &p) != 0)
         return;
-    row(x, &c, "plain", mode, &p, NULL);
+    tsme_row(x, &c, "plain", mode, &p, NULL);
     c.tsme = 1;
     if (run_one(x, &c, &t) != 0)
         return;
-    row(x, &c, "tsme", mode, &t, &p);
+    tsme_row(x, &c, "tsme", mode, &t, &p);
     fprintf(stderr,
             "bench: tsme: %s, %u tasklets, %s: %.1fx slower (%llu vs %llu DPU cycles; launch "
             "%.3g vs %.3g ms; modeled)\n",
@@ -325,31 +326,35 @@ static double whatif(ctx_t *x, run_cfg c, double cpb, int pipe, const run_out *b
     if (emit) {
         char mode[32];
         snprintf(mode, sizeof mode, "%s-t%u", pipe ? "pipelined" : "serial", c.tasklets);
-        row(x, &c, "dma-aes", mode, &o, base);
+        tsme_row(x, &c, "dma-aes", mode, &o, base);
     }
     return ((double)o.cycles / (double)base->cycles - 1) * 100;
 }
 
-static void seed_rows(const bench_exp_env *e)
+static void seed_rows(bench *b)
 {
     /* the seed's measurement, not ours: STREAM's four kernels, 24 threads */
     static const double pct[] = {SME_MIN_PCT, SME_MEAN_PCT, SME_MAX_PCT};
     static const char *const what[] = {"published-min", "published-mean", "published-max"};
     for (int i = 0; i < 3; i++)
-        fprintf(e->csv,
+        fprintf(b->csv,
                 "%s,sme-stream,sme,%s,0,0,24,24,0,kernel,0,0,%.6f,published,AMD EPYC TSME "
                 "(seed 004),,,,,%.6f,%.4f\n",
-                e->exp, what[i], 1 / (1 + pct[i] / 100), 1 + pct[i] / 100, pct[i]);
+                b->exp, what[i], 1 / (1 + pct[i] / 100), 1 + pct[i] / 100, pct[i]);
 }
 
-int bench_exp_tsme(const bench_exp_env *e)
+int exp_tsme(bench *b)
 {
+    if (!bench_pim_available()) {
+        bench_progress("tsme: the pim backend is unavailable: skipped");
+        return 0;
+    }
     fputs("experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,time_s,"
           "throughput_GBps,speedup,clock,machine,modeled_J_per_GB,dpu_cycles,"
           "dma_aes_cycles_per_block,dma_aes_pipelined,slowdown_x,slowdown_pct\n",
-          e->csv);
-    seed_rows(e);
-    if (!e->profile) {
+          b->csv);
+    seed_rows(b);
+    if (!bench_profile(b)) {
         fprintf(stderr, "bench: tsme: needs the virtual UPMEM (modeled clock): skipped\n");
         return 0;
     }
@@ -358,7 +363,7 @@ int bench_exp_tsme(const bench_exp_env *e)
                         "cryptopim-bench, or set CRYPTOPIM_TSME_DIR to <build>/dpu/tsme\n");
         return -1;
     }
-    ctx_t x = {e, NULL, 0};
+    ctx_t x = {b, NULL, 0};
     if (cpim_open(&x.cpu, "cpu", NULL) != CPIM_OK ||
         cpim_xts_set_key(x.cpu, xts_key, sizeof xts_key) != CPIM_OK) {
         cpim_close(x.cpu);
@@ -366,12 +371,12 @@ int bench_exp_tsme(const bench_exp_env *e)
     }
     /* 64 KiB per array per DPU (16 KiB quick): the TSME builds simulate
      * ~20 instructions per byte; the plain kernel's time is linear in it */
-    const uint32_t bytes = e->quick ? 16u << 10 : 64u << 10;
+    const uint32_t bytes = b->quick ? 16u << 10 : 64u << 10;
     static const uint32_t ts_full[] = {1, 2, 4, 8, 16, 24}, ts_quick[] = {16};
     static const uint32_t ks[] = {MICRO_STREAM_COPY, MICRO_STREAM_SCALE, MICRO_STREAM_ADD,
                                   MICRO_STREAM_TRIAD};
-    const uint32_t *ts = e->quick ? ts_quick : ts_full;
-    const size_t nts = e->quick ? 1 : 6;
+    const uint32_t *ts = b->quick ? ts_quick : ts_full;
+    const size_t nts = b->quick ? 1 : 6;
     /* (1) STREAM, 1 DPU, 1..24 tasklets; one rank at 16 tasklets... all */
     for (size_t k = 0; k < 4; k++)
         for (size_t t = 0; t < nts; t++) {
@@ -388,7 +393,7 @@ int bench_exp_tsme(const bench_exp_env *e)
         if (access(prog, R_OK) != 0) {
             fprintf(stderr,
                     "bench: tsme: %s: not built (PrIM's sources not given: make PRIM_DIR=... or "
-                    "PRIM_GIT=..., dpu/dpu.mk): skipped\n",
+                    "PRIM_GIT=..., bench/prim.mk): skipped\n",
                     prog);
             continue;
         }
@@ -404,14 +409,14 @@ int bench_exp_tsme(const bench_exp_env *e)
                                    16,     32,    64,   128, 256, 512, 1024};
     static const uint32_t wk[] = {MICRO_STREAM_COPY, MICRO_STREAM_TRIAD}, wt[] = {1, 16};
     for (size_t k = 0; k < 2; k++)
-        for (size_t ti = e->quick ? 1 : 0; ti < 2; ti++) {
+        for (size_t ti = b->quick ? 1 : 0; ti < 2; ti++) {
             run_cfg c = {W_STREAM, wk[k], wt[ti], bytes, 0, 0, 0, 0};
             run_out base;
             if (run_one(&x, &c, &base) != 0)
                 continue;
             for (int pipe = 0; pipe <= 1; pipe++) {
                 for (size_t i = 0; i < sizeof sweep / sizeof sweep[0]; i++)
-                    if (!e->quick || i % 4 == 0)
+                    if (!b->quick || i % 4 == 0)
                         whatif(&x, c, sweep[i], pipe, &base, 1);
                 double lo = 0, hi = 65536; /* overhead(lo) < 3.7 <= overhead(hi) */
                 if (whatif(&x, c, hi, pipe, &base, 0) < SME_MEAN_PCT) {
@@ -433,7 +438,7 @@ int bench_exp_tsme(const bench_exp_env *e)
                     char mode[32];
                     snprintf(mode, sizeof mode, "threshold-%s-t%u", pipe ? "pipelined" : "serial",
                              wt[ti]);
-                    row(&x, &c, "dma-aes", mode, &o, &base);
+                    tsme_row(&x, &c, "dma-aes", mode, &o, &base);
                     fprintf(stderr,
                             "bench: tsme: what-if (hypothetical hardware, modeled): %s, %u "
                             "tasklets, %s engine: overhead < %.1f%% up to %s%.4g cycles per "
@@ -451,11 +456,15 @@ int bench_exp_tsme(const bench_exp_env *e)
 
 #else /* real UPMEM SDK: no modeled clock, no what-if parameter */
 
-int bench_exp_tsme(const bench_exp_env *e)
+int exp_tsme(bench *b)
 {
+    if (!bench_pim_available()) {
+        bench_progress("tsme: the pim backend is unavailable: skipped");
+        return 0;
+    }
     fputs("experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,time_s,"
           "throughput_GBps,speedup,clock,machine,modeled_J_per_GB\n",
-          e->csv);
+          b->csv);
     fprintf(stderr, "bench: tsme: needs the virtual UPMEM (modeled clock): skipped\n");
     return 0;
 }

@@ -17,12 +17,12 @@
 
 #include <stdint.h>
 
-#include "aes.h" /* cpim_crypto_aes_ks: fixed-width, the same on host and DPU */
+#include "aes.h"     /* cpim_crypto_aes_ks: fixed-width, the same on host and DPU */
+#include "dpu_lib.h" /* DPU_STR */
 
-#define AES_KEY_SYM  aes_key_args
-#define AES_JOB_SYM  aes_job_args
-#define AES_XSTR_(x) #x
-#define AES_XSTR(x)  AES_XSTR_(x)
+#define AES_KEY_SYM aes_key_args
+#define AES_JOB_SYM aes_job_args
+#define AES_XSTR(x) DPU_STR(x) /* the symbol name the host looks up */
 
 enum { AES_OP_ECB_ENC = 0, AES_OP_ECB_DEC = 1, AES_OP_CTR = 2 };
 /* AES-XTS, plain64 tweaks (dpu/aes.c, "XTS"); numbered apart from the

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "aes_args.h"
+#include "dpu_lib.h"
 #include "sha256_args.h"
 
 __host struct aes_key_args AES_KEY_SYM;

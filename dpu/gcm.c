@@ -1,12 +1,12 @@
 /*
- * gcm.c -- the AES-GCM DPU program (issue 15): CTR encryption or decryption
+ * gcm.c -- the AES-GCM DPU program: CTR encryption or decryption
  * of this DPU's share in place, and the GHASH of its ciphertext, in one
  * pass over the data (the ciphertext is hashed while its chunk is in WRAM:
  * after CTR when encrypting, before it when decrypting).
  *
  * Contract with the host: gcm_args.h (and aes_args.h for the round keys).
- * The CTR kernels are dpu/aes.c's, included below with its main left out,
- * so the two programs cannot drift apart; GCM's counter differs from CTR's
+ * The CTR kernels are dpu/aes.c's (dpu/aes_kernels.h), so the two programs
+ * cannot drift apart; GCM's counter differs from CTR's
  * only in that its low 32 bits wrap without a carry (inc32), which is all
  * main() below does differently.
  *
@@ -38,12 +38,18 @@
  * (whole steps of 8 blocks, runs differing by at most one step), which the
  * host repeats (src/pim/backend.c, gcm_combine).
  *
- * WRAM: the GHASH tables take 8 KiB that the AES program gives to its chunk
- * buffers, so the chunks are smaller (aes_embed.h).
+ * WRAM: the GHASH tables take WRAM that the AES program gives to its chunk
+ * buffers, so the chunks are smaller (CHUNK below).
  */
 #include <stdint.h>
 
-#include "aes_embed.h" /* aes.c's kernels, CHUNK */
+#include "dpu_lib.h"
+
+/* WRAM less the AES tables (8 KiB), the GHASH tables (up to 16 KiB) and 24
+ * tasklets' stacks: 16 KiB for the buffers, as resident.c -- 2048 bytes up
+ * to 8 tasklets, 1024 up to 16, 512 above. */
+#define CHUNK DPU_CHUNK(2048u, 16384u)
+#include "aes_kernels.h"
 #include "gcm_args.h"
 
 __host struct gcm_job_args GCM_JOB_SYM;
@@ -52,6 +58,9 @@ __host uint32_t GCM_TAB_SYM[GCM_TAB_WORDS];
 __host uint32_t GCM_H_SYM[4];
 /* 8-bit tables of bytes 0 and 3 (see ghash_sweep) */
 __host uint32_t GCM_TAB8_SYM[2][256 * 4];
+
+DPU_WRAM_CHECK(sizeof buffers + sizeof tab + sizeof GCM_PART_SYM + sizeof GCM_TAB_SYM +
+               sizeof GCM_H_SYM + sizeof GCM_TAB8_SYM);
 
 BARRIER_INIT(h_ready, NR_TASKLETS);
 BARRIER_INIT(gtab_ready, NR_TASKLETS);
@@ -208,8 +217,8 @@ int main(void)
 
     /* the partition of aes.c: runs of whole steps */
     const uint32_t nblk = GCM_JOB_SYM.nbytes / 16u, nstep = (nblk + STEP - 1) / STEP;
-    uint32_t b = STEP * (nstep * t / NR_TASKLETS);
-    uint32_t last = STEP * (nstep * (t + 1) / NR_TASKLETS);
+    uint32_t b = STEP * TASKLET_BEGIN(nstep, t);
+    uint32_t last = STEP * TASKLET_END(nstep, t);
     if (last > nblk)
         last = nblk;
     uint32_t c[4] = {GCM_JOB_SYM.ctr[0], GCM_JOB_SYM.ctr[1], GCM_JOB_SYM.ctr[2],

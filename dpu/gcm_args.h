@@ -22,13 +22,14 @@
 
 #include <stdint.h>
 
+#include "dpu_lib.h" /* DPU_STR */
+
 #define GCM_JOB_SYM  gcm_job_args
 #define GCM_PART_SYM gcm_partials
 #define GCM_TAB_SYM  gcm_tables
 #define GCM_H_SYM    gcm_h
 #define GCM_TAB8_SYM gcm_tables8
-#define GCM_XSTR_(x) #x
-#define GCM_XSTR(x)  GCM_XSTR_(x)
+#define GCM_XSTR(x)  DPU_STR(x) /* the symbol name the host looks up */
 
 /* aes_key_args.op of the GCM program (values apart from AES_OP_*). */
 enum { GCM_OP_ENC = 16, GCM_OP_DEC = 17 };

@@ -30,15 +30,15 @@
 #include <mram.h>
 #include <stdint.h>
 
+#include "dpu_lib.h"
 #include "hmac_args.h"
 #include "sha256.h"
 #include "sha256_rounds.h"
 
-#if NR_TASKLETS <= 16
-#define CHUNK 1024u
-#else
-#define CHUNK 512u
-#endif
+/* MAC mode's stream buffer: 1024-byte DMAs (MACed records are short; a
+ * PBKDF2 chain streams nothing), 512 bytes above 16 tasklets (a 16 KiB
+ * budget for the buffers). */
+#define CHUNK DPU_CHUNK(1024u, 16384u)
 
 __host struct hmac_job_args HMAC_JOB_SYM;
 
@@ -50,13 +50,7 @@ __mram_noinit uint64_t hmac_mram_anchor;
 __host __dma_aligned struct hmac_item items[NR_TASKLETS];
 __host __dma_aligned uint32_t work[NR_TASKLETS][24];
 static __dma_aligned uint32_t buffers[NR_TASKLETS][CHUNK / 4];
-
-static void wipe_words(uint32_t *p, uint32_t n)
-{
-    volatile uint32_t *v = p;
-    for (uint32_t i = 0; i < n; i++)
-        v[i] = 0;
-}
+DPU_WRAM_CHECK(sizeof items + sizeof work + sizeof buffers);
 
 /* One block given as 16 native words w (consumed: the schedule overwrites
  * it) into the chaining value st. */

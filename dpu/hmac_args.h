@@ -21,9 +21,10 @@
 
 #include <stdint.h>
 
-#define HMAC_JOB_SYM  hmac_job_args
-#define HMAC_XSTR_(x) #x
-#define HMAC_XSTR(x)  HMAC_XSTR_(x)
+#include "dpu_lib.h" /* DPU_STR */
+
+#define HMAC_JOB_SYM hmac_job_args
+#define HMAC_XSTR(x) DPU_STR(x) /* the symbol name the host looks up */
 
 #define HMAC_MODE_PBKDF2 1u /* iterations 2..c of each chain */
 #define HMAC_MODE_MAC    2u /* one HMAC per item over its padded message */

@@ -40,6 +40,7 @@
 #include <mram.h>
 #include <stdint.h>
 
+#include "dpu_lib.h"
 #include "ntt_args.h"
 #include "ntt_mul.h"
 #include "ntt_wide.h"
@@ -64,6 +65,7 @@ __mram_noinit uint64_t ntt_mram_anchor;
 
 static __dma_aligned coef dbuf[NR_TASKLETS][M_MAX]; /* data block */
 static __dma_aligned coef tbuf[NR_TASKLETS][M_MAX]; /* twiddles, or a second operand */
+DPU_WRAM_CHECK(sizeof dbuf + sizeof tbuf);
 
 BARRIER_INIT(pass_done, NR_TASKLETS);
 

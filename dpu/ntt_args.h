@@ -36,9 +36,10 @@
 
 #include <stdint.h>
 
-#define NTT_JOB_SYM  ntt_job_args
-#define NTT_XSTR_(x) #x
-#define NTT_XSTR(x)  NTT_XSTR_(x)
+#include "dpu_lib.h" /* DPU_STR */
+
+#define NTT_JOB_SYM ntt_job_args
+#define NTT_XSTR(x) DPU_STR(x) /* the symbol name the host looks up */
 
 #define NTT_MAX_LIMBS 16u /* = CPIM_NTT_MAX_MODULI */
 

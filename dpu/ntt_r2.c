@@ -47,6 +47,7 @@
 #include <mram.h>
 #include <stdint.h>
 
+#include "dpu_lib.h"
 #include "ntt_args.h"
 #include "ntt_mul.h"
 #include "ntt_wide.h"
@@ -62,6 +63,7 @@ __mram_noinit uint64_t ntt_r2_mram_anchor;
 
 static __dma_aligned uint32_t dbuf[NR_TASKLETS][M_MAX]; /* data: a block or two half-blocks */
 static __dma_aligned uint32_t tbuf[NR_TASKLETS][M_MAX]; /* twiddles {w, w'} */
+DPU_WRAM_CHECK(sizeof dbuf + sizeof tbuf);
 
 BARRIER_INIT(stage_done, NR_TASKLETS);
 

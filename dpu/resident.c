@@ -1,10 +1,10 @@
 /*
- * resident.c -- the resident-region DPU program (issue 17): AES-XTS,
+ * resident.c -- the resident-region DPU program: AES-XTS,
  * AES-CTR, re-keying and SHA-256 of data that stays in MRAM, in place, with
  * no data crossing the bus.  Contract and MRAM layout: resident_args.h.
  *
  * The AES sweeps (T-tables in WRAM, one round over a chunk at a time) and
- * the CTR chunk kernel are dpu/aes.c's, included with its main left out.
+ * the CTR chunk kernel are dpu/aes.c's (dpu/aes_kernels.h).
  * Each tasklet streams its units through its buffer in chunks of at most
  * CTR_BLOCKS blocks: the data in the lower half, the keystream (CTR) or the
  * tweaks (XTS) in the upper half.
@@ -17,13 +17,20 @@
  * new one in WRAM before it is written back, so MRAM never holds the clear
  * text.  XTS re-keying needs the decryption tables (in aes.c's `tab`) and
  * the encryption tables (tab_e here) at once: 16 KiB of WRAM, so the chunk
- * buffers are smaller than aes.c's (aes_embed.h), as in dpu/gcm.c.
+ * buffers are smaller than aes.c's (CHUNK below), as in dpu/gcm.c.
  */
 #include <stdint.h>
 
-#include "aes_embed.h" /* aes.c's kernels, CHUNK */
+#include "dpu_lib.h"
+
+/* WRAM less the AES tables (8 KiB), the re-keying tables (8 KiB) and 24
+ * tasklets' stacks, with gcm.c's budget: 16 KiB for the buffers -- 2048
+ * bytes up to 8 tasklets, 1024 up to 16, 512 above. */
+#define CHUNK DPU_CHUNK(2048u, 16384u)
+#include "aes_kernels.h"
 #include "resident_args.h"
 #include "sha256.h"
+#include "xts_alpha.h"
 
 __host struct res_key_args RES_KEY_SYM;
 __host struct res_job_args RES_JOB_SYM;
@@ -31,6 +38,9 @@ __host struct res_job_args RES_JOB_SYM;
 #ifndef RES_SHA_PROG
 /* Encryption tables for XTS re-keying (aes.c's tab then holds decryption's). */
 static uint32_t tab_e[8 * 256];
+DPU_WRAM_CHECK(sizeof buffers + sizeof tab + sizeof tab_e);
+#else
+DPU_WRAM_CHECK(sizeof buffers + sizeof tab);
 #endif
 
 BARRIER_INIT(res_tab1, NR_TASKLETS);
@@ -45,18 +55,6 @@ _Static_assert(RES_UNIT_ALIGN % (16 * STEP) == 0, "units hold whole steps");
 static inline uint32_t rotr(uint32_t x, unsigned n)
 {
     return (x >> n) | (x << (32u - n));
-}
-
-/* T *= alpha in GF(2^128) on little-endian words, branch-free (the tweak is
- * secret), as aes.c's XTS. */
-static void res_alpha(uint32_t t[4])
-{
-    uint32_t c = (uint32_t)((int32_t)t[3] >> 31);
-    __asm__("" : "+r"(c));
-    t[3] = t[3] << 1 | t[2] >> 31;
-    t[2] = t[2] << 1 | t[1] >> 31;
-    t[1] = t[1] << 1 | t[0] >> 31;
-    t[0] = t[0] << 1 ^ (c & 0x87u);
 }
 
 /* The tweak of block j of unit `unit`: E(k2, unit as plain64) * alpha^j.
@@ -88,7 +86,7 @@ static void res_tweak(const cpim_crypto_aes_ks *k2, uint64_t unit, uint32_t j, u
                                  rk[c]);
     wipe_words(s, 4), wipe_words(o, 4);
     while (j--)
-        res_alpha(t);
+        dpu_xts_alpha(t);
 }
 
 /* XTS over the n blocks at w (n a multiple of STEP), tweaks stored in the
@@ -100,7 +98,7 @@ static void res_xts_chunk(uint32_t *w, uint32_t n, uint32_t T[4], const uint32_t
     for (uint32_t i = 0; i < n; i++) {
         for (int k = 0; k < 4; k++)
             tw[4 * i + k] = T[k], w[4 * i + k] ^= T[k];
-        res_alpha(T);
+        dpu_xts_alpha(T);
     }
     add_key(w, n, rk);
     for (uint32_t r = 1; r < nr; r++)
@@ -115,8 +113,7 @@ static void res_xts_chunk(uint32_t *w, uint32_t n, uint32_t T[4], const uint32_t
  * through buf (CHUNK bytes). */
 static void res_sha(__mram_ptr uint8_t *src, uint32_t len, uint32_t *buf, uint8_t out[32])
 {
-    uint32_t h[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
-                     0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    uint32_t h[8] = CPIM_SHA256_IV;
     for (uint32_t o = 0; o < len;) {
         uint32_t n = len - o < CHUNK ? len - o : CHUNK;
         mram_read(src + o, buf, n);
@@ -161,7 +158,7 @@ int main(void)
 #endif
 
     const uint32_t ublk = job.unit / 16, nu = job.nbytes / job.unit;
-    const uint32_t u0 = nu * t / NR_TASKLETS, u1 = nu * (t + 1) / NR_TASKLETS;
+    const uint32_t u0 = TASKLET_BEGIN(nu, t), u1 = TASKLET_END(nu, t);
     const uint32_t first = u0 * ublk, total = (u1 - u0) * ublk; /* this tasklet's blocks */
     /* progress slot: resume when it is this operation's */
     uint32_t slot[2] __attribute__((aligned(8)));

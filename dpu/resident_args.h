@@ -26,12 +26,12 @@
 
 #include <stdint.h>
 
-#include "aes.h" /* cpim_crypto_aes_ks */
+#include "aes.h"     /* cpim_crypto_aes_ks */
+#include "dpu_lib.h" /* DPU_STR */
 
-#define RES_KEY_SYM  res_key_args
-#define RES_JOB_SYM  res_job_args
-#define RES_XSTR_(x) #x
-#define RES_XSTR(x)  RES_XSTR_(x)
+#define RES_KEY_SYM res_key_args
+#define RES_JOB_SYM res_job_args
+#define RES_XSTR(x) DPU_STR(x) /* the symbol name the host looks up */
 
 #define RES_HDR        256u /* progress slots (24 tasklets x 8 bytes) */
 #define RES_UNIT_ALIGN 128u /* units hold whole 8-block sweep steps */

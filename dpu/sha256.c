@@ -34,14 +34,13 @@
 #include <mram.h>
 #include <stdint.h>
 
+#include "dpu_lib.h"
 #include "sha256_args.h"
 #include "sha256_rounds.h"
 
-#if NR_TASKLETS <= 16
-#define CHUNK 2048u
-#else
-#define CHUNK 1024u
-#endif
+/* 2048 bytes (the largest DMA) up to 16 tasklets, 1024 above: aes.c's
+ * 32 KiB budget for the buffers (24 tasklets' stacks take 24 KiB more). */
+#define CHUNK DPU_CHUNK(2048u, 32768u)
 
 __host struct sha_job_args SHA_JOB_SYM;
 
@@ -50,6 +49,7 @@ __host struct sha_job_args SHA_JOB_SYM;
 __mram_noinit uint64_t sha_mram_anchor;
 
 static __dma_aligned uint32_t buffers[NR_TASKLETS][CHUNK / 4];
+DPU_WRAM_CHECK(sizeof buffers);
 
 /* n whole 64-byte blocks at p (4-byte aligned, message byte order). */
 static void compress(uint32_t st[8], const uint32_t *p, uint32_t n)
@@ -94,8 +94,9 @@ static void hash_one(const struct sha_msg *m, __mram_ptr uint8_t *heap, __mram_p
     if (m->flags & SHA_F_CONT) {
         mram_read(slot, st, 32);
     } else {
-        st[0] = 0x6a09e667u, st[1] = 0xbb67ae85u, st[2] = 0x3c6ef372u, st[3] = 0xa54ff53au;
-        st[4] = 0x510e527fu, st[5] = 0x9b05688cu, st[6] = 0x1f83d9abu, st[7] = 0x5be0cd19u;
+        st[0] = CPIM_SHA256_IV0, st[1] = CPIM_SHA256_IV1, st[2] = CPIM_SHA256_IV2;
+        st[3] = CPIM_SHA256_IV3, st[4] = CPIM_SHA256_IV4, st[5] = CPIM_SHA256_IV5;
+        st[6] = CPIM_SHA256_IV6, st[7] = CPIM_SHA256_IV7;
     }
     __mram_ptr uint8_t *src = heap + m->offset;
     uint32_t left = m->length;

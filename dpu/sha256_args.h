@@ -23,9 +23,10 @@
 
 #include <stdint.h>
 
-#define SHA_JOB_SYM  sha_job_args
-#define SHA_XSTR_(x) #x
-#define SHA_XSTR(x)  SHA_XSTR_(x)
+#include "dpu_lib.h" /* DPU_STR */
+
+#define SHA_JOB_SYM sha_job_args
+#define SHA_XSTR(x) DPU_STR(x) /* the symbol name the host looks up */
 
 #define SHA_F_FINAL 1u /* pad and write the digest */
 #define SHA_F_CONT  2u /* start from the chaining value in the state slot */

@@ -52,6 +52,7 @@
 
 #include "aes.h"       /* src/crypto: the tables (link build/dpu/obj/cpim_crypto_aes.o) */
 #include "tsme_args.h" /* struct tsme_key_args, TSME_UNIT (host side: tsme_host.h) */
+#include "xts_alpha.h" /* dpu_xts_alpha */
 
 #define TSME_BOUNCE 256u
 
@@ -98,17 +99,6 @@ static __attribute__((unused)) void tsme_aes(uint32_t s[4], int dec)
         s[c] = o[c], o[c] = 0;
 }
 
-/* T *= alpha on little-endian words (branch-free: the tweak is secret). */
-static inline void tsme_alpha(uint32_t t[4])
-{
-    uint32_t c = (uint32_t)((int32_t)t[3] >> 31);
-    __asm__("" : "+r"(c));
-    t[3] = t[3] << 1 | t[2] >> 31;
-    t[2] = t[2] << 1 | t[1] >> 31;
-    t[1] = t[1] << 1 | t[0] >> 31;
-    t[0] = t[0] << 1 ^ (c & 0x87u);
-}
-
 /* XTS over the n bytes (a multiple of 16) at w (4-byte aligned) that live
  * at heap offset off (16-aligned), in place. */
 static __attribute__((unused)) void tsme_crypt(uint8_t *w, uint32_t off, uint32_t n, int dec)
@@ -140,7 +130,7 @@ static __attribute__((unused)) void tsme_crypt(uint8_t *w, uint32_t off, uint32_
                      (uint32_t)S[TSME_B(x[(c + 2) & 3], 1)] << 8 | S[TSME_B(x[(c + 3) & 3], 0)]) ^
                     k2[c]);
             for (uint32_t j = (off % TSME_UNIT) / 16; j; j--)
-                tsme_alpha(T);
+                dpu_xts_alpha(T);
             for (int c = 0; c < 4; c++)
                 x[c] = o[c] = 0;
         }
@@ -150,7 +140,7 @@ static __attribute__((unused)) void tsme_crypt(uint8_t *w, uint32_t off, uint32_
         tsme_aes(s, dec);
         for (int c = 0; c < 4; c++)
             q[c] = __builtin_bswap32(s[c]) ^ T[c], s[c] = 0;
-        tsme_alpha(T);
+        dpu_xts_alpha(T);
     }
     for (int c = 0; c < 4; c++)
         T[c] = 0;

@@ -8,7 +8,7 @@
  *  - emu/validate/stream.c (STREAM copy, copy-DMA, add, triad);
  *  - tests/tsme/seqio.c: seqread (init, get, seek) and
  *    mram_read_unaligned / mram_write_unaligned at odd addresses;
- *  - PrIM's VA and RED (their dpu/task.c unchanged, dpu/dpu.mk), checked
+ *  - PrIM's VA and RED (their dpu/task.c unchanged, bench/prim.mk), checked
  *    against a host computation as PrIM's hosts do; skipped when PrIM's
  *    sources were not given to the build (PRIM_DIR / PRIM_GIT).
  */
@@ -300,7 +300,7 @@ static int have(const char *a, const char *b)
     if (access(a, R_OK) == 0 && access(b, R_OK) == 0)
         return 1;
     test_skip("PrIM's sources were not given to the build (make PRIM_DIR=... or PRIM_GIT=..., "
-              "dpu/dpu.mk)");
+              "bench/prim.mk)");
     return 0;
 }
 

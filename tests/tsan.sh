@@ -4,7 +4,7 @@
 #
 #   - the CLI's pipeline threads: `enc`/`dec` (tools/iopipe.c: reader, writer)
 #     on files of several chunks and through a pipe, `sha256sum`
-#     (tools/sha256sum.c: the hasher) on many files, a streamed large file,
+#     (tools/sums_hash.c: the hasher) on many files, a streamed large file,
 #     standard input and -c;
 #   - the library's host threads (src/core/parallel.c) under the CLI
 #     (--threads=2: AES, SHA-256 and the NTT on the cpu backend);

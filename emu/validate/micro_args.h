@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 /* bytes per DMA of arith/stream (PrIM's BL=10); a build may lower it (the
- * TSME builds of stream.c at 16 and 24 tasklets, dpu/dpu.mk: WRAM) */
+ * TSME builds of stream.c at 16 and 24 tasklets, bench/tsme.mk: WRAM) */
 #ifndef MICRO_BLOCK
 #define MICRO_BLOCK 1024u
 #endif

@@ -9,6 +9,7 @@
 #include "backend.h"
 #include "core.h"
 #include "cryptopim.h"
+#include "sha256.h" /* CPIM_SHA256_IV */
 
 struct cpim_ctx {
     const cpim_backend_vt *vt;
@@ -372,8 +373,7 @@ cpim_err cpim_aes_gcm_decrypt(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, c
 
 #define SHA_READY 0x53484132u /* cpim_sha256_state.ready after init */
 
-static const uint32_t sha_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+static const uint32_t sha_iv[8] = CPIM_SHA256_IV;
 
 cpim_err cpim_sha256_init(cpim_sha256_state *s)
 {

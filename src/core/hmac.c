@@ -26,9 +26,9 @@
 #include "core.h"
 #include "cryptopim.h"
 #include "parallel.h"
+#include "sha256.h"
 
-static const uint32_t sha_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+static const uint32_t sha_iv[8] = CPIM_SHA256_IV;
 
 /* Longest PBKDF2 output: (2^32 - 1) blocks of 32 bytes (RFC 8018 5.2 step 1). */
 #define PBKDF2_MAX_OUT ((uint64_t)0xffffffffu * 32u)

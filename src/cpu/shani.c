@@ -105,8 +105,7 @@ struct lane {
     uint8_t pad[128]; /* the final 1 or 2 blocks of a message */
 };
 
-static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+static const uint32_t iv[8] = CPIM_SHA256_IV;
 
 static void lane_start(struct lane *ln, const struct job *j, size_t i)
 {

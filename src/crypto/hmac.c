@@ -19,8 +19,7 @@ static void be32_put(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)v;
 }
 
-static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                               0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+static const uint32_t iv[8] = CPIM_SHA256_IV;
 
 void cpim_crypto_hmac_sha256_pads(const uint8_t *key, uint32_t key_len, uint32_t istate[8],
                                   uint32_t ostate[8])

@@ -23,8 +23,7 @@ const uint32_t cpim_crypto_sha256_k[64] = {
     0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u,
     0xc67178f2u};
 
-static const uint32_t iv[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
-                               0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+static const uint32_t iv[8] = CPIM_SHA256_IV;
 
 #define ROR32(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 #define BSIG0(x)    (ROR32(x, 2) ^ ROR32(x, 13) ^ ROR32(x, 22))

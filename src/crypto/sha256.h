@@ -24,6 +24,23 @@
 #define CPC_SHA256_DIGEST 32u
 #define CPC_SHA256_BLOCK  64u
 
+/* The initial hash value H(0) (FIPS 180-4 5.3.3): the one copy of it for
+ * the host and the DPU programs, as words (CPIM_SHA256_IV0..7, for code that
+ * stores them one by one) and as an initializer (CPIM_SHA256_IV). */
+#define CPIM_SHA256_IV0 0x6a09e667u
+#define CPIM_SHA256_IV1 0xbb67ae85u
+#define CPIM_SHA256_IV2 0x3c6ef372u
+#define CPIM_SHA256_IV3 0xa54ff53au
+#define CPIM_SHA256_IV4 0x510e527fu
+#define CPIM_SHA256_IV5 0x9b05688cu
+#define CPIM_SHA256_IV6 0x1f83d9abu
+#define CPIM_SHA256_IV7 0x5be0cd19u
+#define CPIM_SHA256_IV                                                                             \
+    {                                                                                              \
+        CPIM_SHA256_IV0, CPIM_SHA256_IV1, CPIM_SHA256_IV2, CPIM_SHA256_IV3, CPIM_SHA256_IV4,       \
+            CPIM_SHA256_IV5, CPIM_SHA256_IV6, CPIM_SHA256_IV7                                      \
+    }
+
 /* The 64 round constants K (FIPS 180-4 4.2.2). */
 extern const uint32_t cpim_crypto_sha256_k[64];
 

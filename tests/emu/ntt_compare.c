@@ -13,7 +13,7 @@
  * measured.  It uses the virtual DPU directly (libvdpu), not <dpu.h>, because the host
  * library reports only the launch's cycles, not its instructions, slots or DMA bytes.
  *
- * Built by `make build/emu/ntt-compare` (dpu/dpu.mk); `make ntt-compare` writes
+ * Built by `make build/emu/ntt-compare` (tests/emu/ntt.mk); `make ntt-compare` writes
  * $(BENCH_OUT)/ntt-layout.csv and .png (part of `make bench`).
  * usage: ntt-compare DPU_DIR [--quick] [--out DIR]   (CSV on stdout without --out)
  * --quick: N = 1024 and 4096 at 16 tasklets (the test in `make test`).

@@ -2,7 +2,7 @@
  * its output against a host reference (itself checked against the schoolbook negacyclic
  * product for N <= 1024) and prints the modeled instruction and cycle counts per butterfly.
  *
- * Built by `make build/emu/ntt-counts` (dpu/dpu.mk);
+ * Built by `make build/emu/ntt-counts` (tests/emu/ntt.mk);
  * usage: build/emu/ntt-counts build/dpu/ntt-t16 [log_n [limbs [items [op [sched [log_m [bits]]]]]]]
  * bits: the moduli's size, 31 (the default) or up to 62 for the double-word program
  * (build/dpu/ntt64-tT, told apart by its name); the reference is 64-bit for both.

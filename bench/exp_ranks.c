@@ -1,0 +1,65 @@
+/*
+ * exp_ranks.c -- `--experiment ranks` (the study's Figs. 6-7): 1..40 ranks at
+ * 32 MiB per rank, async-xfer vs async-exec (modeled, sampled: one DPU per
+ * rank simulated) beside the CPU backends (measured).
+ */
+#include "exp.h"
+
+int exp_ranks(bench *b)
+{
+    static const unsigned full_pts[] = {1, 2, 4, 8, 16, 24, 32, 40};
+    static const unsigned slow_pts[] = {1, 2};
+    static const unsigned quick_pts[] = {1, 2};
+    const unsigned *pts = full_pts;
+    size_t npts = sizeof full_pts / sizeof full_pts[0];
+    int sampled = b->sample && b->sample_ok;
+    if (b->quick) {
+        pts = quick_pts;
+        npts = 2;
+    } else if (!sampled) {
+        bench_progress("ranks: DPU sampling unavailable: only 1 and 2 ranks (a full run needs "
+                       "the sampleDpus profile key; see docs/MODEL.md)");
+        pts = slow_pts;
+        npts = 2;
+    }
+    size_t per_rank = b->quick ? (1u << 20) : (32u << 20);
+    size_t ml = b->quick ? 4096 : 32 * 1024;
+    for (int k = K_AES; k <= K_SHA; k++) {
+        for (size_t i = 0; i < npts; i++) {
+            unsigned r = pts[i];
+            if (bench_pim_available() && b->sample_ok && !bench_probe_profile(b->profile, r)) {
+                bench_progress(
+                    "ranks: the modeled machine (%s) has fewer than %u ranks: stop at %u",
+                    b->machine, r, i ? pts[i - 1] : 0);
+                break;
+            }
+            work w;
+            size_t total = per_rank * r;
+            if (bench_work_init(&w, k == K_AES ? total : 0, k == K_SHA ? total / ml : 0, ml) != 0)
+                return -1;
+            bench_progress("ranks: %s, %u ranks, %zu MiB, CPU baselines", bench_kern_name[k], r,
+                           total >> 20);
+            bench_cpu_rows(b, &w, (enum kern)k, r, r * 64, 0);
+            for (int m = CPIM_PIM_ASYNC_XFER; m <= CPIM_PIM_ASYNC_EXEC && bench_pim_available();
+                 m++) {
+                bench_progress("ranks: %s, %u ranks, %s%s", bench_kern_name[k], r,
+                               bench_mode_name((cpim_pim_mode)m), sampled ? " (sampled)" : "");
+                pim_cfg pc = {0, r, 16, (cpim_pim_mode)m, sampled, 0};
+                cpim_stats st;
+                if (bench_pim_run(b, &pc, &w, (enum kern)k, &st) != 0)
+                    continue;
+                row_cfg c = {bench_kern_name[k],
+                             "pim",
+                             bench_mode_name((cpim_pim_mode)m),
+                             r,
+                             st.dpus,
+                             16,
+                             0,
+                             total};
+                bench_phase_rows(b, &c, &st.modeled, 0, st.modeled_joules);
+            }
+            bench_work_free(&w);
+        }
+    }
+    return 0;
+}
