@@ -69,7 +69,7 @@ virtual_home = $(filter $(patsubst %/,%,$(UPMEM_HOME)),$(abspath $(BUILD))/upmem
 REAL_SDK := $(strip $(if $(UPMEM_HOME),$(if $(virtual_home),,\
               $(shell $(call virtual_tree,$(UPMEM_HOME)) || echo 1)),\
               $(shell c=$$(command -v dpu-upmem-dpurte-clang 2>/dev/null) && \
-              ! echo "$$c" | grep -q '/emu/bin/' && \
+              ! echo "$$c" | grep -q 'emu/bin/dpu-upmem-dpurte-clang$$' && \
               ! $(call virtual_tree,$$(dirname "$$c")/..) && echo 1)))
 ifeq ($(REAL_SDK),1)
 DPU_CC        := dpu-upmem-dpurte-clang

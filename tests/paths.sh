@@ -16,6 +16,7 @@
 #   /nonexistent/...  a path the tests need to not exist
 #   /DISCARD/         the linker script keyword (emu/rt/dpu.lds)
 #   .gitignore        its patterns are relative to the checkout
+#   tests/paths.sh    this file, whose text shows the patterns it looks for
 # A one-component path (`/work`) is not caught: machine paths name a folder
 # inside one.  First the scan checks itself on planted files.
 . "$(dirname "$0")/lib.sh"
@@ -28,7 +29,8 @@ ALLOWED=':/(usr|etc|dev|proc|sys|tmp|path|nonexistent|DISCARD)/$'
 scan() {
     grep -HInoE "$RE" "$@" 2>/dev/null |
         sed -E 's|^([^:]*:[0-9]+:).*(/[A-Za-z0-9_.+-]+/)$|\1\2|' |
-        grep -vE "$ALLOWED" | grep -vE '^[^:]*:1:/bin/$' | grep -vE '(^|/)\.gitignore:'
+        grep -vE "$ALLOWED" | grep -vE '^[^:]*:1:/bin/$' | grep -vE '(^|/)\.gitignore:' |
+        grep -vE '^tests/paths\.sh:' # its own examples, planted below
 }
 
 t=$(mktemp -d)

@@ -55,7 +55,7 @@ measure() {
         return
     fi
     v=$(build/emu/vdpu-run --u32 ubc_perf "$out/$name" 2>>"$out/$name.log" |
-        awk '/ubc_perf/ { print $NF }')
+        awk 'index($0, "ubc_perf") { print $NF }')
     if [ -z "$v" ]; then
         echo "ubc_aes.sh: $name: run failed (see $out/$name.log)" >&2
         bad=1
