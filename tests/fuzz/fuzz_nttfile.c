@@ -28,8 +28,7 @@
  */
 /* tools/outfile.c's feature macros (the same definitions), before any
  * system header: it is compiled into the target below. */
-#define _DEFAULT_SOURCE
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,8 +39,7 @@
 /* The CLI's NTT job and output file code, compiled into the target (ntt.c's
  * loader is static; outfile.c is not in the targets' link). */
 #include "../../tools/ntt.c"
-#undef _DEFAULT_SOURCE /* <features.h> redefined it; outfile.c defines it again */
-#undef _XOPEN_SOURCE
+#undef _GNU_SOURCE /* outfile.c defines it again */
 #include "../../tools/outfile.c"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
