@@ -27,9 +27,6 @@
 
 #include "mpi_tool.h"
 
-#define CHUNK_DEFAULT (1u << 20) /* as cryptopim (tools/cryptopim.c) */
-#define CHUNK_PIM     (8u << 20)
-
 /* ---- the temporary output, and its removal on a signal ------------------------------- */
 
 static char g_tmp[4096]; /* rank 0: the temporary file, while it exists */
@@ -93,7 +90,7 @@ static int make_tmp(const char *out)
 
 static size_t chunk_size(const char *backend, size_t unit)
 {
-    size_t c = strcmp(backend, "pim") == 0 ? CHUNK_PIM : CHUNK_DEFAULT;
+    size_t c = cpim_backend_chunk(backend);
     const char *e = getenv("CRYPTOPIM_CHUNK");
     if (e) {
         char *end;

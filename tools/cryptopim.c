@@ -26,9 +26,7 @@
 /* Chunks: small enough that a chunk read is still in the cache when it is
  * encrypted and written; PIPE_BUFFERS of them overlap read, compute and
  * write (tools/iopipe.c). */
-#define CHUNK_DEFAULT (1u << 20)
-#define CHUNK_PIM     (8u << 20)
-#define PIPE_BUFFERS  4u
+#define PIPE_BUFFERS 4u
 
 /* ---- help ------------------------------------------------------------------ */
 
@@ -91,9 +89,9 @@ int cmd_list(int argc, char **argv)
 
 /* ---- enc / dec --------------------------------------------------------------- */
 
-/* Chunk size: 1 MiB (pim: 8 MiB, each chunk is a DPU launch); the
- * CRYPTOPIM_CHUNK environment variable (bytes, a multiple of 16, 16 B to
- * 1 GiB) overrides it so tests can make CTR cross chunk borders.  0 after
+/* Chunk size: the backend's (cpim_backend_chunk: pim's is larger, each
+ * chunk is a DPU launch); the CRYPTOPIM_CHUNK environment variable (bytes,
+ * a multiple of 16, 16 B to 1 GiB) overrides it so tests can make CTR cross chunk borders.  0 after
  * printing the error for a bad value. */
 static size_t chunk_size(const char *backend)
 {
@@ -107,7 +105,7 @@ static size_t chunk_size(const char *backend)
     }
     if (r > 0)
         return (size_t)v;
-    return strcmp(backend, "pim") == 0 ? CHUNK_PIM : CHUNK_DEFAULT;
+    return cpim_backend_chunk(backend);
 }
 
 /* ---- GCM (issue 15) ------------------------------------------------------------ */

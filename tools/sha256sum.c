@@ -22,8 +22,8 @@
  * at standard input (read to its end there, as coreutils does) and at the
  * end of each check file.
  *
- * Memory is bounded whatever the file sizes: NSLABS slabs of SLAB_DEFAULT
- * bytes (512 KiB, pim 4 MiB; the CRYPTOPIM_BATCH_BYTES environment variable
+ * Memory is bounded whatever the file sizes: NSLABS slabs of half the
+ * backend's chunk (512 KiB, pim 4 MiB; the CRYPTOPIM_BATCH_BYTES environment variable
  * sets another size, 4096 to 2^30, anything else refused) cycle between the two threads, and at
  * most QUEUE_MAX jobs (each at most one group of files) wait for the
  * hasher.  A backend without the streaming API gets whole files instead
@@ -58,16 +58,15 @@
  * and a run over many small files touches few fresh pages (measured on
  * 10,000 files of 4 KiB: 8 MiB slabs took twice the system time of 512 KiB
  * ones, page faults in read; one 1 GiB file was no slower with 512 KiB).
- * The pim backend gets larger ones: each round is a DPU launch. */
-#define SLAB_DEFAULT (512u << 10)
-#define SLAB_PIM     (4u << 20)
-#define SLAB_MIN     4096u      /* smallest CRYPTOPIM_BATCH_BYTES (64 B per stream) */
-#define SLAB_MAX     (1u << 30) /* largest: NSLABS of them must fit in memory */
-#define NSLABS       8          /* slabs in the pipeline: 4 MiB (pim 32 MiB) */
-#define GROUP_FILES  4096       /* files (and messages) per group */
-#define STREAM_MIN   (1u << 20) /* larger regular files are streamed (at most the slab) */
-#define STREAM_MAX   16         /* streams per group */
-#define QUEUE_MAX    16         /* jobs waiting for the hasher */
+ * The pim backend gets larger ones: each round is a DPU launch.  Half the
+ * backend's chunk (cpim_backend_chunk): 512 KiB, pim 4 MiB. */
+#define SLAB_MIN    4096u      /* smallest CRYPTOPIM_BATCH_BYTES (64 B per stream) */
+#define SLAB_MAX    (1u << 30) /* largest: NSLABS of them must fit in memory */
+#define NSLABS      8          /* slabs in the pipeline: 4 MiB (pim 32 MiB) */
+#define GROUP_FILES 4096       /* files (and messages) per group */
+#define STREAM_MIN  (1u << 20) /* larger regular files are streamed (at most the slab) */
+#define STREAM_MAX  16         /* streams per group */
+#define QUEUE_MAX   16         /* jobs waiting for the hasher */
 
 static const char sha_help[] =
     "usage: cryptopim sha256sum [OPTION]... [FILE]...\n"
@@ -1001,7 +1000,7 @@ int cmd_sha256sum(int argc, char **argv)
         cpim_sha256_init(&probe);
         s.can_stream = cpim_sha256_update(s.ctx, &probe, NULL, 0) == CPIM_OK;
     }
-    s.slab_size = strcmp(s.backend, "pim") == 0 ? SLAB_PIM : SLAB_DEFAULT;
+    s.slab_size = cpim_backend_chunk(s.backend) / 2;
     uint64_t budget;
     int got = cli_env_u64("CRYPTOPIM_BATCH_BYTES", SLAB_MIN, SLAB_MAX, &budget);
     if (got < 0) {

@@ -10,6 +10,24 @@
 #include "backend.h"
 #include "core.h"
 #include "cryptopim.h"
+#include "engine.h"
+
+/* The common tail of the key setters (arguments checked): the context
+ * taken, the engine's setter (op) called, the slot marked set only when it
+ * succeeded. */
+static cpim_err install_key(cpim_ctx *ctx, cpim_engine_op op, const uint8_t *key, size_t key_len,
+                            int *has)
+{
+    if (!cpim_engine_has(ctx, op))
+        return CPIM_ERR_UNSUPPORTED;
+    if (atomic_flag_test_and_set(&ctx->busy))
+        return CPIM_ERR_BUSY;
+    cpim_err rc = op == CPIM_OP_SET_KEY ? cpim_engine_set_key(ctx, key, key_len)
+                                        : cpim_engine_xts_set_key(ctx, key, key_len);
+    *has = rc == CPIM_OK;
+    atomic_flag_clear(&ctx->busy);
+    return rc;
+}
 
 cpim_err cpim_aes_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len)
 {
@@ -17,7 +35,7 @@ cpim_err cpim_aes_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len)
         return CPIM_ERR_INVALID_ARG;
     if (key_len != 16 && key_len != 24 && key_len != 32)
         return CPIM_ERR_KEY_LENGTH;
-    return cpim_core_install_key(ctx, ctx->vt->set_key, key, key_len, &ctx->has_key);
+    return install_key(ctx, CPIM_OP_SET_KEY, key, key_len, &ctx->has_key);
 }
 
 cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len)
@@ -28,13 +46,13 @@ cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *o
         return CPIM_ERR_NO_KEY;
     if (len % 16)
         return CPIM_ERR_LENGTH;
-    if (!ctx->vt->aes_ecb)
+    if (!cpim_engine_has(ctx, CPIM_OP_ECB))
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
-    cpim_err rc = len ? ctx->vt->aes_ecb(ctx->state, dir, in, out, len, &st) : CPIM_OK;
+    cpim_err rc = len ? cpim_engine_ecb(ctx, dir, in, out, len, &st) : CPIM_OK;
     return cpim_core_finish(ctx, rc, &st, t0);
 }
 
@@ -45,13 +63,13 @@ cpim_err cpim_aes_ctr(cpim_ctx *ctx, uint8_t counter[16], const uint8_t *in, uin
         return CPIM_ERR_INVALID_ARG;
     if (!ctx->has_key)
         return CPIM_ERR_NO_KEY;
-    if (!ctx->vt->aes_ctr)
+    if (!cpim_engine_has(ctx, CPIM_OP_CTR))
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
-    cpim_err rc = len ? ctx->vt->aes_ctr(ctx->state, counter, in, out, len, &st) : CPIM_OK;
+    cpim_err rc = len ? cpim_engine_ctr(ctx, counter, in, out, len, &st) : CPIM_OK;
     return cpim_core_finish(ctx, rc, &st, t0);
 }
 
@@ -71,7 +89,7 @@ cpim_err cpim_xts_set_key(cpim_ctx *ctx, const uint8_t *key, size_t key_len)
         diff |= key[i] ^ key[key_len / 2 + i];
     if (diff == 0)
         return CPIM_ERR_XTS_WEAK_KEY;
-    return cpim_core_install_key(ctx, ctx->vt->xts_set_key, key, key_len, &ctx->has_xts_key);
+    return install_key(ctx, CPIM_OP_XTS_SET_KEY, key, key_len, &ctx->has_xts_key);
 }
 
 cpim_err cpim_aes_xts(cpim_ctx *ctx, cpim_dir dir, uint64_t first_unit, size_t unit_size,
@@ -84,14 +102,14 @@ cpim_err cpim_aes_xts(cpim_ctx *ctx, cpim_dir dir, uint64_t first_unit, size_t u
         return CPIM_ERR_NO_KEY;
     if (len && (len % unit_size ? len % unit_size : unit_size) < 16)
         return CPIM_ERR_LENGTH; /* a last unit shorter than one block */
-    if (!ctx->vt->aes_xts)
+    if (!cpim_engine_has(ctx, CPIM_OP_XTS))
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
     cpim_err rc =
-        len ? ctx->vt->aes_xts(ctx->state, dir, first_unit, unit_size, in, out, len, &st) : CPIM_OK;
+        len ? cpim_engine_xts(ctx, dir, first_unit, unit_size, in, out, len, &st) : CPIM_OK;
     return cpim_core_finish(ctx, rc, &st, t0);
 }
 
@@ -111,14 +129,13 @@ static cpim_err gcm_call(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, size_t 
         return CPIM_ERR_INVALID_ARG;
     if (!ctx->has_key)
         return CPIM_ERR_NO_KEY;
-    if (!ctx->vt->aes_gcm)
+    if (!cpim_engine_has(ctx, CPIM_OP_GCM))
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
-    cpim_err rc =
-        ctx->vt->aes_gcm(ctx->state, dir, iv, iv_len, aad, aad_len, in, out, len, tag, &st);
+    cpim_err rc = cpim_engine_gcm(ctx, dir, iv, iv_len, aad, aad_len, in, out, len, tag, &st);
     return cpim_core_finish(ctx, rc, &st, t0);
 }
 

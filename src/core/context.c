@@ -73,12 +73,12 @@ void cpim_options_init(cpim_options *opt)
         memset(opt, 0, sizeof *opt);
 }
 
-static void fill_info(const cpim_backend_vt *vt, cpim_backend_info *info)
+static void fill_info(const cpim_backend *be, cpim_backend_info *info)
 {
     const char *why = "";
-    info->name = vt->name;
-    info->description = vt->description;
-    info->available = vt->available(&why);
+    info->name = be->name;
+    info->description = be->description;
+    info->available = be->available(&why);
     info->why = info->available ? "" : (why ? why : "unavailable");
 }
 
@@ -89,23 +89,72 @@ size_t cpim_backend_count(void)
 
 cpim_err cpim_backend_info_at(size_t index, cpim_backend_info *info)
 {
-    const cpim_backend_vt *vt = cpim_backend_at(index);
+    const cpim_backend *be = cpim_backend_at(index);
     if (!info)
         return CPIM_ERR_INVALID_ARG;
-    if (!vt)
+    if (!be)
         return CPIM_ERR_UNKNOWN_BACKEND;
-    fill_info(vt, info);
+    fill_info(be, info);
     return CPIM_OK;
 }
 
 cpim_err cpim_backend_info_by_name(const char *name, cpim_backend_info *info)
 {
-    const cpim_backend_vt *vt = cpim_backend_find(name);
+    const cpim_backend *be = cpim_backend_find(name);
     if (!info)
         return CPIM_ERR_INVALID_ARG;
-    if (!vt)
+    if (!be)
         return CPIM_ERR_UNKNOWN_BACKEND;
-    fill_info(vt, info);
+    fill_info(be, info);
+    return CPIM_OK;
+}
+
+size_t cpim_backend_chunk(const char *name)
+{
+    const cpim_backend *be = cpim_backend_find(name);
+    return be ? be->chunk : CPIM_BACKEND_CHUNK;
+}
+
+int cpim_backend_constant_time(const char *name)
+{
+    const cpim_backend *be = cpim_backend_find(name);
+    return be ? be->constant_time : -1;
+}
+
+/* Closes each backend opened for ctx's families once. */
+static void close_families(cpim_ctx *ctx)
+{
+    for (int f = 0; f < CPIM_FAMILIES; f++) {
+        const cpim_backend *by = ctx->fam[f].by;
+        int first = by != NULL;
+        for (int g = 0; g < f && first; g++)
+            first = ctx->fam[g].by != by;
+        if (first && by->close)
+            by->close(ctx->fam[f].state);
+    }
+}
+
+/* Opens the backend serving each family of be (backend.h), each once. */
+static cpim_err open_families(cpim_ctx *ctx, const cpim_backend *be, const cpim_options *opt)
+{
+    for (int f = 0; f < CPIM_FAMILIES; f++) {
+        const cpim_backend *by = cpim_backend_serving(be, (cpim_family)f);
+        if (!by)
+            continue;
+        int g = 0;
+        while (g < f && ctx->fam[g].by != by)
+            g++;
+        if (g < f) { /* opened already for family g */
+            ctx->fam[f] = ctx->fam[g];
+            continue;
+        }
+        void *state = NULL;
+        cpim_err rc = by->open ? by->open(&state, opt) : CPIM_OK;
+        if (rc != CPIM_OK)
+            return rc;
+        ctx->fam[f].by = by;
+        ctx->fam[f].state = state;
+    }
     return CPIM_OK;
 }
 
@@ -114,8 +163,8 @@ cpim_err cpim_open(cpim_ctx **out, const char *backend, const cpim_options *opt)
     if (!out)
         return CPIM_ERR_INVALID_ARG;
     *out = NULL;
-    const cpim_backend_vt *vt = cpim_backend_find(backend);
-    if (!vt)
+    const cpim_backend *be = cpim_backend_find(backend);
+    if (!be)
         return CPIM_ERR_UNKNOWN_BACKEND;
     const char *why = NULL;
     cpim_options defaults;
@@ -123,18 +172,19 @@ cpim_err cpim_open(cpim_ctx **out, const char *backend, const cpim_options *opt)
         cpim_options_init(&defaults);
         opt = &defaults;
     }
-    if (vt->available_for ? !vt->available_for(opt, &why) : !vt->available(&why))
+    if (be->available_for ? !be->available_for(opt, &why) : !be->available(&why))
         return CPIM_ERR_UNAVAILABLE;
     if (opt->tasklets > 24 || opt->mode > CPIM_PIM_ASYNC_EXEC)
         return CPIM_ERR_INVALID_ARG;
     cpim_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return CPIM_ERR_NOMEM;
-    ctx->vt = vt;
+    ctx->be = be;
     ctx->threads = opt->threads;
     atomic_flag_clear(&ctx->busy);
-    cpim_err rc = vt->open ? vt->open(&ctx->state, opt) : CPIM_OK;
+    cpim_err rc = open_families(ctx, be, opt);
     if (rc != CPIM_OK) {
+        close_families(ctx);
         free(ctx);
         return rc;
     }
@@ -146,32 +196,14 @@ void cpim_close(cpim_ctx *ctx)
 {
     if (!ctx)
         return;
-    if (ctx->vt->close)
-        ctx->vt->close(ctx->state);
+    close_families(ctx);
     cpim_wipe(ctx, sizeof *ctx);
     free(ctx);
 }
 
 const char *cpim_ctx_backend(const cpim_ctx *ctx)
 {
-    return ctx ? ctx->vt->name : NULL;
-}
-
-/* The common tail of the key setters (arguments checked): the context taken,
- * the backend's setter called, the slot marked set only when it succeeded. */
-
-cpim_err cpim_core_install_key(cpim_ctx *ctx,
-                               cpim_err (*set)(void *state, const uint8_t *key, size_t key_len),
-                               const uint8_t *key, size_t key_len, int *has)
-{
-    if (!set)
-        return CPIM_ERR_UNSUPPORTED;
-    if (atomic_flag_test_and_set(&ctx->busy))
-        return CPIM_ERR_BUSY;
-    cpim_err rc = set(ctx->state, key, key_len);
-    *has = rc == CPIM_OK;
-    atomic_flag_clear(&ctx->busy);
-    return rc;
+    return ctx ? ctx->be->name : NULL;
 }
 
 /* Common prologue/epilogue of every operation: the context taken (a
@@ -205,21 +237,4 @@ cpim_err cpim_last_stats(const cpim_ctx *ctx, cpim_stats *stats)
         return CPIM_ERR_INVALID_ARG;
     *stats = ctx->last;
     return CPIM_OK;
-}
-
-/* ---- for the operations built on the backends' ops (core.h) ---------------- */
-
-const cpim_backend_vt *cpim_core_vt(const cpim_ctx *ctx)
-{
-    return ctx->vt;
-}
-
-void *cpim_core_state(const cpim_ctx *ctx)
-{
-    return ctx->state;
-}
-
-unsigned cpim_core_threads(const cpim_ctx *ctx)
-{
-    return ctx->threads;
 }

@@ -12,10 +12,10 @@
 #include "backend.h"
 #include "core.h"
 #include "cryptopim.h"
+#include "engine.h"
 
 struct cpim_region {
     cpim_ctx *ctx;
-    const cpim_region_vt *vt;
     void *impl;
     uint32_t seq;          /* number of the last operation started */
     int interrupted;       /* that operation failed mid-way */
@@ -41,18 +41,17 @@ cpim_err cpim_region_create(cpim_ctx *ctx, uint64_t size, size_t unit_size, cpim
         unit_size = REGION_DEFAULT_UNIT;
     if (unit_size % 128 || unit_size > REGION_MAX_UNIT)
         return CPIM_ERR_INVALID_ARG;
-    if (!ctx->vt->region)
+    if (!cpim_engine_has(ctx, CPIM_OP_REGION))
         return CPIM_ERR_UNSUPPORTED;
     cpim_region *r = calloc(1, sizeof *r);
     if (!r)
         return CPIM_ERR_NOMEM;
     r->ctx = ctx;
-    r->vt = ctx->vt->region;
     if (atomic_flag_test_and_set(&ctx->busy)) {
         free(r);
         return CPIM_ERR_BUSY;
     }
-    cpim_err rc = r->vt->create(ctx->state, size, (uint32_t)unit_size, &r->impl);
+    cpim_err rc = cpim_engine_region_create(ctx, size, (uint32_t)unit_size, &r->impl);
     atomic_flag_clear(&ctx->busy);
     if (rc != CPIM_OK) {
         free(r);
@@ -66,7 +65,7 @@ void cpim_region_free(cpim_region *region)
 {
     if (!region)
         return;
-    region->vt->destroy(region->impl);
+    cpim_engine_region_destroy(region->ctx, region->impl);
     free(region);
 }
 
@@ -77,7 +76,7 @@ cpim_err cpim_region_layout(const cpim_region *region, uint32_t *dpus, uint64_t 
         return CPIM_ERR_INVALID_ARG;
     uint32_t nd = 0, unit = 0;
     uint64_t per = 0;
-    region->vt->layout(region->impl, &nd, &per, &unit);
+    cpim_engine_region_layout(region->ctx, region->impl, &nd, &per, &unit);
     if (dpus)
         *dpus = nd;
     if (bytes_per_dpu)
@@ -93,7 +92,7 @@ uint64_t cpim_region_size(const cpim_region *region)
     uint64_t per = 0;
     if (!region)
         return 0;
-    region->vt->layout(region->impl, &nd, &per, &unit);
+    cpim_engine_region_layout(region->ctx, region->impl, &nd, &per, &unit);
     return (uint64_t)nd * per;
 }
 
@@ -135,7 +134,7 @@ static cpim_err region_xfer(cpim_region *r, int to, uint64_t off, uint8_t *buf, 
     if (cpim_core_begin(r->ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
-    cpim_err rc = len ? r->vt->xfer(r->impl, to, off, buf, len, &st) : CPIM_OK;
+    cpim_err rc = len ? cpim_engine_region_xfer(r->ctx, r->impl, to, off, buf, len, &st) : CPIM_OK;
     return region_finish(r, rc, &st, t0);
 }
 
@@ -164,10 +163,10 @@ static cpim_err region_run(cpim_region *r, cpim_region_op *op, int sha, uint8_t 
     double t0 = cpim_now();
     cpim_err rc;
     if (sha) {
-        rc = r->vt->sha256(r->impl, seq, digests, root, &st);
+        rc = cpim_engine_region_sha256(r->ctx, r->impl, seq, digests, root, &st);
     } else {
         op->seq = seq;
-        rc = r->vt->crypt(r->impl, op, &st);
+        rc = cpim_engine_region_crypt(r->ctx, r->impl, op, &st);
     }
     if (rc != CPIM_ERR_REGION_INTERRUPTED) { /* a refused retry changes nothing */
         r->seq = seq;

@@ -10,6 +10,7 @@
 #include "backend.h"
 #include "core.h"
 #include "cryptopim.h"
+#include "engine.h"
 
 cpim_err cpim_sha256_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size_t *lens,
                            size_t count, uint8_t (*digests)[32])
@@ -22,14 +23,13 @@ cpim_err cpim_sha256_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size
             return CPIM_ERR_INVALID_ARG;
         total += lens[i];
     }
-    if (!ctx->vt->sha256_batch)
+    if (!cpim_engine_has(ctx, CPIM_OP_SHA_BATCH))
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, total) != CPIM_OK)
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
-    cpim_err rc =
-        count ? ctx->vt->sha256_batch(ctx->state, msgs, lens, count, digests, &st) : CPIM_OK;
+    cpim_err rc = count ? cpim_engine_sha_batch(ctx, msgs, lens, count, digests, &st) : CPIM_OK;
     return cpim_core_finish(ctx, rc, &st, t0);
 }
 
@@ -107,7 +107,7 @@ static cpim_err blocks_call(cpim_ctx *ctx, uint32_t **h, const uint8_t **p, size
     memset(&one, 0, sizeof one);
     one.measured.clock = CPIM_CLOCK_MEASURED;
     one.modeled.clock = CPIM_CLOCK_MODELED;
-    cpim_err rc = ctx->vt->sha256_blocks(ctx->state, h, p, nb, w, &one);
+    cpim_err rc = cpim_engine_sha_blocks(ctx, h, p, nb, w, &one);
     add_phases(st, &one);
     return rc;
 }
@@ -155,7 +155,7 @@ static cpim_err many_begin(cpim_ctx *ctx, cpim_sha256_state *const *s, size_t co
         return CPIM_ERR_NOMEM;
     if (!ok)
         return CPIM_ERR_INVALID_ARG;
-    if (!ctx->vt->sha256_blocks)
+    if (!cpim_engine_has(ctx, CPIM_OP_SHA_BLOCKS))
         return CPIM_ERR_UNSUPPORTED;
     cpim_err rc = scratch_get(x, count);
     if (rc == CPIM_OK && cpim_core_begin(ctx, st, total) != CPIM_OK)

@@ -32,8 +32,8 @@
  * The NTT of cryptopim_ntt.h runs on the x86 vector kernels of ntt_x86.c
  * (AVX-512 or AVX2 for word moduli).
  *
- * SHA-256 in this backend is the portable code (src/crypto/sha256.h), split
- * over threads by messages; for SHA-256 speed use `shani`.
+ * SHA-256 in this backend is cpu's engine (backend.h, `from`): the portable
+ * code split over threads by messages; for SHA-256 speed use `shani`.
  *
  * AES-NI is constant-time (no key- or data-dependent table lookups).
  */
@@ -45,7 +45,6 @@
 #include "backend.h"
 #include "ntt_run.h"
 #include "parallel.h"
-#include "portable.h"
 #include "x86_cpu.h"
 
 /* ---- backend glue ------------------------------------------------------------------------ */
@@ -214,28 +213,8 @@ cpim_err cpim_aesni_ctr(void *p, uint8_t counter[16], const uint8_t *in, uint8_t
     return CPIM_OK;
 }
 
-/* ---- SHA-256: the portable code (portable.h) ---------------------------------------------- */
-
-static cpim_err aesni_sha(void *p, const uint8_t *const *msgs, const size_t *lens, size_t count,
-                          uint8_t (*digests)[32], cpim_stats *st)
-{
-    struct aesni_state *s = p;
-    (void)st; /* the core records bytes and the measured time */
-    cpim_portable_sha256_batch(s->threads, msgs, lens, count, digests);
-    return CPIM_OK;
-}
-
-static cpim_err aesni_sha_blocks(void *p, uint32_t *const *h, const uint8_t *const *msgs,
-                                 const size_t *nblocks, size_t count, cpim_stats *st)
-{
-    struct aesni_state *s = p;
-    (void)st; /* the core records bytes and the measured time */
-    cpim_portable_sha256_blocks(s->threads, h, msgs, nblocks, count);
-    return CPIM_OK;
-}
-
-/* issue 16: the NTT with the x86 vector kernels (ntt_x86.c); this backend
- * is the library's x86 vector backend, so the NTT lives here too */
+/* The NTT with the x86 vector kernels (ntt_x86.c): this backend is the
+ * library's x86 vector backend, so the NTT lives here too. */
 static cpim_err aesni_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
                           const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
 {
@@ -244,20 +223,29 @@ static cpim_err aesni_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op
     return cpim_ntt_run(cpim_ntt_x86_kernels(NULL), s->threads, plan, op, a, b, out, count);
 }
 
-const cpim_backend_vt cpim_backend_aesni = {
-    .version = CPIM_BACKEND_VT_VERSION,
+static const cpim_aes_engine aesni_aes = {
+    .set_key = aesni_set_key,
+    .ecb = aesni_ecb,
+    .ctr = cpim_aesni_ctr,
+    .xts_set_key = cpim_aesni_xts_set_key,
+    .xts = cpim_aesni_xts,
+    .gcm = cpim_aesni_gcm,
+};
+
+static const cpim_ntt_engine aesni_ntt_engine = {
+    .run = aesni_ntt,
+};
+
+/* SHA-256 is cpu's engine (the portable code); for its speed use `shani`. */
+const cpim_backend cpim_backend_aesni = {
     .name = "aesni",
     .description = "AES-NI / VAES (x86), the portable code for SHA-256",
     .available = aesni_available,
+    .chunk = CPIM_BACKEND_CHUNK,
+    .constant_time = 1,
     .open = aesni_open,
     .close = aesni_close,
-    .set_key = aesni_set_key,
-    .aes_ecb = aesni_ecb,
-    .aes_ctr = cpim_aesni_ctr,
-    .sha256_batch = aesni_sha,
-    .sha256_blocks = aesni_sha_blocks,
-    .xts_set_key = cpim_aesni_xts_set_key,
-    .aes_xts = cpim_aesni_xts,
-    .aes_gcm = cpim_aesni_gcm,
-    .ntt = aesni_ntt,
+    .aes = &aesni_aes,
+    .ntt = &aesni_ntt_engine,
+    .from = {[CPIM_FAMILY_SHA] = &cpim_backend_cpu},
 };

@@ -2,7 +2,7 @@
  * aesni.h -- what the files of the `aesni` backend share: its state, the
  * kernel types, the target attributes and the per-tier kernels.
  *
- *   aesni.c        the backend: tier choice, keys, ECB and CTR glue, the vtable
+ *   aesni.c        the backend: tier choice, keys, ECB and CTR glue, the row
  *   aesni_ni.c     the key schedule and the AES-NI tier (8 xmm in flight)
  *   aesni_v256.c   the VAES tier on ymm (AVX2)
  *   aesni_v512.c   the VAES tier on zmm (AVX-512), with its own XTS kernel

@@ -8,7 +8,7 @@
 
 #ifdef CPIM_HAVE_X86
 
-/* ---- GHASH with PCLMULQDQ (issue 15) ----------------------------------------------------- */
+/* ---- GHASH with PCLMULQDQ ----------------------------------------------------------------- */
 
 /* Blocks are byte-reversed on load, so that GCM's reflected bit order
  * becomes plain polynomial order shifted by one bit; the product of two

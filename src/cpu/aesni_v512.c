@@ -133,7 +133,7 @@ TGT_V512 INLINE void v512_ctr(const uint8_t *rk, const unsigned nr, uint64_t hi,
 
 DEFINE_TIER(TGT_V512, v512)
 
-/* ---- XTS on zmm: 4 tweaks per vector (issue 15) ------------------------------------------ */
+/* ---- XTS on zmm: 4 tweaks per vector ------------------------------------------------------ */
 
 /* Each 128-bit lane times alpha^k (1 <= k <= 56): the lane is a
  * little-endian 128-bit number (qword 0 low), shifted left by k; the k bits

@@ -1,6 +1,6 @@
 /*
  * backend.c -- the `pim` backend: AES and SHA-256 on UPMEM DPUs (see
- * backend.h for the vtable contract, pim_internal.h for the parts of this
+ * backend.h for the engines' contract, pim_internal.h for the parts of this
  * backend, dpu/ for the DPU programs and their contracts).
  *
  * One call = one or more *rounds*; a round gives every DPU at most `budget`
@@ -252,9 +252,28 @@ static cpim_err pim_set_key(void *state, const uint8_t *key, size_t key_len)
     return CPIM_OK;
 }
 
-/* see backend.h */
-const cpim_backend_vt cpim_backend_pim = {
-    .version = CPIM_BACKEND_VT_VERSION,
+/* see backend.h: one engine per family, all on this backend's state */
+static const cpim_aes_engine pim_aes = {
+    .set_key = pim_set_key,
+    .ecb = cpim_pim_ecb,
+    .ctr = cpim_pim_ctr,
+    .xts_set_key = cpim_pim_xts_set_key,
+    .xts = cpim_pim_xts,
+    .gcm = cpim_pim_gcm,
+};
+
+static const cpim_sha_engine pim_sha = {
+    .batch = cpim_pim_sha,
+    .blocks = cpim_pim_sha_blocks,
+    .hmac = cpim_pim_hmac_op,
+    .pbkdf2 = cpim_pim_pbkdf2_op,
+};
+
+static const cpim_ntt_engine pim_ntt = {
+    .run = cpim_pim_ntt_op,
+};
+
+const cpim_backend cpim_backend_pim = {
     .name = "pim",
 #ifdef CPIM_VIRTUAL_UPMEM
     .description = "UPMEM DPUs: the virtual UPMEM (no PIM hardware; modeled clock)",
@@ -262,19 +281,16 @@ const cpim_backend_vt cpim_backend_pim = {
     .description = "UPMEM DPUs: real hardware (UPMEM SDK)",
 #endif
     .available = pim_available,
+    .available_for = pim_available_for,
+    /* a DPU launch per call: 8 MiB keeps its fixed cost small */
+    .chunk = 8u << 20,
+    /* the host's part is constant-time; the DPUs' T-table AES reads WRAM,
+     * which has no cache (docs/SECURITY.md) */
+    .constant_time = 1,
     .open = pim_open,
     .close = pim_close,
-    .set_key = pim_set_key,
-    .aes_ecb = cpim_pim_ecb,
-    .aes_ctr = cpim_pim_ctr,
-    .sha256_batch = cpim_pim_sha,
-    .available_for = pim_available_for,
-    .hmac_sha256_batch = cpim_pim_hmac_op,
-    .pbkdf2_sha256_batch = cpim_pim_pbkdf2_op,
-    .xts_set_key = cpim_pim_xts_set_key,
-    .aes_xts = cpim_pim_xts,
-    .sha256_blocks = cpim_pim_sha_blocks,
-    .aes_gcm = cpim_pim_gcm,
-    .ntt = cpim_pim_ntt_op,
-    .region = &cpim_pim_region_vt,
+    .aes = &pim_aes,
+    .sha = &pim_sha,
+    .ntt = &pim_ntt,
+    .region = &cpim_pim_region_engine,
 };

@@ -13,7 +13,7 @@
 #include "pim_internal.h"
 #include "pim_state.h"
 
-/* ---- AES-GCM (issue 15) ----------------------------------------------------------- */
+/* ---- AES-GCM ----------------------------------------------------------------------- */
 
 /* The 4-bit tables of a few powers H^L: the host combines the DPUs' partial
  * hashes with them, and a round has only a few distinct run lengths L. */

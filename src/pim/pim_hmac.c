@@ -1,5 +1,5 @@
 /*
- * hmac.c -- HMAC-SHA256 and PBKDF2-HMAC-SHA256 on the DPUs (dpu/hmac.c,
+ * pim_hmac.c -- HMAC-SHA256 and PBKDF2-HMAC-SHA256 on the DPUs (dpu/hmac.c,
  * contract dpu/hmac_args.h): the host side of the pim backend's two ops.
  *
  * The host turns each key or password into its two HMAC states with the
@@ -234,7 +234,7 @@ cpim_err cpim_pim_hmac(const cpim_pim_hmac_env *e, const uint8_t *const *keys,
     return rc;
 }
 
-/* ---- HMAC / PBKDF2 (hmac.c) --------------------------------------------------------------- */
+/* ---- the engine's HMAC / PBKDF2 ----------------------------------------------------------- */
 
 static cpim_err hmac_call(struct cpim_pim_state *s, int pbkdf2, const uint8_t *const *k,
                           const size_t *kl, const uint8_t *const *m, const size_t *ml, size_t count,

@@ -1,5 +1,5 @@
 /*
- * ntt.c -- the pim backend's NTT op (issue 16): host side of dpu/ntt.c
+ * pim_ntt.c -- the pim backend's NTT engine: host side of dpu/ntt.c
  * (contract dpu/ntt_args.h; design and figures in docs/NTT.md).
  *
  * Each op is one launch per round: forward, inverse, pointwise, and the
@@ -179,7 +179,7 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
     return rc;
 }
 
-/* ---- NTT (ntt.c) ------------------------------------------------------------------------- */
+/* ---- the engine's NTT --------------------------------------------------------------------- */
 
 cpim_err cpim_pim_ntt_op(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
                          const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)

@@ -1,6 +1,6 @@
 /*
  * pim_state.h -- the state of a `pim` context, shared by the files of the
- * backend: backend.c (open, close, keys, the vtable), profile.c (the
+ * backend: backend.c (open, close, keys, the row), profile.c (the
  * backend's profile keys) and one file per algorithm family: pim_aes.c
  * (ECB, CTR), pim_xts.c, pim_gcm.c, pim_sha.c (SHA-256, streaming blocks),
  * pim_hmac.c (HMAC, PBKDF2), pim_ntt.c.
@@ -45,7 +45,7 @@ struct cpim_pim_state {
     uint8_t *stage, *results;
     size_t stage_cap, results_cap;
     size_t stage_hi; /* bytes of stage ever written (wiped before it is freed) */
-    /* NTT (issue 16, ntt.c): kernel settings, the ring whose twiddles are on the DPUs */
+    /* NTT (pim_ntt.c): kernel settings, the ring whose twiddles are on the DPUs */
     uint32_t ntt_sched, ntt_log_m;
     cpim_pim_ntt_cache ntt_cache;
     /* resident regions (resident.c) open machines of their own like this one */
