@@ -234,6 +234,7 @@ TEST_CMDS += "sh tests/ct/ct_valgrind.sh $(CT_VALGRIND)"
 TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"
 TEST_DEPS += $(SELFTEST_BAD)
 TEST_CMDS += $(call shards,$(UNIT))
+TEST_CMDS += "sh tests/layers.sh $(BUILD)"
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_keys.sh $(CLI)"
 TEST_CMDS += "sh tests/cli_sha256sum.sh $(CLI)"

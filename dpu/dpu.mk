@@ -51,7 +51,7 @@ $(BUILD)/dpu/gcm-t%: dpu/gcm.c dpu/gcm_args.h dpu/aes_embed.h dpu/aes.c dpu/aes_
 dpu: $(DPU_GCM_PROGS)
 DPU_PROGS += $(DPU_GCM_PROGS) # installed with the others (dist/install.mk)
 
-# NTT (issue 16): dpu/ntt.c, contract dpu/ntt_args.h (host side src/pim/ntt.c).
+# NTT (issue 16): dpu/ntt.c, contract dpu/ntt_args.h (host side src/pim/pim_ntt.c).
 DPU_NTT_PROGS := $(foreach t,$(DPU_TASKLETS),$(BUILD)/dpu/ntt-t$(t))
 $(BUILD)/dpu/ntt-t%: dpu/ntt.c dpu/ntt_args.h dpu/ntt_mul.h dpu/ntt_wide.h $(DPU_DEPS_COMMON)
 	$(DPU_CC) -DNR_TASKLETS=$* $(DPU_CFLAGS) -o $@ dpu/ntt.c
