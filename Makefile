@@ -258,6 +258,7 @@ TEST_CMDS += "sh tests/ct/ct_valgrind.sh $(CT_VALGRIND)"
 TEST_CMDS += "sh tests/selftest/selftest.sh $(SELFTEST_BAD)"
 TEST_DEPS += $(SELFTEST_BAD)
 TEST_CMDS += $(call shards,$(UNIT))
+TEST_CMDS += "sh tests/layers.sh $(BUILD)"
 TEST_CMDS += "sh tests/cli.sh $(CLI)"
 # No path of one particular machine in the tracked files (tests/paths.sh).
 TEST_CMDS += "sh tests/paths.sh"

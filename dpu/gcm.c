@@ -36,7 +36,7 @@
  * runs in order as acc = acc * H^L ^ Y_t (GHASH's linearity), over the
  * tasklets of every DPU and over the DPUs.  The partition is aes.c's
  * (whole steps of 8 blocks, runs differing by at most one step), which the
- * host repeats (src/pim/backend.c, gcm_combine).
+ * host repeats (src/pim/pim_gcm.c, gcm_combine).
  *
  * WRAM: the GHASH tables take WRAM that the AES program gives to its chunk
  * buffers, so the chunks are smaller (CHUNK below).

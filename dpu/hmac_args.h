@@ -1,5 +1,5 @@
 /*
- * hmac_args.h -- contract between the host (src/pim/hmac.c) and the HMAC /
+ * hmac_args.h -- contract between the host (src/pim/pim_hmac.c) and the HMAC /
  * PBKDF2 DPU program (dpu/hmac.c).  Fixed-width types only.
  *
  * One host-visible WRAM symbol, HMAC_JOB_SYM (struct hmac_job_args, one per

@@ -1,5 +1,5 @@
 /*
- * ntt_args.h -- contract between the host (src/pim/ntt.c) and the NTT DPU
+ * ntt_args.h -- contract between the host (src/pim/pim_ntt.c) and the NTT DPU
  * programs (dpu/ntt.c).  Fixed-width types only.  Word moduli (q < 2^31):
  * program ntt-tN, struct ntt_job_args, described first; double-word
  * (q < 2^62): ntt64-tN, struct ntt_job_args64, its differences below.
@@ -51,7 +51,7 @@ enum {
     NTT_SCHED_TASKLET,  /* one item per tasklet from start to end, no barrier */
 };
 
-/* Per modulus.  Every constant is computed by the host (src/pim/ntt.c). */
+/* Per modulus.  Every constant is computed by the host (src/pim/pim_ntt.c). */
 struct ntt_limb {
     uint32_t q;             /* prime, q = 1 mod 2N, q < 2^31 */
     uint32_t qinv;          /* -q^-1 mod 2^32 (Montgomery) */

@@ -106,6 +106,15 @@ size_t cpim_backend_count(void);
 cpim_err cpim_backend_info_at(size_t index, cpim_backend_info *info);
 /* Same, by name. CPIM_ERR_UNKNOWN_BACKEND if not compiled in. */
 cpim_err cpim_backend_info_by_name(const char *name, cpim_backend_info *info);
+/* The bytes per call that suit backend `name` when a front end streams data
+ * through it in chunks (pim: a DPU launch per call, so several MiB; the
+ * host backends: 1 MiB); for a name not compiled in, the host backends'
+ * (cpim_open then reports the name). */
+size_t cpim_backend_chunk(const char *name);
+/* 1 if backend `name` lets no key or data reach a branch or a memory
+ * address on this host (docs/SECURITY.md; cpu-table's T-table AES is 0),
+ * -1 if not compiled in. */
+int cpim_backend_constant_time(const char *name);
 
 /* ---- options ------------------------------------------------------------ */
 

@@ -1,5 +1,5 @@
 /*
- * test_pim_ntt.c -- the pim backend's NTT (src/pim/ntt.c, dpu/ntt.c) against
+ * test_pim_ntt.c -- the pim backend's NTT (src/pim/pim_ntt.c, dpu/ntt.c) against
  * the cpu backend on small virtual machines: every op, batches that do not
  * divide evenly over the DPUs, 1..24 tasklets, both tasklet schedules, WRAM
  * blocks that need up to 5 passes, the three host modes with several rounds,

@@ -6,9 +6,6 @@
 
 #include <string.h>
 
-#define CHUNK_DEFAULT (1u << 20)
-#define CHUNK_PIM     (8u << 20)
-
 size_t cli_encdec_unit(const cli_encdec *e)
 {
     return e->xts ? e->sector_size : 16;
@@ -18,7 +15,7 @@ size_t cli_encdec_unit(const cli_encdec *e)
 size_t cli_encdec_chunk(const cli_encdec *e, const char *backend)
 {
     uint64_t v;
-    size_t c = strcmp(backend, "pim") == 0 ? CHUNK_PIM : CHUNK_DEFAULT;
+    size_t c = cpim_backend_chunk(backend); /* pim's is larger: a DPU launch per call */
     int r = cli_env_u64("CRYPTOPIM_CHUNK", 16, 1u << 30, &v);
     if (r < 0)
         return 0;

@@ -22,8 +22,8 @@
  * at standard input (read to its end there, as coreutils does) and at the
  * end of each check file.
  *
- * Memory is bounded whatever the file sizes: NSLABS slabs of SLAB_DEFAULT
- * bytes (512 KiB, pim 4 MiB; the CRYPTOPIM_BATCH_BYTES environment variable
+ * Memory is bounded whatever the file sizes: NSLABS slabs of half the
+ * backend's chunk (512 KiB, pim 4 MiB; the CRYPTOPIM_BATCH_BYTES environment variable
  * sets another size, 4096 to 2^30, anything else refused) cycle between the two threads, and at
  * most QUEUE_MAX jobs (each at most one group of files) wait for the
  * hasher.  A backend without the streaming API gets whole files instead
@@ -370,7 +370,7 @@ int cmd_sha256sum(int argc, char **argv)
         cpim_sha256_init(&probe);
         s.can_stream = cpim_sha256_update(s.ctx, &probe, NULL, 0) == CPIM_OK;
     }
-    s.slab_size = strcmp(s.backend, "pim") == 0 ? SLAB_PIM : SLAB_DEFAULT;
+    s.slab_size = cpim_backend_chunk(s.backend) / 2;
     uint64_t budget;
     int got = cli_env_u64("CRYPTOPIM_BATCH_BYTES", SLAB_MIN, SLAB_MAX, &budget);
     if (got < 0) {

@@ -14,13 +14,12 @@
 #include "checkfile.h"
 #include "cryptopim.h"
 
-/* Bytes per slab (a group's small files, or one round of its streams).
+/* Bytes per slab (a group's small files, or one round of its streams): half
+ * the backend's chunk (cpim_backend_chunk), 512 KiB on the host backends.
  * Small: the reader's copy is still in the cache when the hasher reads it,
  * and a run over many small files touches few fresh pages (the measurement:
  * docs/CRYPTO.md, "The CLI at file scale").  The pim backend gets larger
- * ones: each round is a DPU launch. */
-#define SLAB_DEFAULT (512u << 10)
-#define SLAB_PIM     (4u << 20)
+ * ones (4 MiB): each round is a DPU launch. */
 #define SLAB_MIN     4096u      /* smallest CRYPTOPIM_BATCH_BYTES (64 B per stream) */
 #define SLAB_MAX     (1u << 30) /* largest: NSLABS of them must fit in memory */
 #define NSLABS       8          /* slabs in the pipeline: 4 MiB (pim 32 MiB) */

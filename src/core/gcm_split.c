@@ -7,7 +7,7 @@
  * for the keystream), so it works on every backend that has ECB and CTR,
  * and on the portable GHASH of src/crypto/gcm.c for the hashing: the range
  * is hashed on the host, which is what lets any backend join without a new
- * vtable op.  Every value derived from the key (H, its table, E_K(J0), the
+ * engine op.  Every value derived from the key (H, its table, E_K(J0), the
  * running GHASH) is wiped before returning.
  */
 #include <string.h>
@@ -15,7 +15,7 @@
 #include "cryptopim.h"
 #include "gcm.h"
 
-/* SP 800-38D 5.2.1.1, as api.c: 2^32 - 2 blocks at most. */
+/* SP 800-38D 5.2.1.1, as aes_api.c: 2^32 - 2 blocks at most. */
 #define GCM_MAX_LEN ((((uint64_t)1) << 36) - 32)
 
 /* H = E_K(0^128), its table, and J0 of the IV. */

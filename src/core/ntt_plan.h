@@ -1,5 +1,5 @@
 /*
- * ntt_plan.h -- what the core (src/core/ntt.c) precomputes once per ring at
+ * ntt_plan.h -- what the core (src/core/ntt_api.c) precomputes once per ring at
  * cpim_ntt_create and hands to a backend's ntt op (backend.h), and the ops.
  *
  * Per modulus q (struct cpim_ntt_mod), all tables of n entries, index i:

@@ -443,7 +443,7 @@ static cpim_err cpu_sha(void *state, const uint8_t *const *msgs, const size_t *l
     return CPIM_OK;
 }
 
-/* issue 16: the portable NTT (src/crypto/ntt.c) over (element, limb) items */
+/* The portable NTT (src/crypto/ntt.c) over (element, limb) items */
 static cpim_err cpu_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
                         const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
 {
@@ -452,42 +452,50 @@ static cpim_err cpu_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, 
     return cpim_ntt_run(&cpim_ntt_portable_kernels, s->threads, plan, op, a, b, out, count);
 }
 
-const cpim_backend_vt cpim_backend_cpu = {
-    .version = CPIM_BACKEND_VT_VERSION,
+static const cpim_aes_engine cpu_aes = {
+    .set_key = cpu_set_key,
+    .ecb = cpu_ecb,
+    .ctr = cpu_ctr,
+    .xts_set_key = cpu_xts_set_key,
+    .xts = cpu_xts,
+    .gcm = cpu_gcm,
+};
+
+static const cpim_sha_engine cpu_sha256 = {
+    .batch = cpu_sha,
+    .blocks = cpu_sha_blocks,
+};
+
+static const cpim_ntt_engine cpu_ntt_engine = {
+    .run = cpu_ntt,
+};
+
+const cpim_backend cpim_backend_cpu = {
     .name = "cpu",
     .description = "portable C: constant-time bitsliced AES (AVX2/AVX-512 by CPUID), SHA-256; "
                    "multi-threaded",
     .available = cpu_available,
+    .chunk = CPIM_BACKEND_CHUNK,
+    .constant_time = 1,
     .open = cpu_open,
     .close = cpu_close,
-    .set_key = cpu_set_key,
-    .aes_ecb = cpu_ecb,
-    .aes_ctr = cpu_ctr,
-    .sha256_batch = cpu_sha,
-    .sha256_blocks = cpu_sha_blocks,
-    .xts_set_key = cpu_xts_set_key,
-    .aes_xts = cpu_xts,
-    .aes_gcm = cpu_gcm,
-    .ntt = cpu_ntt,
+    .aes = &cpu_aes,
+    .sha = &cpu_sha256,
+    .ntt = &cpu_ntt_engine,
 };
 
-/* The same backend with the T-table AES and GHASH (issue 19): the DPUs' code,
- * selectable by name to compare with the constant-time default. */
-const cpim_backend_vt cpim_backend_cpu_table = {
-    .version = CPIM_BACKEND_VT_VERSION,
+/* The same AES engine on the T-table code (its state says which, open):
+ * the DPUs' code, selectable by name to compare with the constant-time
+ * default; SHA-256 and the NTT (no tables to choose between) are cpu's. */
+const cpim_backend cpim_backend_cpu_table = {
     .name = "cpu-table",
     .description = "portable C, T-table AES (the DPUs' code; not constant-time on a CPU), "
                    "SHA-256; multi-threaded",
     .available = cpu_available,
+    .chunk = CPIM_BACKEND_CHUNK,
+    .constant_time = 0,
     .open = cpu_table_open,
     .close = cpu_close,
-    .set_key = cpu_set_key,
-    .aes_ecb = cpu_ecb,
-    .aes_ctr = cpu_ctr,
-    .sha256_batch = cpu_sha,
-    .sha256_blocks = cpu_sha_blocks,
-    .xts_set_key = cpu_xts_set_key,
-    .aes_xts = cpu_xts,
-    .aes_gcm = cpu_gcm,
-    .ntt = cpu_ntt, /* cpu's: the NTT has no tables to choose between */
+    .aes = &cpu_aes,
+    .from = {[CPIM_FAMILY_SHA] = &cpim_backend_cpu, [CPIM_FAMILY_NTT] = &cpim_backend_cpu},
 };

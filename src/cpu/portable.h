@@ -1,8 +1,9 @@
 /*
  * portable.h -- the portable primitives of src/crypto/ spread over host
- * threads.  The `cpu` backend is these functions; the hardware backends call
- * them for the operation they do not accelerate (`aesni`: SHA-256, `shani`:
- * AES), so there is one multi-threaded portable path.
+ * threads.  The `cpu` backend's engines are these functions; the hardware
+ * backends take cpu's engine for the family they do not accelerate
+ * (`aesni`: SHA-256, `shani`: AES and the NTT; backend.h, `from`), so there
+ * is one multi-threaded portable path.
  *
  * Splitting (threads = 0: all cores; small jobs stay on the calling thread):
  *  - ECB and CTR: by whole blocks; a CTR range starts from counter + its first

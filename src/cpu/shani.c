@@ -23,17 +23,15 @@
  * docs/CRYPTO.md "The `shani` engines".
  *
  * Bulk work is split over threads by messages, in contiguous runs of about
- * equal bytes; each thread runs its own scheduler.  AES in this backend is
- * the portable code (portable.h), multi-threaded like the `cpu` backend, so
- * that every operation works here; for AES speed use `aesni`.
+ * equal bytes; each thread runs its own scheduler.  AES and the NTT in
+ * this backend are cpu's engines (backend.h, `from`), so that every
+ * operation works here; for AES speed use `aesni`.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
-#include "ntt_run.h"
 #include "parallel.h"
-#include "portable.h"
 #include "sha256.h"
 #include "sha256_x86.h"
 #include "x86_cpu.h"
@@ -57,8 +55,6 @@
 struct shani_state {
     unsigned threads; /* 0 = all cores */
     unsigned eng;     /* CPIM_SHA_ENG_* this context uses */
-    cpim_portable_aes aes;
-    cpim_portable_xts_keys xts;
 };
 
 static unsigned engine_mask = ~0u;
@@ -487,83 +483,22 @@ static cpim_err shani_sha_blocks(void *state, uint32_t *const *h, const uint8_t 
 #endif
 }
 
-/* ---- AES: the portable code (portable.h) ------------------------------------------------- */
+static const cpim_sha_engine shani_sha256 = {
+    .batch = shani_sha,
+    .blocks = shani_sha_blocks,
+};
 
-static cpim_err shani_set_key(void *state, const uint8_t *key, size_t key_len)
-{
-    struct shani_state *s = state;
-    return cpim_portable_set_key(&s->aes, key, key_len);
-}
-
-static cpim_err shani_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,
-                          cpim_stats *st)
-{
-    struct shani_state *s = state;
-    (void)st; /* the core records bytes and the measured time */
-    cpim_portable_ecb(&s->aes, s->threads, dir, in, out, len);
-    return CPIM_OK;
-}
-
-static cpim_err shani_ctr(void *state, uint8_t counter[16], const uint8_t *in, uint8_t *out,
-                          size_t len, cpim_stats *st)
-{
-    struct shani_state *s = state;
-    (void)st;
-    cpim_portable_ctr(&s->aes, s->threads, counter, in, out, len);
-    return CPIM_OK;
-}
-
-static cpim_err shani_xts_set_key(void *state, const uint8_t *key, size_t key_len)
-{
-    struct shani_state *s = state;
-    return cpim_portable_xts_set_key(&s->xts, key, key_len);
-}
-
-static cpim_err shani_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t unit_size,
-                          const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st)
-{
-    struct shani_state *s = state;
-    (void)st;
-    cpim_portable_xts(&s->xts, s->threads, dir, first_unit, unit_size, in, out, len);
-    return CPIM_OK;
-}
-
-/* AES-GCM: the portable code (portable.h), as this backend's AES */
-static cpim_err shani_gcm(void *state, cpim_dir dir, const uint8_t *gcm_iv, size_t iv_len,
-                          const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
-                          size_t len, uint8_t tag[16], cpim_stats *st)
-{
-    struct shani_state *s = state;
-    (void)st; /* the core records bytes and the measured time */
-    cpim_portable_gcm(&s->aes, s->threads, dir, gcm_iv, iv_len, aad, aad_len, in, out, len, tag);
-    return CPIM_OK;
-}
-
-/* issue 16: cpu's portable NTT (src/crypto/ntt.c) over (element, limb) items on this
- * context's threads; the x86 vector kernels are aesni's (and auto's). */
-static cpim_err shani_ntt(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
-                          const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
-{
-    struct shani_state *s = state;
-    (void)st;
-    return cpim_ntt_run(&cpim_ntt_portable_kernels, s->threads, plan, op, a, b, out, count);
-}
-
-const cpim_backend_vt cpim_backend_shani = {
-    .version = CPIM_BACKEND_VT_VERSION,
+/* AES and the NTT are cpu's engines (the portable code, portable.h); the
+ * x86 vector NTT is aesni's (and auto's). */
+const cpim_backend cpim_backend_shani = {
     .name = "shani",
     .description = "x86 SHA-256: SHA-NI (1 stream, 4 interleaved) and AVX-512 16-lane or AVX2 "
                    "8-lane multi-buffer, by CPUID; the portable code for AES",
     .available = shani_available,
+    .chunk = CPIM_BACKEND_CHUNK,
+    .constant_time = 1,
     .open = shani_open,
     .close = shani_close,
-    .set_key = shani_set_key,
-    .aes_ecb = shani_ecb,
-    .aes_ctr = shani_ctr,
-    .sha256_batch = shani_sha,
-    .sha256_blocks = shani_sha_blocks,
-    .xts_set_key = shani_xts_set_key,
-    .aes_xts = shani_xts,
-    .aes_gcm = shani_gcm,
-    .ntt = shani_ntt,
+    .sha = &shani_sha256,
+    .from = {[CPIM_FAMILY_AES] = &cpim_backend_cpu, [CPIM_FAMILY_NTT] = &cpim_backend_cpu},
 };

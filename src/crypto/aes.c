@@ -519,7 +519,7 @@ uint32_t cpim_crypto_aes_expand_enc(cpim_crypto_aes_ks *ks, const uint8_t *key, 
         ks->rk[i] = ks->rk[i - nk] ^ t;
         j = j + 1 == nk ? 0 : j + 1;
     }
-    for (uint32_t i = n; i < 4 * (CPC_AES_MAX_ROUNDS + 1); i++)
+    for (uint32_t i = n; i < 4 * (CPIM_AES_MAX_ROUNDS + 1); i++)
         ks->rk[i] = 0;
     ks->nr = nr;
     return nr;
@@ -538,7 +538,7 @@ void cpim_crypto_aes_dec_from_enc(cpim_crypto_aes_ks *dk, const cpim_crypto_aes_
             dk->rk[4 * r + c] = x;
         }
     }
-    for (uint32_t i = 4 * (nr + 1); i < 4 * (CPC_AES_MAX_ROUNDS + 1); i++)
+    for (uint32_t i = 4 * (nr + 1); i < 4 * (CPIM_AES_MAX_ROUNDS + 1); i++)
         dk->rk[i] = 0;
     dk->nr = nr;
 }
@@ -552,7 +552,7 @@ uint32_t cpim_crypto_aes_expand_dec(cpim_crypto_aes_ks *ks, const uint8_t *key, 
         cpim_crypto_aes_dec_from_enc(ks, &ek);
     /* wipe the temporary schedule; volatile so the stores are kept */
     volatile uint32_t *v = ek.rk;
-    for (uint32_t i = 0; i < 4 * (CPC_AES_MAX_ROUNDS + 1); i++)
+    for (uint32_t i = 0; i < 4 * (CPIM_AES_MAX_ROUNDS + 1); i++)
         v[i] = 0;
     return nr;
 }

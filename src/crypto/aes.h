@@ -2,25 +2,27 @@
  * aes.h -- the portable AES of cryptopim (FIPS-197), used by the `cpu`
  * backend on the host and by the DPU programs (dpu/) on the DPUs.
  *
- * Names: `cpim_crypto_` ("cryptopim crypto core") marks the portable primitives, so
- * they never clash with the public `cpim_` API.
+ * Names: `cpim_crypto_` ("cryptopim crypto core") marks the portable
+ * primitives, so they never clash with the public `cpim_` API.
  *
  * Portability: plain C99 with fixed-width types; depends on <stdint.h> only
- * (no libc at all, no size_t), so the same file compiles for the host, for the 32-bit DPU and for
- * the virtual DPU (clang --target=riscv32 -march=rv32im_zba_zbb -ffreestanding).  Lengths are
- * uint32_t: callers with more than 4 GiB split the work.  Every structure crossing host <-> DPU
- * uses fixed-width fields only.
+ * (no libc at all, no size_t), so the same file compiles for the host, for
+ * the 32-bit DPU and for the virtual DPU (clang --target=riscv32
+ * -march=rv32im_zba_zbb -ffreestanding).  Lengths are uint32_t: callers with
+ * more than 4 GiB split the work.  Every structure crossing host <-> DPU uses
+ * fixed-width fields only.
  *
  * Implementation: table-driven ("T-table") AES on 32-bit big-endian column
- * words, with fully unrolled rounds.  Two table sets, same results:
+ * words, with fully unrolled rounds.  Two table sets, same results (every
+ * name below prefixed with cpim_crypto_aes):
  *
- *   set        functions                 tables (all const)               WRAM
- *   ---------  ------------------------  -------------------------------  ------
- *   4-table    cpim_crypto_aes_encrypt/_ctr      cpim_crypto_aes_te0..te3 + cpim_crypto_aes_sbox
- * 4352 B cpim_crypto_aes_decrypt           cpim_crypto_aes_td0..td3 + inv_sbox       4352 B 1-table
- * cpim_crypto_aes_encrypt_1t/_ctr_1t cpim_crypto_aes_te0 + cpim_crypto_aes_sbox       1280 B
- *              cpim_crypto_aes_decrypt_1t        cpim_crypto_aes_td0 + cpim_crypto_aes_inv_sbox
- * 1280 B key setup  cpim_crypto_aes_expand_*          cpim_crypto_aes_sbox (+ td0 for decrypt)  -
+ *   set        functions             tables (all const)          WRAM
+ *   ---------  --------------------  --------------------------  ------
+ *   4-table    _encrypt, _ctr        _te0.._te3, _sbox           4352 B
+ *              _decrypt              _td0.._td3, _inv_sbox       4352 B
+ *   1-table    _encrypt_1t, _ctr_1t  _te0, _sbox                 1280 B
+ *              _decrypt_1t           _td0, _inv_sbox             1280 B
+ *   key setup  _expand_*             _sbox (+ _td0 for decrypt)  -
  *
  * The 1-table set replaces te1..te3 by rotations of te0 (3 rotates more per
  * column and round, one `rori` each with Zbb): it is for a DPU program that
@@ -35,13 +37,13 @@
  * overlaps are not.  No alignment is required (4-byte aligned buffers take a
  * faster load/store path on little-endian GCC/clang targets).
  */
-#ifndef CPC_AES_H
-#define CPC_AES_H
+#ifndef CPIM_AES_H
+#define CPIM_AES_H
 
 #include <stdint.h>
 
-#define CPC_AES_BLOCK      16u
-#define CPC_AES_MAX_ROUNDS 14u
+#define CPIM_AES_BLOCK      16u
+#define CPIM_AES_MAX_ROUNDS 14u
 
 /* An expanded key: 4 * (nr + 1) round-key words, big-endian column words
  * as in FIPS-197.  A decryption schedule is for the equivalent inverse
@@ -49,7 +51,7 @@
  * middle round keys.  Fixed size and fixed-width so that it can be copied
  * to a DPU as is. */
 typedef struct cpim_crypto_aes_ks {
-    uint32_t rk[4 * (CPC_AES_MAX_ROUNDS + 1)];
+    uint32_t rk[4 * (CPIM_AES_MAX_ROUNDS + 1)];
     uint32_t nr; /* rounds: 10, 12 or 14 */
 } cpim_crypto_aes_ks;
 
@@ -105,4 +107,4 @@ void cpim_crypto_aes_xts_unit(const cpim_crypto_aes_ks *k1, const cpim_crypto_ae
  * block n of a CTR stream). */
 void cpim_crypto_aes_ctr_add(uint8_t ctr[16], uint64_t n);
 
-#endif /* CPC_AES_H */
+#endif /* CPIM_AES_H */

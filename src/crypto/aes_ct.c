@@ -86,7 +86,7 @@ uint32_t cpim_crypto_aes_ct_expand_words(cpim_crypto_aes_ks *ek, cpim_crypto_aes
         ek->rk[i] = ek->rk[i - nk] ^ t;
         j = j + 1 == nk ? 0 : j + 1;
     }
-    for (uint32_t i = n; i < 4 * (CPC_AES_MAX_ROUNDS + 1); i++)
+    for (uint32_t i = n; i < 4 * (CPIM_AES_MAX_ROUNDS + 1); i++)
         ek->rk[i] = 0;
     ek->nr = nr;
     if (dk) {
@@ -95,7 +95,7 @@ uint32_t cpim_crypto_aes_ct_expand_words(cpim_crypto_aes_ks *ek, cpim_crypto_aes
                 uint32_t x = ek->rk[4 * (nr - r) + c];
                 dk->rk[4 * r + c] = r != 0 && r != nr ? inv_mix_word(x) : x;
             }
-        for (uint32_t i = n; i < 4 * (CPC_AES_MAX_ROUNDS + 1); i++)
+        for (uint32_t i = n; i < 4 * (CPIM_AES_MAX_ROUNDS + 1); i++)
             dk->rk[i] = 0;
         dk->nr = nr;
     }
@@ -109,7 +109,7 @@ uint32_t cpim_crypto_aes_ct_expand(cpim_crypto_aes_ct_ks *ks, const uint8_t *key
     uint32_t nr = cpim_crypto_aes_ct_expand_words(&ek, 0, key, key_len);
     if (!nr)
         return 0;
-    for (uint32_t u = 0; u < CPC_AES_MAX_ROUNDS + 1; u++) {
+    for (uint32_t u = 0; u < CPIM_AES_MAX_ROUNDS + 1; u++) {
         /* round key u in the 4 blocks of a word, then to planes */
         uint8_t b[64];
         uint64_t q[8];

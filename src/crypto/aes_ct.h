@@ -22,8 +22,8 @@
  *
  * Host only (64-bit arithmetic, size_t); fixed-width key structures.
  */
-#ifndef CPC_AES_CT_H
-#define CPC_AES_CT_H
+#ifndef CPIM_AES_CT_H
+#define CPIM_AES_CT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,7 +33,7 @@
 /* A bitsliced key schedule: 8 planes per round key, each the round key's
  * bits replicated for the 4 blocks of a 64-bit word. */
 typedef struct cpim_crypto_aes_ct_ks {
-    uint64_t rk[8 * (CPC_AES_MAX_ROUNDS + 1)];
+    uint64_t rk[8 * (CPIM_AES_MAX_ROUNDS + 1)];
     uint32_t nr; /* 10, 12 or 14 */
 } cpim_crypto_aes_ct_ks;
 
@@ -116,4 +116,4 @@ static inline void cpim_crypto_ct_wipe(void *p, size_t n)
         *v++ = 0;
 }
 
-#endif /* CPC_AES_CT_H */
+#endif /* CPIM_AES_CT_H */

@@ -10,8 +10,8 @@
  * the compiler tells us the target is little-endian), else they fall back to
  * ld32/st32 and crypto_aligned() is always 0.
  */
-#ifndef CPC_BYTES_H
-#define CPC_BYTES_H
+#ifndef CPIM_BYTES_H
+#define CPIM_BYTES_H
 
 #include <stdint.h>
 
@@ -61,4 +61,4 @@ static inline int crypto_aligned(const void *a, const void *b)
 }
 #endif
 
-#endif /* CPC_BYTES_H */
+#endif /* CPIM_BYTES_H */

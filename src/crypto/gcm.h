@@ -18,8 +18,8 @@
  * shared CPU.  Host-only (uses 64-bit arithmetic; the DPU kernel has its
  * own form, dpu/gcm.c); fixed-width types only, as aes.h.
  */
-#ifndef CPC_GCM_H
-#define CPC_GCM_H
+#ifndef CPIM_GCM_H
+#define CPIM_GCM_H
 
 #include <stdint.h>
 
@@ -64,4 +64,4 @@ int cpim_crypto_gcm_j0_iv96(const uint8_t *iv, uint64_t iv_len, uint8_t j0[16]);
  * 2^32: GCM's inc32, the other 96 bits unchanged. */
 void cpim_crypto_gcm_inc32(uint8_t ctr[16], uint32_t n);
 
-#endif /* CPC_GCM_H */
+#endif /* CPIM_GCM_H */

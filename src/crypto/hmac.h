@@ -9,8 +9,8 @@
  *
  * Same portability as sha256.h: <stdint.h> only, uint32_t lengths.
  */
-#ifndef CPC_HMAC_H
-#define CPC_HMAC_H
+#ifndef CPIM_HMAC_H
+#define CPIM_HMAC_H
 
 #include <stdint.h>
 
@@ -41,4 +41,4 @@ void cpim_crypto_pbkdf2_sha256(const uint8_t *pass, uint32_t pass_len, const uin
                                uint32_t salt_len, uint32_t iterations, uint8_t *out,
                                uint32_t out_len);
 
-#endif /* CPC_HMAC_H */
+#endif /* CPIM_HMAC_H */

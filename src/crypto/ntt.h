@@ -32,8 +32,8 @@
  * (2q < 2^32) with one compare-and-select per add or subtract.  Both paths
  * end with a full reduction to [0, q).  Inputs must be < q.
  */
-#ifndef CPC_NTT_H
-#define CPC_NTT_H
+#ifndef CPIM_NTT_H
+#define CPIM_NTT_H
 
 #include <stdint.h>
 
@@ -107,4 +107,4 @@ void cpim_crypto_ntt_fwd64(uint64_t *a, uint32_t n, const uint64_t *psi, const u
 void cpim_crypto_ntt_inv64(uint64_t *a, uint32_t n, const uint64_t *ipsi, const uint64_t *ipsis,
                            uint64_t q, uint64_t ninv, uint64_t ninvs);
 
-#endif /* CPC_NTT_H */
+#endif /* CPIM_NTT_H */

@@ -61,8 +61,8 @@ static const uint32_t iv[8] = CPIM_SHA256_IV;
 
 /* A 64-bit host gains ~3% from unrolling the passes; a 32-bit DPU keeps
  * the loop (4x less code in its 4096-instruction IRAM, 3 instructions per
- * pass).  CPC_SMALL_CODE forces the loop everywhere. */
-#if defined(__GNUC__) && !defined(CPC_SMALL_CODE) && UINTPTR_MAX > 0xffffffffu
+ * pass).  CPIM_SMALL_CODE forces the loop everywhere. */
+#if defined(__GNUC__) && !defined(CPIM_SMALL_CODE) && UINTPTR_MAX > 0xffffffffu
 #define UNROLL_PASSES _Pragma("GCC unroll 4")
 #else
 #define UNROLL_PASSES

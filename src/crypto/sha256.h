@@ -16,13 +16,13 @@
  * in place in a 16-word ring (4 passes of 16 rounds), rotates written so that
  * clang emits `rori` with Zbb: about 2.6 KiB of RV32 code.
  */
-#ifndef CPC_SHA256_H
-#define CPC_SHA256_H
+#ifndef CPIM_SHA256_H
+#define CPIM_SHA256_H
 
 #include <stdint.h>
 
-#define CPC_SHA256_DIGEST 32u
-#define CPC_SHA256_BLOCK  64u
+#define CPIM_SHA256_DIGEST 32u
+#define CPIM_SHA256_BLOCK  64u
 
 /* The initial hash value H(0) (FIPS 180-4 5.3.3): the one copy of it for
  * the host and the DPU programs, as words (CPIM_SHA256_IV0..7, for code that
@@ -70,4 +70,4 @@ void cpim_crypto_sha256_batch(const uint8_t *const *msgs, const uint32_t *lens, 
  * for DPU kernels that stream a message through WRAM themselves. */
 void cpim_crypto_sha256_blocks(uint32_t h[8], const uint8_t *p, uint32_t nblocks);
 
-#endif /* CPC_SHA256_H */
+#endif /* CPIM_SHA256_H */

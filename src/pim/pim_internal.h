@@ -1,23 +1,29 @@
 /*
  * pim_internal.h -- the parts of the `pim` backend and how they fit.
  *
- *   backend.c   the vtable: options and profile keys, keys, the AES and
- *               SHA-256 calls (glue: plan a round, run it, collect results)
+ *   backend.c   the backend's row and engines (backend.h): where the DPU
+ *               programs are, open and close, the keys (pim_state.h: the
+ *               context's state the files below share)
+ *   profile.c   the backend's own profile keys
+ *   pim_aes.c, pim_xts.c, pim_gcm.c, pim_sha.c, pim_hmac.c, pim_ntt.c
+ *               one file per algorithm family: glue (plan a round, run it,
+ *               collect the results) and, for HMAC/PBKDF2 and the NTT, the
+ *               host side of their DPU programs
+ *   resident.c  resident regions (dpu/resident.c)
  *   plan.c      pure planning, no <dpu.h>: how AES blocks and SHA-256
  *               messages are split over DPUs and rounds, what each DPU gets
  *               (job arguments, transfer pieces, staged MRAM images);
  *               unit-tested without any DPU (tests/test_pim_plan.c)
  *   rounds.c    the DPUs: allocation, program loads, the key broadcast and
  *               wipe, and a round in the three host modes of the CryptoPIM
- *               study -- the only file that calls the <dpu.h> API
+ *               study -- with stats.c, the only files that include <dpu.h>
  *   stats.c     both clocks of a call (measured here; modeled on the
  *               virtual UPMEM, from dpu_emu.h)
- *   hmac.c      HMAC-SHA256 and PBKDF2 on the DPUs (dpu/hmac.c): host
- *               preparation of the key states, distribution, results
  *   fault.c     fault injection (profile key failAt=N): the Nth allocation,
  *               transfer, load or launch of a context fails
  *
- * Dependencies run one way: backend -> plan, rounds, stats -> fault.
+ * Dependencies run one way: backend, profile, the family files, resident ->
+ * plan, rounds, stats -> fault.
  */
 #ifndef CPIM_PIM_INTERNAL_H
 #define CPIM_PIM_INTERNAL_H
@@ -156,8 +162,8 @@ cpim_err cpim_pim_machine_peek(cpim_pim_machine *m, uint32_t dpu, const char *sy
 
 /* The pim backend's region ops (backend.h), and what creating one needs
  * of the context: its machine's configuration. */
-struct cpim_region_vt;
-extern const struct cpim_region_vt cpim_pim_region_vt;
+struct cpim_region_engine;
+extern const struct cpim_region_engine cpim_pim_region_engine;
 cpim_pim_machine *cpim_pim_region_machine(void *region); /* tests: MRAM inspection */
 /* backend.c: a region takes the context's machine (the context opens
  * another with the same configuration when it needs one) and gives it back
@@ -166,7 +172,7 @@ cpim_err cpim_pim_backend_take(void *state, cpim_pim_machine **m, cpim_pim_fault
                                int *timing_only);
 void cpim_pim_backend_give_back(void *state, cpim_pim_machine *m);
 
-/* ---- HMAC / PBKDF2 (hmac.c) ---------------------------------------------------- */
+/* ---- HMAC / PBKDF2 (pim_hmac.c) ------------------------------------------------ */
 
 /* What the two calls need of the backend's state (the program is loaded). */
 typedef struct cpim_pim_hmac_env {
@@ -189,7 +195,7 @@ cpim_err cpim_pim_hmac(const cpim_pim_hmac_env *e, const uint8_t *const *keys,
                        const size_t *key_lens, const uint8_t *const *msgs, const size_t *msg_lens,
                        size_t count, uint8_t (*macs)[32], cpim_pim_times *t);
 
-/* ---- NTT (ntt.c) -------------------------------------------------------------------- */
+/* ---- NTT (pim_ntt.c) ---------------------------------------------------------------- */
 
 struct cpim_ntt_plan;
 

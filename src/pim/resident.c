@@ -352,6 +352,6 @@ static cpim_err region_sha256(void *region, uint32_t seq, uint8_t (*digests)[32]
     return rc;
 }
 
-const cpim_region_vt cpim_pim_region_vt = {
+const cpim_region_engine cpim_pim_region_engine = {
     region_create, region_destroy, region_layout, region_xfer, region_crypt, region_sha256,
 };

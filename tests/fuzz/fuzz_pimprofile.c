@@ -1,6 +1,6 @@
 /*
  * fuzz_pimprofile.c -- fuzz target: the pim backend's profile string, as
- * cpim_open sees it (src/pim/backend.c splits off its own keys mramBudget,
+ * cpim_open sees it (src/pim/profile.c splits off its own keys mramBudget,
  * directMin, failAt and checks sampleDpus against timing_only, then hands
  * the rest to dpu_alloc on the virtual UPMEM).  First byte: bit 0 sets
  * cpim_options.timing_only, bits 1-2 the host mode; the rest is the

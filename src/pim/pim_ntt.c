@@ -1,5 +1,5 @@
 /*
- * ntt.c -- the pim backend's NTT op (issue 16): host side of dpu/ntt.c
+ * pim_ntt.c -- the pim backend's NTT engine: host side of dpu/ntt.c
  * (contract dpu/ntt_args.h; design and figures in docs/NTT.md).
  *
  * Each op is one launch per round: forward, inverse, pointwise, and the
@@ -33,6 +33,7 @@
 #include "ntt_plan.h"
 #include "ntt_tab.h"
 #include "pim_internal.h"
+#include "pim_state.h"
 
 _Static_assert(NTT_MAX_LIMBS >= CPIM_NTT_MAX_MODULI, "one launch takes every limb");
 _Static_assert(NTT_OP_FORWARD == (int)CPIM_NTT_OP_FORWARD &&
@@ -185,5 +186,32 @@ cpim_err cpim_pim_ntt(const cpim_pim_ntt_env *e, const cpim_ntt_plan *pl, int op
         done += chunk;
     }
     free(jobs);
+    return rc;
+}
+
+/* ---- the engine's NTT --------------------------------------------------------------------- */
+
+cpim_err cpim_pim_ntt_op(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
+                         const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
+{
+    struct cpim_pim_state *s = state;
+    cpim_err rc = cpim_pim_load(s, cpim_pim_ntt_dword(plan) ? PIM_PROG_NTT64 : PIM_PROG_NTT);
+    if (rc != CPIM_OK)
+        return rc;
+    cpim_pim_clocks clk;
+    cpim_pim_times t = {0, 0, 0};
+    cpim_pim_clocks_start(&clk);
+    cpim_pim_ntt_env e = {s->m,         &s->faults,   s->to,          s->from,      s->budget,
+                          s->ntt_sched, s->ntt_log_m, s->timing_only, &s->ntt_cache};
+    rc = cpim_pim_ntt(&e, plan, (int)op, a, b, out, count, &t);
+    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY) {
+        cpim_pim_machine_reset(s->m);
+        s->ntt_cache.valid = 0;
+    }
+    cpim_pim_clocks_stop(s->m, &clk, &t, st);
+    if (rc == CPIM_OK && s->timing_only) { /* skipped DPUs computed nothing */
+        memset(out, 0, count * (op == CPIM_NTT_OP_TENSOR ? 3u : 1u) * plan->nmod * plan->n * 8u);
+        rc = CPIM_ERR_TIMING_ONLY;
+    }
     return rc;
 }

@@ -1,7 +1,7 @@
 /*
- * hmac.c -- HMAC-SHA256 and PBKDF2-HMAC-SHA256 (see cryptopim.h): argument
- * checks, and the generic computation on a backend's compression op
- * (sha256_blocks) for the backends that have no op of their own (the CPU
+ * hmac_api.c -- HMAC-SHA256 and PBKDF2-HMAC-SHA256 (see cryptopim.h):
+ * argument checks, and the generic computation on the SHA-256 engine's
+ * compression (blocks) for the backends that have no op of their own (the CPU
  * ones; the pim backend runs PBKDF2's iterations on the DPUs).
  *
  * HMAC(K, m) = H((K' ^ opad) || H((K' ^ ipad) || m)).  The chaining values
@@ -25,6 +25,7 @@
 #include "backend.h"
 #include "core.h"
 #include "cryptopim.h"
+#include "engine.h"
 #include "parallel.h"
 #include "sha256.h"
 
@@ -35,8 +36,7 @@ static const uint32_t sha_iv[8] = CPIM_SHA256_IV;
 
 /* One backend call (count streams) with its phases added to st. */
 struct eng {
-    const cpim_backend_vt *vt;
-    void *state;
+    const cpim_ctx *ctx;
     cpim_stats *st;
 };
 
@@ -52,7 +52,7 @@ static cpim_err blocks(struct eng *e, uint32_t **h, const uint8_t **p, size_t *n
         return CPIM_OK;
     cpim_stats one;
     memset(&one, 0, sizeof one);
-    cpim_err rc = e->vt->sha256_blocks(e->state, h, p, nb, w, &one);
+    cpim_err rc = cpim_engine_sha_blocks(e->ctx, h, p, nb, w, &one);
     cpim_stats *st = e->st;
     st->modeled.cpu_dpu_s += one.modeled.cpu_dpu_s;
     st->modeled.kernel_s += one.modeled.kernel_s;
@@ -249,8 +249,7 @@ static cpim_err generic_hmac(struct eng *e, const uint8_t *const *keys, const si
 
 /* One PBKDF2 call: chain c = i * nblk + j computes block j + 1 of outs[i]. */
 struct pbkdf2_job {
-    const cpim_backend_vt *vt;
-    void *state;
+    const cpim_ctx *ctx;
     const uint8_t *const *passes, *const *salts;
     const size_t *pass_lens, *salt_lens;
     uint32_t iterations;
@@ -266,7 +265,7 @@ static cpim_err pbkdf2_chains(const struct pbkdf2_job *jb, size_t first, size_t 
     const size_t n = end - first, nblk = jb->nblk;
     cpim_stats st; /* CPU backends: nothing modeled to add up */
     memset(&st, 0, sizeof st);
-    struct eng e = {jb->vt, jb->state, &st};
+    struct eng e = {jb->ctx, &st};
     struct scratch x;
     const uint8_t **kp = malloc(n * sizeof *kp);
     size_t *kl = malloc(n * sizeof *kl);
@@ -346,10 +345,10 @@ static void pbkdf2_range(void *arg, size_t first, size_t end)
  * per iteration; each backend call then covers one range's chains, which
  * the CPU backends keep on the calling thread: `shani` spreads them over
  * its SIMD lanes). */
-static cpim_err generic_pbkdf2(const cpim_backend_vt *vt, void *state, unsigned threads,
-                               const uint8_t *const *passes, const size_t *pass_lens,
-                               const uint8_t *const *salts, const size_t *salt_lens, size_t count,
-                               uint32_t iterations, uint8_t *const *outs, size_t out_len)
+static cpim_err generic_pbkdf2(const cpim_ctx *ctx, unsigned threads, const uint8_t *const *passes,
+                               const size_t *pass_lens, const uint8_t *const *salts,
+                               const size_t *salt_lens, size_t count, uint32_t iterations,
+                               uint8_t *const *outs, size_t out_len)
 {
     size_t nblk = (out_len + 31) / 32, n = count * nblk;
     size_t *weight = malloc(n * sizeof *weight);
@@ -362,8 +361,8 @@ static cpim_err generic_pbkdf2(const cpim_backend_vt *vt, void *state, unsigned 
         weight[c] = iterations; /* equal work: ranges of equal chain counts */
         rc[c] = CPIM_OK;
     }
-    struct pbkdf2_job jb = {vt,         state, passes,  salts, pass_lens, salt_lens,
-                            iterations, outs,  out_len, nblk,  rc};
+    struct pbkdf2_job jb = {ctx,        passes, salts,   pass_lens, salt_lens,
+                            iterations, outs,   out_len, nblk,      rc};
     /* A thread that cannot start has its range run by the caller. */
     (void)cpim_parallel_msgs(threads, weight, n, PBKDF2_MIN_PARALLEL, pbkdf2_range, &jb);
     cpim_err r = CPIM_OK;
@@ -391,8 +390,7 @@ cpim_err cpim_hmac_sha256_batch(cpim_ctx *ctx, const uint8_t *const *keys, const
         return CPIM_ERR_INVALID_ARG;
     if (!ptrs_ok(keys, key_lens, count) || !ptrs_ok(msgs, msg_lens, count))
         return CPIM_ERR_INVALID_ARG;
-    const cpim_backend_vt *vt = cpim_core_vt(ctx);
-    if (!vt->hmac_sha256_batch && !vt->sha256_blocks)
+    if (!cpim_engine_has(ctx, CPIM_OP_HMAC) && !cpim_engine_has(ctx, CPIM_OP_SHA_BLOCKS))
         return CPIM_ERR_UNSUPPORTED;
     size_t total = 0;
     for (size_t i = 0; i < count; i++)
@@ -402,9 +400,9 @@ cpim_err cpim_hmac_sha256_batch(cpim_ctx *ctx, const uint8_t *const *keys, const
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
     cpim_err rc = CPIM_OK;
-    struct eng e = {vt, cpim_core_state(ctx), &st};
-    if (count && vt->hmac_sha256_batch)
-        rc = vt->hmac_sha256_batch(e.state, keys, key_lens, msgs, msg_lens, count, macs, &st);
+    struct eng e = {ctx, &st};
+    if (count && cpim_engine_has(ctx, CPIM_OP_HMAC))
+        rc = cpim_engine_hmac(ctx, keys, key_lens, msgs, msg_lens, count, macs, &st);
     else if (count)
         rc = generic_hmac(&e, keys, key_lens, msgs, msg_lens, count, macs);
     return cpim_core_finish(ctx, rc, &st, t0);
@@ -433,21 +431,19 @@ cpim_err cpim_pbkdf2_sha256_batch(cpim_ctx *ctx, const uint8_t *const *passes,
     for (size_t i = 0; i < count; i++)
         if (out_len && !outs[i])
             return CPIM_ERR_INVALID_ARG;
-    const cpim_backend_vt *vt = cpim_core_vt(ctx);
-    if (!vt->pbkdf2_sha256_batch && !vt->sha256_blocks)
+    if (!cpim_engine_has(ctx, CPIM_OP_PBKDF2) && !cpim_engine_has(ctx, CPIM_OP_SHA_BLOCKS))
         return CPIM_ERR_UNSUPPORTED;
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, count * out_len) != CPIM_OK)
         return CPIM_ERR_BUSY;
     double t0 = cpim_now();
     cpim_err rc = CPIM_OK;
-    struct eng e = {vt, cpim_core_state(ctx), &st};
-    if (count && out_len && vt->pbkdf2_sha256_batch)
-        rc = vt->pbkdf2_sha256_batch(e.state, passes, pass_lens, salts, salt_lens, count,
-                                     iterations, outs, out_len, &st);
+    if (count && out_len && cpim_engine_has(ctx, CPIM_OP_PBKDF2))
+        rc = cpim_engine_pbkdf2(ctx, passes, pass_lens, salts, salt_lens, count, iterations, outs,
+                                out_len, &st);
     else if (count && out_len)
-        rc = generic_pbkdf2(vt, e.state, vt->pbkdf2_sha256_batch ? 1 : cpim_core_threads(ctx),
-                            passes, pass_lens, salts, salt_lens, count, iterations, outs, out_len);
+        rc = generic_pbkdf2(ctx, ctx->threads, passes, pass_lens, salts, salt_lens, count,
+                            iterations, outs, out_len);
     return cpim_core_finish(ctx, rc, &st, t0);
 }
 

@@ -1,5 +1,5 @@
 /*
- * hmac.c -- HMAC-SHA256 and PBKDF2-HMAC-SHA256 on the DPUs (dpu/hmac.c,
+ * pim_hmac.c -- HMAC-SHA256 and PBKDF2-HMAC-SHA256 on the DPUs (dpu/hmac.c,
  * contract dpu/hmac_args.h): the host side of the pim backend's two ops.
  *
  * The host turns each key or password into its two HMAC states with the
@@ -22,14 +22,14 @@
  * host overwrites the records' MRAM range with zeros itself.  Host copies
  * are wiped before they are freed.
  */
-#include "hmac.h"
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "cryptopim.h"
+#include "hmac.h"
 #include "hmac_args.h"
 #include "pim_internal.h"
+#include "pim_state.h"
 
 static void be32_put(uint8_t *p, uint32_t v)
 {
@@ -232,4 +232,47 @@ cpim_err cpim_pim_hmac(const cpim_pim_hmac_env *e, const uint8_t *const *keys,
     if (max_records && (rc != CPIM_OK || e->timing_only))
         cpim_pim_machine_zero_mram(e->m, (uint32_t)max_records);
     return rc;
+}
+
+/* ---- the engine's HMAC / PBKDF2 ----------------------------------------------------------- */
+
+static cpim_err hmac_call(struct cpim_pim_state *s, int pbkdf2, const uint8_t *const *k,
+                          const size_t *kl, const uint8_t *const *m, const size_t *ml, size_t count,
+                          uint32_t iterations, uint8_t *const *outs, size_t out_len,
+                          uint8_t (*macs)[32], cpim_stats *st)
+{
+    cpim_err rc = cpim_pim_load(s, PIM_PROG_HMAC);
+    if (rc != CPIM_OK)
+        return rc;
+    cpim_pim_clocks clk;
+    cpim_pim_times t = {0, 0, 0};
+    cpim_pim_clocks_start(&clk);
+    cpim_pim_hmac_env e = {s->m, &s->faults, s->to, s->from, s->budget, s->timing_only};
+    rc = pbkdf2 ? cpim_pim_pbkdf2(&e, k, kl, m, ml, count, iterations, outs, out_len, &t)
+                : cpim_pim_hmac(&e, k, kl, m, ml, count, macs, &t);
+    if (rc == CPIM_OK && s->timing_only) {
+        for (size_t i = 0; i < count; i++) /* skipped DPUs computed nothing */
+            memset(pbkdf2 ? outs[i] : macs[i], 0, pbkdf2 ? out_len : 32);
+        rc = CPIM_ERR_TIMING_ONLY;
+    }
+    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
+        cpim_pim_machine_reset(s->m);
+    cpim_pim_clocks_stop(s->m, &clk, &t, st);
+    return rc;
+}
+
+cpim_err cpim_pim_hmac_op(void *state, const uint8_t *const *keys, const size_t *key_lens,
+                          const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
+                          uint8_t (*macs)[32], cpim_stats *st)
+{
+    return hmac_call(state, 0, keys, key_lens, msgs, msg_lens, count, 0, NULL, 0, macs, st);
+}
+
+cpim_err cpim_pim_pbkdf2_op(void *state, const uint8_t *const *passes, const size_t *pass_lens,
+                            const uint8_t *const *salts, const size_t *salt_lens, size_t count,
+                            uint32_t iterations, uint8_t *const *outs, size_t out_len,
+                            cpim_stats *st)
+{
+    return hmac_call(state, 1, passes, pass_lens, salts, salt_lens, count, iterations, outs,
+                     out_len, NULL, st);
 }

@@ -1,5 +1,5 @@
 /*
- * ntt.c -- the NTT API of cryptopim_ntt.h: parameter checks, the plan of a
+ * ntt_api.c -- the NTT API of cryptopim_ntt.h: parameter checks, the plan of a
  * ring (ntt_plan.h), input checks, and the call to the backend's ntt op.
  *
  * Everything here runs once per ring (cpim_ntt_create) or is a linear pass
@@ -13,6 +13,7 @@
 #include "core.h"
 #include "cryptopim.h"
 #include "cryptopim_ntt.h"
+#include "engine.h"
 #include "ntt_plan.h"
 
 struct cpim_ntt {
@@ -275,8 +276,7 @@ static cpim_err run(cpim_ntt *ring, cpim_ntt_op op, const uint64_t *a, const uin
     if (!ring)
         return CPIM_ERR_INVALID_ARG;
     const cpim_ntt_plan *pl = &ring->plan;
-    const cpim_backend_vt *vt = cpim_core_vt(ring->ctx);
-    if (!vt->ntt)
+    if (!cpim_engine_has(ring->ctx, CPIM_OP_NTT))
         return CPIM_ERR_UNSUPPORTED;
     int two = op != CPIM_NTT_OP_FORWARD && op != CPIM_NTT_OP_INVERSE;
     size_t in_polys = op == CPIM_NTT_OP_TENSOR ? 2 : 1;
@@ -301,7 +301,7 @@ static cpim_err run(cpim_ntt *ring, cpim_ntt_op op, const uint64_t *a, const uin
     double t0 = cpim_now();
     cpim_err rc = CPIM_OK;
     if (count)
-        rc = vt->ntt(cpim_core_state(ring->ctx), pl, op, a, two ? b : NULL, out, count, &st);
+        rc = cpim_engine_ntt(ring->ctx, pl, op, a, two ? b : NULL, out, count, &st);
     return cpim_core_finish(ring->ctx, rc, &st, t0);
 }
 
