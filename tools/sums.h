@@ -20,13 +20,13 @@
  * and a run over many small files touches few fresh pages (the measurement:
  * docs/CRYPTO.md, "The CLI at file scale").  The pim backend gets larger
  * ones (4 MiB): each round is a DPU launch. */
-#define SLAB_MIN     4096u      /* smallest CRYPTOPIM_BATCH_BYTES (64 B per stream) */
-#define SLAB_MAX     (1u << 30) /* largest: NSLABS of them must fit in memory */
-#define NSLABS       8          /* slabs in the pipeline: 4 MiB (pim 32 MiB) */
-#define GROUP_FILES  4096       /* files (and messages) per group */
-#define STREAM_MIN   (1u << 20) /* larger regular files are streamed (at most the slab) */
-#define STREAM_MAX   16         /* streams per group */
-#define QUEUE_MAX    16         /* jobs waiting for the hasher */
+#define SLAB_MIN    4096u      /* smallest CRYPTOPIM_BATCH_BYTES (64 B per stream) */
+#define SLAB_MAX    (1u << 30) /* largest: NSLABS of them must fit in memory */
+#define NSLABS      8          /* slabs in the pipeline: 4 MiB (pim 32 MiB) */
+#define GROUP_FILES 4096       /* files (and messages) per group */
+#define STREAM_MIN  (1u << 20) /* larger regular files are streamed (at most the slab) */
+#define STREAM_MAX  16         /* streams per group */
+#define QUEUE_MAX   16         /* jobs waiting for the hasher */
 
 enum { IT_FILE, IT_MSG, IT_LIST_END };
 
