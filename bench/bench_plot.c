@@ -118,7 +118,7 @@ static void plot_ranks(gp *g, const results *r, panel *pn, int fixed)
     fig_draw(g, title, pn, 2 * nk, 2, (int)nk, 1);
 }
 
-/* servers (issue 18): per kernel, time over servers -- one server's PIM
+/* servers: per kernel, time over servers -- one server's PIM
  * time, the network of each set-up and the totals -- log-log. */
 static void plot_servers(gp *g, const results *r, panel *pn)
 {
@@ -153,7 +153,7 @@ static void plot_servers(gp *g, const results *r, panel *pn)
              pn, nk, nk > 3 ? 2 : 1, nk > 3 ? (int)(nk + 1) / 2 : (int)nk, 1);
 }
 
-/* issue 17 (exp_resident.c): throughput over ranks per operation, in place
+/* resident (exp_resident.c): throughput over ranks per operation, in place
  * vs through the bus (modeled) vs AES-NI / SHA-NI (measured, one line). */
 static void plot_resident(gp *g, const results *r, panel *pn)
 {
@@ -209,7 +209,7 @@ static void tsme_elem(const results *r, panel *p, const char *kernel, const char
     p->n++;
 }
 
-/* issue 17 (exp_tsme.c): slowdown of the TSME builds over tasklets (1 DPU,
+/* tsme (exp_tsme.c): slowdown of the TSME builds over tasklets (1 DPU,
  * a rank), and the what-if's overhead over the engine's cycles per block,
  * beside the seed's SME figures (published, a band). */
 static void plot_tsme(gp *g, const results *r, panel *pn)

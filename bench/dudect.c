@@ -1,6 +1,6 @@
 /*
  * dudect.c -- `cryptopim-bench dudect`: a dudect-style timing test of the
- * host AES (issue 19; Reparaz, Balasch and Verbauwhede, "Dude, is my code
+ * host AES (Reparaz, Balasch and Verbauwhede, "Dude, is my code
  * constant time?", DATE 2017).  A benchmark, not a test: timing depends on
  * the machine and its load.  The proof that the constant-time code has no
  * secret-dependent branch or address is tests/ct/ (valgrind).

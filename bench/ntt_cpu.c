@@ -15,7 +15,7 @@
  * goal is per core).  Rows: bytes = input coefficient bytes, GB/s of them;
  * after them one line per row group with microseconds per NTT or product,
  * next to HEXL's published per-NTT figures (N = 4096, one Ice Lake core:
- * 6.19 us with AVX-512 IFMA, 67.3 us without; issue 16's reference) and
+ * 6.19 us with AVX-512 IFMA, 67.3 us without; the reference of the NTT's speed goal) and
  * the ratio to FLINT.  All measured (wall time here); the machine is
  * shared, so the best of several runs is reported.
  */
@@ -37,7 +37,7 @@
 #define D50 1125899903827969ull    /* double-word NTT prime < 2^50 (IFMA's range) */
 #define D62 4611686018425815041ull /* double-word NTT prime, 1 mod 2^17 */
 
-/* HEXL's published forward NTT, N = 4096, one Ice Lake core (issue 16) */
+/* HEXL's published forward NTT, N = 4096, one Ice Lake core */
 #define HEXL_IFMA_US   6.19
 #define HEXL_NOIFMA_US 67.3
 

@@ -1,5 +1,5 @@
 /*
- * ntt_cpu.h -- the CPU side of the NTT measurements (issue 16): one
+ * ntt_cpu.h -- the CPU side of the NTT measurements: one
  * function that times the batched negacyclic product or the forward NTT on
  * a CPU backend or on FLINT, used by `cryptopim speed`'s NTT rows
  * (speed_ntt in ntt_cpu.c) and by the DPU experiment (`bench --experiment

@@ -51,7 +51,7 @@ static const style styles[] = {
     {"aesni", "#7b3294", 8},
     {"shani", "#b2182b", 10},
     {"ipsec-mb-multibuffer", "#8c6d31", 12},
-    /* tsme (issue 17): kernels, the what-if's engines, the seed's SME */
+    /* tsme: kernels, the what-if's engines, the seed's SME */
     {"stream-copy", "#0072b2", 7},
     {"stream-scale", "#009e73", 5},
     {"stream-add", "#e69f00", 9},

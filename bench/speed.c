@@ -59,7 +59,7 @@ static const char speed_help[] =
     "  --csv              rows `op,backend,bytes,threads,clock,seconds,gbps`\n"
     "  --kdf-only         only the HMAC / PBKDF2 rows and lines\n"
     "  --ntt-only         only the NTT rows (forward NTT and the batched negacyclic\n"
-    "                     product, N = 4096, one thread, beside FLINT; issue 16)\n"
+    "                     product, N = 4096, one thread, beside FLINT)\n"
     "%s"
     "--backend may be given several times: each backend is measured.\n"
     "\n"
@@ -465,7 +465,7 @@ static int make_reference(struct speed *sp)
     return 0;
 }
 
-/* OpenSSL's constant-time software AES (issue 19): OpenSSL picks its AES
+/* OpenSSL's constant-time software AES: OpenSSL picks its AES
  * code once, from its capability vector, which it reads from the
  * OPENSSL_ia32cap environment variable when the library loads.  Clearing
  * bit 57 (AES-NI) and bit 33 (PCLMULQDQ) of its first word makes it use

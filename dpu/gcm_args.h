@@ -1,6 +1,6 @@
 /*
  * gcm_args.h -- contract between the host (src/pim/) and the AES-GCM DPU
- * program (dpu/gcm.c, issue 15).
+ * program (dpu/gcm.c).
  *
  * The program reuses the AES program's key symbol (aes_args.h: AES_KEY_SYM,
  * the encryption round keys, op = GCM_OP_ENC or GCM_OP_DEC) and has three

@@ -3,7 +3,7 @@
  * (q < 2^31), forward and inverse, a whole batch in ONE launch: the
  * classic layout of the earlier UPMEM NTTs (MHY24, DRAMatic), kept beside
  * the four-step kernel (dpu/ntt.c) to compare the two on the model
- * (issue 16: "compare a 1D radix-2 kernel with a four-step/2D one";
+ * (the question: "compare a 1D radix-2 kernel with a four-step/2D one";
  * build/emu/ntt-compare, docs/NTT.md).  Not used by the pim backend.
  *
  * Contract: dpu/ntt_args.h, the same job record, tables and MRAM layout as

@@ -1,7 +1,7 @@
 /*
  * resident_args.h -- contract between the host (src/pim/resident.c) and the
  * resident-region DPU program (dpu/resident.c): in-place AES-XTS, AES-CTR,
- * re-keying and SHA-256 of data that stays in MRAM (issue 17).
+ * re-keying and SHA-256 of data that stays in MRAM.
  *
  * MRAM layout of one DPU's share, from DPU_MRAM_HEAP_POINTER:
  *   [0, RES_HDR)                    progress slots: tasklet t's 8 bytes at

@@ -1,5 +1,5 @@
 /*
- * tsme.h -- "TSME for MRAM" (issue 17): transparent AES-XTS encryption of a
+ * tsme.h -- "TSME for MRAM": transparent AES-XTS encryption of a
  * DPU program's MRAM heap, opted into at build time with no change to the
  * program's source:
  *

@@ -79,10 +79,10 @@ typedef enum cpim_err {
     CPIM_ERR_BUSY,            /* the context is in use by another thread */
     CPIM_ERR_XTS_WEAK_KEY,    /* XTS key whose two halves are equal */
     CPIM_ERR_AUTH,            /* GCM: the tag does not match (no plaintext out) */
-    /* issue 16, NTT (cryptopim_ntt.h) */
+    /* NTT (cryptopim_ntt.h) */
     CPIM_ERR_NTT_PARAM, /* NTT ring: N, a modulus or a batch size refused */
     CPIM_ERR_NTT_COEFF, /* NTT input: a coefficient >= its modulus */
-    /* resident regions (issue 17) */
+    /* resident regions */
     CPIM_ERR_REGION_SIZE,        /* region larger than its DPUs' MRAM */
     CPIM_ERR_REGION_INTERRUPTED, /* an earlier region operation was interrupted */
     CPIM_ERR_COUNT_              /* number of codes; not an error */
@@ -380,7 +380,7 @@ typedef struct cpim_stats {
  * output bytes). */
 cpim_err cpim_last_stats(const cpim_ctx *ctx, cpim_stats *stats);
 
-/* ---- resident regions: encrypted PIM memory (issue 17) -------------------------- */
+/* ---- resident regions: encrypted PIM memory -------------------------------------- */
 
 /* A resident region is data that lives in the DPUs' MRAM between calls and
  * is encrypted, decrypted, re-keyed and hashed there, in place: only keys

@@ -1,6 +1,6 @@
 /*
  * cryptopim_ntt.h -- number-theoretic transforms and polynomial products in
- * Z_q[X]/(X^N + 1) for homomorphic encryption (issue 16), on the backends of
+ * Z_q[X]/(X^N + 1) for homomorphic encryption, on the backends of
  * cryptopim.h.  Include it after (or instead of) cryptopim.h; the
  * conventions of cryptopim.h hold here too (cpim_err results, no printing,
  * in == out allowed, one thread per context at a time).

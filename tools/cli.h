@@ -176,7 +176,7 @@ typedef struct cli_encdec {
     uint8_t iv[16];                 /* CTR only */
     const char *in_path, *out_path; /* NULL = standard input / output */
     cli_common common;
-    /* GCM (issue 15) */
+    /* GCM */
     int gcm;
     uint8_t gcm_iv[128]; /* --iv, gcm_iv_len bytes */
     size_t gcm_iv_len;
@@ -241,7 +241,7 @@ int cmd_list(int argc, char **argv);                 /* cryptopim.c */
 int cmd_sha256sum(int argc, char **argv);            /* sha256sum.c */
 int cmd_hmac(int argc, char **argv);                 /* hmac.c */
 int cmd_pbkdf2(int argc, char **argv);               /* hmac.c */
-int cmd_ntt(int argc, char **argv);                  /* ntt.c (issue 16) */
+int cmd_ntt(int argc, char **argv);                  /* ntt.c */
 /* speed, study and bench are the experiment suite's program,
  * cryptopim-bench (bench/), which `cryptopim` runs for them. */
 

@@ -1,6 +1,6 @@
 /*
  * gcm_run.h -- AES-GCM (SP 800-38D) on the host from a backend's AES-CTR
- * and GHASH (issue 15): the `cpu` and `aesni` backends are this driver
+ * and GHASH: the `cpu` and `aesni` backends are this driver
  * with their own kernels; the DPU backend has its own (src/pim/).
  *
  * The work goes in pieces of GCM_RUN_PIECE bytes, each encrypted (CTR,
@@ -31,7 +31,7 @@ typedef struct cpim_gcm_ops {
     /* One block of AES encryption. */
     void (*encrypt1)(void *state, const uint8_t in[16], uint8_t out[16]);
     unsigned threads; /* for GHASH (0 = all cores); CTR threads itself */
-    /* Optional (issue 19): CTR with GCM's inc32 itself (the low 32 bits
+    /* Optional (the constant-time engines): CTR with GCM's inc32 itself (the low 32 bits
      * wrap, no carry), in constant time.  When set, cpim_gcm_ctr32 calls it
      * instead of splitting at the wrap: that split branches on the counter,
      * and J0 is derived from H (secret) when the IV is not 96 bits. */

@@ -25,7 +25,7 @@
 #include "cryptopim.h"
 #include "gcm.h"
 
-/* Two implementations behind one interface (issue 19): by default the
+/* Two implementations behind one interface: by default the
  * constant-time one (aes_ct.h: bitsliced AES at the widest width the CPU
  * has, GHASH by masked integer multiplies), or with `table` set the
  * T-table code the DPUs run (aes.h, gcm.h: faster where there is no

@@ -18,10 +18,10 @@ enum {
     CPIM_X86_AVX512 = 1u << 4,  /* AVX-512 F+BW+VL, with OS support for zmm state */
     CPIM_X86_VAES512 = 1u << 5, /* VAES on zmm: VAES and CPIM_X86_AVX512 */
     CPIM_X86_SHANI = 1u << 6,   /* SHA-NI (sha256rnds2/msg1/msg2) */
-    /* issue 15, GHASH: */
+    /* GHASH: */
     CPIM_X86_PCLMUL = 1u << 7,  /* PCLMULQDQ (with SSE4.1 for the shuffles) */
     CPIM_X86_VPCLMUL = 1u << 8, /* VPCLMULQDQ on zmm: with CPIM_X86_AVX512 */
-    /* issue 16, NTT: */
+    /* NTT: */
     CPIM_X86_IFMA = 1u << 9, /* AVX512_IFMA (vpmadd52luq/huq): with CPIM_X86_AVX512 */
 };
 

@@ -1,5 +1,5 @@
 /*
- * aes_ct.h -- constant-time AES and GHASH for the host CPU (issue 19).
+ * aes_ct.h -- constant-time AES and GHASH for the host CPU.
  *
  * The portable AES of aes.h is table-driven: right on a DPU (WRAM has no
  * cache), but on a CPU with caches the key- and data-dependent table indexes

@@ -1,5 +1,5 @@
 /*
- * gcm.h -- GHASH and the GCM helpers of SP 800-38D, portable C (issue 15).
+ * gcm.h -- GHASH and the GCM helpers of SP 800-38D, portable C.
  *
  * The multiplication in GF(2^128) uses the bit order of SP 800-38D: bit 0 of
  * an element (the coefficient of x^0) is the most significant bit of its

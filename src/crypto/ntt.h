@@ -1,6 +1,6 @@
 /*
- * ntt.h -- the portable negacyclic number-theoretic transform of cryptopim
- * (issue 16): the reference the `cpu` backend runs on the host and the
+ * ntt.h -- the portable negacyclic number-theoretic transform of
+ * cryptopim: the reference the `cpu` backend runs on the host and the
  * arithmetic the DPU kernel (dpu/ntt*.c) may share.
  *
  * Portability: plain C99 with fixed-width types and <stdint.h> only (no libc,

@@ -150,7 +150,7 @@ cpim_err cpim_pim_machine_round(cpim_pim_machine *m, const cpim_pim_round *r, cp
  * not a fault-injection checkpoint). */
 void cpim_pim_machine_zero_mram(cpim_pim_machine *m, uint32_t len);
 
-/* Resident regions (resident.c, issue 17): the key arguments of
+/* Resident regions (resident.c): the key arguments of
  * dpu/resident.c (wiped as send_key's are); one piece per DPU moved
  * between the host and MRAM with no launch; a test's look at one DPU's
  * memory (sym NULL: the MRAM heap) through the host library. */

@@ -1,5 +1,5 @@
 /*
- * resident.c -- resident regions on the pim backend (issue 17; the public
+ * resident.c -- resident regions on the pim backend (the public
  * contract is in cryptopim.h, the DPU side in dpu/resident.c and
  * resident_args.h).
  *
