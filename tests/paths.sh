@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/paths.sh -- no path of one particular machine in the repository: a
+# tests/paths.sh -- no path of one particular machine in the repository (and
+# no tracker reference, at the end): a
 # build or a document that names a folder of the machine it was written on
 # works (or reads true) nowhere else.
 #
@@ -58,5 +59,19 @@ if [ -z "$found" ]; then
 else
     fail paths_none_of_one_machine "absolute paths of one machine (tests/paths.sh lists the" \
         "allowed ones): $(printf '%s\n' "$found" | head -n 10 | tr '\n' ' ')"
+fi
+# No tracker references either: a comment or a document that says "issue 17"
+# points to a tracker the reader of the code cannot open (say what and why).
+TRACKER="(^|[^A-Za-z])[Ii]ssues? #?[0-9]+([),:;.]|'s| item| goal|\$)"
+if printf 'x (issue 17) y\nthe DPU can issue 1 instruction\n' | grep -cE "$TRACKER" | grep -qx 1; then
+    refs=$(git ls-files | grep -v '^tests/paths\.sh$' | while IFS= read -r f; do
+        [ -f "$f" ] && grep -HnE "$TRACKER" "$f" 2>/dev/null; done | head -n 10)
+    if [ -z "$refs" ]; then
+        pass paths_no_tracker_references
+    else
+        fail paths_no_tracker_references "$(printf '%s\n' "$refs" | cut -c1-120 | tr '\n' ' ')"
+    fi
+else
+    fail paths_no_tracker_references "the pattern does not tell a reference from prose"
 fi
 finish
