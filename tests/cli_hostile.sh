@@ -11,7 +11,8 @@
 #    back -- with the unnamed staging file and with the named fallback;
 #  - keys are never echoed: a key given to -i, -o or --key-file by mistake,
 #    hmac's file names;
-#  - environment knobs parsed strictly (no crash on a huge budget);
+#  - environment knobs parsed strictly (no crash on a huge budget), and a
+#    real allocation failure on sha256sum's slab path is an error;
 #  - a key or password file of exactly 1 MiB is accepted, one byte more is
 #    refused;
 #  - sha256sum's write errors as coreutils reports them (exit 1);
@@ -183,6 +184,21 @@ grep -q "$HEXKEY" "$T/err" && why="$why hmac --key-file: $(cat "$T/err");"
 grep -q "$HEXKEY" "$T/err" && why="$why hmac FILE: $(cat "$T/err");"
 "$B" sha256sum $HEXKEY 2>"$T/err" >/dev/null
 [ -z "$why" ] && pass cli_keys_never_echoed || fail cli_keys_never_echoed "$why"
+
+# ---- a real allocation failure on sha256sum's slab path ------------------------------
+# (the address space limited: 8 slabs of 1 GiB cannot be had; once this
+# path printed a nameless item and crashed)
+(ulimit -v 400000 2>/dev/null && CRYPTOPIM_BATCH_BYTES=1073741824 "$B" sha256sum "$T/in" \
+    >"$T/out" 2>"$T/err")
+rc=$?
+if grep -q 'AddressSanitizer\|ThreadSanitizer\|ReserveShadowMemory' "$T/err"; then
+    skip cli_sha256sum_out_of_memory "a sanitizer build cannot run with a small address space"
+elif [ $rc = 1 ] || [ $rc = 2 ]; then
+    grep -q 'out of memory' "$T/err" && pass cli_sha256sum_out_of_memory ||
+        fail cli_sha256sum_out_of_memory "exit $rc without 'out of memory': $(cat "$T/err")"
+else
+    fail cli_sha256sum_out_of_memory "exit $rc (a crash is 128+): $(head -c 300 "$T/err")"
+fi
 
 # ---- environment knobs, strictly ------------------------------------------------
 why=
