@@ -61,6 +61,8 @@ struct NTT::Engine {
     {
         cpim_ntt_destroy(ring);
     }
+    bool Run(bool forward, uint64_t *result, const uint64_t *&src, uint64_t n, uint64_t q,
+             uint64_t input_mod_factor);
 };
 
 NTT::~NTT() = default;
@@ -136,6 +138,30 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     }
 }
 
+// The common front of both directions: the object is usable, the input
+// reduced into result (when its factor allows more than q), and rings of
+// cryptopim's range transformed there (true: done).
+bool NTT::Engine::Run(bool forward, uint64_t *result, const uint64_t *&src, uint64_t n, uint64_t q,
+                      uint64_t input_mod_factor)
+{
+    if (input_mod_factor > 1) {
+        reduce(result, src, n, q, input_mod_factor);
+        src = result;
+    }
+    if (!ring) {
+        if (src != result)
+            std::memmove(result, src, n * sizeof *result);
+        return false;
+    }
+    std::lock_guard<std::mutex> g(ctx->lock);
+    cpim_err rc =
+        forward ? cpim_ntt_forward(ring, src, result, 1) : cpim_ntt_inverse(ring, src, result, 1);
+    if (rc != CPIM_OK)
+        throw std::runtime_error(std::string(forward ? "NTT forward on " : "NTT inverse on ") +
+                                 ctx->backend + ": " + cpim_strerror(rc));
+    return true;
+}
+
 void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
                          uint64_t output_mod_factor)
 {
@@ -144,21 +170,8 @@ void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t inp
     check_factor("forward input_mod_factor", input_mod_factor, 1, 2, 4);
     check_factor("forward output_mod_factor", output_mod_factor, 1, 4);
     const uint64_t n = m_degree, q = m_q;
-    const uint64_t *src = operand;
-    if (input_mod_factor > 1) {
-        reduce(result, operand, n, q, input_mod_factor);
-        src = result;
-    }
-    if (m_engine->ring) {
-        std::lock_guard<std::mutex> g(m_engine->ctx->lock);
-        cpim_err rc = cpim_ntt_forward(m_engine->ring, src, result, 1);
-        if (rc != CPIM_OK)
-            throw std::runtime_error(std::string("NTT forward on ") + m_engine->ctx->backend +
-                                     ": " + cpim_strerror(rc));
+    if (m_engine->Run(true, result, operand, n, q, input_mod_factor))
         return;
-    }
-    if (src != result)
-        std::memmove(result, src, n * sizeof *result);
     // Cooley-Tukey, natural in, bit-reversed out (twiddles w^bitrev(m+i))
     const uint64_t *w = m_root_of_unity_powers.data();
     for (uint64_t m = 1, t = n >> 1; m < n; m <<= 1, t >>= 1)
@@ -180,21 +193,8 @@ void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t inp
     check_factor("inverse input_mod_factor", input_mod_factor, 1, 2);
     check_factor("inverse output_mod_factor", output_mod_factor, 1, 2);
     const uint64_t n = m_degree, q = m_q;
-    const uint64_t *src = operand;
-    if (input_mod_factor > 1) {
-        reduce(result, operand, n, q, input_mod_factor);
-        src = result;
-    }
-    if (m_engine->ring) {
-        std::lock_guard<std::mutex> g(m_engine->ctx->lock);
-        cpim_err rc = cpim_ntt_inverse(m_engine->ring, src, result, 1);
-        if (rc != CPIM_OK)
-            throw std::runtime_error(std::string("NTT inverse on ") + m_engine->ctx->backend +
-                                     ": " + cpim_strerror(rc));
+    if (m_engine->Run(false, result, operand, n, q, input_mod_factor))
         return;
-    }
-    if (src != result)
-        std::memmove(result, src, n * sizeof *result);
     // Gentleman-Sande with the inverse twiddles w^-bitrev(m+i), then N^-1
     const uint64_t *w = m_engine->inv_br.data();
     for (uint64_t m = n >> 1, t = 1; m >= 1; m >>= 1, t <<= 1)
