@@ -1096,6 +1096,34 @@ static void run_fast(vdpu_t *d)
     }
 }
 
+/* One instruction of tasklet t with the profiler and the gdb stub's hooks
+ * around it (for issue_head_slow and fast_turn_slow): gdb may stop before
+ * it, the profiler attributes its slots, DMAs and spins; returns the
+ * instructions run (exec_core's n, accounted). */
+static uint32_t observed_step(vdpu_t *d, vtask_t *t, uint32_t *extra, int *stopped)
+{
+    const uint32_t pc0 = t->pc;
+    if (d->dbg)
+        vdpu_gdb_before(d, t, pc0);
+    const vinsn_t *I = &d->code[pc0];
+    const int wr = vdpu_prof_is_write(I, t);
+    const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
+    if (d->prof)
+        vdpu_prof_head(d, t, pc0);
+    if (d->dbg)
+        vdpu_gdb_access(d, t, pc0);
+    uint32_t n = exec_core(d, t, 1, extra, stopped);
+    account(d, t, n, *extra);
+    if (d->prof) {
+        vdpu_prof_insn(d, t, pc0, n, n + *extra + t->svc_slots, 1);
+        if (d->res->dma_count != dn)
+            vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
+        if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
+            vdpu_prof_spin(d, t, n + *extra + t->svc_slots);
+    }
+    return n;
+}
+
 /* issue_head with the profiler (vprof.h) or the gdb stub (gdbstub.h) on:
  * the same instructions in the same order, the runahead one instruction at
  * a time so that each is attributed and may stop in gdb; the scheduler
@@ -1107,24 +1135,7 @@ static __attribute__((noinline)) void issue_head_slow(vdpu_t *d, vtask_t *t, uin
     uint32_t extra = 0;
     int stopped = 0;
     const uint32_t pc0 = t->pc;
-    if (d->dbg)
-        vdpu_gdb_before(d, t, pc0);
-    const vinsn_t *I = &d->code[pc0];
-    const int wr = vdpu_prof_is_write(I, t);
-    const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
-    if (d->prof)
-        vdpu_prof_head(d, t, pc0);
-    if (d->dbg)
-        vdpu_gdb_access(d, t, pc0);
-    uint32_t n = exec_core(d, t, 1, &extra, &stopped);
-    account(d, t, n, extra);
-    if (d->prof) {
-        vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
-        if (d->res->dma_count != dn)
-            vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
-        if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
-            vdpu_prof_spin(d, t, n + extra + t->svc_slots);
-    }
+    observed_step(d, t, &extra, &stopped);
     if (d->faulted) {
         if (d->dbg)
             vdpu_gdb_fault(d);
@@ -1181,25 +1192,7 @@ static __attribute__((noinline)) void fast_turn_slow(vdpu_t *d, vtask_t *t, uint
     for (uint32_t done = 0; done < q;) {
         uint32_t extra = 0;
         int stopped = 0;
-        const uint32_t pc0 = t->pc;
-        if (d->dbg)
-            vdpu_gdb_before(d, t, pc0);
-        const vinsn_t *I = &d->code[pc0];
-        const int wr = vdpu_prof_is_write(I, t);
-        const uint64_t dn = d->res->dma_count, db = d->res->dma_bytes;
-        if (d->prof)
-            vdpu_prof_head(d, t, pc0);
-        if (d->dbg)
-            vdpu_gdb_access(d, t, pc0);
-        uint32_t n = exec_core(d, t, 1, &extra, &stopped);
-        account(d, t, n, extra);
-        if (d->prof) {
-            vdpu_prof_insn(d, t, pc0, n, n + extra + t->svc_slots, 1);
-            if (d->res->dma_count != dn)
-                vdpu_prof_dma(d, pc0, d->res->dma_count - dn, d->res->dma_bytes - db, wr);
-            if (I->op == OP_ECALL && !d->faulted && t->state == TS_RUN && t->pc == pc0)
-                vdpu_prof_spin(d, t, n + extra + t->svc_slots);
-        }
+        uint32_t n = observed_step(d, t, &extra, &stopped);
         t->svc_slots = 0;
         done += n;
         if (d->faulted) {
