@@ -372,10 +372,6 @@ static int blk_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return cpp_eng_set_params(&c->eng, params);
 }
 
-#define FN(id, f)                                                                                  \
-    {                                                                                              \
-        id, (void (*)(void))(f)                                                                    \
-    }
 #define BLK_ALG(name, mode, kbits, blkbytes, ivbytes)                                              \
     static void *name##_new(void *provctx)                                                         \
     {                                                                                              \
@@ -385,22 +381,7 @@ static int blk_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     {                                                                                              \
         return cpp_cipher_get_params(params, mode, (kbits) / 8, blkbytes, ivbytes, 0, 0, 0);       \
     }                                                                                              \
-    const OSSL_DISPATCH cpp_##name##_functions[] = {                                               \
-        FN(OSSL_FUNC_CIPHER_NEWCTX, name##_new),                                                   \
-        FN(OSSL_FUNC_CIPHER_FREECTX, blk_free),                                                    \
-        FN(OSSL_FUNC_CIPHER_DUPCTX, blk_dup),                                                      \
-        FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, blk_einit),                                              \
-        FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, blk_dinit),                                              \
-        FN(OSSL_FUNC_CIPHER_UPDATE, blk_update),                                                   \
-        FN(OSSL_FUNC_CIPHER_FINAL, blk_final),                                                     \
-        FN(OSSL_FUNC_CIPHER_CIPHER, blk_cipher),                                                   \
-        FN(OSSL_FUNC_CIPHER_GET_PARAMS, name##_get_params),                                        \
-        FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, cpp_cipher_gettable_params),                          \
-        FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, blk_get_ctx_params),                                   \
-        FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, blk_set_ctx_params),                                   \
-        FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, blk_gettable_ctx),                                \
-        FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, blk_settable_ctx),                                \
-        {0, NULL}};
+    CPP_CIPHER_DISPATCH(name, blk);
 
 BLK_ALG(aes128ecb, EVP_CIPH_ECB_MODE, 128, BLK, 0)
 BLK_ALG(aes192ecb, EVP_CIPH_ECB_MODE, 192, BLK, 0)

@@ -864,10 +864,6 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return cpp_eng_set_params(&c->eng, params);
 }
 
-#define FN(id, f)                                                                                  \
-    {                                                                                              \
-        id, (void (*)(void))(f)                                                                    \
-    }
 #define GCM_ALG(name, kbits)                                                                       \
     static void *name##_new(void *provctx)                                                         \
     {                                                                                              \
@@ -877,22 +873,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     {                                                                                              \
         return cpp_cipher_get_params(params, EVP_CIPH_GCM_MODE, (kbits) / 8, 1, 12, 1, 1, 0);      \
     }                                                                                              \
-    const OSSL_DISPATCH cpp_##name##_functions[] = {                                               \
-        FN(OSSL_FUNC_CIPHER_NEWCTX, name##_new),                                                   \
-        FN(OSSL_FUNC_CIPHER_FREECTX, gcm_free),                                                    \
-        FN(OSSL_FUNC_CIPHER_DUPCTX, gcm_dup),                                                      \
-        FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, gcm_einit),                                              \
-        FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, gcm_dinit),                                              \
-        FN(OSSL_FUNC_CIPHER_UPDATE, gcm_update),                                                   \
-        FN(OSSL_FUNC_CIPHER_FINAL, gcm_final),                                                     \
-        FN(OSSL_FUNC_CIPHER_CIPHER, gcm_cipher),                                                   \
-        FN(OSSL_FUNC_CIPHER_GET_PARAMS, name##_get_params),                                        \
-        FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, cpp_cipher_gettable_params),                          \
-        FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, gcm_get_ctx_params),                                   \
-        FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, gcm_set_ctx_params),                                   \
-        FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, gcm_gettable_ctx),                                \
-        FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, gcm_settable_ctx),                                \
-        {0, NULL}};
+    CPP_CIPHER_DISPATCH(name, gcm);
 
 GCM_ALG(aes128gcm, 128)
 GCM_ALG(aes192gcm, 192)

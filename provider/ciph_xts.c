@@ -309,10 +309,6 @@ static int xts_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return cpp_eng_set_params(&c->eng, params);
 }
 
-#define FN(id, f)                                                                                  \
-    {                                                                                              \
-        id, (void (*)(void))(f)                                                                    \
-    }
 #define XTS_ALG(name, kbits)                                                                       \
     static void *name##_new(void *provctx)                                                         \
     {                                                                                              \
@@ -322,22 +318,7 @@ static int xts_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     {                                                                                              \
         return cpp_cipher_get_params(params, EVP_CIPH_XTS_MODE, 2 * (kbits) / 8, 1, BLK, 0, 1, 0); \
     }                                                                                              \
-    const OSSL_DISPATCH cpp_##name##_functions[] = {                                               \
-        FN(OSSL_FUNC_CIPHER_NEWCTX, name##_new),                                                   \
-        FN(OSSL_FUNC_CIPHER_FREECTX, xts_free),                                                    \
-        FN(OSSL_FUNC_CIPHER_DUPCTX, xts_dup),                                                      \
-        FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, xts_einit),                                              \
-        FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, xts_dinit),                                              \
-        FN(OSSL_FUNC_CIPHER_UPDATE, xts_update),                                                   \
-        FN(OSSL_FUNC_CIPHER_FINAL, xts_final),                                                     \
-        FN(OSSL_FUNC_CIPHER_CIPHER, xts_cipher),                                                   \
-        FN(OSSL_FUNC_CIPHER_GET_PARAMS, name##_get_params),                                        \
-        FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, cpp_cipher_gettable_params),                          \
-        FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, xts_get_ctx_params),                                   \
-        FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, xts_set_ctx_params),                                   \
-        FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, xts_gettable_ctx),                                \
-        FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, xts_settable_ctx),                                \
-        {0, NULL}};
+    CPP_CIPHER_DISPATCH(name, xts);
 
 XTS_ALG(aes128xts, 128)
 XTS_ALG(aes256xts, 256)

@@ -271,19 +271,15 @@ static int hmac_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return 1;
 }
 
-#define FN(id, f)                                                                                  \
-    {                                                                                              \
-        id, (void (*)(void))(f)                                                                    \
-    }
 const OSSL_DISPATCH cpp_hmac_functions[] = {
-    FN(OSSL_FUNC_MAC_NEWCTX, hmac_new),
-    FN(OSSL_FUNC_MAC_FREECTX, hmac_free),
-    FN(OSSL_FUNC_MAC_DUPCTX, hmac_dup),
-    FN(OSSL_FUNC_MAC_INIT, hmac_init),
-    FN(OSSL_FUNC_MAC_UPDATE, hmac_update),
-    FN(OSSL_FUNC_MAC_FINAL, hmac_final),
-    FN(OSSL_FUNC_MAC_GET_CTX_PARAMS, hmac_get_ctx_params),
-    FN(OSSL_FUNC_MAC_SET_CTX_PARAMS, hmac_set_ctx_params),
-    FN(OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, hmac_gettable_ctx),
-    FN(OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, hmac_settable_ctx),
+    CPP_FN(OSSL_FUNC_MAC_NEWCTX, hmac_new),
+    CPP_FN(OSSL_FUNC_MAC_FREECTX, hmac_free),
+    CPP_FN(OSSL_FUNC_MAC_DUPCTX, hmac_dup),
+    CPP_FN(OSSL_FUNC_MAC_INIT, hmac_init),
+    CPP_FN(OSSL_FUNC_MAC_UPDATE, hmac_update),
+    CPP_FN(OSSL_FUNC_MAC_FINAL, hmac_final),
+    CPP_FN(OSSL_FUNC_MAC_GET_CTX_PARAMS, hmac_get_ctx_params),
+    CPP_FN(OSSL_FUNC_MAC_SET_CTX_PARAMS, hmac_set_ctx_params),
+    CPP_FN(OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, hmac_gettable_ctx),
+    CPP_FN(OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, hmac_settable_ctx),
     {0, NULL}};

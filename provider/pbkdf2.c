@@ -244,18 +244,14 @@ static int kdf_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return cpp_eng_get_params(&c->eng, params);
 }
 
-#define FN(id, f)                                                                                  \
-    {                                                                                              \
-        id, (void (*)(void))(f)                                                                    \
-    }
 const OSSL_DISPATCH cpp_pbkdf2_functions[] = {
-    FN(OSSL_FUNC_KDF_NEWCTX, kdf_new),
-    FN(OSSL_FUNC_KDF_DUPCTX, kdf_dup),
-    FN(OSSL_FUNC_KDF_FREECTX, kdf_free),
-    FN(OSSL_FUNC_KDF_RESET, kdf_reset),
-    FN(OSSL_FUNC_KDF_DERIVE, kdf_derive),
-    FN(OSSL_FUNC_KDF_SETTABLE_CTX_PARAMS, kdf_settable_ctx),
-    FN(OSSL_FUNC_KDF_SET_CTX_PARAMS, kdf_set_ctx_params),
-    FN(OSSL_FUNC_KDF_GETTABLE_CTX_PARAMS, kdf_gettable_ctx),
-    FN(OSSL_FUNC_KDF_GET_CTX_PARAMS, kdf_get_ctx_params),
+    CPP_FN(OSSL_FUNC_KDF_NEWCTX, kdf_new),
+    CPP_FN(OSSL_FUNC_KDF_DUPCTX, kdf_dup),
+    CPP_FN(OSSL_FUNC_KDF_FREECTX, kdf_free),
+    CPP_FN(OSSL_FUNC_KDF_RESET, kdf_reset),
+    CPP_FN(OSSL_FUNC_KDF_DERIVE, kdf_derive),
+    CPP_FN(OSSL_FUNC_KDF_SETTABLE_CTX_PARAMS, kdf_settable_ctx),
+    CPP_FN(OSSL_FUNC_KDF_SET_CTX_PARAMS, kdf_set_ctx_params),
+    CPP_FN(OSSL_FUNC_KDF_GETTABLE_CTX_PARAMS, kdf_gettable_ctx),
+    CPP_FN(OSSL_FUNC_KDF_GET_CTX_PARAMS, kdf_get_ctx_params),
     {0, NULL}};

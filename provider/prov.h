@@ -142,6 +142,32 @@ int cpp_cipher_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen, siz
 const OSSL_PARAM *cpp_cipher_gettable_params(void *provctx);
 
 /* ---- dispatch tables (one per algorithm) ---- */
+
+/* One entry of an OSSL_DISPATCH table. */
+#define CPP_FN(id, f)                                                                              \
+    {                                                                                              \
+        id, (void (*)(void))(f)                                                                    \
+    }
+/* The table of cipher NAME: its own NAME_new and NAME_get_params, the rest
+ * the functions of its family FAM (FAM_free, FAM_dup, FAM_einit, ...). */
+#define CPP_CIPHER_DISPATCH(name, fam)                                                             \
+    const OSSL_DISPATCH cpp_##name##_functions[] = {                                               \
+        CPP_FN(OSSL_FUNC_CIPHER_NEWCTX, name##_new),                                               \
+        CPP_FN(OSSL_FUNC_CIPHER_FREECTX, fam##_free),                                              \
+        CPP_FN(OSSL_FUNC_CIPHER_DUPCTX, fam##_dup),                                                \
+        CPP_FN(OSSL_FUNC_CIPHER_ENCRYPT_INIT, fam##_einit),                                        \
+        CPP_FN(OSSL_FUNC_CIPHER_DECRYPT_INIT, fam##_dinit),                                        \
+        CPP_FN(OSSL_FUNC_CIPHER_UPDATE, fam##_update),                                             \
+        CPP_FN(OSSL_FUNC_CIPHER_FINAL, fam##_final),                                               \
+        CPP_FN(OSSL_FUNC_CIPHER_CIPHER, fam##_cipher),                                             \
+        CPP_FN(OSSL_FUNC_CIPHER_GET_PARAMS, name##_get_params),                                    \
+        CPP_FN(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, cpp_cipher_gettable_params),                      \
+        CPP_FN(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, fam##_get_ctx_params),                             \
+        CPP_FN(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, fam##_set_ctx_params),                             \
+        CPP_FN(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, fam##_gettable_ctx),                          \
+        CPP_FN(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, fam##_settable_ctx),                          \
+        {0, NULL}}
+
 extern const OSSL_DISPATCH cpp_aes128ecb_functions[], cpp_aes192ecb_functions[],
     cpp_aes256ecb_functions[];
 extern const OSSL_DISPATCH cpp_aes128ctr_functions[], cpp_aes192ctr_functions[],

@@ -160,22 +160,18 @@ static int sha_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     return cpp_eng_set_params(&((sha_ctx *)vctx)->eng, params);
 }
 
-#define FN(id, f)                                                                                  \
-    {                                                                                              \
-        id, (void (*)(void))(f)                                                                    \
-    }
 const OSSL_DISPATCH cpp_sha256_functions[] = {
-    FN(OSSL_FUNC_DIGEST_NEWCTX, sha_new),
-    FN(OSSL_FUNC_DIGEST_FREECTX, sha_free),
-    FN(OSSL_FUNC_DIGEST_DUPCTX, sha_dup),
-    FN(OSSL_FUNC_DIGEST_INIT, sha_init),
-    FN(OSSL_FUNC_DIGEST_UPDATE, sha_update),
-    FN(OSSL_FUNC_DIGEST_FINAL, sha_final),
-    FN(OSSL_FUNC_DIGEST_DIGEST, sha_digest),
-    FN(OSSL_FUNC_DIGEST_GET_PARAMS, sha_get_params),
-    FN(OSSL_FUNC_DIGEST_GETTABLE_PARAMS, sha_gettable_params),
-    FN(OSSL_FUNC_DIGEST_GET_CTX_PARAMS, sha_get_ctx_params),
-    FN(OSSL_FUNC_DIGEST_SET_CTX_PARAMS, sha_set_ctx_params),
-    FN(OSSL_FUNC_DIGEST_GETTABLE_CTX_PARAMS, sha_gettable_ctx),
-    FN(OSSL_FUNC_DIGEST_SETTABLE_CTX_PARAMS, sha_settable_ctx),
+    CPP_FN(OSSL_FUNC_DIGEST_NEWCTX, sha_new),
+    CPP_FN(OSSL_FUNC_DIGEST_FREECTX, sha_free),
+    CPP_FN(OSSL_FUNC_DIGEST_DUPCTX, sha_dup),
+    CPP_FN(OSSL_FUNC_DIGEST_INIT, sha_init),
+    CPP_FN(OSSL_FUNC_DIGEST_UPDATE, sha_update),
+    CPP_FN(OSSL_FUNC_DIGEST_FINAL, sha_final),
+    CPP_FN(OSSL_FUNC_DIGEST_DIGEST, sha_digest),
+    CPP_FN(OSSL_FUNC_DIGEST_GET_PARAMS, sha_get_params),
+    CPP_FN(OSSL_FUNC_DIGEST_GETTABLE_PARAMS, sha_gettable_params),
+    CPP_FN(OSSL_FUNC_DIGEST_GET_CTX_PARAMS, sha_get_ctx_params),
+    CPP_FN(OSSL_FUNC_DIGEST_SET_CTX_PARAMS, sha_set_ctx_params),
+    CPP_FN(OSSL_FUNC_DIGEST_GETTABLE_CTX_PARAMS, sha_gettable_ctx),
+    CPP_FN(OSSL_FUNC_DIGEST_SETTABLE_CTX_PARAMS, sha_settable_ctx),
     {0, NULL}};
