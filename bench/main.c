@@ -34,9 +34,5 @@ int main(int argc, char **argv)
                   cmd);
         return CLI_USAGE;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_error("cannot write standard output: %s", strerror(errno));
-        return rc ? rc : CLI_USAGE;
-    }
-    return rc;
+    return cli_finish_stdout(cmd, rc);
 }

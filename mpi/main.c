@@ -155,16 +155,8 @@ int main(int argc, char **argv)
         cli_error("unknown command %s (cryptopim-mpi runs enc, dec, sha256sum, ntt; see --help)",
                   cli_quote(cmd));
     }
-    if (r.rank == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-        /* sha256sum reports it as coreutils does: `write error`, exit 1 */
-        int sum = cmd && strcmp(cmd, "sha256sum") == 0;
-        if (!sum)
-            cli_error("cannot write standard output: %s", strerror(errno));
-        else
-            cli_error("write error: %s", strerror(errno));
-        if (!rc)
-            rc = sum ? CLI_FAIL : CLI_USAGE;
-    }
+    if (r.rank == 0)
+        rc = cli_finish_stdout(cmd, rc);
     /* One exit status for the whole run (mpirun reports a process's). */
     int worst = rc;
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -217,6 +217,21 @@ int cli_std_fd_closed(int fd)
     return fd >= 0 && fd < 3 && (std_closed >> fd & 1);
 }
 
+/* see cli.h */
+int cli_finish_stdout(const char *cmd, int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    int sum = cmd && strcmp(cmd, "sha256sum") == 0;
+    if (!sum)
+        cli_error("cannot write standard output: %s", strerror(errno));
+    else if (errno)
+        cli_error("write error: %s", strerror(errno));
+    else
+        cli_error("write error");
+    return rc ? rc : sum ? CLI_FAIL : CLI_USAGE;
+}
+
 int cli_guard_std_fds(void)
 {
     static const int flags[3] = {O_WRONLY, O_RDONLY, O_RDONLY};

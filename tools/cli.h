@@ -105,6 +105,13 @@ int cli_env_decimal(const char *name, double lo, double hi, double *out);
  * print to, perhaps: the caller exits with CLI_USAGE) if even that failed.
  */
 int cli_guard_std_fds(void);
+/*
+ * After a command: if standard output cannot be flushed, prints the error
+ * (`write error: ...` for sha256sum, as coreutils does; else `cannot write
+ * standard output: ...`) and returns the exit status (rc if it already
+ * failed, else 1 for sha256sum, 2 otherwise); rc when all was written.
+ */
+int cli_finish_stdout(const char *cmd, int rc);
 /* 1 if standard descriptor fd was closed when cli_guard_std_fds() ran. */
 int cli_std_fd_closed(int fd);
 

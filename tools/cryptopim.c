@@ -139,16 +139,5 @@ int main(int argc, char **argv)
                   cli_quote(cmd));
         return CLI_USAGE;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        /* sha256sum reports it as coreutils does: `write error`, exit 1 */
-        int sum = strcmp(cmd, "sha256sum") == 0;
-        if (!sum)
-            cli_error("cannot write standard output: %s", strerror(errno));
-        else if (errno)
-            cli_error("write error: %s", strerror(errno));
-        else
-            cli_error("write error");
-        return rc ? rc : sum ? CLI_FAIL : CLI_USAGE;
-    }
-    return rc;
+    return cli_finish_stdout(cmd, rc);
 }
