@@ -13,6 +13,7 @@
 # with tests/lib.sh; ends with its `finish`.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+. "$here/gtest.sh"
 work=$1 inc=$2
 shift 2
 tp=${THIRDPARTY:-$here/../../../shared/thirdparty}
@@ -59,18 +60,5 @@ if ! $CXX -o "$work/hexl-tests" $objs "$@" -lgtest -lpthread 2>"$work/link.log";
 fi
 "$work/hexl-tests" --gtest_brief=0 >"$work/run.log" 2>&1
 rc=$?
-# one verdict per suite: FAIL with the failed tests' names
-suites=$(sed -n 's/^\[ RUN      \] \([^.]*\)\..*/\1/p' "$work/run.log" | sort -u)
-for s in $suites; do
-    bad=$(sed -n "s|^\[  FAILED  \] \($s\.[^ ]*\).*|\1|p" "$work/run.log" | sort -u | tr '\n' ' ')
-    n=$(grep -c "^\[       OK \] $s\." "$work/run.log")
-    if [ -n "$bad" ]; then
-        fail "hexl_own_$s" "failed: $bad"
-    else
-        pass "hexl_own_$s"
-        echo "# hexl_own_$s: $n tests"
-    fi
-done
-[ -n "$suites" ] || fail hexl_own_run "no test ran (exit $rc): $(tail -c 400 "$work/run.log")"
-grep -q '^\[  PASSED  \]' "$work/run.log" || [ $rc != 0 ] || fail hexl_own_run "exit 0 without PASSED"
+gtest_verdicts "$work/run.log" hexl_own $rc
 finish

@@ -11,6 +11,7 @@
 # PASS/FAIL/SKIP lines with tests/lib.sh; ends with its `finish`.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"
+. "$here/gtest.sh"
 work=$1 hexl_dir=$2 backend=${3:-auto} filter=${4:-*}
 tp=${THIRDPARTY:-$here/../../../shared/thirdparty}
 tar=$tp/SEAL-4.4.3.tar.gz
@@ -43,19 +44,5 @@ fi
 log=$work/sealtest-$backend.log
 CRYPTOPIM_HEXL_BACKEND=$backend "$b/bin/sealtest" --gtest_filter="$filter" >"$log" 2>&1
 rc=$?
-suites=$(sed -n 's/^\[ RUN      \] \([^.]*\)\..*/\1/p' "$log" | sort -u)
-total=0
-for s in $suites; do
-    bad=$(sed -n "s|^\[  FAILED  \] \($s\.[^ ]*\).*|\1|p" "$log" | sort -u | tr '\n' ' ')
-    n=$(grep -c "^\[       OK \] $s\." "$log")
-    total=$((total + n))
-    if [ -n "$bad" ]; then
-        fail "${tag}_$s" "failed: $bad"
-    else
-        pass "${tag}_$s"
-    fi
-done
-echo "# $tag: $total sealtest tests passed ($(grep -m1 '^\[==========\].*ran' "$log"))"
-[ -n "$suites" ] || fail ${tag}_run "no test ran (exit $rc): $(tail -c 400 "$log")"
-[ $rc = 0 ] || grep -q '^\[  FAILED  \]' "$log" || fail ${tag}_run "exit $rc: $(tail -c 400 "$log")"
+gtest_verdicts "$log" "$tag" $rc
 finish
