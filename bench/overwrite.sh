@@ -7,7 +7,7 @@
 # For each folder, RUNS rounds (default 5); in each round both programs
 # encrypt the same MIB MiB (default 256) with AES-128-CTR over an existing
 # file of that size, in alternating order.  Prints CSV on standard output:
-#   fs,folder,program,run,seconds
+#   fs,folder,program,run,seconds,clock   (clock: always `measured`, wall time)
 # then one summary line per folder on standard error:
 #   overwrite FS: cryptopim median S s, openssl median S s, ratio R (measured)
 # A ratio <= 1.0 means cryptopim overwrites at least as fast as openssl.
@@ -23,7 +23,7 @@ IV=f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff
 now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "fs,folder,program,run,seconds"
+echo "fs,folder,program,run,seconds,clock"
 for dir in "$@"; do
     w=$(mktemp -d "$dir/cryptopim-overwrite.XXXXXX") || exit 2
     fs=$(stat -f -c %T "$w")
@@ -43,7 +43,7 @@ for dir in "$@"; do
                 openssl enc -aes-128-ctr -K $K -iv $IV -in "$w/in" -out "$w/out.openssl"
             fi || { echo "overwrite: $p failed" >&2; rm -rf "$w"; exit 1; }
             t=$(echo "$(now) $t0" | awk '{ printf "%.4f", $1 - $2 }')
-            echo "$fs,$dir,$p,$r,$t"
+            echo "$fs,$dir,$p,$r,$t,measured"
             echo "$t" >>"$w/t.$p"
         done
         r=$((r + 1))

@@ -34,9 +34,10 @@
  *                is read).  At the end, when it has one link and the staged
  *                file can be given its owner, group, mode, extended
  *                attributes (ACLs are some) and inode flags, the staged file
- *                is renamed over it: atomic, and as fast as writing a new
- *                file (copying the content once more was 4x slower than
- *                `openssl enc -out`).  Its inode number changes, so a
+ *                is renamed over it: atomic, and without copying the
+ *                content a second time (what that saves, and what staging
+ *                still costs: docs/CRYPTO.md, "Overwriting an existing
+ *                file").  Its inode number changes, so a
  *                process holding the old file open keeps the old content.
  *                Otherwise -- hard links, another user's file for a non-root
  *                caller, a path under /dev or /proc, attributes we cannot
