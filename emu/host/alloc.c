@@ -37,9 +37,11 @@ static double static_watts(const struct dpu_set_t *set)
 /* see dpu.h */
 dpu_error_t dpu_alloc(uint32_t nr_dpus, const char *profile, struct dpu_set_t *dpu_set)
 {
+    alloc_t *a = NULL;
+    dpu_error_t err = nr_dpus == 0 ? DPU_ERR_ALLOCATION : emu_alloc_begin(profile, &a);
     emu_api_enter();
-    dpu_error_t err =
-        nr_dpus == 0 ? DPU_ERR_ALLOCATION : emu_alloc_new(nr_dpus, 0, profile, dpu_set);
+    if (err == DPU_OK)
+        err = emu_alloc_new(a, nr_dpus, 0, dpu_set);
     if (err == DPU_OK) {
         apply_host_time(dpu_set);
         emu_model_static_power(static_watts(dpu_set));
@@ -51,12 +53,12 @@ dpu_error_t dpu_alloc(uint32_t nr_dpus, const char *profile, struct dpu_set_t *d
 /* see dpu.h */
 dpu_error_t dpu_alloc_ranks(uint32_t nr_ranks, const char *profile, struct dpu_set_t *dpu_set)
 {
+    alloc_t *a = NULL;
+    dpu_error_t err = nr_ranks == 0 ? DPU_ERR_ALLOCATION : emu_alloc_begin(profile, &a);
     emu_api_enter();
-    dpu_error_t err;
-    if (nr_ranks == DPU_ALLOCATE_ALL)
-        err = emu_alloc_new(DPU_ALLOCATE_ALL, 0, profile, dpu_set);
-    else
-        err = nr_ranks == 0 ? DPU_ERR_ALLOCATION : emu_alloc_new(0, nr_ranks, profile, dpu_set);
+    if (err == DPU_OK)
+        err = nr_ranks == DPU_ALLOCATE_ALL ? emu_alloc_new(a, DPU_ALLOCATE_ALL, 0, dpu_set)
+                                           : emu_alloc_new(a, 0, nr_ranks, dpu_set);
     if (err == DPU_OK) {
         apply_host_time(dpu_set);
         emu_model_static_power(static_watts(dpu_set));

@@ -239,27 +239,36 @@ static void alloc_destroy(alloc_t *a)
 }
 
 /* see set.h */
-dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profile,
-                          struct dpu_set_t *set)
+dpu_error_t emu_alloc_begin(const char *profile, alloc_t **out)
 {
-    if (set == NULL)
-        return DPU_ERR_INVALID_DPU_SET;
+    *out = NULL;
     alloc_t *a = calloc(1, sizeof *a);
     if (a == NULL)
         return DPU_ERR_SYSTEM;
-    pthread_mutex_init(&a->sample_mu, NULL);
-    pthread_cond_init(&a->sample_cv, NULL);
     dpu_error_t err = emu_profile_build(profile, &a->prof);
     if (err != DPU_OK) {
-        pthread_mutex_destroy(&a->sample_mu);
-        pthread_cond_destroy(&a->sample_cv);
         free(a);
         return err;
     }
+    pthread_mutex_init(&a->sample_mu, NULL);
+    pthread_cond_init(&a->sample_cv, NULL);
     const profile_t *p = &a->prof;
     emu_model_set_host_clock(p->host_clock_none     ? EMU_HOST_CLOCK_NONE
                              : p->host_thread_clock ? EMU_HOST_CLOCK_THREAD
                                                     : EMU_HOST_CLOCK_WALL);
+    *out = a;
+    return DPU_OK;
+}
+
+/* see set.h */
+dpu_error_t emu_alloc_new(alloc_t *a, uint32_t nr_dpus, uint32_t nr_ranks, struct dpu_set_t *set)
+{
+    if (set == NULL) {
+        alloc_destroy(a);
+        return DPU_ERR_INVALID_DPU_SET;
+    }
+    dpu_error_t err = DPU_OK;
+    const profile_t *p = &a->prof;
     uint32_t ids[HOST_MAX_RANKS];
     uint32_t n = 0, have = 0;
 

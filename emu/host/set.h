@@ -122,9 +122,16 @@ dpu_error_t emu_set_check(struct dpu_set_t set);
 /* The DPU's id as libdpu prints it: rank << 16 | chip << 8 | DPU in chip. */
 uint32_t emu_dpu_id(const struct dpu_t *d);
 
-/* Allocates (dpu_alloc: nr_dpus, nr_ranks == 0; dpu_alloc_ranks: nr_dpus
- * == 0) and fills *set. */
-dpu_error_t emu_alloc_new(uint32_t nr_dpus, uint32_t nr_ranks, const char *profile,
+/* An allocation in two halves.  The first reads the profile (all its
+ * sources) and sets the host clock it asks for; it runs before the API
+ * entry of dpu_alloc, which charges the host's time since its last call, so
+ * that hostClock=none holds from the allocating call on and a run's
+ * modeled timeline does not start with measured time. */
+dpu_error_t emu_alloc_begin(const char *profile, alloc_t **a);
+/* The second takes the ranks (dpu_alloc: nr_dpus, nr_ranks == 0;
+ * dpu_alloc_ranks: nr_dpus == 0) and fills *set; it consumes a, which it
+ * frees on an error. */
+dpu_error_t emu_alloc_new(alloc_t *a, uint32_t nr_dpus, uint32_t nr_ranks,
                           struct dpu_set_t *set);
 /* The allocation whose value dpu_alloc returned in set, taken off the list
  * of live allocations; NULL if set is not such a value. */

@@ -231,6 +231,33 @@ TEST(emu_host_modeled_time_host_work)
     CHECK_ERR(dpu_alloc(1, "hostTime=simulated", &set), DPU_ERR_INVALID_PROFILE);
 }
 
+/* hostClock=none holds from the call that allocates with it: the host's
+ * time before that call (here a 20 ms sleep after a hostClock=wall
+ * allocation and a reset) is not charged, so a run that starts with a
+ * reset starts its modeled timeline at 0 whatever the clock before it. */
+TEST(emu_host_clock_none_from_its_alloc)
+{
+    if (!*host_clock_none()) {
+        test_skip("the profile has no hostClock=none");
+        return;
+    }
+    struct dpu_set_t set;
+    OK(dpu_alloc(1, "hostClock=wall", &set));
+    OK(dpu_free(set));
+    dpu_emu_reset();
+    usleep(20000);
+    OK(dpu_alloc(1, "hostClock=none", &set));
+    dpu_emu_stats_t s;
+    dpu_emu_get_stats(&s);
+    CHECK(s.host_work == 0.0 && s.host_time == 0.0,
+          "after a reset, host work %.9f s and host time %.9f s charged before the hostClock=none "
+          "allocation",
+          s.host_work, s.host_time);
+    OK(dpu_free(set));
+    OK(dpu_alloc(1, "hostClock=wall", &set)); /* the default again for the later tests */
+    OK(dpu_free(set));
+}
+
 static atomic_bool g_stop;
 
 /* Reads the modeled clocks until told to stop; returns how many reads went
