@@ -131,8 +131,7 @@ dpu_error_t emu_alloc_begin(const char *profile, alloc_t **a);
 /* The second takes the ranks (dpu_alloc: nr_dpus, nr_ranks == 0;
  * dpu_alloc_ranks: nr_dpus == 0) and fills *set; it consumes a, which it
  * frees on an error. */
-dpu_error_t emu_alloc_new(alloc_t *a, uint32_t nr_dpus, uint32_t nr_ranks,
-                          struct dpu_set_t *set);
+dpu_error_t emu_alloc_new(alloc_t *a, uint32_t nr_dpus, uint32_t nr_ranks, struct dpu_set_t *set);
 /* The allocation whose value dpu_alloc returned in set, taken off the list
  * of live allocations; NULL if set is not such a value. */
 alloc_t *emu_alloc_take(struct dpu_set_t set);
