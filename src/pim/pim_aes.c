@@ -33,18 +33,13 @@ int cpim_pim_bounce_tail(struct cpim_pim_state *s, uint32_t bd, size_t share, co
 cpim_err cpim_pim_aes_run(struct cpim_pim_state *s, int op, const uint8_t *in, uint8_t *out,
                           size_t len, uint8_t counter[16], cpim_stats *st)
 {
-    cpim_err rc = cpim_pim_load(s, PIM_PROG_AES);
+    cpim_pim_aes_call c;
+    /* the XTS tail of the key arguments is not needed here */
+    cpim_err rc =
+        cpim_pim_aes_call_begin(&c, s, PIM_PROG_AES, 0, op == AES_OP_ECB_DEC ? &s->dk : &s->ek,
+                                (uint32_t)op, offsetof(struct aes_key_args, xts_k2));
     if (rc != CPIM_OK)
         return rc;
-    cpim_pim_clocks clk;
-    cpim_pim_times t = {0, 0, 0};
-    cpim_pim_clocks_start(&clk);
-
-    struct aes_key_args ka;
-    const cpim_crypto_aes_ks *ks = op == AES_OP_ECB_DEC ? &s->dk : &s->ek;
-    memset(&ka, 0, sizeof ka);
-    cpim_pim_dpu_schedule(ka.rk, &ka.nr, ks);
-    ka.op = (uint32_t)op;
 
     uint32_t ctr0[4] = {0, 0, 0, 0};
     if (counter)
@@ -64,10 +59,7 @@ cpim_err cpim_pim_aes_run(struct cpim_pim_state *s, int op, const uint8_t *in, u
         /* The kernel wipes the round keys when it ends, so every round
          * sends them again (one broadcast per call for inputs that fit in
          * one round, as the study does). */
-        double t0 = cpim_now();
-        /* the XTS tail of the arguments is not needed here */
-        rc = cpim_pim_machine_send_key(s->m, &ka, offsetof(struct aes_key_args, xts_k2));
-        t.in += cpim_now() - t0;
+        rc = cpim_pim_aes_call_send_key(&c);
         if (rc != CPIM_OK)
             break;
         uint64_t nb = total_blocks - done < round_blocks ? total_blocks - done : round_blocks;
@@ -80,36 +72,18 @@ cpim_err cpim_pim_aes_run(struct cpim_pim_state *s, int op, const uint8_t *in, u
         }
         cpim_pim_round r = {
             AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, s->to, s->from, NULL, NULL, NULL, NULL, 0};
-        rc = cpim_pim_machine_round(s->m, &r, &t);
-        /* every DPU ran the kernel to its end, which wiped the keys; in a
-         * timing-only run the skipped DPUs still hold them */
-        if (rc == CPIM_OK && !s->timing_only)
-            cpim_pim_machine_key_consumed(s->m);
+        rc = cpim_pim_aes_call_round(&c, &r);
         if (rc == CPIM_OK && bd != UINT32_MAX)
             memcpy(out + bounce_off, bounce, len - bounce_off);
         done += nb;
     }
-    cpim_wipe(&ka, sizeof ka);
-    /* what the skipped DPUs returned is not ciphertext: zeroed below, after
-     * the clocks stop, as it is no part of the call being timed (at 40 ranks
-     * the first touch of 1.25 GiB of output was ~0.9 s of "host work") */
-    const int zero_out = rc == CPIM_OK && s->timing_only;
-    if (zero_out) {
-        rc = CPIM_ERR_TIMING_ONLY;
-    } else if (rc == CPIM_OK && counter) {
+    if (rc == CPIM_OK && !s->timing_only && counter)
         cpim_crypto_aes_ctr_add(counter, total_blocks);
-    }
     if (bounce)
         cpim_wipe(bounce, bounce_size);
     free(bounce);
     free(jobs);
-    cpim_pim_clocks_stop(s->m, &clk, &t, st); /* the key wipe below is not part of the call */
-    if (zero_out)
-        memset(out, 0, len);
-    cpim_pim_machine_wipe_key(s->m);
-    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
-        cpim_pim_machine_reset(s->m); /* after a fault, reload before the next call */
-    return rc;
+    return cpim_pim_aes_call_end(&c, rc, out, len, st);
 }
 
 cpim_err cpim_pim_ecb(void *state, cpim_dir dir, const uint8_t *in, uint8_t *out, size_t len,

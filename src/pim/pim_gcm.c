@@ -76,22 +76,18 @@ cpim_err cpim_pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_le
                       size_t len, uint8_t tag[16], cpim_stats *st)
 {
     struct cpim_pim_state *s = state;
-    cpim_err rc = len ? cpim_pim_load(s, PIM_PROG_GCM) : cpim_pim_have_machine(s);
+    cpim_pim_aes_call c;
+    cpim_err rc =
+        cpim_pim_aes_call_begin(&c, s, PIM_PROG_GCM, len == 0, &s->ek,
+                                dir == CPIM_DECRYPT ? GCM_OP_DEC : GCM_OP_ENC, sizeof c.ka);
     if (rc != CPIM_OK)
         return rc;
-    cpim_pim_clocks clk;
-    cpim_pim_times t = {0, 0, 0};
-    cpim_pim_clocks_start(&clk);
 
     /* the host's part: J0, the AAD's hash, E_K(J0) (SP 800-38D 7.1) */
     uint8_t j0[16], acc[16] = {0}, lb[16];
     cpim_crypto_gcm_ct_j0(&s->gh, iv, iv_len, j0);
     cpim_crypto_ghash_ct_bytes(&s->gh, acc, aad, aad_len);
 
-    struct aes_key_args ka;
-    memset(&ka, 0, sizeof ka);
-    cpim_pim_dpu_schedule(ka.rk, &ka.nr, &s->ek);
-    ka.op = dir == CPIM_DECRYPT ? GCM_OP_DEC : GCM_OP_ENC;
     const uint32_t c0[4] = {
         (uint32_t)j0[0] << 24 | (uint32_t)j0[1] << 16 | (uint32_t)j0[2] << 8 | j0[3],
         (uint32_t)j0[4] << 24 | (uint32_t)j0[5] << 16 | (uint32_t)j0[6] << 8 | j0[7],
@@ -117,9 +113,7 @@ cpim_err cpim_pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_le
     const uint64_t total_blocks = (len + 15) / 16;
     const uint64_t round_blocks = (uint64_t)nd * (s->budget / 16);
     for (uint64_t done = 0; done < total_blocks && rc == CPIM_OK;) {
-        double t0 = cpim_now();
-        rc = cpim_pim_machine_send_key(s->m, &ka, sizeof ka);
-        t.in += cpim_now() - t0;
+        rc = cpim_pim_aes_call_send_key(&c);
         if (rc != CPIM_OK)
             break;
         uint64_t nb = total_blocks - done < round_blocks ? total_blocks - done : round_blocks;
@@ -143,27 +137,21 @@ cpim_err cpim_pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_le
         cpim_pim_round r = {
             GCM_XSTR(GCM_JOB_SYM),  jobs, sizeof *jobs,         s->to, s->from, NULL, NULL,
             GCM_XSTR(GCM_PART_SYM), part, (size_t)tasklets * 16};
-        rc = cpim_pim_machine_round(s->m, &r, &t);
-        if (rc == CPIM_OK && !s->timing_only)
-            cpim_pim_machine_key_consumed(s->m);
+        rc = cpim_pim_aes_call_round(&c, &r);
         if (rc == CPIM_OK && bd != UINT32_MAX)
             memcpy(out + bounce_off, bounce, len - bounce_off);
         if (rc == CPIM_OK)
             gcm_combine(s, hc, acc, jobs, part, nd, tasklets);
         done += nb;
     }
-    cpim_wipe(&ka, sizeof ka);
     if (rc == CPIM_OK) {
         cpim_crypto_gcm_len_block(lb, aad_len, len);
         cpim_crypto_ghash_ct_blocks(&s->gh, acc, lb, 1);
         cpim_crypto_aes_ct_blocks(&s->ct, 0, j0, tag, 1);
         for (int i = 0; i < 16; i++)
             tag[i] ^= acc[i];
-    }
-    const int zero_out = rc == CPIM_OK && s->timing_only; /* zeroed after the clocks stop */
-    if (zero_out) {
-        memset(tag, 0, 16);
-        rc = CPIM_ERR_TIMING_ONLY;
+        if (s->timing_only) /* the tag of output that is not there */
+            memset(tag, 0, 16);
     }
     if (bounce)
         cpim_wipe(bounce, bounce_size);
@@ -171,11 +159,5 @@ cpim_err cpim_pim_gcm(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_le
         cpim_wipe(hc, sizeof *hc);
     free(bounce), free(split), free(jobs), free(part), free(hc);
     cpim_wipe(j0, sizeof j0), cpim_wipe(acc, sizeof acc);
-    cpim_pim_clocks_stop(s->m, &clk, &t, st);
-    if (zero_out && len)
-        memset(out, 0, len);
-    cpim_pim_machine_wipe_key(s->m);
-    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
-        cpim_pim_machine_reset(s->m);
-    return rc;
+    return cpim_pim_aes_call_end(&c, rc, out, len, st);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "aes.h"
+#include "aes_args.h"
 #include "aes_ct.h"
 #include "backend.h"
 #include "cryptopim.h"
@@ -62,6 +63,34 @@ cpim_err cpim_pim_load(struct cpim_pim_state *s, int prog);
 /* profile.c: takes this backend's keys (above) out of profile `in` into s;
  * *out is the rest, for dpu_alloc (malloc'd, or NULL). */
 cpim_err cpim_pim_parse_profile(struct cpim_pim_state *s, const char *in, char **out);
+
+/* aes_call.c: the frame of one AES-family call on the DPUs (ECB, CTR, XTS,
+ * GCM), used in this order:
+ *   begin: loads program prog (PIM_PROG_*; with machine_only, only makes
+ *     sure the DPUs are there: GCM of an empty message runs nothing), starts
+ *     the clocks, builds the key arguments from ks and op (the caller may
+ *     add to c->ka), of which key_bytes are sent;
+ *   send_key before each round (its time is CPU-DPU time); round runs one;
+ *   the caller then frees and wipes its own buffers and, if rc is
+ *   CPIM_OK and the context is not timing-only, finishes its result;
+ *   end wipes the key arguments, stops the clocks into st, zeroes
+ *   out[0..len) of a timing-only run (returning CPIM_ERR_TIMING_ONLY),
+ *   wipes the key on the DPUs, resets the machine after a failure, and
+ *   returns rc. */
+typedef struct {
+    struct cpim_pim_state *s;
+    cpim_pim_clocks clk;
+    cpim_pim_times t;
+    struct aes_key_args ka;
+    size_t key_bytes;
+} cpim_pim_aes_call;
+cpim_err cpim_pim_aes_call_begin(cpim_pim_aes_call *c, struct cpim_pim_state *s, int prog,
+                                 int machine_only, const cpim_crypto_aes_ks *ks, uint32_t op,
+                                 size_t key_bytes);
+cpim_err cpim_pim_aes_call_send_key(cpim_pim_aes_call *c);
+cpim_err cpim_pim_aes_call_round(cpim_pim_aes_call *c, const cpim_pim_round *r);
+cpim_err cpim_pim_aes_call_end(cpim_pim_aes_call *c, cpim_err rc, uint8_t *out, size_t len,
+                               cpim_stats *st);
 
 /* pim_aes.c: one AES call on the DPUs (op: AES_OP_*, counter for CTR). */
 cpim_err cpim_pim_aes_run(struct cpim_pim_state *s, int op, const uint8_t *in, uint8_t *out,

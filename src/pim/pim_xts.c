@@ -37,19 +37,13 @@ cpim_err cpim_pim_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t usz
                       uint8_t *out, size_t len, cpim_stats *st)
 {
     struct cpim_pim_state *s = state;
-    cpim_err rc = cpim_pim_load(s, PIM_PROG_AES);
+    cpim_pim_aes_call c;
+    cpim_err rc = cpim_pim_aes_call_begin(
+        &c, s, PIM_PROG_AES, 0, dir == CPIM_DECRYPT ? &s->xk1d : &s->xk1e,
+        dir == CPIM_DECRYPT ? AES_OP_XTS_DEC : AES_OP_XTS_ENC, sizeof(struct aes_key_args));
     if (rc != CPIM_OK)
         return rc;
-    cpim_pim_clocks clk;
-    cpim_pim_times t = {0, 0, 0};
-    cpim_pim_clocks_start(&clk);
-
-    struct aes_key_args ka;
-    const cpim_crypto_aes_ks *k1 = dir == CPIM_DECRYPT ? &s->xk1d : &s->xk1e;
-    memset(&ka, 0, sizeof ka);
-    cpim_pim_dpu_schedule(ka.rk, &ka.nr, k1);
-    ka.op = dir == CPIM_DECRYPT ? AES_OP_XTS_DEC : AES_OP_XTS_ENC;
-    ka.xts_k2 = s->xk2e;
+    c.ka.xts_k2 = s->xk2e;
 
     const uint32_t nd = cpim_pim_machine_dpus(s->m);
     const size_t slot = (usz + 15) & ~(size_t)15, units = (len + usz - 1) / usz;
@@ -62,9 +56,7 @@ cpim_err cpim_pim_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t usz
     if (!jobs)
         rc = CPIM_ERR_NOMEM;
     for (size_t done = 0; done < units && rc == CPIM_OK;) {
-        double t0 = cpim_now();
-        rc = cpim_pim_machine_send_key(s->m, &ka, sizeof ka);
-        t.in += cpim_now() - t0;
+        rc = cpim_pim_aes_call_send_key(&c);
         if (rc != CPIM_OK)
             break;
         size_t nu = units - done < (size_t)nd * per_dpu ? units - done : (size_t)nd * per_dpu;
@@ -101,30 +93,16 @@ cpim_err cpim_pim_xts(void *state, cpim_dir dir, uint64_t first_unit, size_t usz
         }
         cpim_pim_round r = {
             AES_XSTR(AES_JOB_SYM), jobs, sizeof *jobs, s->to, s->from, NULL, NULL, NULL, NULL, 0};
-        rc = cpim_pim_machine_round(s->m, &r, &t);
-        if (rc == CPIM_OK && !s->timing_only)
-            cpim_pim_machine_key_consumed(s->m);
+        rc = cpim_pim_aes_call_round(&c, &r);
         if (rc == CPIM_OK && !direct)
             for (size_t i = 0; i < nu; i++)
                 memcpy(out + (done + i) * usz, stage + i * slot,
                        done + i + 1 == units ? last_len : usz);
         done += nu;
     }
-    cpim_wipe(&ka, sizeof ka);
-    /* what the skipped DPUs returned is not ciphertext: zeroed after the
-     * clocks stop, as in aes_run (not part of the call being timed) */
-    const int zero_out = rc == CPIM_OK && s->timing_only;
-    if (zero_out)
-        rc = CPIM_ERR_TIMING_ONLY;
     if (stage)
         cpim_wipe(stage, stage_size);
     free(stage);
     free(jobs);
-    cpim_pim_clocks_stop(s->m, &clk, &t, st);
-    if (zero_out && len)
-        memset(out, 0, len);
-    cpim_pim_machine_wipe_key(s->m);
-    if (rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY)
-        cpim_pim_machine_reset(s->m);
-    return rc;
+    return cpim_pim_aes_call_end(&c, rc, out, len, st);
 }
