@@ -1,9 +1,10 @@
 /*
  * pim_state.h -- the state of a `pim` context, shared by the files of the
  * backend: backend.c (open, close, keys, the row), profile.c (the
- * backend's profile keys) and one file per algorithm family: pim_aes.c
- * (ECB, CTR), pim_xts.c, pim_gcm.c, pim_sha.c (SHA-256, streaming blocks),
- * pim_hmac.c (HMAC, PBKDF2), pim_ntt.c.
+ * backend's profile keys), aes_call.c (the frame of the AES-family calls)
+ * and one file per algorithm family: pim_aes.c (ECB, CTR), pim_xts.c,
+ * pim_gcm.c, pim_sha.c (SHA-256, streaming blocks), pim_hmac.c (HMAC,
+ * PBKDF2), pim_ntt.c.
  */
 #ifndef CPIM_PIM_STATE_H
 #define CPIM_PIM_STATE_H
