@@ -208,3 +208,30 @@ TEST(pim_plan_sha_direct)
     for (uint64_t s = 100; s <= 140; s++)
         sha_plan_case(s, 1 + (uint32_t)(s % 7), 2048u << (s % 2), 1, 0);
 }
+
+#ifdef CPIM_VIRTUAL_UPMEM
+#include "pim_state.h"
+
+/* On the virtual UPMEM the backend's own kernels run with the DMA and
+ * stopped-tasklet rules strict (a breach is a bug of ours: a fault, not
+ * the hardware's lenient answer); the keys come first, so the caller's
+ * profile still overrides them, and the backend's own keys are taken out. */
+TEST(pim_profile_strict_rules_first)
+{
+    struct cpim_pim_state s;
+    memset(&s, 0, sizeof s);
+    char *out = NULL;
+    CHECK(cpim_pim_parse_profile(&s, "mramBudget=4096,dmaRules=warn", &out) == CPIM_OK, "parse");
+    if (out) {
+        const char *want = "dmaRules=strict,stopRules=strict,dmaRules=warn,hostTime=real";
+        CHECK(strcmp(out, want) == 0, "profile \"%s\", want \"%s\"", out, want);
+        CHECK(s.budget == 4096, "mramBudget %u", s.budget);
+    }
+    free(out);
+    out = NULL;
+    CHECK(cpim_pim_parse_profile(&s, NULL, &out) == CPIM_OK && out &&
+              strcmp(out, "dmaRules=strict,stopRules=strict,hostTime=real") == 0,
+          "no profile: \"%s\"", out ? out : "(null)");
+    free(out);
+}
+#endif

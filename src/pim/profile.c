@@ -26,6 +26,14 @@
  * UPMEM_PROFILE beats this string (the SDK's order): cpim_now reads libc's
  * clock itself (src/core/timing.c). */
 #define REAL_CLOCK_PROFILE "hostTime=real"
+/* Our own kernels keep the DMA rules and never leave tasklets stopped, so
+ * on the virtual UPMEM a breach is a bug of ours: it faults (an error of the
+ * call, never the hardware's lenient but different answer) instead of the
+ * default warning.  First in the string, so the caller's profile and
+ * UPMEM_PROFILE can still say otherwise. */
+#define STRICT_RULES_PROFILE "dmaRules=strict,stopRules=strict"
+#else
+#define STRICT_RULES_PROFILE "" /* the real SDK has no such keys */
 #endif
 
 /* The value of item `tok` if its key is `name`, else NULL.  Blanks around
@@ -75,14 +83,15 @@ cpim_err cpim_pim_parse_profile(struct cpim_pim_state *s, const char *in, char *
     s->budget = DEFAULT_BUDGET;
     s->direct_min = DIRECT_MIN_BYTES;
     size_t n = in ? strlen(in) : 0;
-    char *p = malloc(n + 1),
-         *o = p ? malloc(n + sizeof ",sampleDpus=1" + sizeof ",hostTime=real") : NULL;
+    char *p = malloc(n + 1), *o = p ? malloc(n + sizeof ",sampleDpus=1" + sizeof ",hostTime=real" +
+                                             sizeof STRICT_RULES_PROFILE ",")
+                                    : NULL;
     if (!p || !o) {
         free(p);
         return CPIM_ERR_NOMEM;
     }
     memcpy(p, in ? in : "", n + 1);
-    o[0] = '\0';
+    strcpy(o, STRICT_RULES_PROFILE);
     int sampled = 0, bad = 0;
     char *save = NULL;
     for (char *tok = strtok_r(p, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
