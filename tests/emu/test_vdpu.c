@@ -1520,6 +1520,28 @@ static void check_condition_costs(const uint32_t *f, const uint32_t *u)
              u[22], u[23], u[24], u[25], u[26]);
 }
 
+/* The DPU's compare with an immediate and the runtime's primitives as single
+ * DPU instructions (cost.c), against one addi as dpu_isa.c's comments say */
+static void check_service_costs(const uint32_t *f, const uint32_t *u)
+{
+    uint32_t a = f[10], ua = u[10];
+    if (f[27] == a + 1 && f[28] == a + 2 && f[29] == a + 2 && u[27] == ua + 2 && u[29] == ua + 2)
+        pass("dpu_isa_compare_imm_cost");
+    else
+        fail("dpu_isa_compare_imm_cost",
+             "fused (addi = %u): dead %u, read after %u, too large %u; unfused (addi = %u): %u %u "
+             "%u",
+             a, f[27], f[28], f[29], ua, u[27], u[28], u[29]);
+    if (f[30] == a + 1 && f[31] == a + 3 && f[32] == a + 1 && u[30] == ua + 4 && u[31] == ua + 5 &&
+        u[32] == ua + 1)
+        pass("dpu_isa_primitive_cost");
+    else
+        fail("dpu_isa_primitive_cost",
+             "fused (addi = %u): acquire+release %u, operand read otherwise %u, yield %u; "
+             "unfused (addi = %u): %u %u %u",
+             a, f[30], f[31], f[32], ua, u[30], u[31], u[32]);
+}
+
 static void test_addressing_cost(void)
 {
     char path[256];
@@ -1557,6 +1579,7 @@ static void test_addressing_cost(void)
              l, f[13], f[14], f[15], f[16], f[17], f[18], ul, u[13], u[14], u[15], u[16], u[17],
              u[18], got[0], got[1]);
     check_condition_costs(k[0], k[1]);
+    check_service_costs(k[0], k[1]);
 }
 
 static void test_isa_O2(void)
@@ -1580,7 +1603,7 @@ int main(int argc, char **argv)
     test_register_group("isa", test_isa_O2, 4);
     test_register_group("isa_O0", test_isa_O0, 4);
     test_register_group("dpu_isa", test_dpu_isa, 5);
-    test_register_group("addressing", test_addressing_cost, 2);
+    test_register_group("addressing", test_addressing_cost, 4);
     test_register_group("faults", test_faults, 46);
     test_register_group("watchdog", test_watchdog, 2);
     test_register_group("dma_rules", test_dma_rules, 4);
