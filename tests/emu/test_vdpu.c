@@ -1542,6 +1542,31 @@ static void check_service_costs(const uint32_t *f, const uint32_t *u)
              a, f[30], f[31], f[32], ua, u[30], u[31], u[32]);
 }
 
+/* vdpu_program_insn_cost: main's instructions are 0 or 1 slot, some folded
+ * (main holds the sequences above), its loop branches name targets inside
+ * IRAM; addresses outside the program are refused */
+static void check_insn_cost(const vdpu_program_t *p)
+{
+    vdpu_symbol_t f;
+    uint32_t n = 0, slots = 0, branches = 0, s, t;
+    int ok = vdpu_program_symbol(p, "main", &f) == VDPU_OK && f.size >= 4;
+    for (uint32_t a = f.addr; ok && a < f.addr + f.size; a += 4) {
+        ok = vdpu_program_insn_cost(p, a, &s, &t) == VDPU_OK && s <= 1 &&
+             (t == 0 || (t >= VDPU_IRAM_BASE && (t & 3) == 0));
+        n++;
+        slots += s;
+        branches += t != 0;
+    }
+    if (ok && slots < n && branches > 0 &&
+        vdpu_program_insn_cost(p, VDPU_IRAM_BASE + 2, &s, &t) == VDPU_ERR_ARG &&
+        vdpu_program_insn_cost(p, VDPU_IRAM_BASE + 4u * 4096u, &s, &t) == VDPU_ERR_ARG &&
+        vdpu_program_insn_cost(p, 0, &s, &t) == VDPU_ERR_ARG)
+        pass("dpu_isa_insn_cost_api");
+    else
+        fail("dpu_isa_insn_cost_api", "main: %u instructions, %u slots, %u branches (ok %d)", n,
+             slots, branches, ok);
+}
+
 static void test_addressing_cost(void)
 {
     char path[256];
@@ -1565,6 +1590,8 @@ static void test_addressing_cost(void)
         }
         rd(&c, "cost", k[m], sizeof k[m]);
         rd(&c, "tab_out", got, sizeof got);
+        if (m == 0)
+            check_insn_cost(c.p);
         close_prog(&c);
     }
     const uint32_t *f = k[0], *u = k[1], l = f[12], ul = u[12];
@@ -1603,7 +1630,7 @@ int main(int argc, char **argv)
     test_register_group("isa", test_isa_O2, 4);
     test_register_group("isa_O0", test_isa_O0, 4);
     test_register_group("dpu_isa", test_dpu_isa, 5);
-    test_register_group("addressing", test_addressing_cost, 4);
+    test_register_group("addressing", test_addressing_cost, 5);
     test_register_group("faults", test_faults, 46);
     test_register_group("watchdog", test_watchdog, 2);
     test_register_group("dma_rules", test_dma_rules, 4);
