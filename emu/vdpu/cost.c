@@ -269,10 +269,11 @@ static void fuse_idioms(vinsn_t *c, uint32_t n, const uint8_t *target)
  *   - one of its operands holds a known constant c at that point (a forward
  *     constant propagation over the program's control flow, below), and
  *   - its result is used only as the base address of loads/stores whose
- *     c + offset fits the 24-bit immediate, before it is overwritten in the
- *     same straight-line run (so it is dead afterwards), with no entry point
- *     in between and the other operand (the DPU's `ra`) not overwritten
- *     before the last such use;
+ *     c + offset fits the 24-bit immediate, in the same straight-line run
+ *     with no entry point before them, and is then overwritten, or dead on
+ *     every path from the run's end or the next entry point (written before
+ *     read, dead_at below), the other operand (the DPU's `ra`) not
+ *     overwritten before the last such use;
  * or used as the target of a computed jump (`jalr`): the DPU's `jump ra,
  * off` / `call rc, ra, off` (isa.py jump:ri, call:rri) adds a PC immediate
  * to a register. There an `sh2add t, i, K` is folded too, as the DPU's PC
@@ -466,18 +467,22 @@ static int fits_off24(int64_t v)
     return v >= -(1 << 23) && v < (1 << 23);
 }
 
+static int dead_at(const vinsn_t *c, uint32_t n, const cstate_t *st, const uint8_t *seen,
+                   uint32_t at, unsigned r, int budget);
+
 /* 1 when the add at i is the DPU's load/store offset (rules above), x being
  * the register the DPU's load keeps and c the constant */
-static int add_is_offset(const vinsn_t *c, uint32_t n, const uint8_t *target, uint32_t i,
-                         unsigned x, uint32_t cval)
+static int add_is_offset(const vinsn_t *c, uint32_t n, const uint8_t *target, const cstate_t *st,
+                         const uint8_t *seen, uint32_t i, unsigned x, uint32_t cval)
 {
+    enum { BUDGET = 64 };
     enum { SCAN = 16 }; /* how far the uses may be */
     unsigned d = c[i].rd;
     int uses = 0, x_changed = 0;
     for (uint32_t j = i + 1; j < n && j <= i + SCAN; j++) {
         const vinsn_t *B = &c[j];
-        if (target[j])
-            return 0;
+        if (target[j]) /* entered from elsewhere too: d must be dead here */
+            return uses > 0 && dead_at(c, n, st, seen, j, d, BUDGET);
         if (B->op == OP_JALR && B->rs1 == d && !x_changed)
             return 1; /* `jump/call ra, off`: the DPU's PC offset takes any IRAM address */
         if (reads(B, d)) {
@@ -496,8 +501,8 @@ static int add_is_offset(const vinsn_t *c, uint32_t n, const uint8_t *target, ui
             return uses > 0;
         if (x != d && writes(B, x))
             x_changed = 1;
-        if (vdpu_ends_run(B))
-            return 0; /* d may be live after the run */
+        if (vdpu_ends_run(B)) /* d must be dead on every path from here */
+            return uses > 0 && dead_at(c, n, st, seen, j, d, BUDGET);
     }
     return 0;
 }
@@ -514,7 +519,7 @@ static void fold_addressing(vinsn_t *c, uint32_t n, const uint8_t *target, const
              * PC counts instructions, so its `jump ra, off` takes the index
              * itself and the scaled add is the jump's own */
             if (((st[i].known >> A->rs2) & 1) && A->rs2 != 0 &&
-                add_is_offset(c, n, target, i, A->rs1, st[i].v[A->rs2]))
+                add_is_offset(c, n, target, st, seen, i, A->rs1, st[i].v[A->rs2]))
                 A->cost = 0;
             continue;
         }
@@ -523,7 +528,7 @@ static void fold_addressing(vinsn_t *c, uint32_t n, const uint8_t *target, const
         for (int side = 0; side < 2; side++) {
             unsigned k = side ? A->rs1 : A->rs2, x = side ? A->rs2 : A->rs1;
             if (k != 0 && ((st[i].known >> k) & 1) &&
-                add_is_offset(c, n, target, i, x, st[i].v[k])) {
+                add_is_offset(c, n, target, st, seen, i, x, st[i].v[k])) {
                 A->cost = 0;
                 break;
             }

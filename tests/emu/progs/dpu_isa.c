@@ -291,6 +291,22 @@ int main(void)
                                      : "a0", "a7", "memory"));
     COUNT(cost[32], __asm__ volatile("li a7, 14\n\tecall" ::: "a0", "a1", "a7", "memory"));
     tab_out[3] += junk;
+    /* T[x] whose address is dead only after the run's branch (both paths
+     * overwrite it): folded, lui+addi, lw, bnez, li (4); read on the path
+     * after the branch: the add stays (5) */
+    COUNT(cost[33], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "add %0, %2, %1\n\tlw %1, 0(%0)\n\tbnez %3, 1f\n1:\n\t"
+                                     "li %0, 0"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(zero)
+                                     : "memory"));
+    COUNT(cost[34], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "add %0, %2, %1\n\tlw %1, 0(%0)\n\tbnez %3, 1f\n1:\n\t"
+                                     "addi %0, %0, 4"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(zero)
+                                     : "memory"));
+    tab_out[3] += t2;
     /* a computed jump to a known label + index: lla (1) + jump ra, off (1) */
     COUNT(cost[24], __asm__ volatile("lla t0, 1f\n\tsh2add t0, %0, t0\n\tjr t0\n1:"
                                      :
