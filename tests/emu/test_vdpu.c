@@ -1596,17 +1596,17 @@ static void test_addressing_cost(void)
     }
     const uint32_t *f = k[0], *u = k[1], l = f[12], ul = u[12];
     if (f[13] == l + 1 && f[14] == l + 2 && f[15] == l + 3 && f[16] == l + 2 && f[17] == l + 3 &&
-        f[18] == l + 2 && f[33] == l + 3 && f[34] == l + 4 && u[13] == ul + 3 && u[14] == ul + 4 &&
-        u[16] == ul + 2 && u[17] == ul + 4 && u[33] == ul + 5 && got[0] == 22 &&
+        f[18] == l + 2 && f[33] == l + 3 && f[34] == l + 4 && f[35] == l + 3 && u[13] == ul + 3 &&
+        u[14] == ul + 4 && u[16] == ul + 2 && u[17] == ul + 4 && u[33] == ul + 5 && got[0] == 22 &&
         got[1] == 0x5a5a1234u)
         pass("dpu_isa_addressing_cost");
     else
         fail("dpu_isa_addressing_cost",
              "fused (lw = %u): T[x] %u, store %u, used otherwise %u, far %u, join differs %u, "
-             "join same %u, dead after the branch %u, live after it %u; unfused (lw = %u): %u %u "
-             "%u %u %u %u %u; values %u %u",
-             l, f[13], f[14], f[15], f[16], f[17], f[18], f[33], f[34], ul, u[13], u[14], u[15],
-             u[16], u[17], u[18], u[33], got[0], got[1]);
+             "join same %u, dead after the branch %u, live after it %u, dead at a target %u; "
+             "unfused (lw = %u): %u %u %u %u %u %u %u; values %u %u",
+             l, f[13], f[14], f[15], f[16], f[17], f[18], f[33], f[34], f[35], ul, u[13], u[14],
+             u[15], u[16], u[17], u[18], u[33], got[0], got[1]);
     check_condition_costs(k[0], k[1]);
     check_service_costs(k[0], k[1]);
 }

@@ -306,6 +306,14 @@ int main(void)
                                      : "=&r"(t2), "=&r"(base)
                                      : "r"(x), "r"(zero)
                                      : "memory"));
+    /* the same address dead at an entry point (a branch target) right after
+     * its load: folded, lui+addi, bnez, lw, li (4) */
+    COUNT(cost[35], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "bnez %3, 1f\n\tadd %0, %2, %1\n\tlw %1, 0(%0)\n1:\n\t"
+                                     "li %0, 0"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(zero)
+                                     : "memory"));
     tab_out[3] += t2;
     /* a computed jump to a known label + index: lla (1) + jump ra, off (1) */
     COUNT(cost[24], __asm__ volatile("lla t0, 1f\n\tsh2add t0, %0, t0\n\tjr t0\n1:"
