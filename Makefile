@@ -205,6 +205,7 @@ include dpu/dpu.mk
 include bench/tsme.mk
 include bench/prim.mk
 include tests/emu/ntt.mk
+include tests/emu/kernels.mk
 
 # ---- model validation (emu/validate/) and experiments (bench/) ----
 include emu/validate/validate.mk

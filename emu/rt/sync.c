@@ -27,11 +27,13 @@ uint8_t __sys_wq_table[VDPU_MAX_TASKLETS] = {[0 ...(VDPU_MAX_TASKLETS - 1)] = EM
 static inline void wq_append(uint8_t *last, uint32_t me)
 {
     uint32_t l = *last;
-    if (l == EMPTY) {
-        __sys_wq_table[me] = (uint8_t)me;
-    } else {
+    /* the usual case (someone waits already) falls through, as the SDK's
+     * compiled barrier_wait and sem_take do */
+    if (__builtin_expect(l != EMPTY, 1)) {
         __sys_wq_table[me] = __sys_wq_table[l];
         __sys_wq_table[l] = (uint8_t)me;
+    } else {
+        __sys_wq_table[me] = (uint8_t)me;
     }
     *last = (uint8_t)me;
 }

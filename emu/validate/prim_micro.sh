@@ -2,7 +2,7 @@
 # emu/validate/prim_micro.sh -- PrIM's eight microbenchmarks on the virtual
 # UPMEM, unchanged, with their own timers on the modeled clock.
 #
-# Usage: [PRIM_MICRO_FULL=1] sh emu/validate/prim_micro.sh PRIM_DIR [OUT_DIR]
+# Usage: [PRIM_MICRO_FULL=1 | PRIM_MICRO_STREAM=1] sh emu/validate/prim_micro.sh PRIM_DIR [OUT_DIR]
 #   PRIM_DIR  a copy of CMU-SAFARI/prim-benchmarks (holding Microbenchmarks/),
 #             or its Microbenchmarks folder. Nothing is written there: each
 #             benchmark is copied to OUT_DIR/src/ and built with its own
@@ -105,6 +105,19 @@ run() {
         >>"$out/summary.tsv"
 }
 
+# STREAM in MRAM, 5 ops x 1..16 tasklets (the saturation points of docs/MODEL.md)
+stream_sweep() {
+    for op in copy copyw add scale triad; do
+      for t in 1 2 4 6 8 11 16; do
+        run stream-$op-tl$t STREAM "NR_DPUS=1 NR_TASKLETS=$t BL=10 MEM=MRAM OP=$op" "-w 0 -e 1 -i 262144"
+      done
+    done
+}
+
+# PRIM_MICRO_STREAM=1: that sweep alone (~35 runs)
+if [ "${PRIM_MICRO_STREAM:-0}" = 1 ]; then
+    stream_sweep
+else
 A=Arithmetic-Throughput
 run arith-add-int32-tl1 $A "NR_DPUS=1 NR_TASKLETS=1 BL=10 OP=ADD TYPE=INT32" "-w 0 -e 1 -i 262144"
 run arith-add-int32-tl16 $A "NR_DPUS=1 NR_TASKLETS=16 BL=10 OP=ADD TYPE=INT32" "-w 0 -e 1 -i 1048576"
@@ -141,6 +154,7 @@ W=WRAM
 run wram-streaming $W "NR_DPUS=1 NR_TASKLETS=16 BL=10 MEM=WRAM OP=streaming" "-w 0 -e 1 -i 262144"
 run wram-random $W "NR_DPUS=1 NR_TASKLETS=16 BL=10 MEM=WRAM OP=random" "-w 0 -e 1 -i 262144"
 run wram-strided-s4 $W "NR_DPUS=1 NR_TASKLETS=16 BL=10 MEM=WRAM OP=strided" "-w 0 -e 1 -i 262144 -s 4"
+fi
 
 # PRIM_MICRO_FULL=1: the whole sweep of docs/MODEL.md ("Every PrIM
 # microbenchmark"): 4 types x 4 ops x 1 and 16 tasklets, MRAM latency 8..2048 B
@@ -159,11 +173,7 @@ if [ "${PRIM_MICRO_FULL:-0}" = 1 ]; then
       run mram-read-bl$b $M "NR_DPUS=1 NR_TASKLETS=1 BL=$b OP=READ" "-w 0 -e 1 -i 262144"
       run mram-write-bl$b $M "NR_DPUS=1 NR_TASKLETS=1 BL=$b OP=WRITE" "-w 0 -e 1 -i 262144"
     done
-    for op in copy copyw add scale triad; do
-      for t in 1 2 4 6 8 11 16; do
-        run stream-$op-tl$t STREAM "NR_DPUS=1 NR_TASKLETS=$t BL=10 MEM=MRAM OP=$op" "-w 0 -e 1 -i 262144"
-      done
-    done
+    stream_sweep
     run wram-streaming WRAM "NR_DPUS=1 NR_TASKLETS=16 BL=10 MEM=WRAM OP=streaming" "-w 0 -e 1 -i 262144"
     C=CPU-DPU
     for d in 1 4 16 64; do

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "vdpu_internal.h"
 
 /* Straight-line runs, from the back: an instruction after which execution
@@ -268,10 +269,11 @@ static void fuse_idioms(vinsn_t *c, uint32_t n, const uint8_t *target)
  *   - one of its operands holds a known constant c at that point (a forward
  *     constant propagation over the program's control flow, below), and
  *   - its result is used only as the base address of loads/stores whose
- *     c + offset fits the 24-bit immediate, before it is overwritten in the
- *     same straight-line run (so it is dead afterwards), with no entry point
- *     in between and the other operand (the DPU's `ra`) not overwritten
- *     before the last such use;
+ *     c + offset fits the 24-bit immediate, in the same straight-line run
+ *     with no entry point before them, and is then overwritten, or dead on
+ *     every path from the run's end or the next entry point (written before
+ *     read, dead_at below), the other operand (the DPU's `ra`) not
+ *     overwritten before the last such use;
  * or used as the target of a computed jump (`jalr`): the DPU's `jump ra,
  * off` / `call rc, ra, off` (isa.py jump:ri, call:rri) adds a PC immediate
  * to a register. There an `sh2add t, i, K` is folded too, as the DPU's PC
@@ -465,18 +467,22 @@ static int fits_off24(int64_t v)
     return v >= -(1 << 23) && v < (1 << 23);
 }
 
+static int dead_at(const vinsn_t *c, uint32_t n, const cstate_t *st, const uint8_t *seen,
+                   uint32_t at, unsigned r, int budget);
+
 /* 1 when the add at i is the DPU's load/store offset (rules above), x being
  * the register the DPU's load keeps and c the constant */
-static int add_is_offset(const vinsn_t *c, uint32_t n, const uint8_t *target, uint32_t i,
-                         unsigned x, uint32_t cval)
+static int add_is_offset(const vinsn_t *c, uint32_t n, const uint8_t *target, const cstate_t *st,
+                         const uint8_t *seen, uint32_t i, unsigned x, uint32_t cval)
 {
+    enum { BUDGET = 64 };
     enum { SCAN = 16 }; /* how far the uses may be */
     unsigned d = c[i].rd;
     int uses = 0, x_changed = 0;
     for (uint32_t j = i + 1; j < n && j <= i + SCAN; j++) {
         const vinsn_t *B = &c[j];
-        if (target[j])
-            return 0;
+        if (target[j]) /* entered from elsewhere too: d must be dead here */
+            return uses > 0 && dead_at(c, n, st, seen, j, d, BUDGET);
         if (B->op == OP_JALR && B->rs1 == d && !x_changed)
             return 1; /* `jump/call ra, off`: the DPU's PC offset takes any IRAM address */
         if (reads(B, d)) {
@@ -495,21 +501,15 @@ static int add_is_offset(const vinsn_t *c, uint32_t n, const uint8_t *target, ui
             return uses > 0;
         if (x != d && writes(B, x))
             x_changed = 1;
-        if (vdpu_ends_run(B))
-            return 0; /* d may be live after the run */
+        if (vdpu_ends_run(B)) /* d must be dead on every path from here */
+            return uses > 0 && dead_at(c, n, st, seen, j, d, BUDGET);
     }
     return 0;
 }
 
-static int fold_addressing(vinsn_t *c, uint32_t n, const uint8_t *target)
+static void fold_addressing(vinsn_t *c, uint32_t n, const uint8_t *target, const cstate_t *st,
+                            const uint8_t *seen)
 {
-    cstate_t *st = malloc(((size_t)n + 1) * sizeof *st);
-    uint8_t *seen = calloc((size_t)n + 1, 1);
-    if (!st || !seen || propagate(c, n, target, st, seen) < 0) {
-        free(st);
-        free(seen);
-        return -1;
-    }
     for (uint32_t i = 0; i < n; i++) {
         vinsn_t *A = &c[i];
         if (!seen[i] || A->cost == 0 || A->rd == 32 || A->rd == 2)
@@ -519,7 +519,7 @@ static int fold_addressing(vinsn_t *c, uint32_t n, const uint8_t *target)
              * PC counts instructions, so its `jump ra, off` takes the index
              * itself and the scaled add is the jump's own */
             if (((st[i].known >> A->rs2) & 1) && A->rs2 != 0 &&
-                add_is_offset(c, n, target, i, A->rs1, st[i].v[A->rs2]))
+                add_is_offset(c, n, target, st, seen, i, A->rs1, st[i].v[A->rs2]))
                 A->cost = 0;
             continue;
         }
@@ -528,15 +528,139 @@ static int fold_addressing(vinsn_t *c, uint32_t n, const uint8_t *target)
         for (int side = 0; side < 2; side++) {
             unsigned k = side ? A->rs1 : A->rs2, x = side ? A->rs2 : A->rs1;
             if (k != 0 && ((st[i].known >> k) & 1) &&
-                add_is_offset(c, n, target, i, x, st[i].v[k])) {
+                add_is_offset(c, n, target, st, seen, i, x, st[i].v[k])) {
                 A->cost = 0;
                 break;
             }
         }
     }
-    free(st);
-    free(seen);
+}
+
+/* ------------------------------------------- compare with an immediate
+ * The DPU's conditional jumps compare a register with an 11-bit signed
+ * immediate (isa.py `jeq:rii` ... `jges:rii`, `Immediate('imm', 11, True)`;
+ * the SDK's `barrier_wait` is compiled to `jeq r3, 1, ...`, `jeq r2, 255,
+ * ...`). RV32 branches compare two registers, so `li t, K; beq a, t` needs
+ * the constant in a register first: the `li` costs 0 when K fits, the branch
+ * right after it compares t with a register other than zero, and t is dead
+ * on both of the branch's paths (the DPU never writes t). */
+
+/* 1 when register r is written before it is read on every path from
+ * instruction `at` (within `budget` instructions; any doubt: 0) */
+static int one_insn_service(const cstate_t *s, int with_arg);
+
+/* 1 when the ecall at j is one of the DPU's primitives (below), which read
+ * a0 and a7 only */
+static int primitive_ecall(const vinsn_t *B, const cstate_t *s, const uint8_t *seen, uint32_t j)
+{
+    return B->op == OP_ECALL && seen[j] && one_insn_service(&s[j], 0);
+}
+
+static int dead_at(const vinsn_t *c, uint32_t n, const cstate_t *st, const uint8_t *seen,
+                   uint32_t at, unsigned r, int budget)
+{
+    enum { ARGS = 0x3fc00u }; /* a0..a7: a callee's arguments */
+    for (uint32_t j = at; j < n && budget-- > 0; j++) {
+        const vinsn_t *B = &c[j];
+        if (primitive_ecall(B, st, seen, j) ? (r == 10 || r == 17) : reads(B, r))
+            return 0;
+        if (writes(B, r))
+            return 1;
+        if (is_cond_branch(B->op)) {
+            uint32_t t = (uint32_t)B->imm;
+            return t < n && dead_at(c, n, st, seen, j + 1, r, budget / 2) &&
+                   dead_at(c, n, st, seen, t, r, budget / 2);
+        }
+        if (B->op == OP_JAL && B->rd == 32) {
+            if ((uint32_t)B->imm >= n)
+                return 0;
+            j = (uint32_t)B->imm - 1; /* the jump's target next */
+            continue;
+        }
+        if (B->op == OP_JAL || B->op == OP_JALR) {
+            /* a call clobbers the caller-saved registers it does not take
+             * as arguments; a return leaves every caller-saved register
+             * but the results (a0, a1) dead */
+            uint32_t bit = 1u << r;
+            if (B->rd != 32)
+                return (CALLER_SAVED & ~ARGS & bit) != 0;
+            return B->op == OP_JALR && B->rs1 == 1 && B->imm == 0 &&
+                   (CALLER_SAVED & ~(3u << 10) & ~2u & bit) != 0;
+        }
+        if (vdpu_ends_run(B))
+            return 0;
+    }
     return 0;
+}
+
+static void fold_compare_imm(vinsn_t *c, uint32_t n, const uint8_t *target, const cstate_t *st,
+                             const uint8_t *seen)
+{
+    enum { BUDGET = 64 };
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        vinsn_t *A = &c[i], *B = &c[i + 1];
+        uint32_t k;
+        if (!seen[i] || A->cost == 0 || target[i + 1] || !is_cond_branch(B->op) || B->cost == 0)
+            continue;
+        unsigned t = A->rd;
+        if (t == 0 || t >= 32 || t == 2 || !const_eval(A, &st[i], &k) ||
+            !(A->op == OP_LI || (A->op == OP_ADDI && A->rs1 == 0)))
+            continue;
+        unsigned other = B->rs1 == t ? B->rs2 : B->rs2 == t ? B->rs1 : 32;
+        if (other == 0 || other >= 32 || other == t || (int32_t)k < -1024 || (int32_t)k > 1023)
+            continue;
+        if (dead_at(c, n, st, seen, i + 2, t, BUDGET) && (uint32_t)B->imm < n &&
+            dead_at(c, n, st, seen, (uint32_t)B->imm, t, BUDGET))
+            A->cost = 0;
+    }
+}
+
+/* ------------------------------------------------ runtime primitives
+ * acquire, release, resume and stop are single DPU instructions on `ra +
+ * imm` (isa.py `acquire:rici`, `release:rici`, `resume:rici`: a register
+ * and a 16-bit signed immediate; the SDK's `mutex_lock` is one inline
+ * `acquire`, its `barrier_wait` and `handshake_notify` use them on any
+ * register, disassembled from the SDK 2023.1 librt). The virtual DPU reaches
+ * them through `ecall` with the service in a7 and the operand in a0 (abi.h):
+ * the ecall is the DPU's instruction, and the set-up the DPU does not need
+ * costs 0: `li a7, service`, and `mv a0, x` / `addi a0, x, imm` / `li a0,
+ * imm` whose only use is that ecall (x unchanged until then). */
+static int one_insn_service(const cstate_t *s, int with_arg)
+{
+    if (!((s->known >> 17) & 1))
+        return 0;
+    uint32_t v = s->v[17];
+    return v == VDPU_SYS_ACQUIRE || v == VDPU_SYS_RELEASE || v == VDPU_SYS_ACQUIRE_TRY ||
+           v == VDPU_SYS_RESUME || (!with_arg && v == VDPU_SYS_STOP);
+}
+
+static void fold_service_args(vinsn_t *c, uint32_t n, const uint8_t *target, const cstate_t *st,
+                              const uint8_t *seen)
+{
+    enum { SCAN = 8 };
+    for (uint32_t i = 0; i < n; i++) {
+        vinsn_t *A = &c[i];
+        unsigned r = A->rd;
+        if (!seen[i] || A->cost == 0 || (r != 17 && r != 10))
+            continue;
+        int setk = A->op == OP_LI || (A->op == OP_ADDI && A->rs1 == 0);
+        int mv =
+            A->op == OP_ADDI && A->rs1 != 0 && A->rs1 != r && A->imm >= -32768 && A->imm < 32768;
+        if (r == 17 ? !setk : !(mv || (setk && A->imm >= -32768 && A->imm < 32768)))
+            continue;
+        for (uint32_t j = i + 1; j < n && j <= i + SCAN; j++) {
+            const vinsn_t *B = &c[j];
+            if (target[j] || !seen[j])
+                break;
+            if (B->op == OP_ECALL) {
+                if (one_insn_service(&st[j], r == 10))
+                    A->cost = 0;
+                break;
+            }
+            if (reads(B, r) || writes(B, r) || (mv && writes(B, A->rs1)) || vdpu_ends_run(B))
+                break;
+        }
+    }
 }
 
 /* ---------------------------------------------------------- frame pop
@@ -573,7 +697,18 @@ int vdpu_fuse(vinsn_t *c, uint32_t n, const uint8_t *target)
 {
     fuse_idioms(c, n, target);
     fold_frame_pop(c, n, target);
-    int rc = fold_addressing(c, n, target);
+    /* the rules below need the constants each register holds */
+    cstate_t *st = malloc(((size_t)n + 1) * sizeof *st);
+    uint8_t *seen = calloc((size_t)n + 1, 1);
+    int rc = -1;
+    if (st && seen && propagate(c, n, target, st, seen) == 0) {
+        fold_addressing(c, n, target, st, seen);
+        fold_compare_imm(c, n, target, st, seen);
+        fold_service_args(c, n, target, st, seen);
+        rc = 0;
+    }
+    free(st);
+    free(seen);
     vdpu_runs(c, n);
     return rc;
 }

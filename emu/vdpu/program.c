@@ -503,6 +503,19 @@ vdpu_err_t vdpu_program_symbol(const vdpu_program_t *p, const char *name, vdpu_s
     return VDPU_OK;
 }
 
+vdpu_err_t vdpu_program_insn_cost(const vdpu_program_t *p, uint32_t pc, uint32_t *slots,
+                                  uint32_t *target)
+{
+    if (!p || !slots || !target || pc < VDPU_IRAM_BASE || (pc & 3) ||
+        (pc - VDPU_IRAM_BASE) / 4 >= p->n_insns)
+        return VDPU_ERR_ARG;
+    const vinsn_t *I = &p->code[(pc - VDPU_IRAM_BASE) / 4];
+    *slots = I->cost;
+    int jumps = (I->op >= OP_BEQ && I->op <= OP_BGEU) || I->op == OP_JAL;
+    *target = jumps ? VDPU_IRAM_BASE + 4u * (uint32_t)I->imm : 0;
+    return VDPU_OK;
+}
+
 const char *vdpu_program_func_name(const vdpu_program_t *p, uint32_t pc)
 {
     if (!p || p->n_funcs == 0)

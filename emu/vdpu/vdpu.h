@@ -80,6 +80,14 @@ typedef struct {
 vdpu_err_t vdpu_program_symbol(const vdpu_program_t *prog, const char *name, vdpu_symbol_t *out);
 /* Name of the function containing a DPU address (IRAM), or "?" */
 const char *vdpu_program_func_name(const vdpu_program_t *prog, uint32_t pc);
+/* What the DPU is charged for the instruction at IRAM address pc: *slots =
+ * its issue slots under the cost rules (0 when it is folded into a
+ * neighbour's DPU instruction, docs/VIRTUAL_DPU.md "Cost fusion"), *target =
+ * the IRAM address a branch or `jal` at pc jumps to, 0 for any other
+ * instruction. VDPU_ERR_ARG when pc is not one of the program's
+ * instructions. */
+vdpu_err_t vdpu_program_insn_cost(const vdpu_program_t *prog, uint32_t pc, uint32_t *slots,
+                                  uint32_t *target);
 /* Source file and line of the instruction at IRAM address pc, from the
  * program's DWARF line table (compiled with -g). Returns 1 and sets *file
  * (valid until the program is freed) and *line, or 0 when unknown. */

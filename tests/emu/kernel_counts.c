@@ -4,7 +4,7 @@
  * (isaFusion=1: the RV32 idioms the DPU does in one instruction folded), from
  * one run each on modeled data (zeros: both kernels are data-oblivious).
  * Prints modeled numbers. Usage: kernel_counts AES_ELF SHA_ELF
- * (make emu-kernel-counts). */
+ * (make kernel-counts, tests/emu/kernels.mk). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1520,6 +1520,53 @@ static void check_condition_costs(const uint32_t *f, const uint32_t *u)
              u[22], u[23], u[24], u[25], u[26]);
 }
 
+/* The DPU's compare with an immediate and the runtime's primitives as single
+ * DPU instructions (cost.c), against one addi as dpu_isa.c's comments say */
+static void check_service_costs(const uint32_t *f, const uint32_t *u)
+{
+    uint32_t a = f[10], ua = u[10];
+    if (f[27] == a + 1 && f[28] == a + 2 && f[29] == a + 2 && u[27] == ua + 2 && u[29] == ua + 2)
+        pass("dpu_isa_compare_imm_cost");
+    else
+        fail("dpu_isa_compare_imm_cost",
+             "fused (addi = %u): dead %u, read after %u, too large %u; unfused (addi = %u): %u %u "
+             "%u",
+             a, f[27], f[28], f[29], ua, u[27], u[28], u[29]);
+    if (f[30] == a + 1 && f[31] == a + 3 && f[32] == a + 1 && u[30] == ua + 4 && u[31] == ua + 5 &&
+        u[32] == ua + 1)
+        pass("dpu_isa_primitive_cost");
+    else
+        fail("dpu_isa_primitive_cost",
+             "fused (addi = %u): acquire+release %u, operand read otherwise %u, yield %u; "
+             "unfused (addi = %u): %u %u %u",
+             a, f[30], f[31], f[32], ua, u[30], u[31], u[32]);
+}
+
+/* vdpu_program_insn_cost: main's instructions are 0 or 1 slot, some folded
+ * (main holds the sequences above), its loop branches name targets inside
+ * IRAM; addresses outside the program are refused */
+static void check_insn_cost(const vdpu_program_t *p)
+{
+    vdpu_symbol_t f;
+    uint32_t n = 0, slots = 0, branches = 0, s, t;
+    int ok = vdpu_program_symbol(p, "main", &f) == VDPU_OK && f.size >= 4;
+    for (uint32_t a = f.addr; ok && a < f.addr + f.size; a += 4) {
+        ok = vdpu_program_insn_cost(p, a, &s, &t) == VDPU_OK && s <= 1 &&
+             (t == 0 || (t >= VDPU_IRAM_BASE && (t & 3) == 0));
+        n++;
+        slots += s;
+        branches += t != 0;
+    }
+    if (ok && slots < n && branches > 0 &&
+        vdpu_program_insn_cost(p, VDPU_IRAM_BASE + 2, &s, &t) == VDPU_ERR_ARG &&
+        vdpu_program_insn_cost(p, VDPU_IRAM_BASE + 4u * 4096u, &s, &t) == VDPU_ERR_ARG &&
+        vdpu_program_insn_cost(p, 0, &s, &t) == VDPU_ERR_ARG)
+        pass("dpu_isa_insn_cost_api");
+    else
+        fail("dpu_isa_insn_cost_api", "main: %u instructions, %u slots, %u branches (ok %d)", n,
+             slots, branches, ok);
+}
+
 static void test_addressing_cost(void)
 {
     char path[256];
@@ -1543,20 +1590,25 @@ static void test_addressing_cost(void)
         }
         rd(&c, "cost", k[m], sizeof k[m]);
         rd(&c, "tab_out", got, sizeof got);
+        if (m == 0)
+            check_insn_cost(c.p);
         close_prog(&c);
     }
     const uint32_t *f = k[0], *u = k[1], l = f[12], ul = u[12];
     if (f[13] == l + 1 && f[14] == l + 2 && f[15] == l + 3 && f[16] == l + 2 && f[17] == l + 3 &&
-        f[18] == l + 2 && u[13] == ul + 3 && u[14] == ul + 4 && u[16] == ul + 2 &&
-        u[17] == ul + 4 && got[0] == 22 && got[1] == 0x5a5a1234u)
+        f[18] == l + 2 && f[33] == l + 3 && f[34] == l + 4 && f[35] == l + 3 && u[13] == ul + 3 &&
+        u[14] == ul + 4 && u[16] == ul + 2 && u[17] == ul + 4 && u[33] == ul + 5 && got[0] == 22 &&
+        got[1] == 0x5a5a1234u)
         pass("dpu_isa_addressing_cost");
     else
         fail("dpu_isa_addressing_cost",
              "fused (lw = %u): T[x] %u, store %u, used otherwise %u, far %u, join differs %u, "
-             "join same %u; unfused (lw = %u): %u %u %u %u %u %u; values %u %u",
-             l, f[13], f[14], f[15], f[16], f[17], f[18], ul, u[13], u[14], u[15], u[16], u[17],
-             u[18], got[0], got[1]);
+             "join same %u, dead after the branch %u, live after it %u, dead at a target %u; "
+             "unfused (lw = %u): %u %u %u %u %u %u %u; values %u %u",
+             l, f[13], f[14], f[15], f[16], f[17], f[18], f[33], f[34], f[35], ul, u[13], u[14],
+             u[15], u[16], u[17], u[18], u[33], got[0], got[1]);
     check_condition_costs(k[0], k[1]);
+    check_service_costs(k[0], k[1]);
 }
 
 static void test_isa_O2(void)
@@ -1580,7 +1632,7 @@ int main(int argc, char **argv)
     test_register_group("isa", test_isa_O2, 4);
     test_register_group("isa_O0", test_isa_O0, 4);
     test_register_group("dpu_isa", test_dpu_isa, 5);
-    test_register_group("addressing", test_addressing_cost, 2);
+    test_register_group("addressing", test_addressing_cost, 5);
     test_register_group("faults", test_faults, 46);
     test_register_group("watchdog", test_watchdog, 2);
     test_register_group("dma_rules", test_dma_rules, 4);

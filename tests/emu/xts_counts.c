@@ -5,10 +5,8 @@
  * and the second run is reported (the first also builds the WRAM tables).
  * The output is checked against src/crypto (cpim_crypto_aes_encrypt /
  * cpim_crypto_aes_xts_unit), so the counts are of correct runs.  Prints
- * modeled numbers.  Built by hand:
- *   cc -O2 -Iemu/vdpu -Isrc/crypto -Idpu tests/emu/xts_counts.c \
- *      build/libvdpu.a build/libcryptopim.a -lpthread -lm -o /tmp/xts_counts
- * Usage: xts_counts build/dpu/aes-t16 */
+ * modeled numbers.  Built and run by `make kernel-counts` (tests/emu/kernels.mk).
+ * Usage: xts-counts build/dpu/aes-t16 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * (group dpu_isa) against host C references. */
 #include "dpu_isa.h"
 
+#include <atomic_bit.h>
 #include <built_ins.h>
 #include <defs.h>
 #include <mram.h>
@@ -22,6 +23,7 @@ uint64_t *volatile pair_ptr = pair_buf;
 /* tables for the addressing-mode costs: T[x] with a link-time-constant T */
 uint32_t tab_a[4] = {11, 22, 33, 44}, tab_b[4] = {55, 66, 77, 88};
 uint32_t tab_out[4];
+ATOMIC_BIT_INIT(cost_bit); /* the bit the primitives' costs take */
 
 /* the operand words: the selected byte, another value in the other byte */
 static inline uint32_t opa(uint32_t a)
@@ -259,6 +261,60 @@ int main(void)
      * not a pair (2) */
     COUNT(cost[22], __asm__ volatile("mv a5, %0\n\tli a4, 0" : : "r"(lo) : "a4", "a5"));
     COUNT(cost[23], __asm__ volatile("mv a4, %0\n\tli a5, 0" : : "r"(lo) : "a4", "a5"));
+    /* (before the computed jump below: the code after it is entered only
+     * through it, which the cost analysis does not follow)
+     * a compare with a constant: `jeq ra, imm` (11-bit immediate) when the
+     * constant's register is dead on both paths: beq + li (2); read after
+     * the branch: li, beq, addi (3); 2000 does not fit: 3 */
+    uint32_t kk;
+    COUNT(cost[27], __asm__ volatile("li %1, 255\n\tbeq %0, %1, 1f\n1:\n\tli %1, 0"
+                                     : "+r"(zero), "=&r"(kk)));
+    COUNT(cost[28], __asm__ volatile("li %1, 255\n\tbeq %0, %1, 1f\n1:\n\taddi %1, %1, 1"
+                                     : "+r"(zero), "=&r"(kk)));
+    COUNT(cost[29], __asm__ volatile("li %1, 2000\n\tbeq %0, %1, 1f\n1:\n\tli %1, 0"
+                                     : "+r"(zero), "=&r"(kk)));
+    tab_out[3] = kk;
+    /* the runtime's primitives as the DPU's single instructions: acquire
+     * and release of a bit (2); the operand's register also read otherwise:
+     * mv, xor, acquire, release (4); a service that is not one DPU
+     * instruction (yield) keeps its li a7 (2) */
+    uint32_t bit = (uint32_t)&ATOMIC_BIT_GET(cost_bit), junk;
+    __asm__ volatile("" : "+r"(bit)); /* in a register before the windows */
+    COUNT(cost[30], __asm__ volatile("mv a0, %0\n\tli a7, 4\n\tecall\n\tli a7, 5\n\tecall"
+                                     :
+                                     : "r"(bit)
+                                     : "a0", "a7", "memory"));
+    COUNT(cost[31], __asm__ volatile("mv a0, %1\n\txor %0, a0, a0\n\tli a7, 4\n\tecall\n\t"
+                                     "li a7, 5\n\tecall"
+                                     : "=&r"(junk)
+                                     : "r"(bit)
+                                     : "a0", "a7", "memory"));
+    COUNT(cost[32], __asm__ volatile("li a7, 14\n\tecall" ::: "a0", "a1", "a7", "memory"));
+    tab_out[3] += junk;
+    /* T[x] whose address is dead only after the run's branch (both paths
+     * overwrite it): folded, lui+addi, lw, bnez, li (4); read on the path
+     * after the branch: the add stays (5) */
+    COUNT(cost[33], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "add %0, %2, %1\n\tlw %1, 0(%0)\n\tbnez %3, 1f\n1:\n\t"
+                                     "li %0, 0"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(zero)
+                                     : "memory"));
+    COUNT(cost[34], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "add %0, %2, %1\n\tlw %1, 0(%0)\n\tbnez %3, 1f\n1:\n\t"
+                                     "addi %0, %0, 4"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(zero)
+                                     : "memory"));
+    /* the same address dead at an entry point (a branch target) right after
+     * its load: folded, lui+addi, bnez, lw, li (4) */
+    COUNT(cost[35], __asm__ volatile("lui %1, %%hi(tab_a)\n\taddi %1, %1, %%lo(tab_a)\n\t"
+                                     "bnez %3, 1f\n\tadd %0, %2, %1\n\tlw %1, 0(%0)\n1:\n\t"
+                                     "li %0, 0"
+                                     : "=&r"(t2), "=&r"(base)
+                                     : "r"(x), "r"(zero)
+                                     : "memory"));
+    tab_out[3] += t2;
     /* a computed jump to a known label + index: lla (1) + jump ra, off (1) */
     COUNT(cost[24], __asm__ volatile("lla t0, 1f\n\tsh2add t0, %0, t0\n\tjr t0\n1:"
                                      :
