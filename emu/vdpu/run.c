@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gdbstub_internal.h"
+#include "jit.h"
 #include "vdpu_internal.h"
 #include "vprof_internal.h"
 
@@ -698,6 +699,8 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
     const uint32_t div_x = d->params.timing.div_slots - 1;
     int stop = 0;
     const vinsn_t *I;
+    const struct vdpu_jit *jit = d->jit;
+    const void *jent;
 
 #if VDPU_THREADED
 #define VDPU_HANDLER_ADDR(name) &&L_OP_##name,
@@ -718,8 +721,18 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
 #define SET_STEPPING(s) (stepping = (s))
 #define STEPPING stepping
 #endif
-/* enter the run starting at pc: charge it whole, or step through it */
+/* enter the run starting at pc: charge it whole, or step through it; a run
+ * that fits and has a translation runs translated (jit.h: it returns where
+ * the interpreter enters the rest, which it does without the translation,
+ * so the instruction there executes here) */
 #define ENTER() do { \
+        uint32_t run_ = code[pc].run; \
+        if (LIKELY(run_ <= left)) { \
+            if (jit && (jent = vdpu_jit_entry(jit, pc)) != NULL) goto translated; \
+            left -= run_; SET_STEPPING(0); } \
+        else SET_STEPPING(1); \
+        DISPATCH(); } while (0)
+#define ENTER_INTERPRETED() do { \
         uint32_t run_ = code[pc].run; \
         if (LIKELY(run_ <= left)) { left -= run_; SET_STEPPING(0); } \
         else SET_STEPPING(1); \
@@ -745,6 +758,10 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
         NEXT; }
 
     ENTER();
+
+translated:
+    pc = vdpu_jit_run(jit, jent, t, W, &left);
+    ENTER_INTERPRETED();
 
 #if VDPU_THREADED
 step: /* stepping mode: charge and check per instruction (a folded
@@ -909,6 +926,7 @@ out:
 #undef SET_STEPPING
 #undef STEPPING
 #undef ENTER
+#undef ENTER_INTERPRETED
 #undef NEXT
 #undef BRANCH
 #undef RRI
@@ -1588,6 +1606,10 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     if (d->dbg)
         vdpu_gdb_run_begin(d);
     d->slow = d->prof != NULL || d->dbg != NULL;
+    /* translated code runs fast mode's quanta; timed mode interprets */
+    d->jit = d->params.mode == VDPU_MODE_FAST && d->params.jit && !d->slow
+                 ? vdpu_jit_get(p, d->params.isa_fusion != 0)
+                 : NULL;
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);
     else
