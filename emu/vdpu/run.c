@@ -760,6 +760,7 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
     ENTER();
 
 translated:
+    d->res->jit_entries++;
     pc = vdpu_jit_run(jit, jent, t, W, &left);
     ENTER_INTERPRETED();
 

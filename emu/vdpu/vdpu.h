@@ -256,6 +256,9 @@ typedef struct {
      * the steady-state skipping (params.skip_steady); everything above is
      * the same with it on or off */
     uint64_t steady_heads;
+    /* entries into the translated code (params.jit, mode=fast); everything
+     * above is the same with the translation on or off */
+    uint64_t jit_entries;
 } vdpu_result_t;
 
 /* Boot all NR_TASKLETS tasklets at the entry point and run to completion or
