@@ -36,12 +36,12 @@ struct vdpu_jit {
     uint32_t n;
 };
 
-/* the most bytes one index can take: head (13) + jump over it (2) + body
- * (the longest, div_step, is under 64) + its exit stub (17) */
-#define MAX_PER_INSN 128u
+/* the most bytes one index can take: head (19) + jump over it (2) + body
+ * (the longest, jalr, is under 96) + its two exit stubs (under 30 each) */
+#define MAX_PER_INSN 192u
 #define MAX_FIXED    128u /* prologue and the two exits */
 
-enum { FX_HEAD, FX_STUB, FX_DYN, FX_EPI };
+enum { FX_HEAD, FX_STUB, FX_HSTUB, FX_DYN, FX_EPI };
 typedef struct {
     uint32_t at; /* position of the rel32 */
     uint8_t kind;
@@ -54,7 +54,9 @@ typedef struct {
     uint32_t n;
     uint8_t *is_head;   /* n + 1 */
     uint32_t *head_at;  /* n + 1, position of the head, or UINT32_MAX */
-    uint8_t *need_stub; /* n + 1 */
+    uint8_t *need_stub; /* n + 1: bit 0 the exit stub, bit 1 the head's */
+    uint16_t *len;      /* n + 1, pure: records from i to the end of its run */
+    int pure;           /* the run-ahead form (jit.h) */
     fixup_t *fx;
     size_t nfx, capfx;
     size_t epi_at, dyn_at;
@@ -72,7 +74,9 @@ static void fix(jb_t *b, size_t at, int kind, uint32_t idx)
     }
     b->fx[b->nfx++] = (fixup_t){(uint32_t)at, (uint8_t)kind, idx};
     if (kind == FX_STUB)
-        b->need_stub[idx] = 1;
+        b->need_stub[idx] |= 1;
+    if (kind == FX_HSTUB)
+        b->need_stub[idx] |= 2;
 }
 
 static void exit_at(jb_t *b, uint32_t i)
@@ -239,6 +243,10 @@ static void body(jb_t *b, uint32_t i)
 {
     const vinsn_t *I = &b->code[i];
     x64_t *x = &b->x;
+    if (b->pure && ((I->op >= OP_LB && I->op <= OP_SW) || I->op == OP_LD || I->op == OP_SD)) {
+        exit_at(b, i); /* a head: executed at its issue cycle by the scheduler */
+        return;
+    }
     static const uint8_t lw[] = {0x8b}, lbu[] = {0x0f, 0xb6}, lb[] = {0x0f, 0xbe},
                          lhu[] = {0x0f, 0xb7}, lh[] = {0x0f, 0xbf};
     switch (I->op) {
@@ -519,7 +527,8 @@ static void body(jb_t *b, uint32_t i)
 
 /* where runs may be entered: branch and jump targets, after an instruction
  * that ends a run (a branch's fall-through, a call's return point) or an
- * ecall (where a tasklet resumes), and the program's first instruction */
+ * ecall (where a tasklet resumes), and the program's first instruction
+ * (OP_LDMA and the ops after it in VDPU_OPS: DMA, system, checked sp) */
 static void find_heads(jb_t *b)
 {
     const vinsn_t *code = b->code;
@@ -532,6 +541,11 @@ static void find_heads(jb_t *b)
                 b->is_head[I->imm] = 1;
         if (vdpu_ends_run(I) || op == OP_ECALL)
             b->is_head[i + 1] = 1;
+        /* the pure form: run-ahead starts after each head (an access, a
+         * service, anything it does not run) */
+        if (b->pure && ((op >= OP_LB && op <= OP_SW) || op == OP_LD || op == OP_SD ||
+                        (op >= OP_MUL && op <= OP_REMU) || op >= OP_LDMA))
+            b->is_head[i + 1] = 1;
     }
 }
 
@@ -542,10 +556,13 @@ static const uint8_t prologue[] = {
     0x41, 0x89, 0xd5,                                           /* mov r13d, edx (left)  */
     0x49, 0x89, 0xce,                                           /* mov r14, rcx (table)  */
     0x4d, 0x89, 0xc7,                                           /* mov r15, r8 (t)       */
+    0x31, 0xed,                                                 /* xor ebp, ebp (slots)  */
     0x41, 0xff, 0xe1,                                           /* jmp r9 (entry)        */
 };
 static const uint8_t dyn_exit[] = {0x89, 0xc8}; /* mov eax, ecx; then the epilogue */
 static const uint8_t epilogue[] = {
+    0xc1, 0xe5, 0x10,       /* shl ebp, 16        */
+    0x09, 0xe8,             /* or eax, ebp        */
     0x4c, 0x89, 0xea,       /* mov rdx, r13       */
     0x48, 0xc1, 0xe2, 0x20, /* shl rdx, 32        */
     0x48, 0x09, 0xd0,       /* or rax, rdx        */
@@ -563,27 +580,43 @@ static int emit(jb_t *b)
     x64_put(x, epilogue, sizeof epilogue);
     for (uint32_t i = 0; i <= b->n; i++) {
         if (b->is_head[i]) {
-            /* falling into i from the same run: past the head (13 bytes) */
+            /* falling into i from the same run: past the head (13 bytes,
+             * 19 with the slot count of the pure form) */
             if (i > 0 && !vdpu_ends_run(&code[i - 1]))
-                x64_jmp_short(x, 13);
+                x64_jmp_short(x, b->pure ? 19 : 13);
             b->head_at[i] = (uint32_t)x->pos;
-            x64_alu_imm(x, ALU_SUB, X_R13, code[i].run);
-            exit_if(b, CC_B, i);
+            if (b->pure) { /* the budget counts records, ebp the slots */
+                x64_alu_imm(x, ALU_SUB, X_R13, b->len[i]);
+                fix(b, x64_jcc(x, CC_B), FX_HSTUB, i);
+                x64_alu_imm(x, ALU_ADD, X_BP, code[i].run);
+            } else {
+                x64_alu_imm(x, ALU_SUB, X_R13, code[i].run);
+                exit_if(b, CC_B, i);
+            }
         }
         if (i == b->n)
             exit_at(b, i); /* the sentinel: falling off .text */
         else
             body(b, i);
     }
-    /* the exit stubs: refund the run from i on, return i */
-    uint32_t *stub_at = b->head_at + b->n + 1;
+    /* the exit stubs: refund the run from i on, return i (the pure form's
+     * head stub refunds the records only: its slots were not added yet) */
+    uint32_t *stub_at = b->head_at + b->n + 1, *hstub_at = stub_at + b->n + 1;
     for (uint32_t i = 0; i <= b->n; i++) {
-        if (!b->need_stub[i])
-            continue;
-        stub_at[i] = (uint32_t)x->pos;
-        x64_alu_imm(x, ALU_ADD, X_R13, code[i].run);
-        x64_mov_imm(x, X_AX, i);
-        fix(b, x64_jmp(x), FX_EPI, 0);
+        for (unsigned kind = 1; kind <= 2; kind++) {
+            if (!(b->need_stub[i] & kind))
+                continue;
+            (kind == 1 ? stub_at : hstub_at)[i] = (uint32_t)x->pos;
+            if (b->pure) {
+                x64_alu_imm(x, ALU_ADD, X_R13, b->len[i]);
+                if (kind == 1)
+                    x64_alu_imm(x, ALU_SUB, X_BP, code[i].run);
+            } else {
+                x64_alu_imm(x, ALU_ADD, X_R13, code[i].run);
+            }
+            x64_mov_imm(x, X_AX, i);
+            fix(b, x64_jmp(x), FX_EPI, 0);
+        }
     }
     for (size_t k = 0; k < b->nfx; k++) {
         const fixup_t *f = &b->fx[k];
@@ -592,8 +625,8 @@ static int emit(jb_t *b)
             if (f->idx > b->n || b->head_at[f->idx] == UINT32_MAX)
                 return -1;
             to = b->head_at[f->idx];
-        } else if (f->kind == FX_STUB) {
-            to = stub_at[f->idx];
+        } else if (f->kind == FX_STUB || f->kind == FX_HSTUB) {
+            to = (f->kind == FX_STUB ? stub_at : hstub_at)[f->idx];
         } else {
             to = f->kind == FX_DYN ? b->dyn_at : b->epi_at;
         }
@@ -602,7 +635,7 @@ static int emit(jb_t *b)
     return x->overflow ? -1 : 0;
 }
 
-vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n)
+vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
 {
     if (n > VDPU_IRAM_MAX_INSNS)
         return NULL;
@@ -611,15 +644,22 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n)
     b.code = code;
     b.n = n;
     b.popcnt = __builtin_cpu_supports("popcnt");
+    b.pure = pure;
+    b.len = malloc((n + 1) * sizeof *b.len);
+    if (b.len) {
+        b.len[n] = 1;
+        for (uint32_t i = n; i-- > 0;)
+            b.len[i] = (uint16_t)(1 + (vdpu_ends_run(&code[i]) ? 0 : b.len[i + 1]));
+    }
     b.is_head = calloc(n + 1, 1);
     b.need_stub = calloc(n + 1, 1);
-    b.head_at = malloc(2 * (n + 1) * sizeof *b.head_at); /* heads, then stubs */
+    b.head_at = malloc(3 * (n + 1) * sizeof *b.head_at); /* heads, the two stubs */
     b.capfx = 3 * (size_t)(n + 1) + 4;
     b.fx = malloc(b.capfx * sizeof *b.fx);
     vdpu_jit_t *j = calloc(1, sizeof *j);
     size_t cap = (size_t)(n + 1) * MAX_PER_INSN + MAX_FIXED;
     void *mem = MAP_FAILED;
-    if (b.is_head && b.need_stub && b.head_at && b.fx && j)
+    if (b.is_head && b.need_stub && b.head_at && b.fx && b.len && j)
         mem = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem != MAP_FAILED) {
         for (uint32_t i = 0; i <= n; i++)
@@ -650,6 +690,7 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n)
         munmap(mem, cap);
     free(b.is_head);
     free(b.need_stub);
+    free(b.len);
     free(b.head_at);
     free(b.fx);
     return j;
@@ -670,19 +711,21 @@ const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc)
 }
 
 uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
-                      uint32_t *left)
+                      uint32_t *left, uint32_t *slots)
 {
     uint64_t r = j->fn(t->r, W, *left, j->table, t, entry);
     *left = (uint32_t)(r >> 32);
-    return (uint32_t)r;
+    *slots = (uint32_t)r >> 16;
+    return (uint32_t)r & 0xffff;
 }
 
 #else /* no translation on other hosts: the interpreter runs everything */
 
-vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n)
+vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
 {
     (void)code;
     (void)n;
+    (void)pure;
     return NULL;
 }
 
@@ -699,12 +742,13 @@ const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc)
 }
 
 uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
-                      uint32_t *left)
+                      uint32_t *left, uint32_t *slots)
 {
     (void)j;
     (void)entry;
     (void)W;
     (void)left;
+    *slots = 0;
     return t->pc;
 }
 #endif
@@ -716,21 +760,21 @@ void vdpu_jit_release(vdpu_program_t *p)
 {
     if (!p->jit)
         return;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 4; k++)
         if (p->jit[k] != (vdpu_jit_t *)(uintptr_t)&jit_none)
             vdpu_jit_free(p->jit[k]);
     free(p->jit);
     p->jit = NULL;
 }
 
-const vdpu_jit_t *vdpu_jit_get(const vdpu_program_t *p, int fused)
+const vdpu_jit_t *vdpu_jit_get(const vdpu_program_t *p, int fused, int pure)
 {
     if (!p->jit)
         return NULL;
-    struct vdpu_jit **slot = &p->jit[fused ? 1 : 0];
+    struct vdpu_jit **slot = &p->jit[(fused ? 1 : 0) + (pure ? 2 : 0)];
     vdpu_jit_t *j = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (!j) {
-        vdpu_jit_t *mine = vdpu_jit_build(fused ? p->code : p->code_rv32, p->n_insns);
+        vdpu_jit_t *mine = vdpu_jit_build(fused ? p->code : p->code_rv32, p->n_insns, pure);
         vdpu_jit_t *want = mine ? mine : (vdpu_jit_t *)(uintptr_t)&jit_none;
         if (__atomic_compare_exchange_n(slot, &j, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
             j = want;

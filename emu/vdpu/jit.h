@@ -23,15 +23,23 @@ typedef struct vdpu_jit vdpu_jit_t;
 
 /* The translation of `code` (n instructions plus the sentinel), or NULL
  * where there is none: a host that is not x86-64 Linux, out of memory, or
- * the executable mapping refused. */
-vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n);
+ * the executable mapping refused.
+ *
+ * pure = 0: the form above, for fast mode (loads and stores inline).
+ * pure = 1: the form for timed mode's run-ahead (run.c's runahead()): only
+ * instructions that touch nothing but the tasklet's registers run; the
+ * budget counts records (runahead's cap) instead of slots, charged per run
+ * as its record count and refunded the same way, and the slots of what ran
+ * are returned beside it; a load or store exits like an instruction not
+ * translated (it is a head, issued at its cycle by the scheduler). */
+vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure);
 void vdpu_jit_free(vdpu_jit_t *j);
 
-/* The program's translation of its code (fused: code, else code_rv32),
- * built on first use and shared by every DPU and thread that runs the
- * program (published atomically; a thread that loses the race frees its
- * own). NULL when there is none. */
-const vdpu_jit_t *vdpu_jit_get(const vdpu_program_t *p, int fused);
+/* The program's translation of its code (fused: code, else code_rv32) in
+ * the form `pure`, built on first use and shared by every DPU and thread
+ * that runs the program (published atomically; a thread that loses the race
+ * frees its own). NULL when there is none. */
+const vdpu_jit_t *vdpu_jit_get(const vdpu_program_t *p, int fused, int pure);
 
 /* Free the program's translations (vdpu_program_free). */
 void vdpu_jit_release(vdpu_program_t *p);
@@ -39,10 +47,12 @@ void vdpu_jit_release(vdpu_program_t *p);
 /* The entry of the run at instruction index pc, NULL when there is none. */
 const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc);
 
-/* Enter at `entry` (vdpu_jit_entry's, not NULL) with tasklet t's registers
- * R, the DPU's WRAM W and *left slots of budget; returns the instruction
- * index where the translation stopped and updates *left (contract above). */
+/* Enter at `entry` (vdpu_jit_entry's, not NULL) with tasklet t's registers,
+ * the DPU's WRAM W and *left of budget; returns the instruction index where
+ * the translation stopped, updates *left (contract above) and sets *slots to
+ * the issue slots of what ran (the pure form; 0 in the other, whose budget
+ * is in slots already). */
 uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
-                      uint32_t *left);
+                      uint32_t *left, uint32_t *slots);
 
 #endif

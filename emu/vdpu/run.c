@@ -761,7 +761,10 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
 
 translated:
     d->res->jit_entries++;
-    pc = vdpu_jit_run(jit, jent, t, W, &left);
+    {
+        uint32_t slots_;
+        pc = vdpu_jit_run(jit, jent, t, W, &left, &slots_);
+    }
     ENTER_INTERPRETED();
 
 #if VDPU_THREADED
@@ -954,6 +957,17 @@ runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
     const uint32_t n_insns = d->prog->n_insns;
     uint32_t *R = t->r;
     uint32_t pc = t->pc, n = 0, slots = 0, ins = 0;
+    const void *jent;
+    if (d->jit_pure && (jent = vdpu_jit_entry(d->jit_pure, pc)) != NULL) {
+        /* translated (jit.h): what it ran has no extra slots, so its slots
+         * are its instructions too; the loop below goes on from where it
+         * stopped (usually at once: a head) */
+        uint32_t left = cap;
+        pc = vdpu_jit_run(d->jit_pure, jent, t, d->wram, &left, &slots);
+        n = cap - left;
+        ins = slots;
+        d->res->jit_entries++;
+    }
     const uint32_t mul_s = d->params.timing.mul_slots;
     const uint32_t mulh_s = d->params.timing.mulh_slots;
     const uint32_t div_s = d->params.timing.div_slots;
@@ -1607,10 +1621,14 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     if (d->dbg)
         vdpu_gdb_run_begin(d);
     d->slow = d->prof != NULL || d->dbg != NULL;
-    /* translated code runs fast mode's quanta; timed mode interprets */
-    d->jit = d->params.mode == VDPU_MODE_FAST && d->params.jit && !d->slow
-                 ? vdpu_jit_get(p, d->params.isa_fusion != 0)
-                 : NULL;
+    /* translated code runs fast mode's quanta, and timed mode's run-ahead */
+    d->jit = d->jit_pure = NULL;
+    if (d->params.jit && !d->slow) {
+        if (d->params.mode == VDPU_MODE_FAST)
+            d->jit = vdpu_jit_get(p, d->params.isa_fusion != 0, 0);
+        else
+            d->jit_pure = vdpu_jit_get(p, d->params.isa_fusion != 0, 1);
+    }
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);
     else

@@ -152,9 +152,10 @@ typedef struct {
                                   one cycle at a time (run.c); results, cycles
                                   and stats are identical, 0 is for the test
                                   that checks so                              */
-    uint32_t jit;              /* FAST: 1 (default) runs the program's hot code
-                                  translated to host code (jit.c); results and
-                                  memory are identical, 0 interprets all      */
+    uint32_t jit;              /* 1 (default) runs the program translated to
+                                  host code (jit.c): FAST its quanta, TIMED the
+                                  run-ahead; results, memory and cycles are
+                                  identical, 0 interprets all                 */
 } vdpu_params_t;
 
 /* The numeric parameters (all of vdpu_params_t but the two enums), one row

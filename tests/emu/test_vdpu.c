@@ -117,11 +117,11 @@ static void wr32(ctx_t *c, const char *sym, uint32_t v)
  *
  * Every timed run of these tests through run() is run twice: as asked
  * (params.skip_steady = 1, the default: run.c skips the pending slots of a
- * steady round robin) and on a second DPU with the skipping off, started
- * from the same WRAM and MRAM; every fast run likewise with the translation
- * to host code (params.jit = 1, the default) and interpreted (jit = 0). The
- * two must agree in every result field and every byte of WRAM and MRAM: the
- * skipping and the translation are shortcuts of the interpreter and may not
+ * steady round robin; params.jit = 1, the default: the run-ahead runs
+ * translated to host code) and on a second DPU with both off, started from
+ * the same WRAM and MRAM; every fast run likewise with the translation
+ * (jit = 1) and interpreted (jit = 0). The two must agree in every result field and every byte of
+ * WRAM and MRAM: the skipping and the translation are shortcuts of the interpreter and may not
  * change anything the DPU does, nor any modeled cycle or count. */
 #define MCHUNK 65536u
 static long long skip_runs, skip_steady_heads; /* for the skip_identical group */
@@ -180,15 +180,13 @@ static int run(const char *name, ctx_t *c, vdpu_result_t *r)
     const vdpu_params_t *prm = vdpu_get_params(c->d);
     const int timed = prm->mode == VDPU_MODE_TIMED;
     /* what the reference turns off */
-    const char *what = timed ? "skipping" : "translation";
+    const char *what = timed ? "skipping or translation" : "translation";
     vdpu_t *ref = NULL;
     char why[300];
-    if (timed ? prm->skip_steady : prm->jit) {
+    if (prm->jit || (timed && prm->skip_steady)) {
         vdpu_params_t p2 = *prm;
-        if (timed)
-            p2.skip_steady = 0;
-        else
-            p2.jit = 0;
+        p2.skip_steady = 0;
+        p2.jit = 0;
         if (vdpu_create(&p2, &ref) || vdpu_load(ref, c->p) ||
             same_memory(c, ref, 1, why, sizeof why)) {
             fail(name, "%s check: cannot set up the reference DPU", what);
@@ -209,10 +207,8 @@ static int run(const char *name, ctx_t *c, vdpu_result_t *r)
     if (vdpu_run(ref, &r2)) {
         fail(name, "%s check: the reference run failed", what);
     } else {
-        if (timed)
-            skip_steady_heads += r1.steady_heads;
-        else
-            jit_entries += r1.jit_entries;
+        skip_steady_heads += r1.steady_heads;
+        jit_entries += r1.jit_entries;
         r1.steady_heads = r2.steady_heads = 0;
         r1.jit_entries = r2.jit_entries = 0;
         /* noted once per program: the reference run, second, notes nothing */
@@ -234,7 +230,7 @@ static int run(const char *name, ctx_t *c, vdpu_result_t *r)
     }
     if (timed)
         skip_runs++;
-    else
+    if (prm->jit)
         jit_runs++;
     vdpu_free(ref);
     return rc;
@@ -1155,13 +1151,15 @@ static void test_scaling(void)
     }
 }
 
-/* The translation to host code (fast mode) on programs that exercise it:
+/* The translation to host code (fast mode, and timed mode's run-ahead) on
+ * programs that exercise it:
  * the benchmark kernel (loads, stores, ALU, branches), DMA streaming, the
  * synchronisation services (exits on every ecall), the DPU's own
  * instructions (carry, mul_step/div_step through the runtime's multiply and
  * divide) and the RV32 ISA test, with quanta that end inside runs (1, 5) and
- * the default, with and without cost fusion. run() compares each with the
- * interpreter; the translated code must also have been entered. */
+ * the default, with and without cost fusion, and timed. run() compares
+ * each with the interpreter; the translated code must also have been
+ * entered. */
 static void test_jit_identical(void)
 {
     const char *nm = "jit_identical_results_and_memory";
@@ -1183,13 +1181,15 @@ static void test_jit_identical(void)
             fail(nm, "build of %s failed: %.300s", progs[k].src, last_log);
             return;
         }
-        for (size_t q = 0; q < sizeof quanta / sizeof quanta[0]; q++) {
+        for (size_t q = 0; q <= sizeof quanta / sizeof quanta[0]; q++) {
             for (uint32_t fusion = 0; fusion < 2; fusion++) {
                 ctx_t c;
-                if (open_prog(nm, path, VDPU_MODE_FAST, &c))
+                /* timed once per program and fusion (the quantum is fast mode's) */
+                int timed = q == sizeof quanta / sizeof quanta[0];
+                if (open_prog(nm, path, timed ? VDPU_MODE_TIMED : VDPU_MODE_FAST, &c))
                     return;
                 vdpu_params_t prm = *vdpu_get_params(c.d);
-                prm.fast_quantum = quanta[q];
+                prm.fast_quantum = timed ? prm.fast_quantum : quanta[q];
                 prm.isa_fusion = fusion;
                 if (vdpu_set_params(c.d, &prm)) {
                     fail(nm, "cannot set the parameters");
@@ -1209,7 +1209,7 @@ static void test_jit_identical(void)
     if (jit_entries == entries0)
         fail(nm, "the translated code never ran (%lld runs)", jit_runs - runs0);
     else {
-        printf("# translation: %lld fast runs equal to the interpreter (all groups so far: %lld), "
+        printf("# translation: %lld runs equal to the interpreter (all groups so far: %lld), "
                "%lld entries into translated code\n",
                jit_runs - runs0, jit_runs, jit_entries - entries0);
         pass(nm);

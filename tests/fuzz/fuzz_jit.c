@@ -12,7 +12,9 @@
  * the others). The program is written as a minimal ELF and loaded through
  * vdpu_program_load_mem, then run in FAST mode with a quantum and cost fusion
  * chosen by the input, on two DPUs created once: translated (vdpuJit=1) and
- * interpreted (vdpuJit=0), from the same zeroed WRAM and MRAM window. Every
+ * interpreted (vdpuJit=0), from the same zeroed WRAM and MRAM window; one
+ * input in two runs in timed mode instead (the run-ahead's translation with
+ * the steady-state skipping, against neither). Every
  * result field, all of WRAM and the MRAM window the program's DMAs address
  * must agree; a difference aborts (a finding for libFuzzer, a missing
  * verdict in the replay of `make test`).
@@ -402,7 +404,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int k = 0; k < 2; k++) {
         vdpu_params_t prm;
         vdpu_params_default(&prm);
-        prm.mode = VDPU_MODE_FAST;
+        /* timed now and then: the run-ahead's translation, against the
+         * interpreter without the steady-state skipping either */
+        prm.mode = (cfg >> 6) & 1 ? VDPU_MODE_TIMED : VDPU_MODE_FAST;
+        prm.skip_steady = k == 0;
         prm.fast_quantum = quanta[(cfg >> 2) % 6];
         prm.isa_fusion = (cfg >> 5) & 1;
         prm.max_instructions = 200000;
@@ -410,7 +415,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         prm.jit = k == 0;
         if (!dpu[k] && vdpu_create(&prm, &dpu[k]) != VDPU_OK)
             abort();
-        if (vdpu_set_params(dpu[k], &prm) != VDPU_OK || vdpu_load(dpu[k], p) != VDPU_OK)
+        /* load first: the DPU still points at the previous input's program,
+         * freed, which vdpu_set_params would read (CLOCKS_PER_SEC) */
+        if (vdpu_load(dpu[k], p) != VDPU_OK || vdpu_set_params(dpu[k], &prm) != VDPU_OK)
             abort();
         memset(m0, 0, sizeof m0);
         vdpu_wram_write(dpu[k], 0, m0, VDPU_WRAM_SIZE);
@@ -419,6 +426,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     }
     r[0].jit_entries = r[1].jit_entries = 0;
+    r[0].steady_heads = r[1].steady_heads = 0;
     memset(r[0].notes, 0, sizeof r[0].notes);
     memset(r[1].notes, 0, sizeof r[1].notes);
     if (memcmp(&r[0], &r[1], sizeof r[0]))
