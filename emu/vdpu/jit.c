@@ -55,7 +55,8 @@ typedef struct {
     uint8_t *is_head;   /* n + 1 */
     uint32_t *head_at;  /* n + 1, position of the head, or UINT32_MAX */
     uint8_t *need_stub; /* n + 1: bit 0 the exit stub, bit 1 the head's */
-    uint16_t *len;      /* n + 1, pure: records from i to the end of its run */
+    uint16_t *len, *sl; /* n + 1, pure: records and slots from i to the end of
+                           its segment (pure_seg) */
     int pure;           /* the run-ahead form (jit.h) */
     fixup_t *fx;
     size_t nfx, capfx;
@@ -525,10 +526,11 @@ static void body(jb_t *b, uint32_t i)
     }
 }
 
+static int pure_exit(int op);
+
 /* where runs may be entered: branch and jump targets, after an instruction
  * that ends a run (a branch's fall-through, a call's return point) or an
- * ecall (where a tasklet resumes), and the program's first instruction
- * (OP_LDMA and the ops after it in VDPU_OPS: DMA, system, checked sp) */
+ * ecall (where a tasklet resumes), and the program's first instruction */
 static void find_heads(jb_t *b)
 {
     const vinsn_t *code = b->code;
@@ -543,9 +545,31 @@ static void find_heads(jb_t *b)
             b->is_head[i + 1] = 1;
         /* the pure form: run-ahead starts after each head (an access, a
          * service, anything it does not run) */
-        if (b->pure && ((op >= OP_LB && op <= OP_SW) || op == OP_LD || op == OP_SD ||
-                        (op >= OP_MUL && op <= OP_REMU) || op >= OP_LDMA))
+        if (b->pure && pure_exit(op))
             b->is_head[i + 1] = 1;
+    }
+}
+
+/* the ops after which run-ahead starts anew: heads (accesses, services)
+ * and what it leaves to the interpreter (OP_LDMA and the ops after it in
+ * VDPU_OPS: DMA, system, checked sp writes) */
+static int pure_exit(int op)
+{
+    return (op >= OP_LB && op <= OP_SW) || op == OP_LD || op == OP_SD ||
+           (op >= OP_MUL && op <= OP_REMU) || (op >= OP_LDMA && op != OP_ADDI_SP);
+}
+
+/* The pure form charges per segment: the records of a run up to the first
+ * op it does not run (pure_exit), and their slots; such an op has an empty
+ * segment, so reaching it refunds nothing. */
+static void pure_seg(const vinsn_t *code, uint32_t n, uint16_t *len, uint16_t *sl)
+{
+    len[n] = sl[n] = 0; /* the sentinel */
+    for (uint32_t i = n; i-- > 0;) {
+        const vinsn_t *I = &code[i];
+        int more = !vdpu_ends_run(I) && !pure_exit(I->op);
+        len[i] = pure_exit(I->op) ? 0 : (uint16_t)(1 + (more ? len[i + 1] : 0));
+        sl[i] = pure_exit(I->op) ? 0 : (uint16_t)(I->cost + (more ? sl[i + 1] : 0));
     }
 }
 
@@ -588,7 +612,7 @@ static int emit(jb_t *b)
             if (b->pure) { /* the budget counts records, ebp the slots */
                 x64_alu_imm(x, ALU_SUB, X_R13, b->len[i]);
                 fix(b, x64_jcc(x, CC_B), FX_HSTUB, i);
-                x64_alu_imm(x, ALU_ADD, X_BP, code[i].run);
+                x64_alu_imm(x, ALU_ADD, X_BP, b->sl[i]);
             } else {
                 x64_alu_imm(x, ALU_SUB, X_R13, code[i].run);
                 exit_if(b, CC_B, i);
@@ -610,7 +634,7 @@ static int emit(jb_t *b)
             if (b->pure) {
                 x64_alu_imm(x, ALU_ADD, X_R13, b->len[i]);
                 if (kind == 1)
-                    x64_alu_imm(x, ALU_SUB, X_BP, code[i].run);
+                    x64_alu_imm(x, ALU_SUB, X_BP, b->sl[i]);
             } else {
                 x64_alu_imm(x, ALU_ADD, X_R13, code[i].run);
             }
@@ -646,11 +670,9 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
     b.popcnt = __builtin_cpu_supports("popcnt");
     b.pure = pure;
     b.len = malloc((n + 1) * sizeof *b.len);
-    if (b.len) {
-        b.len[n] = 1;
-        for (uint32_t i = n; i-- > 0;)
-            b.len[i] = (uint16_t)(1 + (vdpu_ends_run(&code[i]) ? 0 : b.len[i + 1]));
-    }
+    b.sl = malloc((n + 1) * sizeof *b.sl);
+    if (b.len && b.sl)
+        pure_seg(code, n, b.len, b.sl);
     b.is_head = calloc(n + 1, 1);
     b.need_stub = calloc(n + 1, 1);
     b.head_at = malloc(3 * (n + 1) * sizeof *b.head_at); /* heads, the two stubs */
@@ -659,7 +681,7 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
     vdpu_jit_t *j = calloc(1, sizeof *j);
     size_t cap = (size_t)(n + 1) * MAX_PER_INSN + MAX_FIXED;
     void *mem = MAP_FAILED;
-    if (b.is_head && b.need_stub && b.head_at && b.fx && b.len && j)
+    if (b.is_head && b.need_stub && b.head_at && b.fx && b.len && b.sl && j)
         mem = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem != MAP_FAILED) {
         for (uint32_t i = 0; i <= n; i++)
@@ -691,6 +713,7 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
     free(b.is_head);
     free(b.need_stub);
     free(b.len);
+    free(b.sl);
     free(b.head_at);
     free(b.fx);
     return j;
