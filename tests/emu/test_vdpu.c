@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jit.h"
 #include "progs/dpu_isa.h"
 #include "progs/isa_ops.h"
 #include "test.h"
 #include "vdpu.h"
+#include "x64.h"
 
 #define OUTDIR "build/tests/emu/elf"
 #define CC     "sh emu/bin/dpu-upmem-dpurte-clang"
@@ -1216,6 +1218,53 @@ static void test_jit_identical(void)
     }
 }
 
+/* The translator's bounds: a whole IRAM of the instructions with the
+ * longest translations (indirect jumps, div_step, a head before each: every
+ * one a branch target) fits the buffer computed before emitting, in both
+ * forms; and the encoder writes nothing past a buffer's end, it marks the
+ * translation as failed instead. */
+static void test_jit_bounds(void)
+{
+    const char *nm = "jit_whole_iram_of_longest_forms_fits_its_buffer";
+#if defined(__x86_64__) && defined(__linux__)
+    static uint32_t words[VDPU_IRAM_MAX_INSNS];
+    static vinsn_t code[VDPU_IRAM_MAX_INSNS + 1];
+    static const uint32_t forms[] = {
+        0x7ff58567u, /* jalr a0, 2047(a1) */
+        0x01f5152bu, /* div_step a0:a1, a0, 31 */
+        0xfeb50ee3u, /* beq a0, a1, -4: the one before is a branch target */
+        0x7ee5a023u, /* sw a4, 2016(a1): an access with its check */
+    };
+    for (uint32_t i = 0; i < VDPU_IRAM_MAX_INSNS; i++)
+        words[i] = forms[i % (sizeof forms / sizeof forms[0])];
+    vdpu_decode(words, VDPU_IRAM_MAX_INSNS, code);
+    int ok = 1;
+    for (int pure = 0; pure < 2 && ok; pure++) {
+        vdpu_jit_t *j = vdpu_jit_build(code, VDPU_IRAM_MAX_INSNS, pure);
+        if (!j) {
+            fail(nm, "the %s form of 4096 instructions did not fit (or mmap failed)",
+                 pure ? "run-ahead" : "fast");
+            ok = 0;
+        }
+        vdpu_jit_free(j);
+    }
+    uint8_t buf[16];
+    memset(buf, 0xa5, sizeof buf);
+    x64_t x = {buf, 10, 0, 0};
+    for (int k = 0; k < 4; k++)
+        x64_load(&x, X_AX, X_BX, 0x100); /* 6 bytes each */
+    if (ok && (!x.overflow || x.pos > 10 || buf[10] != 0xa5 || buf[15] != 0xa5)) {
+        fail(nm, "the encoder wrote past its buffer (pos %zu of 10, overflow %d)", x.pos,
+             x.overflow);
+        ok = 0;
+    }
+    if (ok)
+        pass(nm);
+#else
+    test_skipf(nm, "the translator is for x86-64 Linux");
+#endif
+}
+
 /* The skipping on the interpreter benchmark's kernel (WRAM loads and
  * stores between ALU runs) and on 2 KiB-DMA streaming, at tasklet counts
  * below, at and above the revolver's 11 (test_scaling, also through run(),
@@ -1678,5 +1727,6 @@ int main(int argc, char **argv)
     test_register_group("wrapper_path", test_wrapper_path, 1);
     test_register_group("skip_identical", test_skip_identical, 1);
     test_register_group("jit_identical", test_jit_identical, 1);
+    test_register_group("jit_bounds", test_jit_bounds, 1);
     return test_main(argc, argv);
 }
