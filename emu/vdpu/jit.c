@@ -70,7 +70,7 @@ typedef struct {
 static void fix(jb_t *b, size_t at, int kind, uint32_t idx)
 {
     if (b->nfx >= b->capfx) {
-        b->x.overflow = 1; /* cannot happen: capfx bounds 4 per index */
+        b->x.overflow = 1; /* cannot happen: capfx bounds them (vdpu_jit_build) */
         return;
     }
     b->fx[b->nfx++] = (fixup_t){(uint32_t)at, (uint8_t)kind, idx};
@@ -676,7 +676,8 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
     b.is_head = calloc(n + 1, 1);
     b.need_stub = calloc(n + 1, 1);
     b.head_at = malloc(3 * (n + 1) * sizeof *b.head_at); /* heads, the two stubs */
-    b.capfx = 5 * (size_t)(n + 1) + 4;                   /* at most 4 per index: a head, jalr's 3 */
+    /* at most 6 per index: a head, jalr's 3, the two exit stubs' jumps */
+    b.capfx = 6 * (size_t)(n + 1) + 4;
     b.fx = malloc(b.capfx * sizeof *b.fx);
     vdpu_jit_t *j = calloc(1, sizeof *j);
     size_t cap = (size_t)(n + 1) * MAX_PER_INSN + MAX_FIXED;
