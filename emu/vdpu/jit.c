@@ -32,7 +32,8 @@ struct vdpu_jit {
     uint8_t *mem; /* mapped read + execute once emitted */
     size_t size;
     jit_fn fn;
-    const void **table; /* n + 1 entries */
+    const void **table; /* n + 1 entries: where translated code may jump */
+    const void **ext;   /* n + 1: where the interpreter enters it (JIT_MIN_RECORDS) */
     uint32_t n;
 };
 
@@ -659,6 +660,12 @@ static int emit(jb_t *b)
     return x->overflow ? -1 : 0;
 }
 
+/* The run-ahead form is entered from the interpreter only where the segment
+ * has at least this many records: a call into translated code costs more
+ * than interpreting one or two instructions (between two table lookups of
+ * an AES kernel, say); docs/VIRTUAL_DPU.md has the measurements behind 4. */
+#define JIT_MIN_RECORDS 4u
+
 vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
 {
     if (n > VDPU_IRAM_MAX_INSNS)
@@ -690,8 +697,9 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
         b.x = (x64_t){mem, cap, 0, 0};
         find_heads(&b);
         j->table = calloc(n + 1, sizeof *j->table);
+        j->ext = calloc(n + 1, sizeof *j->ext);
         /* W^X: written while read + write only, then read + execute only */
-        if (j->table && emit(&b) == 0 && mprotect(mem, cap, PROT_READ | PROT_EXEC) == 0) {
+        if (j->table && j->ext && emit(&b) == 0 && mprotect(mem, cap, PROT_READ | PROT_EXEC) == 0) {
             j->mem = mem;
             j->size = cap;
             j->n = n;
@@ -699,9 +707,12 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
             memcpy(&j->fn, &mem, sizeof j->fn);
             for (uint32_t i = 0; i <= n; i++)
                 j->table[i] = b.head_at[i] == UINT32_MAX ? NULL : j->mem + b.head_at[i];
+            for (uint32_t i = 0; i <= n; i++)
+                j->ext[i] = !pure || b.len[i] >= JIT_MIN_RECORDS ? j->table[i] : NULL;
             mem = MAP_FAILED;
         } else {
             free(j->table);
+            free(j->ext);
             free(j);
             j = NULL;
         }
@@ -726,12 +737,13 @@ void vdpu_jit_free(vdpu_jit_t *j)
         return;
     munmap(j->mem, j->size);
     free(j->table);
+    free(j->ext);
     free(j);
 }
 
 const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc)
 {
-    return pc <= j->n ? j->table[pc] : NULL;
+    return pc <= j->n ? j->ext[pc] : NULL;
 }
 
 uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
