@@ -746,6 +746,11 @@ const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc)
     return pc <= j->n ? j->ext[pc] : NULL;
 }
 
+const void *const *vdpu_jit_entries(const vdpu_jit_t *j)
+{
+    return j->ext;
+}
+
 uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
                       uint32_t *left, uint32_t *slots)
 {
@@ -774,6 +779,12 @@ const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc)
 {
     (void)j;
     (void)pc;
+    return NULL;
+}
+
+const void *const *vdpu_jit_entries(const vdpu_jit_t *j)
+{
+    (void)j;
     return NULL;
 }
 

@@ -44,8 +44,10 @@ const vdpu_jit_t *vdpu_jit_get(const vdpu_program_t *p, int fused, int pure);
 /* Free the program's translations (vdpu_program_free). */
 void vdpu_jit_release(vdpu_program_t *p);
 
-/* The entry of the run at instruction index pc, NULL when there is none. */
+/* The entry of the run at instruction index pc, NULL when there is none;
+ * vdpu_jit_entries: the table of them (n + 1), for a lookup inline. */
 const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc);
+const void *const *vdpu_jit_entries(const vdpu_jit_t *j);
 
 /* Enter at `entry` (vdpu_jit_entry's, not NULL) with tasklet t's registers,
  * the DPU's WRAM W and *left of budget; returns the instruction index where

@@ -700,6 +700,7 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
     int stop = 0;
     const vinsn_t *I;
     const struct vdpu_jit *jit = d->jit;
+    const void *const *jtab = jit ? vdpu_jit_entries(jit) : NULL;
     const void *jent;
 
 #if VDPU_THREADED
@@ -728,7 +729,7 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
 #define ENTER() do { \
         uint32_t run_ = code[pc].run; \
         if (LIKELY(run_ <= left)) { \
-            if (jit && (jent = vdpu_jit_entry(jit, pc)) != NULL) goto translated; \
+            if (jtab && (jent = jtab[pc]) != NULL) goto translated; \
             left -= run_; SET_STEPPING(0); } \
         else SET_STEPPING(1); \
         DISPATCH(); } while (0)
@@ -958,7 +959,7 @@ runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
     uint32_t *R = t->r;
     uint32_t pc = t->pc, n = 0, slots = 0, ins = 0;
     const void *jent;
-    if (d->jit_pure && (jent = vdpu_jit_entry(d->jit_pure, pc)) != NULL) {
+    if (d->jit_pure_ent && (jent = d->jit_pure_ent[pc]) != NULL) {
         /* translated (jit.h): what it ran has no extra slots, so its slots
          * are its instructions too; the loop below goes on from where it
          * stopped (usually at once: a head) */
@@ -1623,11 +1624,13 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     d->slow = d->prof != NULL || d->dbg != NULL;
     /* translated code runs fast mode's quanta, and timed mode's run-ahead */
     d->jit = d->jit_pure = NULL;
+    d->jit_pure_ent = NULL;
     if (d->params.jit && !d->slow) {
         if (d->params.mode == VDPU_MODE_FAST)
             d->jit = vdpu_jit_get(p, d->params.isa_fusion != 0, 0);
         else
             d->jit_pure = vdpu_jit_get(p, d->params.isa_fusion != 0, 1);
+        d->jit_pure_ent = d->jit_pure ? vdpu_jit_entries(d->jit_pure) : NULL;
     }
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);

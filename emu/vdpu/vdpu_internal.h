@@ -173,6 +173,7 @@ struct vdpu {
     int slow;                        /* prof or dbg: heads go through issue_head_slow */
     const struct vdpu_jit *jit;      /* the translation fast mode runs, NULL: none (jit.h) */
     const struct vdpu_jit *jit_pure; /* the one timed mode's run-ahead runs, NULL: none */
+    const void *const *jit_pure_ent; /* its entries by pc (n + 1), NULL with it */
 };
 
 /* shared helpers */
