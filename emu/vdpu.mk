@@ -3,7 +3,7 @@
 #
 #   build/libvdpu.a            the interpreter library (emu/vdpu/*.c)
 #   build/emu/vdpu-run         run a DPU ELF and print the result (debug tool)
-#   build/emu/vdpu-bench       interpreter speed, both modes (measured)
+#   build/emu/vdpu-bench       speed, both modes, interpreted and translated (measured)
 #   make test-emu              tests/emu (PASS/FAIL lines)
 #   make emu-bench             prints simulated instructions per second
 

@@ -61,6 +61,11 @@ const vdpu_param_desc_t vdpu_param_table[] = {
      "ld, sw;sw = sd, ALU op + branch on its result = op with condition, lui;addi = move, "
      "auipc;jalr = call) cost the DPU's slots (UPMEM ISA as used by the SDK's compiler-rt); "
      "0: one slot per RV32 instruction"},
+    {"vdpuJit", FIELD(jit), VDPU_PARAM_U32, 1, 0, 1, 0, "0/1",
+     "1 runs the program translated to x86-64 host code where it can (mode=fast: its quanta; "
+     "timed: the run-ahead between heads), with the same results, memory, counts and modeled "
+     "cycles as the interpreter (docs/VIRTUAL_DPU.md); 0 interprets everything (interpreter "
+     "setting, no hardware figure)"},
     {"maxInstructions", FIELD(max_instructions), VDPU_PARAM_U64, 0, 0, U64_MAX, 0, "instructions",
      "watchdog: real instructions per run, 0 = none (no hardware figure)"},
     /* 2^36 cycles: about 196 s of DPU time at 350 MHz (172 s at 400 MHz),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jit.h"
 #include "vdpu_internal.h"
 
 static vdpu_err_t fail(char *msg, size_t msglen, vdpu_err_t e, const char *fmt, ...)
@@ -38,6 +39,7 @@ void vdpu_program_free(vdpu_program_t *p)
     free(p->line_files);
     free(p->line_of);
     free(p->noted);
+    vdpu_jit_release(p);
     free(p);
 }
 
@@ -379,7 +381,8 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
     if (fuse_costs(p) != 0)
         FAIL(VDPU_ERR_NOMEM, "out of memory");
     p->noted = calloc(p->n_insns + 1u, 1);
-    if (!p->noted)
+    p->jit = calloc(4, sizeof *p->jit);
+    if (!p->noted || !p->jit)
         FAIL(VDPU_ERR_NOMEM, "out of memory");
     p->fingerprint = 0xcbf29ce484222325ull; /* FNV-1a of the code */
     for (size_t i = 0; i < (size_t)p->n_insns * 4; i++)

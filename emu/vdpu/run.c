@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gdbstub_internal.h"
+#include "jit.h"
 #include "vdpu_internal.h"
 #include "vprof_internal.h"
 
@@ -698,6 +699,9 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
     const uint32_t div_x = d->params.timing.div_slots - 1;
     int stop = 0;
     const vinsn_t *I;
+    const struct vdpu_jit *jit = d->jit;
+    const void *const *jtab = jit ? vdpu_jit_entries(jit) : NULL;
+    const void *jent;
 
 #if VDPU_THREADED
 #define VDPU_HANDLER_ADDR(name) &&L_OP_##name,
@@ -718,8 +722,18 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
 #define SET_STEPPING(s) (stepping = (s))
 #define STEPPING stepping
 #endif
-/* enter the run starting at pc: charge it whole, or step through it */
+/* enter the run starting at pc: charge it whole, or step through it; a run
+ * that fits and has a translation runs translated (jit.h: it returns where
+ * the interpreter enters the rest, which it does without the translation,
+ * so the instruction there executes here) */
 #define ENTER() do { \
+        uint32_t run_ = code[pc].run; \
+        if (LIKELY(run_ <= left)) { \
+            if (jtab && (jent = jtab[pc]) != NULL) goto translated; \
+            left -= run_; SET_STEPPING(0); } \
+        else SET_STEPPING(1); \
+        DISPATCH(); } while (0)
+#define ENTER_INTERPRETED() do { \
         uint32_t run_ = code[pc].run; \
         if (LIKELY(run_ <= left)) { left -= run_; SET_STEPPING(0); } \
         else SET_STEPPING(1); \
@@ -745,6 +759,14 @@ exec_core(vdpu_t *d, vtask_t *t, uint32_t budget, uint32_t *extra_slots, int *st
         NEXT; }
 
     ENTER();
+
+translated:
+    d->res->jit_entries++;
+    {
+        uint32_t slots_;
+        pc = vdpu_jit_run(jit, jent, t, W, &left, &slots_);
+    }
+    ENTER_INTERPRETED();
 
 #if VDPU_THREADED
 step: /* stepping mode: charge and check per instruction (a folded
@@ -909,6 +931,7 @@ out:
 #undef SET_STEPPING
 #undef STEPPING
 #undef ENTER
+#undef ENTER_INTERPRETED
 #undef NEXT
 #undef BRANCH
 #undef RRI
@@ -935,6 +958,17 @@ runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
     const uint32_t n_insns = d->prog->n_insns;
     uint32_t *R = t->r;
     uint32_t pc = t->pc, n = 0, slots = 0, ins = 0;
+    const void *jent;
+    if (d->jit_pure_ent && (jent = d->jit_pure_ent[pc]) != NULL) {
+        /* translated (jit.h): what it ran has no extra slots, so its slots
+         * are its instructions too; the loop below goes on from where it
+         * stopped (usually at once: a head) */
+        uint32_t left = cap;
+        pc = vdpu_jit_run(d->jit_pure, jent, t, d->wram, &left, &slots);
+        n = cap - left;
+        ins = slots;
+        d->res->jit_entries++;
+    }
     const uint32_t mul_s = d->params.timing.mul_slots;
     const uint32_t mulh_s = d->params.timing.mulh_slots;
     const uint32_t div_s = d->params.timing.div_slots;
@@ -1588,6 +1622,16 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
     if (d->dbg)
         vdpu_gdb_run_begin(d);
     d->slow = d->prof != NULL || d->dbg != NULL;
+    /* translated code runs fast mode's quanta, and timed mode's run-ahead */
+    d->jit = d->jit_pure = NULL;
+    d->jit_pure_ent = NULL;
+    if (d->params.jit && !d->slow) {
+        if (d->params.mode == VDPU_MODE_FAST)
+            d->jit = vdpu_jit_get(p, d->params.isa_fusion != 0, 0);
+        else
+            d->jit_pure = vdpu_jit_get(p, d->params.isa_fusion != 0, 1);
+        d->jit_pure_ent = d->jit_pure ? vdpu_jit_entries(d->jit_pure) : NULL;
+    }
     if (d->params.mode == VDPU_MODE_TIMED)
         run_timed(d);
     else

@@ -160,6 +160,10 @@ typedef struct {
                                   one cycle at a time (run.c); results, cycles
                                   and stats are identical, 0 is for the test
                                   that checks so                              */
+    uint32_t jit;              /* 1 (default) runs the program translated to
+                                  host code (jit.c): FAST its quanta, TIMED the
+                                  run-ahead; results, memory and cycles are
+                                  identical, 0 interprets all                 */
 } vdpu_params_t;
 
 /* The numeric parameters (all of vdpu_params_t but the two enums), one row
@@ -261,6 +265,9 @@ typedef struct {
      * the steady-state skipping (params.skip_steady); everything above is
      * the same with it on or off */
     uint64_t steady_heads;
+    /* entries into the translated code (params.jit, mode=fast); everything
+     * above is the same with the translation on or off */
+    uint64_t jit_entries;
 } vdpu_result_t;
 
 /* Boot all NR_TASKLETS tasklets at the entry point and run to completion or

@@ -118,6 +118,10 @@ struct vdpu_program {
      * is reported once however many DPUs and threads run the program. */
     uint8_t *noted;
     uint64_t fingerprint; /* of the code (FNV-1a): the same program to diag.c */
+    /* The other part that changes after loading: the translations to host
+     * code of `code_rv32` [0] and `code` [1], and their run-ahead forms [2],
+     * [3], built on first use (jit.c) */
+    struct vdpu_jit **jit;
 };
 
 enum { TS_RUN = 0, TS_BLOCKED, TS_DONE, TS_WAITBOOT };
@@ -164,9 +168,12 @@ struct vdpu {
     int faulted;
     vdpu_result_t *res; /* result being filled */
     vdpu_result_t scratch;
-    struct vprof_run *prof; /* the profiler's collector, NULL when off (vprof.h) */
-    struct vdpu_gdb *dbg;   /* the gdb stub, NULL when none (gdbstub.h) */
-    int slow;               /* prof or dbg: heads go through issue_head_slow */
+    struct vprof_run *prof;          /* the profiler's collector, NULL when off (vprof.h) */
+    struct vdpu_gdb *dbg;            /* the gdb stub, NULL when none (gdbstub.h) */
+    int slow;                        /* prof or dbg: heads go through issue_head_slow */
+    const struct vdpu_jit *jit;      /* the translation fast mode runs, NULL: none (jit.h) */
+    const struct vdpu_jit *jit_pure; /* the one timed mode's run-ahead runs, NULL: none */
+    const void *const *jit_pure_ent; /* its entries by pc (n + 1), NULL with it */
 };
 
 /* shared helpers */

@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jit.h"
 #include "progs/dpu_isa.h"
 #include "progs/isa_ops.h"
 #include "test.h"
 #include "vdpu.h"
+#include "x64.h"
 
 #define OUTDIR "build/tests/emu/elf"
 #define CC     "sh emu/bin/dpu-upmem-dpurte-clang"
@@ -113,16 +115,19 @@ static void wr32(ctx_t *c, const char *sym, uint32_t v)
     wr(c, sym, &v, 4);
 }
 
-/* ------------------------------------------- steady-state skipping check
+/* ------------------------------- steady-state skipping and translation check
  *
  * Every timed run of these tests through run() is run twice: as asked
  * (params.skip_steady = 1, the default: run.c skips the pending slots of a
- * steady round robin) and on a second DPU with the skipping off, started
- * from the same WRAM and MRAM. The two must agree in every result field and
- * every byte of WRAM and MRAM: the skipping is an interpreter shortcut and
- * may not change anything the DPU does, nor any modeled cycle. */
+ * steady round robin; params.jit = 1, the default: the run-ahead runs
+ * translated to host code) and on a second DPU with both off, started from
+ * the same WRAM and MRAM; every fast run likewise with the translation
+ * (jit = 1) and interpreted (jit = 0). The two must agree in every result field and every byte of
+ * WRAM and MRAM: the skipping and the translation are shortcuts of the interpreter and may not
+ * change anything the DPU does, nor any modeled cycle or count. */
 #define MCHUNK 65536u
 static long long skip_runs, skip_steady_heads; /* for the skip_identical group */
+static long long jit_runs, jit_entries;        /* for the jit_identical group */
 
 static int nonzero(const uint8_t *p, size_t n)
 {
@@ -158,8 +163,8 @@ static int same_memory(ctx_t *c, vdpu_t *ref, int copy, char *why, size_t wn)
             uint32_t i = 0;
             while (a[i] == b[i])
                 i++;
-            snprintf(why, wn, "%s byte %u: %u with skipping, %u without", wram ? "WRAM" : "MRAM",
-                     o + i, a[i], b[i]);
+            snprintf(why, wn, "%s byte %u: %u with, %u without", wram ? "WRAM" : "MRAM", o + i,
+                     a[i], b[i]);
             return -1;
         }
         if (wram ? vdpu_wram_write(ref, o, a, n) : vdpu_mram_write(ref, o, a, n)) {
@@ -175,14 +180,18 @@ static int same_memory(ctx_t *c, vdpu_t *ref, int copy, char *why, size_t wn)
 static int run(const char *name, ctx_t *c, vdpu_result_t *r)
 {
     const vdpu_params_t *prm = vdpu_get_params(c->d);
+    const int timed = prm->mode == VDPU_MODE_TIMED;
+    /* what the reference turns off */
+    const char *what = timed ? "skipping or translation" : "translation";
     vdpu_t *ref = NULL;
     char why[300];
-    if (prm->mode == VDPU_MODE_TIMED && prm->skip_steady) {
+    if (prm->jit || (timed && prm->skip_steady)) {
         vdpu_params_t p2 = *prm;
         p2.skip_steady = 0;
+        p2.jit = 0;
         if (vdpu_create(&p2, &ref) || vdpu_load(ref, c->p) ||
             same_memory(c, ref, 1, why, sizeof why)) {
-            fail(name, "skip check: cannot set up the reference DPU");
+            fail(name, "%s check: cannot set up the reference DPU", what);
             vdpu_free(ref);
             return -1;
         }
@@ -198,27 +207,33 @@ static int run(const char *name, ctx_t *c, vdpu_result_t *r)
     vdpu_result_t r2, r1 = *r;
     int rc = -1;
     if (vdpu_run(ref, &r2)) {
-        fail(name, "skip check: the reference run failed");
+        fail(name, "%s check: the reference run failed", what);
     } else {
         skip_steady_heads += r1.steady_heads;
+        jit_entries += r1.jit_entries;
         r1.steady_heads = r2.steady_heads = 0;
+        r1.jit_entries = r2.jit_entries = 0;
         /* noted once per program: the reference run, second, notes nothing */
         memset(r1.notes, 0, sizeof r1.notes);
         memset(r2.notes, 0, sizeof r2.notes);
         if (memcmp(&r1, &r2, sizeof r1))
             fail(name,
-                 "skipping changed the result: cycles %llu/%llu idle %llu/%llu instructions "
-                 "%llu/%llu status %d/%d (with/without)",
-                 (unsigned long long)r1.cycles, (unsigned long long)r2.cycles,
+                 "%s changed the result: cycles %llu/%llu idle %llu/%llu instructions "
+                 "%llu/%llu slots %llu/%llu status %d/%d fault %d/%d at %u/%u (with/without)",
+                 what, (unsigned long long)r1.cycles, (unsigned long long)r2.cycles,
                  (unsigned long long)r1.idle_cycles, (unsigned long long)r2.idle_cycles,
                  (unsigned long long)r1.instructions, (unsigned long long)r2.instructions,
-                 r1.status, r2.status);
+                 (unsigned long long)r1.slots, (unsigned long long)r2.slots, r1.status, r2.status,
+                 r1.fault_code, r2.fault_code, r1.fault_pc, r2.fault_pc);
         else if (same_memory(c, ref, 0, why, sizeof why))
-            fail(name, "skipping changed memory: %s", why);
+            fail(name, "%s changed memory: %s", what, why);
         else
             rc = 0;
     }
-    skip_runs++;
+    if (timed)
+        skip_runs++;
+    if (prm->jit)
+        jit_runs++;
     vdpu_free(ref);
     return rc;
 }
@@ -1138,6 +1153,122 @@ static void test_scaling(void)
     }
 }
 
+/* The translation to host code (fast mode, and timed mode's run-ahead) on
+ * programs that exercise it:
+ * the benchmark kernel (loads, stores, ALU, branches), DMA streaming, the
+ * synchronisation services (exits on every ecall), the DPU's own
+ * instructions (carry, mul_step/div_step through the runtime's multiply and
+ * divide) and the RV32 ISA test, with quanta that end inside runs (1, 5) and
+ * the default, with and without cost fusion, and timed. run() compares
+ * each with the interpreter; the translated code must also have been
+ * entered. */
+static void test_jit_identical(void)
+{
+    const char *nm = "jit_identical_results_and_memory";
+    static const struct {
+        const char *out, *src, *flags, *sym;
+        uint32_t val;
+    } progs[] = {
+        {"bench_loop_16", "bench_loop.c", "-DNR_TASKLETS=16", "iterations", 2},
+        {"stream_16", "stream.c", "-DNR_TASKLETS=16", "total_bytes", 64u * 1024},
+        {"sync", "sync.c", "-DNR_TASKLETS=8", NULL, 0},
+        {"jit_dpu_isa", "dpu_isa.c", "", NULL, 0},
+        {"jit_isa", "isa.c", "", NULL, 0},
+    };
+    static const uint32_t quanta[] = {1, 5, 4096};
+    long long runs0 = jit_runs, entries0 = jit_entries;
+    for (size_t k = 0; k < sizeof progs / sizeof progs[0]; k++) {
+        char path[256];
+        if (build(progs[k].out, progs[k].src, progs[k].flags, path, sizeof path)) {
+            fail(nm, "build of %s failed: %.300s", progs[k].src, last_log);
+            return;
+        }
+        for (size_t q = 0; q <= sizeof quanta / sizeof quanta[0]; q++) {
+            for (uint32_t fusion = 0; fusion < 2; fusion++) {
+                ctx_t c;
+                /* timed once per program and fusion (the quantum is fast mode's) */
+                int timed = q == sizeof quanta / sizeof quanta[0];
+                if (open_prog(nm, path, timed ? VDPU_MODE_TIMED : VDPU_MODE_FAST, &c))
+                    return;
+                vdpu_params_t prm = *vdpu_get_params(c.d);
+                prm.fast_quantum = timed ? prm.fast_quantum : quanta[q];
+                prm.isa_fusion = fusion;
+                if (vdpu_set_params(c.d, &prm)) {
+                    fail(nm, "cannot set the parameters");
+                    close_prog(&c);
+                    return;
+                }
+                if (progs[k].sym)
+                    wr32(&c, progs[k].sym, progs[k].val);
+                vdpu_result_t r;
+                int rc = run(nm, &c, &r);
+                close_prog(&c);
+                if (rc)
+                    return;
+            }
+        }
+    }
+    if (jit_entries == entries0)
+        fail(nm, "the translated code never ran (%lld runs)", jit_runs - runs0);
+    else {
+        printf("# translation: %lld runs equal to the interpreter (all groups so far: %lld), "
+               "%lld entries into translated code\n",
+               jit_runs - runs0, jit_runs, jit_entries - entries0);
+        pass(nm);
+    }
+}
+
+/* The translator's bounds: a whole IRAM of the instructions with the
+ * longest translations (indirect jumps, div_step, a head before each: every
+ * one a branch target) fits the buffer computed before emitting, in both
+ * forms; and the encoder writes nothing past a buffer's end, it marks the
+ * translation as failed instead. */
+static void test_jit_bounds(void)
+{
+    const char *nm = "jit_whole_iram_of_longest_forms_fits_its_buffer";
+#if defined(__x86_64__) && defined(__linux__)
+    static uint32_t words[VDPU_IRAM_MAX_INSNS];
+    static vinsn_t code[VDPU_IRAM_MAX_INSNS + 1];
+    static const uint32_t forms[] = {
+        0x7ff58567u, /* jalr a0, 2047(a1) */
+        0x01f5152bu, /* div_step a0:a1, a0, 31 */
+        0xfeb50ee3u, /* beq a0, a1, -4: the one before is a branch target */
+        0x7ee5a023u, /* sw a4, 2016(a1): an access with its check */
+    };
+    int ok = 1;
+    /* all indirect jumps (the longest body, each after a run's end: a head),
+     * then the mix */
+    for (int mix = 0; mix < 2 && ok; mix++) {
+        for (uint32_t i = 0; i < VDPU_IRAM_MAX_INSNS; i++)
+            words[i] = forms[mix ? i % (sizeof forms / sizeof forms[0]) : 0];
+        vdpu_decode(words, VDPU_IRAM_MAX_INSNS, code);
+        for (int pure = 0; pure < 2 && ok; pure++) {
+            vdpu_jit_t *j = vdpu_jit_build(code, VDPU_IRAM_MAX_INSNS, pure);
+            if (!j) {
+                fail(nm, "the %s form of 4096 %s did not fit (or mmap failed)",
+                     pure ? "run-ahead" : "fast", mix ? "mixed instructions" : "jalr");
+                ok = 0;
+            }
+            vdpu_jit_free(j);
+        }
+    }
+    uint8_t buf[16];
+    memset(buf, 0xa5, sizeof buf);
+    x64_t x = {buf, 10, 0, 0};
+    for (int k = 0; k < 4; k++)
+        x64_load(&x, X_AX, X_BX, 0x100); /* 6 bytes each */
+    if (ok && (!x.overflow || x.pos > 10 || buf[10] != 0xa5 || buf[15] != 0xa5)) {
+        fail(nm, "the encoder wrote past its buffer (pos %zu of 10, overflow %d)", x.pos,
+             x.overflow);
+        ok = 0;
+    }
+    if (ok)
+        pass(nm);
+#else
+    test_skipf(nm, "the translator is for x86-64 Linux");
+#endif
+}
+
 /* The skipping on the interpreter benchmark's kernel (WRAM loads and
  * stores between ALU runs) and on 2 KiB-DMA streaming, at tasklet counts
  * below, at and above the revolver's 11 (test_scaling, also through run(),
@@ -1651,5 +1782,7 @@ int main(int argc, char **argv)
     test_register_group("prim_add", test_prim_add, 1);
     test_register_group("wrapper_path", test_wrapper_path, 1);
     test_register_group("skip_identical", test_skip_identical, 1);
+    test_register_group("jit_identical", test_jit_identical, 1);
+    test_register_group("jit_bounds", test_jit_bounds, 1);
     return test_main(argc, argv);
 }

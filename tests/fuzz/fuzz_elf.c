@@ -13,10 +13,16 @@
  * section and program headers, symbols and string tables in place (the file
  * stays mostly well-formed and the size unchanged), and falls back to
  * libFuzzer's own mutator otherwise.
+ *
+ * The run is translated to host code (vdpuJit, the default) and repeated
+ * interpreted on a second DPU: a difference in any result field or in WRAM
+ * aborts, so the ELF corpus also goes through the translator.
  */
 #include <elf.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vdpu.h"
@@ -26,7 +32,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 /* libFuzzer's mutator; absent (NULL) in the replay driver of `make test` */
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
 
-static vdpu_t *dpu;
+static vdpu_t *dpu, *dpu_interp; /* translated (the default), interpreted */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -56,10 +62,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         prm.max_instructions = 4096;
         if (vdpu_create(&prm, &dpu) != VDPU_OK)
             dpu = NULL;
+        prm.jit = 0;
+        if (vdpu_create(&prm, &dpu_interp) != VDPU_OK)
+            dpu_interp = NULL;
     }
-    if (dpu && vdpu_load(dpu, p) == VDPU_OK) {
-        vdpu_result_t r;
-        (void)vdpu_run(dpu, &r);
+    if (dpu && dpu_interp && vdpu_load(dpu, p) == VDPU_OK && vdpu_load(dpu_interp, p) == VDPU_OK) {
+        /* the run translated to host code must be the interpreter's: every
+         * result field and WRAM (both DPUs have seen the same programs) */
+        static uint8_t w0[VDPU_WRAM_SIZE], w1[VDPU_WRAM_SIZE];
+        vdpu_result_t r, r1;
+        if (vdpu_run(dpu, &r) == VDPU_OK && vdpu_run(dpu_interp, &r1) == VDPU_OK) {
+            r.jit_entries = r1.jit_entries = 0;
+            memset(r.notes, 0, sizeof r.notes); /* a place is noted once per program */
+            memset(r1.notes, 0, sizeof r1.notes);
+            vdpu_wram_read(dpu, 0, w0, sizeof w0);
+            vdpu_wram_read(dpu_interp, 0, w1, sizeof w1);
+            if (memcmp(&r, &r1, sizeof r) || memcmp(w0, w1, sizeof w0)) {
+                fprintf(stderr, "fuzz_elf: the translated run differs from the interpreted one\n");
+                abort();
+            }
+        }
         /* the next load must not see this program (it is freed below) */
     }
     vdpu_program_free(p);

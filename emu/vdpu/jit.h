@@ -1,0 +1,60 @@
+/* jit.h -- the translator of the virtual DPU: predecoded DPU code (vinsn_t)
+ * to x86-64 machine code, run in place of the interpreter's fast path in
+ * mode=fast (docs/VIRTUAL_DPU.md, "Translation to host code").
+ *
+ * Contract of a translation: entering it at instruction index pc, with
+ * `left` issue slots of budget not yet charged for the run that starts at
+ * pc, it executes exactly what exec_core (run.c) would execute from there,
+ * charging each straight-line run's `run` slot sum (cost.c's, never its
+ * own) when the run is entered, and returns at an instruction index p with
+ * the budget left such that nothing of the run from p on is charged: p is an
+ * instruction it does not translate (ecall, DMA, multiply, ...), one whose
+ * check failed (an access that is not an aligned WRAM one, a jump outside
+ * .text, sp leaving its stack), a run that does not fit in what is left, or
+ * an indirect jump to a place with no entry. The interpreter then goes on at
+ * p as if it had entered that run itself, so faults, services and the end of
+ * the quantum happen in the interpreter, at the same instruction. */
+#ifndef VDPU_JIT_H
+#define VDPU_JIT_H
+
+#include "vdpu_internal.h"
+
+typedef struct vdpu_jit vdpu_jit_t;
+
+/* The translation of `code` (n instructions plus the sentinel), or NULL
+ * where there is none: a host that is not x86-64 Linux, out of memory, or
+ * the executable mapping refused.
+ *
+ * pure = 0: the form above, for fast mode (loads and stores inline).
+ * pure = 1: the form for timed mode's run-ahead (run.c's runahead()): only
+ * instructions that touch nothing but the tasklet's registers run; the
+ * budget counts records (runahead's cap) instead of slots, charged per run
+ * as its record count and refunded the same way, and the slots of what ran
+ * are returned beside it; a load or store exits like an instruction not
+ * translated (it is a head, issued at its cycle by the scheduler). */
+vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure);
+void vdpu_jit_free(vdpu_jit_t *j);
+
+/* The program's translation of its code (fused: code, else code_rv32) in
+ * the form `pure`, built on first use and shared by every DPU and thread
+ * that runs the program (published atomically; a thread that loses the race
+ * frees its own). NULL when there is none. */
+const vdpu_jit_t *vdpu_jit_get(const vdpu_program_t *p, int fused, int pure);
+
+/* Free the program's translations (vdpu_program_free). */
+void vdpu_jit_release(vdpu_program_t *p);
+
+/* The entry of the run at instruction index pc, NULL when there is none;
+ * vdpu_jit_entries: the table of them (n + 1), for a lookup inline. */
+const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc);
+const void *const *vdpu_jit_entries(const vdpu_jit_t *j);
+
+/* Enter at `entry` (vdpu_jit_entry's, not NULL) with tasklet t's registers,
+ * the DPU's WRAM W and *left of budget; returns the instruction index where
+ * the translation stopped, updates *left (contract above) and sets *slots to
+ * the issue slots of what ran (the pure form; 0 in the other, whose budget
+ * is in slots already). */
+uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
+                      uint32_t *left, uint32_t *slots);
+
+#endif
