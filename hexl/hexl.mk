@@ -72,6 +72,8 @@ TEST_DEPS += $(HEXL_TEST)
 else
 TEST_CMDS += "sh -c '. tests/lib.sh; skip hexl \"no C++ compiler ($(CXX))\"; finish'"
 endif
+include hexl/batch.mk
+
 # Intel HEXL's own unit tests (from the pinned source in ../shared/thirdparty)
 # against this library; they skip with a message where the source, g++ or
 # googletest is missing.
@@ -95,4 +97,5 @@ endif
 .PHONY: test-seal
 test-seal: $(HEXL_PACKAGE) dpu
 	@MAKEFLAGS= sh tests/run.sh "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto" \
-	    "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) pim '$(SEAL_PIM_FILTER)'"
+	    "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) pim '$(SEAL_PIM_FILTER)'" \
+	    "$(SEAL_DRIVER_CMD)"
