@@ -60,7 +60,9 @@ PimConfig GetPimConfig();
 // on this library's own code are not counted).  modeled_s is the virtual
 // UPMEM's clock (what the real DPUs would take, never a measurement), summed
 // over the pim calls' cpim_last_stats totals; measured_s is wall time on
-// this machine inside the backend calls (every backend).
+// this machine inside the backend calls (every backend; on a timing-only
+// pim machine, inside the CPU calls that computed the results, not the
+// simulation's).
 struct Stats {
     uint64_t calls = 0; // backend calls (a batch of one ring is one call)
     uint64_t ntts = 0;  // polynomial limbs transformed
