@@ -86,7 +86,8 @@ endif
 # Microsoft SEAL 4.4.3 (pinned source) on libhexl: its own `sealtest` with the
 # `auto` backend in `make test`; `make test-seal` adds a run on the DPUs (pim,
 # a selection of sealtest: SEAL calls one NTT at a time, each a DPU round trip
-# on the virtual UPMEM).  The SEAL build is kept in $(BUILD)/hexl/seal.
+# on the virtual UPMEM; then the driver of SEAL's API, hexl/batch.mk).  The
+# SEAL build is kept in $(BUILD)/hexl/seal.
 SEAL_WORK := $(abspath $(HEXL_DIR))/seal
 SEAL_HEXL := $(abspath $(HEXL_DIR))/lib/cmake/HEXL
 # (95 tests; the suites' rings of N >= 1024 on the DPUs, the smaller ones on
