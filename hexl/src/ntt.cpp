@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "backend.hpp"
 #include "cryptopim.h"
 #include "cryptopim_ntt.h"
+#include "engine.hpp"
 #include "hexl/number-theory/number-theory.hpp"
 
 namespace intel
@@ -33,7 +33,16 @@ uint64_t mulmod(uint64_t a, uint64_t b, uint64_t q)
     return static_cast<uint64_t>(static_cast<u128>(a) * b % q);
 }
 
-void reduce(uint64_t *dst, const uint64_t *src, uint64_t n, uint64_t q, uint64_t factor)
+void check_factor(const char *what, uint64_t f, uint64_t a, uint64_t b, uint64_t c = 0)
+{
+    if (f != a && f != b && (c == 0 || f != c))
+        throw std::invalid_argument(std::string("NTT: ") + what + " " + std::to_string(f) +
+                                    " is not allowed");
+}
+} // namespace
+
+void cryptopim::ReduceInput(uint64_t *dst, const uint64_t *src, uint64_t n, uint64_t q,
+                            uint64_t factor)
 {
     for (uint64_t i = 0; i < n; i++) {
         uint64_t x = src[i];
@@ -45,25 +54,13 @@ void reduce(uint64_t *dst, const uint64_t *src, uint64_t n, uint64_t q, uint64_t
     }
 }
 
-void check_factor(const char *what, uint64_t f, uint64_t a, uint64_t b, uint64_t c = 0)
+void cryptopim::CheckInputFactor(bool forward, uint64_t f)
 {
-    if (f != a && f != b && (c == 0 || f != c))
-        throw std::invalid_argument(std::string("NTT: ") + what + " " + std::to_string(f) +
-                                    " is not allowed");
+    if (forward)
+        check_factor("forward input_mod_factor", f, 1, 2, 4);
+    else
+        check_factor("inverse input_mod_factor", f, 1, 2);
 }
-} // namespace
-
-struct NTT::Engine {
-    std::shared_ptr<cryptopim::Context> ctx; // null: the portable code below
-    cpim_ntt *ring = nullptr;
-    std::vector<uint64_t> inv_br; // portable: w^-bitrev(i)
-    ~Engine()
-    {
-        cpim_ntt_destroy(ring);
-    }
-    bool Run(bool forward, uint64_t *result, const uint64_t *&src, uint64_t n, uint64_t q,
-             uint64_t input_mod_factor);
-};
 
 NTT::~NTT() = default;
 
@@ -131,34 +128,36 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     } else {
         m_engine->ctx = cryptopim::OpenContext();
         std::lock_guard<std::mutex> g(m_engine->ctx->lock);
-        cpim_err rc =
-            cpim_ntt_create_roots(m_engine->ctx->ctx, degree, &m_q, &m_w, 1, &m_engine->ring);
-        if (rc != CPIM_OK)
-            throw std::runtime_error(std::string("NTT: cryptopim ring: ") + cpim_strerror(rc));
+        m_engine->ring = m_engine->ctx->Get(degree, {m_q}, {m_w});
     }
 }
 
-// The common front of both directions: the object is usable, the input
-// reduced into result (when its factor allows more than q), and rings of
-// cryptopim's range transformed there (true: done).
-bool NTT::Engine::Run(bool forward, uint64_t *result, const uint64_t *&src, uint64_t n, uint64_t q,
-                      uint64_t input_mod_factor)
+// The common front of both directions: a ring of cryptopim's range is
+// deferred (inside a BatchRegion) or transformed on its backend, the input
+// reduced first when its factor allows more than q (true: done); otherwise
+// the operand is copied into result for the portable code.
+static bool run_cryptopim(NTT &ntt, cryptopim::Context *ctx, const cryptopim::Ring &ring,
+                          bool forward, uint64_t *result, const uint64_t *src,
+                          uint64_t input_mod_factor)
 {
-    if (input_mod_factor > 1) {
-        reduce(result, src, n, q, input_mod_factor);
-        src = result;
-    }
-    if (!ring) {
-        if (src != result)
+    const uint64_t n = ntt.GetDegree(), q = ntt.GetModulus();
+    if (!ctx) {
+        if (input_mod_factor > 1)
+            cryptopim::ReduceInput(result, src, n, q, input_mod_factor);
+        else if (src != result)
             std::memmove(result, src, n * sizeof *result);
         return false;
     }
+    if (cryptopim::Deferring()) {
+        cryptopim::Defer(ntt, forward, result, src, input_mod_factor);
+        return true;
+    }
+    if (input_mod_factor > 1) {
+        cryptopim::ReduceInput(result, src, n, q, input_mod_factor);
+        src = result;
+    }
     std::lock_guard<std::mutex> g(ctx->lock);
-    cpim_err rc =
-        forward ? cpim_ntt_forward(ring, src, result, 1) : cpim_ntt_inverse(ring, src, result, 1);
-    if (rc != CPIM_OK)
-        throw std::runtime_error(std::string(forward ? "NTT forward on " : "NTT inverse on ") +
-                                 ctx->backend + ": " + cpim_strerror(rc));
+    ctx->Run(ring, forward, src, result, 1, 1, n);
     return true;
 }
 
@@ -167,10 +166,11 @@ void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t inp
 {
     if (!m_engine)
         throw std::logic_error("NTT: a default-constructed or moved-from object");
-    check_factor("forward input_mod_factor", input_mod_factor, 1, 2, 4);
+    cryptopim::CheckInputFactor(true, input_mod_factor);
     check_factor("forward output_mod_factor", output_mod_factor, 1, 4);
     const uint64_t n = m_degree, q = m_q;
-    if (m_engine->Run(true, result, operand, n, q, input_mod_factor))
+    if (run_cryptopim(*this, m_engine->ctx.get(), m_engine->ring, true, result, operand,
+                      input_mod_factor))
         return;
     // Cooley-Tukey, natural in, bit-reversed out (twiddles w^bitrev(m+i))
     const uint64_t *w = m_root_of_unity_powers.data();
@@ -190,10 +190,11 @@ void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t inp
 {
     if (!m_engine)
         throw std::logic_error("NTT: a default-constructed or moved-from object");
-    check_factor("inverse input_mod_factor", input_mod_factor, 1, 2);
+    cryptopim::CheckInputFactor(false, input_mod_factor);
     check_factor("inverse output_mod_factor", output_mod_factor, 1, 2);
     const uint64_t n = m_degree, q = m_q;
-    if (m_engine->Run(false, result, operand, n, q, input_mod_factor))
+    if (run_cryptopim(*this, m_engine->ctx.get(), m_engine->ring, false, result, operand,
+                      input_mod_factor))
         return;
     // Gentleman-Sande with the inverse twiddles w^-bitrev(m+i), then N^-1
     const uint64_t *w = m_engine->inv_br.data();

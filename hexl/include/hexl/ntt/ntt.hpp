@@ -19,7 +19,9 @@
 // (cryptopim_ntt.h) with the backend of hexl/cryptopim.hpp (`auto`: the
 // AVX-512 / IFMA / AVX2 kernels; `cpu`; `pim`, the DPUs); other degrees on
 // this library's own portable code.  An NTT object may be used by several
-// threads: calls on one object are serialized.
+// threads: calls on one object are serialized.  Inside a
+// cryptopim::BatchRegion (hexl/cryptopim.hpp) the calls on cryptopim's rings
+// are deferred: their results are written at the region's flush.
 //
 // Errors: a bad degree, modulus or root, and a bad mod factor, throw
 // std::invalid_argument; a failure of the backend (e.g. a DPU fault) throws
@@ -38,6 +40,10 @@ namespace intel
 {
 namespace hexl
 {
+namespace cryptopim
+{
+struct EngineAccess; // hexl/cryptopim.hpp's batches reach the engine
+}
 
 class NTT
 {
@@ -160,7 +166,8 @@ class NTT
     }
 
   private:
-    struct Engine; // the cryptopim ring or the portable tables, and a lock
+    friend struct cryptopim::EngineAccess;
+    struct Engine; // the cryptopim context and ring, or the portable tables
 
     uint64_t m_degree = 0;
     uint64_t m_q = 0;
