@@ -427,10 +427,16 @@ static int gcm_init(void *vctx, const unsigned char *key, size_t keylen, const u
     if (key != NULL) {
         if (keylen != c->keylen)
             return cpp_err(c->eng.prov, CPP_R_INVALID_KEY_LENGTH, NULL);
+        /* the same key again (a new message with EVP_CipherInit_ex(ctx,
+         * NULL, NULL, key, iv), as `openssl speed` and many callers do):
+         * the CPU context keeps its schedule and powers of H, whose
+         * computation cost as much as hashing a few KiB */
+        int same = c->key_set && CRYPTO_memcmp(c->key, key, keylen) == 0;
         OPENSSL_cleanse(c->key, sizeof c->key);
         memcpy(c->key, key, keylen);
         c->key_set = 1;
-        c->eng.cpu_keyed = 0;
+        if (!same)
+            c->eng.cpu_keyed = 0;
     }
     return 1;
 }
