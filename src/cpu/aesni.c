@@ -30,7 +30,7 @@
  * (aesni_gcm512.c) or, without AVX-512, on ymm (aesni_gcm256.c);
  * otherwise one after the other, each with its tier's kernel (aesni_gcm.c).
  *
- * XTS: VAES-512 has its own kernel (4 tweaks per zmm); the other tiers run
+ * XTS: VAES-512 (with VPCLMULQDQ) has its own kernel (4 tweaks per zmm); the other tiers run
  * its tweak passes around the same ECB kernels (see aesni_xts).
  *
  * The NTT of cryptopim_ntt.h runs on the x86 vector kernels of ntt_x86.c
@@ -76,8 +76,9 @@ static cpim_err aesni_open(void **state, const cpim_options *opt)
     s->threads = opt->threads;
     unsigned f = cpim_x86_features();
     if (f & CPIM_X86_VAES512) {
-        s->enc = cpim_aesni_v512_enc, s->dec = cpim_aesni_v512_dec, s->ctr = cpim_aesni_v512_ctrk,
-        s->xts = cpim_aesni_v512_xts;
+        s->enc = cpim_aesni_v512_enc, s->dec = cpim_aesni_v512_dec, s->ctr = cpim_aesni_v512_ctrk;
+        if (f & CPIM_X86_VPCLMUL)
+            s->xts = cpim_aesni_v512_xts;
     } else if (f & CPIM_X86_VAES) {
         s->enc = cpim_aesni_v256_enc, s->dec = cpim_aesni_v256_dec, s->ctr = cpim_aesni_v256_ctrk;
     } else {
