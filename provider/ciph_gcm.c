@@ -427,10 +427,16 @@ static int gcm_init(void *vctx, const unsigned char *key, size_t keylen, const u
     if (key != NULL) {
         if (keylen != c->keylen)
             return cpp_err(c->eng.prov, CPP_R_INVALID_KEY_LENGTH, NULL);
+        /* the same key again (a new message with EVP_CipherInit_ex(ctx,
+         * NULL, NULL, key, iv), as `openssl speed` and many callers do):
+         * the CPU context keeps its schedule and powers of H, whose
+         * computation cost as much as hashing a few KiB */
+        int same = c->key_set && CRYPTO_memcmp(c->key, key, keylen) == 0;
         OPENSSL_cleanse(c->key, sizeof c->key);
         memcpy(c->key, key, keylen);
         c->key_set = 1;
-        c->eng.cpu_keyed = 0;
+        if (!same)
+            c->eng.cpu_keyed = 0;
     }
     return 1;
 }
@@ -571,6 +577,21 @@ static int gcm_tls_record(gcm_ctx *c, unsigned char *out, size_t *outl, size_t o
     return 1;
 }
 
+/* An encryption begun without an IV gets a random one of the IV length
+ * set (at least 96 bits), readable afterwards as `iv`, as OpenSSL's default
+ * provider does (SP 800-38D 8.2.2); a decryption needs the IV it was given. */
+static int gcm_need_iv(gcm_ctx *c)
+{
+    if (c->iv_state != IV_UNSET)
+        return 1;
+    if (!c->enc || c->ivlen < 12)
+        return cpp_err(c->eng.prov, CPP_R_IV_NOT_SET, NULL);
+    if (!cpp_random(c->eng.prov, c->iv, c->ivlen))
+        return cpp_err(c->eng.prov, CPP_R_IV_NOT_SET, "no random bytes");
+    c->iv_state = IV_SET;
+    return 1;
+}
+
 static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize,
                       const unsigned char *in, size_t inl)
 {
@@ -582,8 +603,8 @@ static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
         return 1;
     if (!c->key_set)
         return cpp_err(c->eng.prov, CPP_R_NO_KEY_SET, NULL);
-    if (c->iv_state == IV_UNSET)
-        return cpp_err(c->eng.prov, CPP_R_IV_NOT_SET, NULL);
+    if (!gcm_need_iv(c))
+        return 0;
     if (c->iv_state == IV_FINISHED)
         return cpp_err(c->eng.prov, CPP_R_OPERATION_FINISHED, NULL);
     if (out == NULL)
@@ -667,8 +688,8 @@ static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     *outl = 0;
     if (!c->key_set)
         return cpp_err(c->eng.prov, CPP_R_NO_KEY_SET, NULL);
-    if (c->iv_state == IV_UNSET)
-        return cpp_err(c->eng.prov, CPP_R_IV_NOT_SET, NULL);
+    if (!gcm_need_iv(c))
+        return 0;
     if (c->iv_state == IV_FINISHED)
         return cpp_err(c->eng.prov, CPP_R_OPERATION_FINISHED, NULL);
     if (!c->enc && c->taglen == 0)
@@ -840,7 +861,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             c->ivlen < sz + TLS_EXPLICIT)
             return cpp_err(c->eng.prov, CPP_R_INVALID_IV_LENGTH, "tlsivfixed");
         memcpy(c->iv, q->data, sz);
-        if (c->enc && RAND_bytes_ex(c->eng.prov->child, c->iv + sz, c->ivlen - sz, 0) <= 0)
+        if (c->enc && !cpp_random(c->eng.prov, c->iv + sz, c->ivlen - sz))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "no random bytes");
         c->iv_gen = 1;
         c->iv_state = IV_SET;

@@ -3,18 +3,22 @@
  * algorithm tables, the provider's parameters and configuration, its error
  * strings, and the engine that picks a backend for each operation (prov.h).
  */
-#define _GNU_SOURCE /* secure_getenv */
+#define _GNU_SOURCE /* secure_getenv, getrandom */
 #include "prov.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/params.h>
+#include <openssl/rand.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "cnf.h"
@@ -80,6 +84,25 @@ static int backend_known(const char *name)
     return cpim_backend_info_by_name(name, &info) == CPIM_OK;
 }
 
+int cpp_random(cpp_prov *p, unsigned char *buf, size_t n)
+{
+    ERR_set_mark();
+    if (RAND_bytes_ex(p->child, buf, n, 0) > 0) {
+        ERR_pop_to_mark();
+        return 1;
+    }
+    ERR_pop_to_mark(); /* no DRBG among the other providers: the kernel's */
+    while (n > 0) {
+        ssize_t got = getrandom(buf, n, 0);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return 0;
+        buf += got, n -= (size_t)got;
+    }
+    return 1;
+}
+
 void cpp_eng_init(cpp_eng *e, cpp_prov *p)
 {
     memset(e, 0, sizeof *e);
@@ -96,9 +119,46 @@ void cpp_eng_dup(cpp_eng *dst, const cpp_eng *src)
     dst->cpu_keyed = 0;
 }
 
+/* The CPU context backend names, opened with the provider's options:
+ * a spare one for it, or NULL. */
+static cpim_ctx *spare_take(cpp_prov *p, const char *name)
+{
+    cpim_ctx *x = NULL;
+    pthread_mutex_lock(&p->spare_lock);
+    for (int i = 0; i < CPP_SPARES && x == NULL; i++)
+        if (p->spare[i] != NULL && strcmp(p->spare_backend[i], name) == 0)
+            x = p->spare[i], p->spare[i] = NULL;
+    pthread_mutex_unlock(&p->spare_lock);
+    return x;
+}
+
+/* x (opened for backend `name`, holding no key) kept, or closed when the
+ * spares are full. */
+static void spare_put(cpp_prov *p, const char *name, cpim_ctx *x)
+{
+    pthread_mutex_lock(&p->spare_lock);
+    for (int i = 0; i < CPP_SPARES && x != NULL; i++)
+        if (p->spare[i] == NULL) {
+            p->spare[i] = x;
+            snprintf(p->spare_backend[i], sizeof p->spare_backend[i], "%s", name);
+            x = NULL;
+        }
+    pthread_mutex_unlock(&p->spare_lock);
+    cpim_close(x);
+}
+
+/* The backend a CPU context of e is opened for. */
+static const char *cpu_backend(const cpp_eng *e)
+{
+    return strcmp(e->backend, "pim") == 0 ? "auto" : e->backend;
+}
+
 void cpp_eng_free(cpp_eng *e)
 {
-    cpim_close(e->cpu); /* wipes the key it holds */
+    if (e->keyless && e->cpu != NULL)
+        spare_put(e->prov, cpu_backend(e), e->cpu);
+    else
+        cpim_close(e->cpu); /* wipes the key it holds */
     e->cpu = NULL;
     e->cpu_keyed = 0;
 }
@@ -132,9 +192,11 @@ cpim_ctx *cpp_eng_acquire(cpp_eng *e, uint64_t len, int *pim)
         *pim = 1;
         return p->pim;
     }
+    if (e->cpu == NULL && e->keyless && (e->cpu = spare_take(p, cpu_backend(e))) != NULL)
+        e->cpu_name = cpim_ctx_backend(e->cpu);
     if (e->cpu == NULL) {
         /* below the threshold, "pim" contexts run on the best CPU backend */
-        const char *name = is_pim(e->backend) ? "auto" : e->backend;
+        const char *name = cpu_backend(e);
         cpim_options opt;
         cpim_options_init(&opt);
         opt.threads = p->threads;
@@ -444,8 +506,11 @@ static void prov_teardown(void *provctx)
     if (p->handle != NULL)
         prov_write_stats(p);
     cpim_close(p->pim);
+    for (int i = 0; i < CPP_SPARES; i++)
+        cpim_close(p->spare[i]);
     OSSL_LIB_CTX_free(p->child);
     pthread_mutex_destroy(&p->pim_lock);
+    pthread_mutex_destroy(&p->spare_lock);
     free(p->profile);
     free(p->dpu_dir);
     free(p);
@@ -536,6 +601,11 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         return 0;
     p->handle = handle;
     if (pthread_mutex_init(&p->pim_lock, NULL) != 0) {
+        free(p);
+        return 0;
+    }
+    if (pthread_mutex_init(&p->spare_lock, NULL) != 0) {
+        pthread_mutex_destroy(&p->pim_lock);
         free(p);
         return 0;
     }

@@ -62,6 +62,8 @@ enum {
 enum { CPP_OP_CIPHER, CPP_OP_DIGEST, CPP_OP_MAC, CPP_OP_KDF, CPP_OP_COUNT_ };
 
 #define CPP_BACKEND_MAX 32
+/* Keyless CPU contexts kept for reuse (see cpp_eng.keyless) */
+#define CPP_SPARES 8
 
 /* The provider context (one per loaded instance of the module). */
 typedef struct cpp_prov {
@@ -80,6 +82,13 @@ typedef struct cpp_prov {
     char *dpu_dir;                 /* pim: folder of the DPU programs, or NULL */
     pthread_mutex_t pim_lock;      /* serialises the shared pim context */
     cpim_ctx *pim;                 /* opened on first use */
+    /* CPU contexts of freed keyless algorithm contexts, with the backend
+     * each was opened for: the next one takes it instead of opening one
+     * (EVP_Digest makes a new context per message, and a cpim_open costs
+     * more than hashing a few KiB) */
+    pthread_mutex_t spare_lock;
+    cpim_ctx *spare[CPP_SPARES];
+    char spare_backend[CPP_SPARES][CPP_BACKEND_MAX];
     /* counters, readable as provider params (docs/PROVIDER.md) */
     _Atomic uint64_t ops_cpu[CPP_OP_COUNT_];
     _Atomic uint64_t ops_pim[CPP_OP_COUNT_];
@@ -106,7 +115,15 @@ typedef struct cpp_eng {
     int last_pim;         /* the last operation ran on the DPUs */
     const char *last;     /* the backend of the last operation */
     const char *cpu_name; /* the backend of `cpu` */
+    /* the algorithm never loads a key into `cpu` (SHA-256): its CPU
+     * context goes back to the provider's spares when freed */
+    int keyless;
 } cpp_eng;
+
+/* n random bytes (IVs): OpenSSL's DRBG of the provider's library context
+ * (a provider that offers one loaded beside this one), else the kernel's
+ * getrandom(2), since this provider has no DRBG of its own.  0 on failure. */
+int cpp_random(cpp_prov *p, unsigned char *buf, size_t n);
 
 void cpp_eng_init(cpp_eng *e, cpp_prov *p);
 /* A copy for a dup'ed context: same settings, no CPU context yet. */

@@ -22,6 +22,7 @@ static void *sha_new(void *provctx)
     if (c == NULL)
         return NULL;
     cpp_eng_init(&c->eng, provctx);
+    c->eng.keyless = 1;
     return c;
 }
 
@@ -100,6 +101,7 @@ static int sha_digest(void *provctx, const unsigned char *in, size_t inl, unsign
     sha_ctx c;
     memset(&c, 0, sizeof c);
     cpp_eng_init(&c.eng, provctx);
+    c.eng.keyless = 1;
     int ok = sha_init(&c, NULL) && sha_update(&c, in, inl) && sha_final(&c, out, outl, outsz);
     cpp_eng_free(&c.eng);
     OPENSSL_cleanse(&c.st, sizeof c.st);

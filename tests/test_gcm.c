@@ -7,7 +7,7 @@
  * several MRAM rounds and in every host mode; a counter whose low 32 bits
  * wrap inside the message (only possible with a non-96-bit IV); tampered
  * tag, AAD, ciphertext and IV refused with no plaintext released; argument
- * checks; and the aesni backend's three GHASH tiers.
+ * checks; and the aesni backend's five GCM tiers.
  *
  * (The GCMVS vectors of tests/vectors/ run through every backend in
  * test_vectors.c; tests/cli.sh compares with OpenSSL's EVP.)
@@ -219,14 +219,23 @@ TEST(gcm_shani_random) /* the portable GCM, as its AES */
     host_backend("shani", 20, 5000);
 }
 
-/* aesni with VPCLMULQDQ, with PCLMULQDQ only, and with neither (its
- * portable GHASH fallback): the tier is chosen at open. */
+/* aesni's GCM tiers, chosen at open: the one-pass VAES + VPCLMULQDQ
+ * kernels on zmm and on ymm (no AVX-512), CTR then GHASH with VPCLMULQDQ
+ * (no one-pass kernel), with PCLMULQDQ only, and with neither (its
+ * portable GHASH fallback).  On a CPU without some of these the narrower
+ * tier runs instead (the dispatch falls back).  Every key size,
+ * lengths around the kernels' 16-block chunks and 4-block tails, AAD and
+ * IV lengths of every kind. */
 TEST(gcm_aesni_ghash_tiers)
 {
     if (!test_require_backend("aesni"))
         return;
-    static const unsigned drop[3] = {0, CPIM_X86_VPCLMUL, CPIM_X86_VPCLMUL | CPIM_X86_PCLMUL};
-    for (int k = 0; k < 3; k++) {
+    static const unsigned drop[5] = {0, CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL,
+                                     CPIM_X86_VAES512 | CPIM_X86_VPCLMUL256,
+                                     CPIM_X86_VPCLMUL | CPIM_X86_VPCLMUL256,
+                                     CPIM_X86_VPCLMUL | CPIM_X86_VPCLMUL256 | CPIM_X86_PCLMUL};
+    static const size_t kls[3] = {16, 24, 32};
+    for (int k = 0; k < 5; k++) {
         unsigned old = cpim_x86_set_mask(~drop[k]);
         cpim_ctx *ctx = NULL;
         cpim_err rc = cpim_open(&ctx, "aesni", NULL);
@@ -236,9 +245,12 @@ TEST(gcm_aesni_ghash_tiers)
             return;
         char what[32];
         snprintf(what, sizeof what, "aesni tier %d", k);
-        /* lengths around the 4- and 16-block loops */
-        for (size_t len = 0; len <= 300; len += 1 + len / 8)
-            one_case(ctx, what, 16, 12, len % 50, len, 0);
+        int i = 0;
+        for (size_t len = 0; len <= 1200; len += 1 + len / 16, i++) {
+            size_t il = i % 4 ? 12 : 1 + (size_t)rnd() % 64;
+            if (one_case(ctx, what, kls[i % 3], il, (size_t)rnd() % 300, len, i % 8 == 0))
+                break;
+        }
         cpim_close(ctx);
     }
 }

@@ -4,14 +4,17 @@
  * through every backend, compared with OpenSSL's EVP XTS applied per data
  * unit (the reference dm-crypt and the CLI are held to) and decrypted back;
  * on the pim backend also sizes that do not divide evenly over DPUs and
- * tasklets, units split over the kernel's chunks, and several rounds.
+ * tasklets, units split over the kernel's chunks, and several rounds; the
+ * aesni backend's XTS tiers, each forced in turn.
  * Without OpenSSL headers at build time the reference is the cpu backend
  * (itself held to the NIST vectors), so the backends are still compared
  * with each other.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/cpu/x86_cpu.h"
 #include "common.h"
 #include "cryptopim.h"
 #include "test.h"
@@ -117,6 +120,39 @@ TEST(xts_random_all_backends)
             size_t last = 16 + test_rand(&rs) % (usz - 15);
             uint64_t first = i % 3 == 2 ? UINT64_MAX - units / 2 : test_rand(&rs);
             one_case(ctx, info.name, &rs, i % 2 ? 64 : 32, usz, units_len(units, usz, last), first);
+        }
+        cpim_close(ctx);
+    }
+}
+
+/* The aesni backend's XTS tiers, chosen at open (cpim_x86_set_mask): the
+ * VAES-512 kernel (tweaks in registers, VPCLMULQDQ), and the batch path
+ * around the VAES-512 (no VPCLMULQDQ), VAES-256 and AES-NI ECB kernels.  A
+ * tier this CPU lacks runs the next one down (the dispatch falls back). */
+TEST(xts_aesni_tiers)
+{
+    if (!test_require_backend("aesni"))
+        return;
+    static const unsigned drop[4] = {
+        0, CPIM_X86_VPCLMUL, CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL,
+        CPIM_X86_VAES | CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL};
+    static const size_t usizes[] = {16, 31, 256, 512, 4096, 4100};
+    for (int t = 0; t < 4; t++) {
+        unsigned old = cpim_x86_set_mask(~drop[t]);
+        cpim_ctx *ctx = NULL;
+        cpim_err rc = cpim_open(&ctx, "aesni", NULL);
+        cpim_x86_set_mask(old);
+        CHECK(rc == CPIM_OK, "open aesni tier %d: %s", t, cpim_strerror(rc));
+        if (rc != CPIM_OK)
+            return;
+        char be[32];
+        snprintf(be, sizeof be, "aesni tier %d", t);
+        uint64_t rs = 0x5449455253585453ull + (uint64_t)t;
+        for (int i = 0; i < 12; i++) {
+            size_t usz = usizes[i % 6], units = 1 + test_rand(&rs) % 20;
+            size_t last = 16 + test_rand(&rs) % (usz - 15);
+            one_case(ctx, be, &rs, i % 2 ? 64 : 32, usz, units_len(units, usz, last),
+                     test_rand(&rs));
         }
         cpim_close(ctx);
     }

@@ -57,6 +57,13 @@
  *    plaintext and the tag it computed over `in`: the core compares that
  *    with the expected tag in constant time and wipes `out` on a mismatch,
  *    so no engine releases plaintext by itself.  len may be 0.
+ *  - aes.gcm_range: optional, GCM's bulk over one range of a message with
+ *    the key of set_key (gcm_split.c): CTR over len >= 1 bytes from counter
+ *    block c with GCM's inc32 (the low 32 bits wrap alone; c is advanced
+ *    by the blocks used), and y = GHASH of the ciphertext (`in` for
+ *    CPIM_DECRYPT, else `out`) continued from y, a last partial block
+ *    padded with zeros; in == out allowed.  NULL: the core runs the range
+ *    on aes.ctr and the portable GHASH of src/crypto.
  *  - Each operation fills `st` (times on the measured clock at least; the pim
  *    backend also the modeled clock and its phases).  The core has zeroed it.
  *  - aes.xts_set_key / aes.xts: the XTS key slot (cryptopim.h), separate
@@ -125,6 +132,8 @@ typedef struct cpim_aes_engine {
     cpim_err (*gcm)(void *state, cpim_dir dir, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                     size_t aad_len, const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16],
                     cpim_stats *st);
+    cpim_err (*gcm_range)(void *state, cpim_dir dir, uint8_t c[16], uint8_t y[16],
+                          const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st);
 } cpim_aes_engine;
 
 typedef struct cpim_sha_engine {

@@ -47,6 +47,8 @@ int cpim_engine_has(const cpim_ctx *ctx, cpim_engine_op op)
         return a && a->xts;
     case CPIM_OP_GCM:
         return a && a->gcm;
+    case CPIM_OP_GCM_RANGE:
+        return a && a->gcm_range;
     case CPIM_OP_SHA_BATCH:
         return s && s->batch;
     case CPIM_OP_SHA_BLOCKS:
@@ -110,6 +112,14 @@ cpim_err cpim_engine_gcm(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, size_t 
         return CPIM_ERR_UNSUPPORTED;
     return aes_of(ctx)->gcm(STATE(ctx, CPIM_FAMILY_AES), dir, iv, iv_len, aad, aad_len, in, out,
                             len, tag, st);
+}
+
+cpim_err cpim_engine_gcm_range(cpim_ctx *ctx, cpim_dir dir, uint8_t c[16], uint8_t y[16],
+                               const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st)
+{
+    if (!cpim_engine_has(ctx, CPIM_OP_GCM_RANGE))
+        return CPIM_ERR_UNSUPPORTED;
+    return aes_of(ctx)->gcm_range(STATE(ctx, CPIM_FAMILY_AES), dir, c, y, in, out, len, st);
 }
 
 cpim_err cpim_engine_sha_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size_t *lens,

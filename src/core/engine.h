@@ -20,6 +20,7 @@ typedef enum cpim_engine_op {
     CPIM_OP_XTS_SET_KEY,
     CPIM_OP_XTS,
     CPIM_OP_GCM,
+    CPIM_OP_GCM_RANGE,
     CPIM_OP_SHA_BATCH,
     CPIM_OP_SHA_BLOCKS,
     CPIM_OP_HMAC,
@@ -43,6 +44,8 @@ cpim_err cpim_engine_xts(cpim_ctx *ctx, cpim_dir dir, uint64_t first_unit, size_
 cpim_err cpim_engine_gcm(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, size_t iv_len,
                          const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out,
                          size_t len, uint8_t tag[16], cpim_stats *st);
+cpim_err cpim_engine_gcm_range(cpim_ctx *ctx, cpim_dir dir, uint8_t c[16], uint8_t y[16],
+                               const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st);
 
 /* SHA-256 */
 cpim_err cpim_engine_sha_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size_t *lens,

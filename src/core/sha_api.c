@@ -3,6 +3,7 @@
  * in a batch, and the streaming calls (partial blocks, padding and lengths
  * kept here; whole blocks to the context's SHA-256 engine, backend.h).
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,22 +114,35 @@ static cpim_err blocks_call(cpim_ctx *ctx, uint32_t **h, const uint8_t **p, size
 }
 
 /* The working copies of a streaming call: chaining values and one or two
- * blocks per stream, and the argument arrays of the backend call. */
+ * blocks per stream, and the argument arrays of the backend call.  One
+ * stream (cpim_sha256_update / final: every EVP digest) uses the inline
+ * `one` instead of four allocations. */
+struct sha_work {
+    uint32_t h[8];
+    uint8_t blk[128];
+};
 struct sha_scratch {
-    struct sha_work {
-        uint32_t h[8];
-        uint8_t blk[128];
-    } * wk;
+    struct sha_work *wk;
     uint32_t **hp;
     const uint8_t **pp;
     size_t *nb;
+    struct {
+        struct sha_work wk;
+        uint32_t *hp;
+        const uint8_t *pp;
+        size_t nb;
+    } one;
 };
 
 static cpim_err scratch_get(struct sha_scratch *x, size_t count)
 {
-    memset(x, 0, sizeof *x);
+    memset(x, 0, offsetof(struct sha_scratch, one));
     if (!count)
         return CPIM_OK;
+    if (count == 1) {
+        x->wk = &x->one.wk, x->hp = &x->one.hp, x->pp = &x->one.pp, x->nb = &x->one.nb;
+        return CPIM_OK;
+    }
     x->wk = malloc(count * sizeof *x->wk);
     x->hp = malloc(count * sizeof *x->hp);
     x->pp = malloc(count * sizeof *x->pp);
@@ -141,7 +155,8 @@ static void scratch_free(struct sha_scratch *x, size_t count)
 {
     if (x->wk)
         cpim_wipe(x->wk, count * sizeof *x->wk);
-    free(x->wk), free(x->hp), free(x->pp), free(x->nb);
+    if (x->wk != &x->one.wk)
+        free(x->wk), free(x->hp), free(x->pp), free(x->nb);
 }
 
 /* What update_many and final_many do before their work: the states' checks,

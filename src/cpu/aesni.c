@@ -26,7 +26,11 @@
  * with an XOR with its key), which saves one XOR per vector.  A final
  * partial block goes through a 16-byte bounce buffer.
  *
- * XTS: VAES-512 has its own kernel (4 tweaks per zmm); the other tiers run
+ * GCM: with VAES and VPCLMULQDQ, CTR and GHASH run in one pass, on zmm
+ * (aesni_gcm512.c) or, without AVX-512, on ymm (aesni_gcm256.c);
+ * otherwise one after the other, each with its tier's kernel (aesni_gcm.c).
+ *
+ * XTS: VAES-512 (with VPCLMULQDQ) has its own kernel (4 tweaks per zmm); the other tiers run
  * its tweak passes around the same ECB kernels (see aesni_xts).
  *
  * The NTT of cryptopim_ntt.h runs on the x86 vector kernels of ntt_x86.c
@@ -72,8 +76,9 @@ static cpim_err aesni_open(void **state, const cpim_options *opt)
     s->threads = opt->threads;
     unsigned f = cpim_x86_features();
     if (f & CPIM_X86_VAES512) {
-        s->enc = cpim_aesni_v512_enc, s->dec = cpim_aesni_v512_dec, s->ctr = cpim_aesni_v512_ctrk,
-        s->xts = cpim_aesni_v512_xts;
+        s->enc = cpim_aesni_v512_enc, s->dec = cpim_aesni_v512_dec, s->ctr = cpim_aesni_v512_ctrk;
+        if (f & CPIM_X86_VPCLMUL)
+            s->xts = cpim_aesni_v512_xts;
     } else if (f & CPIM_X86_VAES) {
         s->enc = cpim_aesni_v256_enc, s->dec = cpim_aesni_v256_dec, s->ctr = cpim_aesni_v256_ctrk;
     } else {
@@ -83,6 +88,10 @@ static cpim_err aesni_open(void **state, const cpim_options *opt)
         s->ghash = cpim_aesni_vcl_ghash;
     else if (f & CPIM_X86_PCLMUL)
         s->ghash = cpim_aesni_cl_ghash;
+    if ((f & CPIM_X86_VPCLMUL) && (f & CPIM_X86_VAES512))
+        s->gcm = cpim_aesni_v512_gcm;
+    else if ((f & CPIM_X86_VPCLMUL256) && (f & CPIM_X86_VAES))
+        s->gcm = cpim_aesni_v256_gcm;
     *state = s;
     return CPIM_OK;
 #else
@@ -230,6 +239,7 @@ static const cpim_aes_engine aesni_aes = {
     .xts_set_key = cpim_aesni_xts_set_key,
     .xts = cpim_aesni_xts,
     .gcm = cpim_aesni_gcm,
+    .gcm_range = cpim_aesni_gcm_range,
 };
 
 static const cpim_ntt_engine aesni_ntt_engine = {

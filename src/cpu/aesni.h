@@ -8,7 +8,10 @@
  *   aesni_v512.c   the VAES tier on zmm (AVX-512), with its own XTS kernel
  *   aesni_ghash.c  GHASH with PCLMULQDQ / VPCLMULQDQ
  *   aesni_xts.c    AES-XTS around the tier kernels
- *   aesni_gcm.c    AES-GCM: gcm_run.h with this backend's CTR and GHASH
+ *   aesni_clmul.h  GF(2^128) products for GHASH (PCLMULQDQ, VPCLMULQDQ)
+ *   aesni_gcm512.c GCM's CTR and GHASH in one pass on zmm (VAES + VPCLMULQDQ)
+ *   aesni_gcm256.c the same on ymm (VAES + VPCLMULQDQ without AVX-512)
+ *   aesni_gcm.c    AES-GCM: gcm_run.h with this backend's kernels
  */
 #ifndef CPIM_AESNI_H
 #define CPIM_AESNI_H
@@ -50,6 +53,14 @@ static inline void xts_alpha(uint64_t t[2])
 /* GHASH over nb whole blocks with the powers of H in hp (see gcm_key). */
 typedef void (*ghash_kernel)(const uint8_t *hp, uint8_t y[16], const uint8_t *p, size_t nb);
 
+/* GCM over nb whole blocks in one pass: CTR from counter block c (GCM's
+ * inc32: the low 32 bits wrap alone; c is advanced) and y = GHASH of the
+ * ciphertext (in when dec, else out) continued from y, with the powers of
+ * H in hp.  in == out is fine. */
+typedef void (*gcm_kernel)(const uint8_t *rk, unsigned nr, const uint8_t *hp, int dec,
+                           uint8_t c[16], uint8_t y[16], const uint8_t *in, uint8_t *out,
+                           size_t nb);
+
 #define GHASH_POWERS 16
 
 struct aesni_state {
@@ -67,6 +78,7 @@ struct aesni_state {
     /* GCM: H^1..H^16 byte-reversed (PCLMULQDQ's order) when ghash is set,
      * else the portable 4-bit table (a CPU with AES-NI but no PCLMULQDQ) */
     ghash_kernel ghash;
+    gcm_kernel gcm; /* NULL: CTR and GHASH one after the other (gcm_run.h) */
     uint8_t hpow[16 * GHASH_POWERS];
     cpim_crypto_ghash_key gh;
 };
@@ -143,6 +155,12 @@ void cpim_aesni_cl_powers(const uint8_t h[16], uint8_t *hp);
 void cpim_aesni_cl_ghash(const uint8_t *hp, uint8_t y[16], const uint8_t *p, size_t nb);
 void cpim_aesni_vcl_ghash(const uint8_t *hp, uint8_t y[16], const uint8_t *p, size_t nb);
 
+/* aesni_gcm512.c, aesni_gcm256.c: the gcm_kernels on zmm and on ymm. */
+void cpim_aesni_v512_gcm(const uint8_t *rk, unsigned nr, const uint8_t *hp, int dec, uint8_t c[16],
+                         uint8_t y[16], const uint8_t *in, uint8_t *out, size_t nb);
+void cpim_aesni_v256_gcm(const uint8_t *rk, unsigned nr, const uint8_t *hp, int dec, uint8_t c[16],
+                         uint8_t y[16], const uint8_t *in, uint8_t *out, size_t nb);
+
 #endif /* CPIM_HAVE_X86 */
 
 /* The backend's AES operations beyond aesni.c's (contracts in backend.h). */
@@ -154,5 +172,7 @@ cpim_err cpim_aesni_xts(void *p, cpim_dir dir, uint64_t first_unit, size_t unit_
 cpim_err cpim_aesni_gcm(void *p, cpim_dir dir, const uint8_t *iv, size_t iv_len, const uint8_t *aad,
                         size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
                         uint8_t tag[16], cpim_stats *st);
+cpim_err cpim_aesni_gcm_range(void *p, cpim_dir dir, uint8_t c[16], uint8_t y[16],
+                              const uint8_t *in, uint8_t *out, size_t len, cpim_stats *st);
 
 #endif /* CPIM_AESNI_H */

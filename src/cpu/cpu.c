@@ -340,8 +340,12 @@ void cpim_portable_gcm(const cpim_portable_aes *k, unsigned threads, cpim_dir di
                        const uint8_t *in, uint8_t *out, size_t len, uint8_t tag[16])
 {
     struct gcm_state g = {k, threads};
-    const cpim_gcm_ops ops = {&g,           gcm_ctr, gcm_ghash,
-                              gcm_encrypt1, threads, k->table ? NULL : gcm_ctr32};
+    const cpim_gcm_ops ops = {.state = &g,
+                              .ctr = gcm_ctr,
+                              .ghash = gcm_ghash,
+                              .encrypt1 = gcm_encrypt1,
+                              .threads = threads,
+                              .ctr32 = k->table ? NULL : gcm_ctr32};
     cpim_gcm_run(&ops, dir, iv, iv_len, aad, aad_len, in, out, len, tag);
 }
 

@@ -45,6 +45,8 @@ static unsigned detect(void)
         f |= CPIM_X86_VAES512;
     if ((f & CPIM_X86_PCLMUL) && (f & CPIM_X86_AVX512) && (c & (1u << 10)))
         f |= CPIM_X86_VPCLMUL;
+    if ((f & CPIM_X86_PCLMUL) && (f & CPIM_X86_AVX2) && (c & (1u << 10)))
+        f |= CPIM_X86_VPCLMUL256;
     if ((f & CPIM_X86_AVX512) && (b & (1u << 21)))
         f |= CPIM_X86_IFMA;
     return f;

@@ -9,7 +9,9 @@
  * ciphertext before it decrypts it (so in == out works).  GHASH, a serial
  * chain of products, is split over threads as on the DPUs: each thread
  * hashes a part from zero, and the parts are chained by GHASH's linearity,
- * acc = acc * H^L ^ Y_part (L: the part's blocks).
+ * acc = acc * H^L ^ Y_part (L: the part's blocks).  A backend with a
+ * one-pass kernel (ops->stitch) runs the pieces' whole blocks through it
+ * instead, split over threads in the same way.
  */
 #ifndef CPIM_GCM_RUN_H
 #define CPIM_GCM_RUN_H
@@ -36,6 +38,12 @@ typedef struct cpim_gcm_ops {
      * instead of splitting at the wrap: that split branches on the counter,
      * and J0 is derived from H (secret) when the IV is not 96 bits. */
     void (*ctr32)(void *state, uint8_t c[16], const uint8_t *in, uint8_t *out, size_t len);
+    /* Optional: CTR (inc32, c advanced) and y = GHASH of the ciphertext
+     * continued from y, over nblocks whole blocks in one pass (in == out
+     * fine).  When set, the driver's pieces use it for their whole blocks
+     * instead of ctr then ghash, split over threads as GHASH is. */
+    void (*stitch)(void *state, cpim_dir dir, uint8_t c[16], uint8_t y[16], const uint8_t *in,
+                   uint8_t *out, size_t nblocks);
 } cpim_gcm_ops;
 
 /* The backend operation (backend.h, aes_gcm): the tag of `in` (decrypt)
@@ -43,6 +51,17 @@ typedef struct cpim_gcm_ops {
 void cpim_gcm_run(const cpim_gcm_ops *ops, cpim_dir dir, const uint8_t *iv, size_t iv_len,
                   const uint8_t *aad, size_t aad_len, const uint8_t *in, uint8_t *out, size_t len,
                   uint8_t tag[16]);
+
+/* The message's bulk: CTR over len bytes from counter block c (advanced,
+ * inc32) and y = GHASH of the ciphertext continued from y, a partial last
+ * block zero-padded (the backend operation aes.gcm_range, backend.h). */
+void cpim_gcm_bulk(const cpim_gcm_ops *ops, cpim_dir dir, uint8_t c[16], uint8_t y[16],
+                   const uint8_t *in, uint8_t *out, size_t len);
+
+/* y = CTR and GHASH of nblocks whole blocks from counter c (advanced,
+ * inc32) with ops->stitch, in parts over threads when large. */
+void cpim_gcm_stitch(const cpim_gcm_ops *ops, cpim_dir dir, uint8_t c[16], uint8_t y[16],
+                     const uint8_t *in, uint8_t *out, size_t nblocks);
 
 /* GHASH over len bytes with ops->ghash, a partial last block zero-padded. */
 void cpim_gcm_ghash_bytes(const cpim_gcm_ops *ops, uint8_t y[16], const uint8_t *p, size_t len);

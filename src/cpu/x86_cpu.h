@@ -23,6 +23,8 @@ enum {
     CPIM_X86_VPCLMUL = 1u << 8, /* VPCLMULQDQ on zmm: with CPIM_X86_AVX512 */
     /* NTT: */
     CPIM_X86_IFMA = 1u << 9, /* AVX512_IFMA (vpmadd52luq/huq): with CPIM_X86_AVX512 */
+    /* GCM's ymm tier: */
+    CPIM_X86_VPCLMUL256 = 1u << 10, /* VPCLMULQDQ on ymm: with CPIM_X86_AVX2 */
 };
 
 /* The CPIM_X86_* bits this CPU and OS support, restricted by the mask below.

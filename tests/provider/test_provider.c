@@ -656,6 +656,63 @@ TEST(provider_bad_params)
     errors_clear();
 }
 
+/* ---- GCM encryption without an IV: a random one, as the default provider ---- */
+
+/* Encrypts msg with key and no IV on lc (ivlen set first when not 0); the
+ * IV it chose in iv, 0 when refused. */
+static int gcm_no_iv(OSSL_LIB_CTX *lc, int enc, size_t ivlen, const uint8_t key[16],
+                     const uint8_t *msg, size_t len, uint8_t *out, uint8_t iv[16], uint8_t tag[16])
+{
+    EVP_CIPHER *c = cipher(lc, "AES-128-GCM");
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    OSSL_PARAM pl[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen),
+                       OSSL_PARAM_END};
+    int n, ok = EVP_CipherInit_ex2(ctx, c, key, NULL, enc, ivlen ? pl : NULL) &&
+                EVP_CipherUpdate(ctx, out, &n, msg, (int)len) &&
+                EVP_CipherFinal_ex(ctx, out + n, &n) &&
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag) &&
+                EVP_CIPHER_CTX_get_original_iv(ctx, iv, 12);
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+    errors_clear();
+    return ok;
+}
+
+TEST(provider_gcm_random_iv)
+{
+    uint8_t key[16], msg[100], ct[2][100], pt[100], iv[2][16], tag[2][16];
+    for (size_t i = 0; i < sizeof key; i++)
+        key[i] = (uint8_t)rnd(256);
+    for (size_t i = 0; i < sizeof msg; i++)
+        msg[i] = (uint8_t)rnd(256);
+    OSSL_LIB_CTX *const both[2] = {g_def, g_cp};
+    for (int k = 0; k < 2; k++) {
+        const char *who = k ? "cryptopim" : "default";
+        /* the default provider refuses what it refuses (the specification) */
+        CHECK(!gcm_no_iv(both[k], 0, 0, key, msg, sizeof msg, pt, iv[0], tag[0]),
+              "%s: a decryption without an IV was accepted", who);
+        CHECK(!gcm_no_iv(both[k], 1, 8, key, msg, sizeof msg, pt, iv[0], tag[0]),
+              "%s: a random IV of 8 bytes was made", who);
+        for (int r = 0; r < 2; r++)
+            CHECK(gcm_no_iv(both[k], 1, 0, key, msg, sizeof msg, ct[r], iv[r], tag[r]),
+                  "%s: an encryption without an IV was refused", who);
+        CHECK(memcmp(iv[0], iv[1], 12) != 0, "%s: the same IV twice", who);
+        /* the IV it reports is the one it used: the other provider opens it */
+        EVP_CIPHER *c = cipher(both[!k], "AES-128-GCM");
+        EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+        int n, m = 0;
+        int ok = EVP_DecryptInit_ex2(ctx, c, key, iv[1], NULL) &&
+                 EVP_DecryptUpdate(ctx, pt, &n, ct[1], (int)sizeof msg) &&
+                 EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, tag[1]) &&
+                 EVP_DecryptFinal_ex(ctx, pt + n, &m);
+        CHECK(ok && n + m == (int)sizeof msg && memcmp(pt, msg, sizeof msg) == 0,
+              "%s: its random IV does not open its ciphertext", who);
+        EVP_CIPHER_CTX_free(ctx);
+        EVP_CIPHER_free(c);
+        errors_clear();
+    }
+}
+
 /* ---- other digests pass through to the other providers ---- */
 TEST(provider_pass_through)
 {
