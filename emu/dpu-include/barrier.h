@@ -9,10 +9,15 @@
  * one and restores `count` from `initial_count`. The fields may be filled in
  * at run time (PrIM HST-L sets all four, `lock` = the low byte of an
  * ATOMIC_BIT_INIT bit's address). The state lives in WRAM and persists across
- * launches, as on hardware. Waiting with fewer than `count` live tasklets is a
- * deadlock fault (VDPU_FAULT_DEADLOCK). `count` is written into the object by
- * the assembler, as the SDK's macro does: a number or a macro expanding to an
- * arithmetic expression (NR_TASKLETS, NR_TASKLETS / 2), not a C cast. */
+ * launches, as on hardware. If fewer than `count` tasklets ever arrive, the
+ * waiters stay stopped and, once no tasklet runs, the launch ends with them
+ * parked, as on hardware (warned; a fault with stopRules=strict). `count` is
+ * written into the object by the assembler, as the SDK's macro does: a number
+ * or a macro expanding to an arithmetic expression (NR_TASKLETS,
+ * NR_TASKLETS / 2), not a C cast. As the SDK's, the macro ends with its own
+ * `;`: `BARRIER_INIT(b, 4)` compiles with or without one after it (the same
+ * holds for SEMAPHORE_INIT, MUTEX_POOL_INIT, VMUTEX_INIT and
+ * STDOUT_BUFFER_INIT). */
 #ifndef _DPU_BARRIER_H_
 #define _DPU_BARRIER_H_
 
@@ -41,7 +46,7 @@ typedef struct barrier_t {
             ".byte " __VDPU_STR(_counter) "\n"                                                     \
             ".byte " __VDPU_STR(ATOMIC_BIT_GET(__CONCAT(barrier_, _name))) " - __atomic_start_addr\n" \
             ".size " __VDPU_STR(_name) ", 4\n"                                                     \
-            ".text\n")
+            ".text\n");
 /* clang-format on */
 
 void barrier_wait(barrier_t *barrier);

@@ -20,7 +20,7 @@ typedef struct mutex_pool mutex_pool_t;
     _Static_assert((_nb_mutexes) > 0 && ((_nb_mutexes) & ((_nb_mutexes)-1)) == 0,                  \
                    "MUTEX_POOL_INIT: the number of mutexes must be a power of 2");                 \
     uint8_t __atomic_bit __CONCAT(hw_mutexes_, _name)[_nb_mutexes];                                \
-    struct mutex_pool _name = {__CONCAT(hw_mutexes_, _name), (uint8_t)((_nb_mutexes)-1)}
+    struct mutex_pool _name = {__CONCAT(hw_mutexes_, _name), (uint8_t)((_nb_mutexes)-1)};
 
 static inline __attribute__((always_inline, unused)) void mutex_pool_lock(struct mutex_pool *mp,
                                                                           uint16_t id)

@@ -35,7 +35,7 @@ typedef struct sem_t {
             ".byte " __VDPU_STR(_counter) "\n"                                                     \
             ".byte " __VDPU_STR(ATOMIC_BIT_GET(__CONCAT(semaphore_, _name))) " - __atomic_start_addr\n" \
             ".size " __VDPU_STR(_name) ", 4\n"                                                     \
-            ".text\n")
+            ".text\n");
 /* clang-format on */
 
 void sem_take(sem_t *sem);

@@ -32,7 +32,7 @@
     _Static_assert((_size) >= 8 && (_size) % 8 == 0,                                               \
                    "STDOUT_BUFFER_INIT: size must be a non-zero multiple of 8");                   \
     __mram_noinit uint8_t __stdout_buffer[(_size)];                                                \
-    const uint32_t __attribute__((used)) __stdout_buffer_size = (_size)
+    const uint32_t __attribute__((used)) __stdout_buffer_size = (_size);
 
 int printf(const char *restrict format, ...);
 int puts(const char *str);

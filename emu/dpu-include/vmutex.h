@@ -29,7 +29,7 @@ typedef struct vmutex vmutex_t;
     uint8_t __atomic_bit __CONCAT(hw_mutexes_, _name)[_nb_mutexes];                                \
     uint8_t __CONCAT(vmutex_, _name)[((_nb_vmutexes) + 7) >> 3];                                   \
     struct vmutex _name = {__CONCAT(vmutex_, _name), __CONCAT(hw_mutexes_, _name),                 \
-                           (uint8_t)((_nb_mutexes)-1)}
+                           (uint8_t)((_nb_mutexes)-1)};
 
 static inline __attribute__((always_inline, unused)) void vmutex_lock(struct vmutex *vm,
                                                                       uint16_t id)

@@ -38,6 +38,31 @@ while IFS=: read -r h incs; do
         pass "dpu_header_$n"
     fi
 done <"$T/facts"
+# The SDK's declaring macros that end with their own ';' (public programs
+# write them bare, e.g. `BARRIER_INIT(bar, NR_TASKLETS)`): they compile
+# with and without one after them.
+cat >"$T/semi.c" <<'EOF'
+#include <barrier.h>
+#include <mutex_pool.h>
+#include <sem.h>
+#include <stdio.h>
+#include <vmutex.h>
+BARRIER_INIT(b_bare, 2)
+SEMAPHORE_INIT(s_bare, 1)
+MUTEX_POOL_INIT(p_bare, 2)
+VMUTEX_INIT(v_bare, 8, 2)
+STDOUT_BUFFER_INIT(64)
+BARRIER_INIT(b_semi, 2);
+SEMAPHORE_INIT(s_semi, 1);
+MUTEX_POOL_INIT(p_semi, 2);
+VMUTEX_INIT(v_semi, 8, 2);
+int semi_unused;
+EOF
+if eval "$CCX -O0 -Wall -Wextra -Werror -fsyntax-only '$T/semi.c'" >"$T/semi.log" 2>&1; then
+    pass dpu_init_macros_own_semicolon
+else
+    fail dpu_init_macros_own_semicolon "$(grep error "$T/semi.log" | head -c 600)"
+fi
 # -pg: as the SDK's driver, DPU_PROFILING (profiling.h's sections count)
 printf '#ifndef DPU_PROFILING\n#error no DPU_PROFILING\n#endif\nint pg_unused;\n' >"$T/pg.c"
 if ! $CC -pg -c -o "$T/pg.o" "$T/pg.c" >"$T/pg.log" 2>&1; then
