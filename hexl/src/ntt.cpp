@@ -1,12 +1,11 @@
 // ntt.cpp -- hexl/ntt/ntt.hpp on cryptopim_ntt.h.
 //
-// A ring of cryptopim's range (1024 <= N <= 65536) is a cpim_ntt created
-// with the caller's root (cpim_ntt_create_roots), so its transform is
-// HEXL's to the bit: the same definition (evaluations at w^(2i+1) in
-// bit-reversed order) with the same w.  Smaller rings (SEAL's tests use N
-// down to 2) and larger ones run here, on a plain radix-2 transform of the
-// same definition.  Inputs above q (the lazy mod factors) are reduced first:
-// cryptopim's NTT takes [0, q) only.
+// Every ring is a cpim_ntt created with the caller's root
+// (cpim_ntt_create_roots), so its transform is HEXL's to the bit: the same
+// definition (evaluations at w^(2i+1) in bit-reversed order) with the same
+// w, for every degree HEXL allows (2 .. 2^20, cryptopim's range).  Inputs
+// above q (the lazy mod factors) are reduced first: cryptopim's NTT takes
+// [0, q) only.
 #include "hexl/ntt/ntt.hpp"
 
 #include <cstring>
@@ -54,14 +53,13 @@ void check_factor(const char *what, uint64_t f, uint64_t a, uint64_t b, uint64_t
 } // namespace
 
 struct NTT::Engine {
-    std::shared_ptr<cryptopim::Context> ctx; // null: the portable code below
+    std::shared_ptr<cryptopim::Context> ctx;
     cpim_ntt *ring = nullptr;
-    std::vector<uint64_t> inv_br; // portable: w^-bitrev(i)
     ~Engine()
     {
         cpim_ntt_destroy(ring);
     }
-    bool Run(bool forward, uint64_t *result, const uint64_t *&src, uint64_t n, uint64_t q,
+    void Run(bool forward, uint64_t *result, const uint64_t *src, uint64_t n, uint64_t q,
              uint64_t input_mod_factor);
 };
 
@@ -95,8 +93,8 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     m_degree_bits = Log2(degree);
     m_w_inv = InverseMod(m_w, q);
 
-    // the tables of the API's getters (and of the portable transform), in
-    // the caller's allocator as HEXL keeps them
+    // the tables of the API's getters, in the caller's allocator as HEXL
+    // keeps them
     const AlignedAllocator<uint64_t, 64> al(m_alloc);
     m_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
     AlignedVector64<uint64_t> inv(degree, 0);
@@ -126,32 +124,21 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     }
 
     m_engine = std::make_shared<Engine>();
-    if (degree < CPIM_NTT_MIN_N || degree > CPIM_NTT_MAX_N) {
-        m_engine->inv_br.assign(inv.begin(), inv.end());
-    } else {
-        m_engine->ctx = cryptopim::OpenContext();
-        std::lock_guard<std::mutex> g(m_engine->ctx->lock);
-        cpim_err rc =
-            cpim_ntt_create_roots(m_engine->ctx->ctx, degree, &m_q, &m_w, 1, &m_engine->ring);
-        if (rc != CPIM_OK)
-            throw std::runtime_error(std::string("NTT: cryptopim ring: ") + cpim_strerror(rc));
-    }
+    m_engine->ctx = cryptopim::OpenContext();
+    std::lock_guard<std::mutex> g(m_engine->ctx->lock);
+    cpim_err rc = cpim_ntt_create_roots(m_engine->ctx->ctx, degree, &m_q, &m_w, 1, &m_engine->ring);
+    if (rc != CPIM_OK)
+        throw std::runtime_error(std::string("NTT: cryptopim ring: ") + cpim_strerror(rc));
 }
 
-// The common front of both directions: the object is usable, the input
-// reduced into result (when its factor allows more than q), and rings of
-// cryptopim's range transformed there (true: done).
-bool NTT::Engine::Run(bool forward, uint64_t *result, const uint64_t *&src, uint64_t n, uint64_t q,
+// Both directions: the input reduced into result when its factor allows
+// more than q, then the transform there.
+void NTT::Engine::Run(bool forward, uint64_t *result, const uint64_t *src, uint64_t n, uint64_t q,
                       uint64_t input_mod_factor)
 {
     if (input_mod_factor > 1) {
         reduce(result, src, n, q, input_mod_factor);
         src = result;
-    }
-    if (!ring) {
-        if (src != result)
-            std::memmove(result, src, n * sizeof *result);
-        return false;
     }
     std::lock_guard<std::mutex> g(ctx->lock);
     cpim_err rc =
@@ -159,7 +146,6 @@ bool NTT::Engine::Run(bool forward, uint64_t *result, const uint64_t *&src, uint
     if (rc != CPIM_OK)
         throw std::runtime_error(std::string(forward ? "NTT forward on " : "NTT inverse on ") +
                                  ctx->backend + ": " + cpim_strerror(rc));
-    return true;
 }
 
 void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
@@ -169,20 +155,7 @@ void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t inp
         throw std::logic_error("NTT: a default-constructed or moved-from object");
     check_factor("forward input_mod_factor", input_mod_factor, 1, 2, 4);
     check_factor("forward output_mod_factor", output_mod_factor, 1, 4);
-    const uint64_t n = m_degree, q = m_q;
-    if (m_engine->Run(true, result, operand, n, q, input_mod_factor))
-        return;
-    // Cooley-Tukey, natural in, bit-reversed out (twiddles w^bitrev(m+i))
-    const uint64_t *w = m_root_of_unity_powers.data();
-    for (uint64_t m = 1, t = n >> 1; m < n; m <<= 1, t >>= 1)
-        for (uint64_t i = 0; i < m; i++) {
-            const uint64_t s = w[m + i];
-            for (uint64_t j = 2 * i * t; j < 2 * i * t + t; j++) {
-                uint64_t u = result[j], v = mulmod(result[j + t], s, q);
-                result[j] = u + v >= q ? u + v - q : u + v;
-                result[j + t] = u >= v ? u - v : u + q - v;
-            }
-        }
+    m_engine->Run(true, result, operand, m_degree, m_q, input_mod_factor);
 }
 
 void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
@@ -192,23 +165,7 @@ void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t inp
         throw std::logic_error("NTT: a default-constructed or moved-from object");
     check_factor("inverse input_mod_factor", input_mod_factor, 1, 2);
     check_factor("inverse output_mod_factor", output_mod_factor, 1, 2);
-    const uint64_t n = m_degree, q = m_q;
-    if (m_engine->Run(false, result, operand, n, q, input_mod_factor))
-        return;
-    // Gentleman-Sande with the inverse twiddles w^-bitrev(m+i), then N^-1
-    const uint64_t *w = m_engine->inv_br.data();
-    for (uint64_t m = n >> 1, t = 1; m >= 1; m >>= 1, t <<= 1)
-        for (uint64_t i = 0; i < m; i++) {
-            const uint64_t s = w[m + i];
-            for (uint64_t j = 2 * i * t; j < 2 * i * t + t; j++) {
-                uint64_t u = result[j], v = result[j + t];
-                result[j] = u + v >= q ? u + v - q : u + v;
-                result[j + t] = mulmod(u >= v ? u - v : u + q - v, s, q);
-            }
-        }
-    const uint64_t ninv = InverseMod(n, q);
-    for (uint64_t i = 0; i < n; i++)
-        result[i] = mulmod(result[i], ninv, q);
+    m_engine->Run(false, result, operand, m_degree, m_q, input_mod_factor);
 }
 
 } // namespace hexl

@@ -1,5 +1,5 @@
 /*
- * ntt_run.c -- the CPU backends' NTT ops on per-polynomial kernels (see
+ * ntt_run.c -- the NTT ops on the host on per-polynomial kernels (see
  * ntt_run.h).
  *
  * Work item = one (batch element, limb) pair: for POLYMUL the forward
@@ -41,6 +41,7 @@ void cpim_ntt_widen_portable(uint64_t *d, const uint32_t *s, uint32_t n)
 }
 
 const cpim_ntt_kernels cpim_ntt_portable_kernels = {
+    .min_n = 2,
     .fwd32 = cpim_crypto_ntt_fwd32,
     .inv32 = cpim_crypto_ntt_inv32,
     .fwd64 = cpim_crypto_ntt_fwd64,
@@ -58,6 +59,11 @@ struct job {
     uint64_t *out;
     atomic_int nomem;
 };
+
+/* Work items of smaller rings are grouped so that a thread's share holds at
+ * least this many points: a thread is started for a 1024-point transform
+ * and up, not for a handful of 2-point ones. */
+#define GRAIN_N 1024u
 
 /* Scratch of one thread: 5 polynomials of 64-bit words (enough for 32-bit
  * ones too). */
@@ -220,9 +226,13 @@ cpim_err cpim_ntt_run(const cpim_ntt_kernels *k, unsigned threads, const cpim_nt
                       cpim_ntt_op op, const uint64_t *a, const uint64_t *b, uint64_t *out,
                       size_t count)
 {
+    if (plan->n < k->min_n)
+        k = &cpim_ntt_portable_kernels;
     struct job jb = {k, plan, op, a, b, out, 0};
-    /* one item is at least a 1024-point transform (~10 us): grain 1 */
+    /* an item of GRAIN_N points or more is worth a thread's start-up;
+     * smaller rings take as many items per share */
+    const size_t grain = plan->n >= GRAIN_N ? 1 : GRAIN_N / plan->n;
     /* CPIM_ERR_THREAD still means all the work was done (in the caller). */
-    (void)cpim_parallel_for(threads, count * plan->nmod, 1, range, &jb);
+    (void)cpim_parallel_for(threads, count * plan->nmod, grain, range, &jb);
     return atomic_load(&jb.nomem) ? CPIM_ERR_NOMEM : CPIM_OK;
 }
