@@ -40,8 +40,8 @@ $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfigVersion.cmake: hexl/HEXLConfigVersion.cmake
 	cp $< $@
 $(HEXL_DIR)/lib/pkgconfig/hexl.pc: hexl/hexl.pc.in hexl/hexl.mk
 	@mkdir -p $(dir $@)
-	sed -e 's|@HEXL_INCLUDE@|$(abspath hexl/include)|' -e 's|@HEXL_LIBDIR@|$(abspath $(dir $(HEXL_LIB)))|' \
-	    -e 's|@HEXL_LINK@|$(HEXL_LINK)|' $< > $@
+	sed -e 's|@PREFIX@|$(abspath $(HEXL_DIR))|' -e 's|@INCLUDEDIR@|$(abspath hexl/include)|' \
+	    -e 's|@LIBDIR@|$(abspath $(dir $(HEXL_LIB)))|' -e 's|@HEXL_LINK@|$(HEXL_LINK)|' $< > $@
 
 HEXL_PACKAGE := $(HEXL_LIB) $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfig.cmake \
                 $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfigVersion.cmake $(HEXL_DIR)/lib/pkgconfig/hexl.pc
@@ -54,6 +54,39 @@ else
 hexl:
 	@echo "libhexl: not built (no C++ compiler $(CXX))"
 endif
+
+# ---- make install (dist/install.mk): the library, its headers under
+# INCLUDEDIR/hexl, the CMake package LIBDIR/cmake/HEXL (paths relative to
+# the package's own folder) and LIBDIR/pkgconfig/hexl.pc, linked with the
+# installed libcryptopim.a and, on the virtual UPMEM, its libdpu.a.
+I_HEXL_CMAKE = $(DESTDIR)$(LIBDIR)/cmake/HEXL
+# a path relative to LIBDIR/cmake/HEXL, as the CMake package names it
+hexl_cmake_rel = $${CMAKE_CURRENT_LIST_DIR}/$(shell realpath -m --relative-to=$(LIBDIR)/cmake/HEXL $(1))
+HEXL_INST_DPU = $(if $(REAL_SDK),$(DPU_HOST_LIBS),$(UPMEM_VDIR)/lib/libdpu.a)
+.PHONY: install-hexl uninstall-hexl
+ifeq ($(HEXL_HAVE_CXX),1)
+install: install-hexl
+uninstall: uninstall-hexl
+endif
+install-hexl: $(HEXL_LIB)
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(I_HEXL_CMAKE) $(DESTDIR)$(INCLUDEDIR)/hexl
+	install -m 644 $(HEXL_LIB) $(DESTDIR)$(LIBDIR)/
+	cd hexl/include/hexl && find . -name '*.hpp' -exec install -D -m 644 {} \
+	    $(DESTDIR)$(INCLUDEDIR)/hexl/{} \;
+	sed -e 's|@HEXL_INCLUDE@|$(call hexl_cmake_rel,$(INCLUDEDIR))|' \
+	    -e 's|@HEXL_LIB@|$(call hexl_cmake_rel,$(LIBDIR)/libhexl.a)|' \
+	    -e 's|@HEXL_LINK@|$(call hexl_cmake_rel,$(LIBDIR)/libcryptopim.a);$(if $(REAL_SDK),$(subst $(hexl_space),;,$(strip $(DPU_HOST_LIBS))),$(call hexl_cmake_rel,$(HEXL_INST_DPU)));-lpthread;-lm|' \
+	    hexl/HEXLConfig.cmake.in >$(I_HEXL_CMAKE)/HEXLConfig.cmake
+	install -m 644 hexl/HEXLConfigVersion.cmake $(I_HEXL_CMAKE)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
+	    -e 's|@HEXL_LINK@|$${libdir}/libcryptopim.a $(if $(REAL_SDK),$(DPU_HOST_LIBS),$(call pc_rel,$(HEXL_INST_DPU))) -lpthread -lm|' \
+	    hexl/hexl.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/hexl.pc
+	chmod 644 $(I_HEXL_CMAKE)/HEXLConfig.cmake $(DESTDIR)$(LIBDIR)/pkgconfig/hexl.pc
+uninstall-hexl:
+	rm -f $(DESTDIR)$(LIBDIR)/libhexl.a $(DESTDIR)$(LIBDIR)/pkgconfig/hexl.pc
+	rm -rf $(DESTDIR)$(LIBDIR)/cmake/HEXL $(DESTDIR)$(INCLUDEDIR)/hexl
+	-rmdir $(DESTDIR)$(LIBDIR)/cmake 2>/dev/null
 
 # ---- tests: tests/hexl/ ----
 HEXL_TEST := $(BUILD)/tests/hexl/test-hexl
