@@ -114,6 +114,12 @@ TEST_CMDS += "sh tests/hexl/hexl_tests.sh $(abspath $(HEXL_DIR))/own $(abspath h
 TEST_DEPS += $(HEXL_LIB)
 endif
 
+# The differential test against the real Intel HEXL 1.2.6 (built once from
+# the pinned source into $(BUILD)/hexl/diff: about a minute of one core).
+ifeq ($(HEXL_HAVE_CXX),1)
+TEST_CMDS += "sh tests/hexl/hexl_diff.sh $(abspath $(HEXL_DIR))/diff $(abspath hexl/include) $(HEXL_OWN_LINK)"
+endif
+
 # Microsoft SEAL 4.4.3 (pinned source) on libhexl: its own `sealtest` with the
 # `auto` backend in `make test`; `make test-seal` adds a run on the DPUs (pim,
 # a selection of sealtest: SEAL calls one NTT at a time, each a DPU round trip
