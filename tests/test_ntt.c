@@ -8,7 +8,8 @@
  * identical bytes across backends.  The comparison with FLINT, an
  * independent implementation, is test_ntt_flint.c.
  *
- * Sizes stay small (N <= 4096, a few polynomials): the CI budget, and the
+ * Sizes stay small (N <= 4096, a few polynomials; one polynomial of 2^17
+ * and one of 2^20 points for the largest rings): the CI budget, and the
  * pim backend runs on the virtual UPMEM.
  */
 #include <stdlib.h>
