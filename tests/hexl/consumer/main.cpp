@@ -20,8 +20,8 @@ static bool ring(uint64_t n, uint64_t q)
     uint64_t logn = Log2(n);
     for (uint64_t i = 0; i < n; i++)
         if (f[ReverseBits(i, logn)] != PowMod(w, 2 * i + 1, q)) {
-            std::printf("n %llu: forward(X)[bitrev(%llu)] is not w^(2i+1)\n",
-                        (unsigned long long)n, (unsigned long long)i);
+            std::printf("n %llu: forward(X)[bitrev(%llu)] is not w^(2i+1)\n", (unsigned long long)n,
+                        (unsigned long long)i);
             return false;
         }
     ntt.ComputeInverse(g.data(), f.data(), 1, 1);

@@ -177,7 +177,8 @@ bool ckks()
         uint64_t bits;
         std::memcpy(&bits, &r[i], sizeof bits);
         // every slot, to the last bit of the double
-        std::printf("ckks slot %zu %.17g %016llx\n", i, r[i], static_cast<unsigned long long>(bits));
+        std::printf("ckks slot %zu %.17g %016llx\n", i, r[i],
+                    static_cast<unsigned long long>(bits));
     }
     return ok;
 }
