@@ -140,3 +140,15 @@ test-seal: $(HEXL_PACKAGE) dpu
 	@MAKEFLAGS= TEST_JOBS=1 sh tests/run.sh "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto" \
 	    "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) pim '$(SEAL_PIM_FILTER)'" \
 	    "sh tests/hexl/seal_examples.sh $(SEAL_WORK) $(SEAL_HEXL) auto"
+
+# sealbench side by side (bench/seal.sh): SEAL on libhexl, on the real Intel
+# HEXL (built by the differential test, which runs first) and without HEXL,
+# one core, CSV with the ratios in bench/out/seal.csv.  Minutes of builds
+# the first time; not part of make test.
+.PHONY: bench-seal
+bench-seal: $(HEXL_PACKAGE)
+	@MAKEFLAGS= sh tests/run.sh "sh tests/hexl/hexl_diff.sh $(abspath $(HEXL_DIR))/diff $(abspath hexl/include) $(HEXL_OWN_LINK)"
+	@mkdir -p bench/out
+	sh bench/seal.sh $(abspath $(HEXL_DIR))/sealbench $(SEAL_HEXL) \
+	    $(abspath $(HEXL_DIR))/diff/real/lib/cmake/hexl-1.2.6 bench/out/seal.csv
+	@cat bench/out/seal.csv
