@@ -39,8 +39,8 @@ build hexl -DSEAL_USE_INTEL_HEXL=ON -DHEXL_DIR="$real"
 build seal -DSEAL_USE_INTEL_HEXL=OFF
 pin=
 command -v taskset >/dev/null && pin="taskset -c 0"
-# sealbench's names: "n=N / log(q)=B / CATEGORY / NAME"
-filter='n=(4096|8192|16384|32768) / log\(q\)=[0-9]+ / (UTIL / NTT(Forward|Inverse)|BFV / Evaluate(MulCt|RelinInplace)|CKKS / EvaluateMulCt)$'
+# sealbench's names: "n=N / log(q)=B / CATEGORY / NAME/iterations:K"
+filter='n=(4096|8192|16384|32768) / log\(q\)=[0-9]+ / (UTIL / NTT(Forward|Inverse)|BFV / Evaluate(MulCt|RelinInplace)|CKKS / EvaluateMulCt)/'
 for kind in ours hexl seal; do
     : >"$work/runs-$kind.csv"
     r=0
@@ -48,20 +48,22 @@ for kind in ours hexl seal; do
         # shellcheck disable=SC2086
         CRYPTOPIM_HEXL_BACKEND=${CRYPTOPIM_HEXL_BACKEND:-auto} $pin "$work/build-$kind/bin/sealbench" \
             --benchmark_filter="$filter" --benchmark_format=csv 2>/dev/null |
-            grep '^"n=' >>"$work/runs-$kind.csv"
+            grep '^"n=' >>"$work/runs-$kind.csv" || true
         r=$((r + 1))
     done
 done
 # median CPU time per row and kind, then the ratios
-awk -F, -v W="$work" '
+{
+    echo "row,n,log_q,cryptopim_us,hexl_us,seal_us,vs_hexl,vs_seal"
+    awk -F, -v W="$work" '
     function med(a, k,   n, i, j, t, v) { n = split(a, v, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
         return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
     FNR == 1 { kind = FILENAME; sub(/.*runs-/, "", kind); sub(/\.csv$/, "", kind) }
-    { name = $1; gsub(/"/, "", name); unit = $5; gsub(/"/, "", unit); t = $4
+    { name = $1; gsub(/"/, "", name); sub(/\/iterations:.*/, "", name); unit = $5; gsub(/"/, "", unit); t = $4
       if (unit == "ns") t /= 1000; else if (unit == "ms") t *= 1000
       times[name, kind] = times[name, kind] " " t; names[name] = 1 }
-    END { print "row,n,log_q,cryptopim_us,hexl_us,seal_us,vs_hexl,vs_seal"
-          for (nm in names) { split(nm, p, " / "); n = p[1]; sub(/n=/, "", n); lq = p[2]; sub(/log\(q\)=/, "", lq)
+    END { for (nm in names) { split(nm, p, " / "); n = p[1]; sub(/n=/, "", n); lq = p[2]; sub(/log\(q\)=/, "", lq)
               o = med(times[nm, "ours"]); h = med(times[nm, "hexl"]); s = med(times[nm, "seal"])
               printf "%s / %s,%s,%s,%.2f,%.2f,%.2f,%.2f,%.2f\n", p[3], p[4], n, lq, o, h, s, o ? h / o : 0, o ? s / o : 0 } }
-' "$work/runs-ours.csv" "$work/runs-hexl.csv" "$work/runs-seal.csv" | sort -t, -k1,1 -k2,2n >"$out"
+' "$work/runs-ours.csv" "$work/runs-hexl.csv" "$work/runs-seal.csv" | sort -t, -k1,1 -k2,2n
+} >"$out"
