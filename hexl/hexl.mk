@@ -40,8 +40,8 @@ $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfigVersion.cmake: hexl/HEXLConfigVersion.cmake
 	cp $< $@
 $(HEXL_DIR)/lib/pkgconfig/hexl.pc: hexl/hexl.pc.in hexl/hexl.mk
 	@mkdir -p $(dir $@)
-	sed -e 's|@HEXL_INCLUDE@|$(abspath hexl/include)|' -e 's|@HEXL_LIBDIR@|$(abspath $(dir $(HEXL_LIB)))|' \
-	    -e 's|@HEXL_LINK@|$(HEXL_LINK)|' $< > $@
+	sed -e 's|@PREFIX@|$(abspath $(HEXL_DIR))|' -e 's|@INCLUDEDIR@|$(abspath hexl/include)|' \
+	    -e 's|@LIBDIR@|$(abspath $(dir $(HEXL_LIB)))|' -e 's|@HEXL_LINK@|$(HEXL_LINK)|' $< > $@
 
 HEXL_PACKAGE := $(HEXL_LIB) $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfig.cmake \
                 $(HEXL_DIR)/lib/cmake/HEXL/HEXLConfigVersion.cmake $(HEXL_DIR)/lib/pkgconfig/hexl.pc
@@ -54,6 +54,39 @@ else
 hexl:
 	@echo "libhexl: not built (no C++ compiler $(CXX))"
 endif
+
+# ---- make install (dist/install.mk): the library, its headers under
+# INCLUDEDIR/hexl, the CMake package LIBDIR/cmake/HEXL (paths relative to
+# the package's own folder) and LIBDIR/pkgconfig/hexl.pc, linked with the
+# installed libcryptopim.a and, on the virtual UPMEM, its libdpu.a.
+I_HEXL_CMAKE = $(DESTDIR)$(LIBDIR)/cmake/HEXL
+# a path relative to LIBDIR/cmake/HEXL, as the CMake package names it
+hexl_cmake_rel = $${CMAKE_CURRENT_LIST_DIR}/$(shell realpath -m --relative-to=$(LIBDIR)/cmake/HEXL $(1))
+HEXL_INST_DPU = $(if $(REAL_SDK),$(DPU_HOST_LIBS),$(UPMEM_VDIR)/lib/libdpu.a)
+.PHONY: install-hexl uninstall-hexl
+ifeq ($(HEXL_HAVE_CXX),1)
+install: install-hexl
+uninstall: uninstall-hexl
+endif
+install-hexl: $(HEXL_LIB)
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(I_HEXL_CMAKE) $(DESTDIR)$(INCLUDEDIR)/hexl
+	install -m 644 $(HEXL_LIB) $(DESTDIR)$(LIBDIR)/
+	cd hexl/include/hexl && find . -name '*.hpp' -exec install -D -m 644 {} \
+	    $(DESTDIR)$(INCLUDEDIR)/hexl/{} \;
+	sed -e 's|@HEXL_INCLUDE@|$(call hexl_cmake_rel,$(INCLUDEDIR))|' \
+	    -e 's|@HEXL_LIB@|$(call hexl_cmake_rel,$(LIBDIR)/libhexl.a)|' \
+	    -e 's|@HEXL_LINK@|$(call hexl_cmake_rel,$(LIBDIR)/libcryptopim.a);$(if $(REAL_SDK),$(subst $(hexl_space),;,$(strip $(DPU_HOST_LIBS))),$(call hexl_cmake_rel,$(HEXL_INST_DPU)));-lpthread;-lm|' \
+	    hexl/HEXLConfig.cmake.in >$(I_HEXL_CMAKE)/HEXLConfig.cmake
+	install -m 644 hexl/HEXLConfigVersion.cmake $(I_HEXL_CMAKE)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|' \
+	    -e 's|@HEXL_LINK@|$${libdir}/libcryptopim.a $(if $(REAL_SDK),$(DPU_HOST_LIBS),$(call pc_rel,$(HEXL_INST_DPU))) -lpthread -lm|' \
+	    hexl/hexl.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/hexl.pc
+	chmod 644 $(I_HEXL_CMAKE)/HEXLConfig.cmake $(DESTDIR)$(LIBDIR)/pkgconfig/hexl.pc
+uninstall-hexl:
+	rm -f $(DESTDIR)$(LIBDIR)/libhexl.a $(DESTDIR)$(LIBDIR)/pkgconfig/hexl.pc
+	rm -rf $(DESTDIR)$(LIBDIR)/cmake/HEXL $(DESTDIR)$(INCLUDEDIR)/hexl
+	-rmdir $(DESTDIR)$(LIBDIR)/cmake 2>/dev/null
 
 # ---- tests: tests/hexl/ ----
 HEXL_TEST := $(BUILD)/tests/hexl/test-hexl
@@ -83,6 +116,12 @@ TEST_CMDS += "sh tests/hexl/hexl_tests.sh $(abspath $(HEXL_DIR))/own $(abspath h
 TEST_DEPS += $(HEXL_LIB)
 endif
 
+# The differential test against the real Intel HEXL 1.2.6 (built once from
+# the pinned source into $(BUILD)/hexl/diff: about a minute of one core).
+ifeq ($(HEXL_HAVE_CXX),1)
+TEST_CMDS += "sh tests/hexl/hexl_diff.sh $(abspath $(HEXL_DIR))/diff $(abspath hexl/include) $(HEXL_OWN_LINK)"
+endif
+
 # Microsoft SEAL 4.4.3 (pinned source) on libhexl: its own `sealtest` with the
 # `auto` backend in `make test`; `make test-seal` adds a run on the DPUs (pim,
 # a selection of sealtest: SEAL calls one NTT at a time, each a DPU round trip
@@ -101,7 +140,24 @@ TEST_CMDS += "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto"
 TEST_DEPS += $(HEXL_PACKAGE)
 endif
 .PHONY: test-seal
+# One after another (TEST_JOBS=1): the three share the SEAL build in
+# $(SEAL_WORK).  seal_examples.sh (SEAL's example flows against a SEAL built
+# without HEXL, a second SEAL build) is here rather than in make test for
+# the CI budget.
 test-seal: $(HEXL_PACKAGE) dpu
-	@MAKEFLAGS= sh tests/run.sh "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto" \
+	@MAKEFLAGS= TEST_JOBS=1 sh tests/run.sh "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) auto" \
 	    "sh tests/hexl/seal.sh $(SEAL_WORK) $(SEAL_HEXL) pim '$(SEAL_PIM_FILTER)'" \
+	    "sh tests/hexl/seal_examples.sh $(SEAL_WORK) $(SEAL_HEXL) auto" \
 	    "$(SEAL_DRIVER_CMD)"
+
+# sealbench side by side (bench/seal.sh): SEAL on libhexl, on the real Intel
+# HEXL (built by the differential test, which runs first) and without HEXL,
+# one core, CSV with the ratios in bench/out/seal.csv.  Minutes of builds
+# the first time; not part of make test.
+.PHONY: bench-seal
+bench-seal: $(HEXL_PACKAGE)
+	@MAKEFLAGS= sh tests/run.sh "sh tests/hexl/hexl_diff.sh $(abspath $(HEXL_DIR))/diff $(abspath hexl/include) $(HEXL_OWN_LINK)"
+	@mkdir -p bench/out
+	sh bench/seal.sh $(abspath $(HEXL_DIR))/sealbench $(SEAL_HEXL) \
+	    $(abspath $(HEXL_DIR))/diff/real/lib/cmake/hexl-1.2.6 bench/out/seal.csv
+	@cat bench/out/seal.csv

@@ -6,7 +6,8 @@
  * in == out allowed, one thread per context at a time).
  *
  * A ring (cpim_ntt) is a degree N and an RNS base of L primes q_0..q_{L-1}:
- *  - N a power of two, 1024 <= N <= 65536;
+ *  - N a power of two, 2 <= N <= 2^20 (HEXL's range; SEAL's rings are
+ *    2 .. 131072, its tests use N down to 2);
  *  - 1 <= L <= CPIM_NTT_MAX_MODULI distinct primes, each q = 1 (mod 2N) (so
  *    that a primitive 2N-th root of unity psi exists), and either a word
  *    modulus (q < 2^31) or a double-word one (q < 2^62); word and
@@ -38,9 +39,13 @@
  *   cpu     portable C, 32-bit values   portable C, 64-bit values, 64 x 64 -> 128
  *   aesni   AVX-512 (16 lanes) or AVX2  AVX-512 IFMA52         portable C (scalar)
  *           (8 lanes), else portable    (8 lanes), else scalar
+ *           (N < 32: portable C, the vector kernels need two vectors)
  *   auto    aesni's kernels where AES-NI is there, else cpu's
- *   pim     the DPUs (RNS limbs over DPUs; docs/NTT.md): word moduli only, a
- *           ring with a double-word modulus gets CPIM_ERR_UNSUPPORTED
+ *   pim     the DPUs (RNS limbs over DPUs; docs/NTT.md) for 1024 <= N <=
+ *           65536; other rings on the host, cpu's portable code (the DPU
+ *           kernel's four-step passes need N >= 1024 -- a whole WRAM block
+ *           and rows of 16-byte DMAs -- and its MRAM plan N <= 65536);
+ *           such a call's statistics have no modeled time (has_modeled 0)
  *   cpu-table, shani: cpu's portable code (they differ from cpu in AES / SHA-256 only)
  * The CPU backends spread (polynomial, limb) pairs over host threads.  A
  * backend without the op answers CPIM_ERR_UNSUPPORTED.  docs/NTT.md has the
@@ -59,8 +64,8 @@
 extern "C" {
 #endif
 
-#define CPIM_NTT_MIN_N      1024u
-#define CPIM_NTT_MAX_N      65536u
+#define CPIM_NTT_MIN_N      2u
+#define CPIM_NTT_MAX_N      1048576u
 #define CPIM_NTT_MAX_MODULI 16u
 #define CPIM_NTT_WORD_BITS  31u /* word moduli: q < 2^31 */
 #define CPIM_NTT_DWORD_BITS 62u /* double-word moduli: q < 2^62 */

@@ -305,6 +305,39 @@ else
     skip install_man "no man (Debian: man-db)"
 fi
 
+# ---- libhexl (the Intel HEXL API, hexl/): a CMake consumer ----
+# find_package(HEXL) against the staged tree (the package's paths are
+# relative to itself), then the same program through pkg-config.
+if [ ! -f "$BUILD/hexl/lib/libhexl.a" ]; then
+    skip install_hexl "libhexl not built (no C++ compiler)"
+else
+    missing=""
+    for f in lib/libhexl.a include/hexl/hexl.hpp include/hexl/ntt/ntt.hpp \
+        include/hexl/util/allocator.hpp lib/cmake/HEXL/HEXLConfig.cmake \
+        lib/cmake/HEXL/HEXLConfigVersion.cmake lib/pkgconfig/hexl.pc; do
+        [ -e "$R/$f" ] || missing="$missing $f"
+    done
+    if [ -z "$missing" ]; then pass install_hexl_tree; else fail install_hexl_tree "missing:$missing"; fi
+    if ! command -v cmake >/dev/null 2>&1; then
+        skip install_hexl_cmake "no cmake"
+    elif cmake -S tests/hexl/consumer -B "$T/hexl_build" -DCMAKE_PREFIX_PATH="$R" \
+        >"$T/log" 2>&1 && cmake --build "$T/hexl_build" >>"$T/log" 2>&1 &&
+        "$T/hexl_build/hexl_consumer" >>"$T/log" 2>&1; then
+        pass install_hexl_cmake
+    else
+        fail install_hexl_cmake "$(tail -n 8 "$T/log")"
+    fi
+    if [ -z "$PKGCONFIG" ]; then
+        skip install_hexl_pkgconfig "no pkg-config"
+    elif g++ -std=c++17 -o "$T/hexl_pc" tests/hexl/consumer/main.cpp \
+        $(PKG_CONFIG_PATH="$R/lib/pkgconfig" "$PKGCONFIG" --define-prefix --cflags --libs hexl) \
+        >"$T/log" 2>&1 && "$T/hexl_pc" >>"$T/log" 2>&1; then
+        pass install_hexl_pkgconfig
+    else
+        fail install_hexl_pkgconfig "$(tail -n 8 "$T/log")"
+    fi
+fi
+
 # ---- uninstall ----
 mk uninstall DESTDIR="$D" PREFIX=$P >"$T/log" 2>&1
 left=$(find "$D" -type f -o -type l | head -5)

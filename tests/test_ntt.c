@@ -8,7 +8,8 @@
  * identical bytes across backends.  The comparison with FLINT, an
  * independent implementation, is test_ntt_flint.c.
  *
- * Sizes stay small (N <= 4096, a few polynomials): the CI budget, and the
+ * Sizes stay small (N <= 4096, a few polynomials; one polynomial of 2^17
+ * and one of 2^20 points for the largest rings): the CI budget, and the
  * pim backend runs on the virtual UPMEM.
  */
 #include <stdlib.h>
@@ -75,7 +76,7 @@ TEST(ntt_params)
     }
     cpim_ntt *r = (cpim_ntt *)1;
     const uint64_t w = W31;
-    static const size_t bad_n[] = {0, 1, 512, 1000, 1536, 131072};
+    static const size_t bad_n[] = {0, 1, 3, 1000, 1536, 2097152};
     for (size_t i = 0; i < sizeof bad_n / sizeof bad_n[0]; i++) {
         CHECK(cpim_ntt_create(ctx, bad_n[i], &w, 1, &r) == CPIM_ERR_NTT_PARAM, "n %zu", bad_n[i]);
         CHECK(r == NULL, "ring set on error");
@@ -379,6 +380,142 @@ __attribute__((constructor)) static void register_ntt_tests(void)
             test_register_case(name, run_case, bi, t);
         }
     }
+}
+
+/* ---- small and large rings ------------------------------------------------------------ */
+
+/* Rings of N = 2 .. 512 on every NTT path: cpu, aesni's three tiers (the
+ * vector kernels hand rings below two vectors to the portable code), auto,
+ * and pim (which runs them on the host: no modeled time).  Word, IFMA-range
+ * and 62-bit moduli, three polynomials: forward against the O(N^2)
+ * definition (psi^(2i+1) at bitrev(i)), INTT(NTT(x)) = x, polymul against
+ * the schoolbook product, the tensor against polymul. */
+static void small_rings(const char *name, unsigned tier)
+{
+    cpim_ctx *ctx;
+    if (cpim_open(&ctx, name, NULL) != CPIM_OK) {
+        CHECK(0, "%s: does not open", name);
+        return;
+    }
+    unsigned old = cpim_x86_set_mask(tier_mask[tier]);
+    const size_t L = 4, cnt = 3;
+    for (unsigned logn = 1; logn <= 9; logn++) {
+        const size_t n = (size_t)1 << logn, sz = cnt * L * n;
+        cpim_ntt *r;
+        cpim_err rc = cpim_ntt_create(ctx, n, mods4, L, &r);
+        CHECK(rc == CPIM_OK, "%s: create n %zu: %s", name, n, cpim_strerror(rc));
+        if (rc != CPIM_OK)
+            break;
+        uint64_t *x = rand_batch(cnt, n, mods4, L), *y = rand_batch(cnt, n, mods4, L);
+        uint64_t *f = malloc(sz * 8), *g = malloc(sz * 8), *t = malloc(3 * L * n * 8);
+        CHECK(cpim_ntt_forward(r, x, f, cnt) == CPIM_OK, "%s n %zu: forward", name, n);
+        int bad = 0;
+        for (size_t p = 0; p < cnt; p++)
+            for (size_t j = 0; j < L; j++) {
+                uint64_t q = mods4[j], psi = 0;
+                for (uint64_t b = 2; !psi; b++) {
+                    uint64_t c = powm(b, (q - 1) / (2 * n), q);
+                    if (powm(c, n, q) == q - 1)
+                        psi = c;
+                }
+                const uint64_t *a = x + (p * L + j) * n, *o = f + (p * L + j) * n;
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t w = powm(psi, 2 * i + 1, q), e = 0, wk = 1;
+                    for (size_t k = 0; k < n; k++, wk = mulm(wk, w, q))
+                        e = (e + mulm(a[k], wk, q)) % q;
+                    bad += o[bitrev((unsigned)i, logn)] != e;
+                }
+            }
+        CHECK(!bad, "%s n %zu: %d values differ from the definition", name, n, bad);
+        CHECK(cpim_ntt_inverse(r, f, g, cnt) == CPIM_OK, "%s n %zu: inverse", name, n);
+        CHECK(!memcmp(g, x, sz * 8), "%s n %zu: INTT(NTT(x))", name, n);
+        CHECK(cpim_ntt_polymul(r, x, y, f, cnt) == CPIM_OK, "%s n %zu: polymul", name, n);
+        for (size_t p = 0; p < cnt; p++)
+            for (size_t j = 0; j < L; j++) {
+                size_t at = (p * L + j) * n;
+                negacyclic(x + at, y + at, g, n, mods4[j]);
+                CHECK(!memcmp(f + at, g, n * 8), "%s n %zu: polymul vs schoolbook", name, n);
+            }
+        CHECK(cpim_ntt_tensor(r, x, y, t, 1) == CPIM_OK, "%s n %zu: tensor", name, n);
+        CHECK(!memcmp(t, f, L * n * 8), "%s n %zu: tensor c0 d0", name, n);
+        CHECK(!memcmp(t + 2 * L * n, f + L * n, L * n * 8), "%s n %zu: tensor c1 d1", name, n);
+        cpim_stats st;
+        CHECK(cpim_last_stats(ctx, &st) == CPIM_OK && !st.has_modeled,
+              "%s n %zu: a modeled time for a host computation", name, n);
+        free(x), free(y), free(f), free(g), free(t);
+        cpim_ntt_destroy(r);
+    }
+    cpim_x86_set_mask(old);
+    cpim_close(ctx);
+}
+
+TEST(ntt_small_rings_cpu)
+{
+    small_rings("cpu", 0);
+}
+TEST(ntt_small_rings_aesni)
+{
+    for (unsigned tier = 0; tier < 3; tier++)
+        small_rings("aesni", tier);
+}
+TEST(ntt_small_rings_auto)
+{
+    small_rings("auto", 0);
+}
+TEST(ntt_small_rings_pim)
+{
+    small_rings("pim", 0);
+}
+
+/* N = 2^17 .. 2^20 (HEXL's largest rings; pim runs them on the host):
+ * INTT(NTT(x)) = x, NTT(X) = psi^(2i+1) at bitrev(i), and auto's bytes =
+ * cpu's, with a word and a 62-bit modulus = 1 mod 2^21. */
+TEST(ntt_large_rings)
+{
+    static const uint64_t mods[2] = {2130706433ull, 4611686018326724609ull};
+    static const char *const names[3] = {"cpu", "auto", "pim"};
+    cpim_ctx *ctx[3];
+    for (int b = 0; b < 3; b++)
+        CHECK(cpim_open(&ctx[b], names[b], NULL) == CPIM_OK, "open %s", names[b]);
+    for (unsigned logn = 17; logn <= 20; logn += 3) {
+        const size_t n = (size_t)1 << logn, sz = 2 * n;
+        uint64_t *x = rand_batch(1, n, mods, 2), *f[3], *g = malloc(sz * 8);
+        for (int b = 0; b < 3; b++) {
+            cpim_ntt *r;
+            f[b] = calloc(sz, 8);
+            CHECK(cpim_ntt_create(ctx[b], n, mods, 2, &r) == CPIM_OK, "%s n %zu", names[b], n);
+            CHECK(cpim_ntt_forward(r, x, f[b], 1) == CPIM_OK &&
+                      cpim_ntt_inverse(r, f[b], g, 1) == 0,
+                  "%s n %zu: forward, inverse", names[b], n);
+            CHECK(!memcmp(g, x, sz * 8), "%s n %zu: INTT(NTT(x))", names[b], n);
+            if (b == 0) {
+                memset(g, 0, sz * 8);
+                g[1] = g[n + 1] = 1;
+                CHECK(cpim_ntt_forward(r, g, g, 1) == CPIM_OK, "forward X");
+                int bad = 0;
+                for (size_t j = 0; j < 2; j++) {
+                    uint64_t q = mods[j], psi = 0;
+                    for (uint64_t c = 2; !psi; c++) {
+                        uint64_t v = powm(c, (q - 1) / (2 * n), q);
+                        if (powm(v, n, q) == q - 1)
+                            psi = v;
+                    }
+                    uint64_t w = psi, w2 = mulm(psi, psi, q);
+                    for (size_t i = 0; i < n; i++, w = mulm(w, w2, q))
+                        bad += g[j * n + bitrev((unsigned)i, logn)] != w;
+                }
+                CHECK(!bad, "n %zu: NTT(X): %d values not psi^(2i+1)", n, bad);
+            } else {
+                CHECK(!memcmp(f[b], f[0], sz * 8), "%s n %zu: = cpu's", names[b], n);
+            }
+            cpim_ntt_destroy(r);
+        }
+        for (int b = 0; b < 3; b++)
+            free(f[b]);
+        free(x), free(g);
+    }
+    for (int b = 0; b < 3; b++)
+        cpim_close(ctx[b]);
 }
 
 /* cpim_ntt_create_roots: the caller's psi.  With psi' = psi^3 (also a

@@ -31,7 +31,7 @@ const char cli_ntt_help[] =
     "  forward   the negacyclic NTT of A (output in bit-reversed order)\n"
     "  inverse   its inverse (input in bit-reversed order, output natural)\n"
     "\n"
-    "  -n N            ring degree: a power of two, 1024 .. 65536\n"
+    "  -n N            ring degree: a power of two, 2 .. 1048576\n"
     "  -q Q[,Q...]     the moduli, decimal, comma-separated (1 .. 16): distinct\n"
     "                  primes, q = 1 mod 2N, below 2^62\n"
     "  -o FILE         output file (default: standard output); written whole\n"
@@ -217,7 +217,8 @@ void cli_ntt_explain(cpim_ctx *ctx, const cli_ntt_job *job)
     const size_t n = job->n, L = job->L;
     const uint64_t *q = job->q;
     if (n < CPIM_NTT_MIN_N || n > CPIM_NTT_MAX_N || (n & (n - 1))) {
-        cli_error("-n %zu: N must be a power of two in 1024 .. 65536", n);
+        cli_error("-n %zu: N must be a power of two in %u .. %u", n, CPIM_NTT_MIN_N,
+                  CPIM_NTT_MAX_N);
         return;
     }
     for (size_t j = 0; j < L; j++) {

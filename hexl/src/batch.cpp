@@ -104,13 +104,6 @@ void run_batch(bool forward, const std::vector<BatchItem> &items)
     std::map<std::pair<Context *, uint64_t>, Group> groups;
     for (const BatchItem &it : items) {
         auto *e = EngineAccess::Of(*it.ntt);
-        if (!e->ctx) { // outside cryptopim's range: this library's own code
-            if (forward)
-                it.ntt->ComputeForward(it.result, it.operand, it.input_mod_factor, 1);
-            else
-                it.ntt->ComputeInverse(it.result, it.operand, it.input_mod_factor, 1);
-            continue;
-        }
         Context *c = BatchContext(e->ctx.get());
         Group &g = groups[{c, it.ntt->GetDegree()}];
         g.ctx = c;

@@ -151,8 +151,8 @@ void EltwiseFMAMod(uint64_t *result, const uint64_t *arg1, uint64_t arg2, const 
     for (uint64_t i = 0; i < n; i++) {
         uint64_t x = down(arg1[i], modulus, input_mod_factor);
         uint64_t r = b.reduce(static_cast<u128>(x) * c);
-        if (arg3) {
-            r += arg3[i];
+        if (arg3) { // the addend is in [0, input_mod_factor q) too
+            r += down(arg3[i], modulus, input_mod_factor);
             r = r >= modulus ? r - modulus : r;
         }
         result[i] = r;

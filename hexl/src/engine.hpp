@@ -13,12 +13,10 @@ namespace intel
 namespace hexl
 {
 
-// A ring of cryptopim's range: its context and ring (ctx non-null); other
-// degrees: the portable inverse twiddles w^-bitrev(i) (ctx null).
+// The context and the cryptopim ring an NTT object runs on.
 struct NTT::Engine {
     std::shared_ptr<cryptopim::Context> ctx;
     cryptopim::Ring ring;
-    std::vector<uint64_t> inv_br;
 };
 
 namespace cryptopim

@@ -1,12 +1,10 @@
 // ntt.cpp -- hexl/ntt/ntt.hpp on cryptopim_ntt.h.
 //
-// A ring of cryptopim's range (1024 <= N <= 65536) is a cpim_ntt created
-// with the caller's root (cpim_ntt_create_roots), so its transform is
-// HEXL's to the bit: the same definition (evaluations at w^(2i+1) in
-// bit-reversed order) with the same w.  Smaller rings (SEAL's tests use N
-// down to 2) and larger ones run here, on a plain radix-2 transform of the
-// same definition.  Inputs above q (the lazy mod factors) are reduced first:
-// cryptopim's NTT takes [0, q) only.
+// Every ring (HEXL's range, 2 <= N <= 2^20) is a cpim_ntt created with the
+// caller's root (cpim_ntt_create_roots), so its transform is HEXL's to the
+// bit: the same definition (evaluations at w^(2i+1) in bit-reversed order)
+// with the same w.  Inputs above q (the lazy mod factors) are reduced
+// first: cryptopim's NTT takes [0, q) only.
 #include "hexl/ntt/ntt.hpp"
 
 #include <cstring>
@@ -92,8 +90,8 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     m_degree_bits = Log2(degree);
     m_w_inv = InverseMod(m_w, q);
 
-    // the tables of the API's getters (and of the portable transform), in
-    // the caller's allocator as HEXL keeps them
+    // the tables of the API's getters, in the caller's allocator as HEXL
+    // keeps them
     const AlignedAllocator<uint64_t, 64> al(m_alloc);
     m_root_of_unity_powers = AlignedVector64<uint64_t>(degree, 0, al);
     AlignedVector64<uint64_t> inv(degree, 0);
@@ -123,42 +121,29 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     }
 
     m_engine = std::make_shared<Engine>();
-    if (degree < CPIM_NTT_MIN_N || degree > CPIM_NTT_MAX_N) {
-        m_engine->inv_br.assign(inv.begin(), inv.end());
-    } else {
-        m_engine->ctx = cryptopim::OpenContext();
-        std::lock_guard<std::mutex> g(m_engine->ctx->lock);
-        m_engine->ring = m_engine->ctx->Get(degree, {m_q}, {m_w});
-    }
+    m_engine->ctx = cryptopim::OpenContext();
+    std::lock_guard<std::mutex> g(m_engine->ctx->lock);
+    m_engine->ring = m_engine->ctx->Get(degree, {m_q}, {m_w});
 }
 
-// The common front of both directions: a ring of cryptopim's range is
-// deferred (inside a BatchRegion) or transformed on its backend, the input
-// reduced first when its factor allows more than q (true: done); otherwise
-// the operand is copied into result for the portable code.
-static bool run_cryptopim(NTT &ntt, cryptopim::Context *ctx, const cryptopim::Ring &ring,
+// Both directions: deferred (inside a BatchRegion), or the input reduced
+// into result when its factor allows more than q, then transformed there
+// on the ring's backend.
+static void run_cryptopim(NTT &ntt, cryptopim::Context *ctx, const cryptopim::Ring &ring,
                           bool forward, uint64_t *result, const uint64_t *src,
                           uint64_t input_mod_factor)
 {
-    const uint64_t n = ntt.GetDegree(), q = ntt.GetModulus();
-    if (!ctx) {
-        if (input_mod_factor > 1)
-            cryptopim::ReduceInput(result, src, n, q, input_mod_factor);
-        else if (src != result)
-            std::memmove(result, src, n * sizeof *result);
-        return false;
-    }
     if (cryptopim::Deferring()) {
         cryptopim::Defer(ntt, forward, result, src, input_mod_factor);
-        return true;
+        return;
     }
+    const uint64_t n = ntt.GetDegree(), q = ntt.GetModulus();
     if (input_mod_factor > 1) {
         cryptopim::ReduceInput(result, src, n, q, input_mod_factor);
         src = result;
     }
     std::lock_guard<std::mutex> g(ctx->lock);
     ctx->Run(ring, forward, src, result, 1, 1, n);
-    return true;
 }
 
 void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
@@ -168,21 +153,8 @@ void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t inp
         throw std::logic_error("NTT: a default-constructed or moved-from object");
     cryptopim::CheckInputFactor(true, input_mod_factor);
     check_factor("forward output_mod_factor", output_mod_factor, 1, 4);
-    const uint64_t n = m_degree, q = m_q;
-    if (run_cryptopim(*this, m_engine->ctx.get(), m_engine->ring, true, result, operand,
-                      input_mod_factor))
-        return;
-    // Cooley-Tukey, natural in, bit-reversed out (twiddles w^bitrev(m+i))
-    const uint64_t *w = m_root_of_unity_powers.data();
-    for (uint64_t m = 1, t = n >> 1; m < n; m <<= 1, t >>= 1)
-        for (uint64_t i = 0; i < m; i++) {
-            const uint64_t s = w[m + i];
-            for (uint64_t j = 2 * i * t; j < 2 * i * t + t; j++) {
-                uint64_t u = result[j], v = mulmod(result[j + t], s, q);
-                result[j] = u + v >= q ? u + v - q : u + v;
-                result[j + t] = u >= v ? u - v : u + q - v;
-            }
-        }
+    run_cryptopim(*this, m_engine->ctx.get(), m_engine->ring, true, result, operand,
+                  input_mod_factor);
 }
 
 void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
@@ -192,24 +164,8 @@ void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t inp
         throw std::logic_error("NTT: a default-constructed or moved-from object");
     cryptopim::CheckInputFactor(false, input_mod_factor);
     check_factor("inverse output_mod_factor", output_mod_factor, 1, 2);
-    const uint64_t n = m_degree, q = m_q;
-    if (run_cryptopim(*this, m_engine->ctx.get(), m_engine->ring, false, result, operand,
-                      input_mod_factor))
-        return;
-    // Gentleman-Sande with the inverse twiddles w^-bitrev(m+i), then N^-1
-    const uint64_t *w = m_engine->inv_br.data();
-    for (uint64_t m = n >> 1, t = 1; m >= 1; m >>= 1, t <<= 1)
-        for (uint64_t i = 0; i < m; i++) {
-            const uint64_t s = w[m + i];
-            for (uint64_t j = 2 * i * t; j < 2 * i * t + t; j++) {
-                uint64_t u = result[j], v = result[j + t];
-                result[j] = u + v >= q ? u + v - q : u + v;
-                result[j + t] = mulmod(u >= v ? u - v : u + q - v, s, q);
-            }
-        }
-    const uint64_t ninv = InverseMod(n, q);
-    for (uint64_t i = 0; i < n; i++)
-        result[i] = mulmod(result[i], ninv, q);
+    run_cryptopim(*this, m_engine->ctx.get(), m_engine->ring, false, result, operand,
+                  input_mod_factor);
 }
 
 } // namespace hexl

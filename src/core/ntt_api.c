@@ -251,12 +251,19 @@ static int coeffs_ok(const cpim_ntt_plan *pl, const uint64_t *p, size_t polys)
         for (size_t j = 0; j < pl->nmod; j++, p += pl->n) {
             uint64_t q = pl->q[j];
             u64x2 vq = {q, q}, a0 = ~(u64x2){0}, a1 = a0, o0 = {0}, o1 = o0;
-            for (size_t k = 0; k < pl->n; k += 4) {
+            /* N >= 2: pairs; the fourfold loop for N >= 4 */
+            size_t k = 0;
+            for (; k + 4 <= pl->n; k += 4) {
                 u64x2 x0, x1;
                 memcpy(&x0, p + k, sizeof x0);
                 memcpy(&x1, p + k + 2, sizeof x1);
                 a0 &= x0 - vq, a1 &= x1 - vq;
                 o0 |= x0, o1 |= x1;
+            }
+            for (; k < pl->n; k += 2) {
+                u64x2 x0;
+                memcpy(&x0, p + k, sizeof x0);
+                a0 &= x0 - vq, o0 |= x0;
             }
             uint64_t an = a0[0] & a0[1] & a1[0] & a1[1], o = o0[0] | o0[1] | o1[0] | o1[1];
             if (!(an >> 63) || (o >> CPIM_NTT_DWORD_BITS))

@@ -31,6 +31,13 @@ cpim_err cpim_parallel_for(unsigned threads, size_t n, size_t grain, cpim_range_
 {
     if (grain == 0)
         grain = 1;
+    /* one share: the caller's thread, without asking how many cores there
+     * are (sysconf reads a file: a cost per call of small jobs) */
+    if (threads == 1 || n <= grain) {
+        if (n)
+            fn(arg, 0, n);
+        return CPIM_OK;
+    }
     if (threads == 0)
         threads = cpim_cores();
     if (threads > MAX_THREADS)

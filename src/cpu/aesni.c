@@ -48,6 +48,7 @@
 
 #include "backend.h"
 #include "ntt_run.h"
+#include "ntt_x86.h"
 #include "parallel.h"
 #include "x86_cpu.h"
 

@@ -34,6 +34,8 @@
  * twiddles (lane l <- entry l / t), and the inverse permutes put the results
  * back; the data stays in registers through all of these stages.
  */
+#include "ntt_x86.h"
+
 #include <stdint.h>
 
 #include "ntt.h"
@@ -560,6 +562,7 @@ TIFMA static void inv64_ifma(uint64_t *a, uint32_t n, const uint64_t *ipsi, cons
 }
 
 static const cpim_ntt_kernels k512ifma = {
+    .min_n = 32, /* two 16-lane vectors (tail512; tail52 needs 16) */
     .fwd32 = fwd32_avx512,
     .inv32 = inv32_avx512,
     .fwd64 = fwd64_ifma,
@@ -570,6 +573,7 @@ static const cpim_ntt_kernels k512ifma = {
 };
 
 static const cpim_ntt_kernels k512 = {
+    .min_n = 32, /* two 16-lane vectors (tail512) */
     .fwd32 = fwd32_avx512,
     .inv32 = inv32_avx512,
     .fwd64 = cpim_crypto_ntt_fwd64,
@@ -580,6 +584,7 @@ static const cpim_ntt_kernels k512 = {
 };
 
 static const cpim_ntt_kernels k256 = {
+    .min_n = 16, /* two 8-lane vectors (tail256) */
     .fwd32 = fwd32_avx2,
     .inv32 = inv32_avx2,
     .fwd64 = cpim_crypto_ntt_fwd64,

@@ -31,6 +31,7 @@
 #include "cryptopim.h"
 #include "ntt_args.h"
 #include "ntt_plan.h"
+#include "ntt_run.h"
 #include "ntt_tab.h"
 #include "pim_internal.h"
 #include "pim_state.h"
@@ -40,6 +41,10 @@ _Static_assert(NTT_OP_FORWARD == (int)CPIM_NTT_OP_FORWARD &&
                    NTT_OP_TENSOR == (int)CPIM_NTT_OP_TENSOR &&
                    NTT_OP_POLYMUL == (int)CPIM_NTT_OP_POLYMUL,
                "the kernel's op numbers are the API's");
+
+/* The rings the DPU kernel takes (cryptopim_ntt.h, the pim row). */
+#define PIM_NTT_MIN_N 1024u
+#define PIM_NTT_MAX_N 65536u
 
 static int same_psi(const cpim_pim_ntt_cache *c, const cpim_ntt_plan *pl)
 {
@@ -195,6 +200,13 @@ cpim_err cpim_pim_ntt_op(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op,
                          const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st)
 {
     struct cpim_pim_state *s = state;
+    /* Rings the DPU kernel does not take run on the host, on the portable
+     * kernels: below PIM_NTT_MIN_N its passes (dpu/ntt_args.h
+     * ntt_passes) lack a whole WRAM block of 2^log_m coefficients, above
+     * PIM_NTT_MAX_N its pass plan and MRAM layout end.  The statistics then
+     * show no DPU and no modeled time: nothing ran on the DPUs. */
+    if (plan->n < PIM_NTT_MIN_N || plan->n > PIM_NTT_MAX_N)
+        return cpim_ntt_run(&cpim_ntt_portable_kernels, 1, plan, op, a, b, out, count);
     cpim_err rc = cpim_pim_load(s, cpim_pim_ntt_dword(plan) ? PIM_PROG_NTT64 : PIM_PROG_NTT);
     if (rc != CPIM_OK)
         return rc;

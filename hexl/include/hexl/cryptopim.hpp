@@ -92,8 +92,7 @@ struct BatchItem {
 // the allocated ranks and DPUs instead of one round trip per item.  When
 // the moduli have unequal numbers of items, the batch is cut into layers
 // (every modulus with items left contributes one per polynomial of a layer)
-// and each layer is one call.  Items of rings outside cryptopim's range run
-// one at a time on this library's own code.  Operands are read whole before
+// and each layer is one call.  Operands are read whole before
 // any result is written, so results may overlap operands only exactly
 // (result == operand of the same item).
 //
@@ -108,14 +107,11 @@ void ComputeInverseBatch(const std::vector<BatchItem> &items);
 // A deferral region for callers that cannot pass a batch themselves (e.g.
 // SEAL's Evaluator::transform_to_ntt_inplace over many ciphertexts, one
 // ComputeForward per RNS limb).  While a BatchRegion is alive on a thread,
-// that thread's ComputeForward / ComputeInverse calls on NTT objects of
-// cryptopim's range (1024 <= N <= 65536; smaller and larger rings run at
-// once) are queued, not run: they return at once and their results are
-// NOT written yet.  Flush() (and the end of the region) runs the queued
-// forward NTTs as one ComputeForwardBatch and the inverse NTTs as one
-// ComputeInverseBatch, in the order of their first queued call of each
-// direction; afterwards every queued result is what the single calls would
-// have written.
+// that thread's ComputeForward / ComputeInverse calls are queued, not run: they return at once and
+// their results are NOT written yet.  Flush() (and the end of the region) runs the queued forward
+// NTTs as one ComputeForwardBatch and the inverse NTTs as one ComputeInverseBatch, in the order of
+// their first queued call of each direction; afterwards every queued result is what the single
+// calls would have written.
 //
 // The contract for code inside a region:
 //  - do not read a queued result, and do not write or free a queued

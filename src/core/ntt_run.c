@@ -1,5 +1,5 @@
 /*
- * ntt_run.c -- the CPU backends' NTT ops on per-polynomial kernels (see
+ * ntt_run.c -- the NTT ops on the host on per-polynomial kernels (see
  * ntt_run.h).
  *
  * Work item = one (batch element, limb) pair: for POLYMUL the forward
@@ -41,6 +41,7 @@ void cpim_ntt_widen_portable(uint64_t *d, const uint32_t *s, uint32_t n)
 }
 
 const cpim_ntt_kernels cpim_ntt_portable_kernels = {
+    .min_n = 2,
     .fwd32 = cpim_crypto_ntt_fwd32,
     .inv32 = cpim_crypto_ntt_inv32,
     .fwd64 = cpim_crypto_ntt_fwd64,
@@ -59,6 +60,11 @@ struct job {
     atomic_int nomem;
 };
 
+/* Work items of smaller rings are grouped so that a thread's share holds at
+ * least this many points: a thread is started for a 1024-point transform
+ * and up, not for a handful of 2-point ones. */
+#define GRAIN_N 1024u
+
 /* Scratch of one thread: 5 polynomials of 64-bit words (enough for 32-bit
  * ones too). */
 #define NBUF 5
@@ -74,7 +80,7 @@ static void item32(const struct job *jb, size_t it, uint32_t *buf)
     const cpim_ntt_mod *m = &pl->mod[j];
     uint32_t q = (uint32_t)m->q, mu = (uint32_t)m->mu;
     unsigned bits = m->bits;
-    uint32_t *A = buf, *B = buf + n, *C = buf + 2 * n, *D = buf + 3 * n, *E = buf + 4 * n;
+    uint32_t *A = buf, *B = buf + n; /* C, D, E: the tensor's (scratch_polys) */
     uint32_t nn = (uint32_t)n;
 #define FWD(x) k->fwd32(x, nn, m->t32.psi, m->t32.psi_shoup, q)
 #define INV(x)                                                                                     \
@@ -105,6 +111,7 @@ static void item32(const struct job *jb, size_t it, uint32_t *buf)
         store32(jb->out + it * n, A, n);
         break;
     case CPIM_NTT_OP_TENSOR: {
+        uint32_t *C = buf + 2 * n, *D = buf + 3 * n, *E = buf + 4 * n;
         size_t i = it / L;
         load32(A, jb->a + ((2 * i) * L + j) * n, n);
         load32(B, jb->a + ((2 * i + 1) * L + j) * n, n);
@@ -139,7 +146,7 @@ static void item64(const struct job *jb, size_t it, uint64_t *buf)
     const cpim_ntt_mod *m = &pl->mod[j];
     uint64_t q = m->q, mu = m->mu;
     unsigned bits = m->bits;
-    uint64_t *A = buf, *B = buf + n, *C = buf + 2 * n, *D = buf + 3 * n;
+    uint64_t *A = buf, *B = buf + n; /* C, D: the tensor's (scratch_polys) */
     uint32_t nn = (uint32_t)n;
     size_t sz = n * sizeof *A;
 #define FWD(x) k->fwd64(x, nn, m->t64.psi, m->t64.psi_shoup, q)
@@ -172,6 +179,7 @@ static void item64(const struct job *jb, size_t it, uint64_t *buf)
         memcpy(jb->out + it * n, A, sz);
         break;
     case CPIM_NTT_OP_TENSOR: {
+        uint64_t *C = buf + 2 * n, *D = buf + 3 * n;
         size_t i = it / L;
         memcpy(A, jb->a + ((2 * i) * L + j) * n, sz);
         memcpy(B, jb->a + ((2 * i + 1) * L + j) * n, sz);
@@ -197,10 +205,30 @@ static void item64(const struct job *jb, size_t it, uint64_t *buf)
 #undef INV
 }
 
+/* The scratch polynomials an op uses (64-bit words; word limbs use the
+ * first half of them as 32-bit ones): a transform needs one, a product
+ * two, the tensor NBUF.  No more than that, so that one-polynomial calls
+ * (HEXL's, SEAL's) stay in the allocator's heap and the caches. */
+static size_t scratch_polys(cpim_ntt_op op)
+{
+    switch (op) {
+    case CPIM_NTT_OP_FORWARD:
+    case CPIM_NTT_OP_INVERSE:
+        return 1;
+    case CPIM_NTT_OP_POINTWISE:
+    case CPIM_NTT_OP_POLYMUL:
+        return 2;
+    case CPIM_NTT_OP_TENSOR:
+        break;
+    }
+    return NBUF;
+}
+
 static void range(void *arg, size_t begin, size_t end)
 {
     struct job *jb = arg;
-    uint64_t *buf = malloc(NBUF * jb->pl->n * sizeof *buf);
+    const size_t words = scratch_polys(jb->op) * jb->pl->n;
+    uint64_t *buf = malloc(words * sizeof *buf);
     if (!buf) {
         atomic_store(&jb->nomem, 1);
         return;
@@ -212,7 +240,7 @@ static void range(void *arg, size_t begin, size_t end)
             item64(jb, it, buf);
     }
     /* the polynomials may be secret (an HE secret key times a ciphertext) */
-    cpim_wipe(buf, NBUF * jb->pl->n * sizeof *buf);
+    cpim_wipe(buf, words * sizeof *buf);
     free(buf);
 }
 
@@ -220,9 +248,13 @@ cpim_err cpim_ntt_run(const cpim_ntt_kernels *k, unsigned threads, const cpim_nt
                       cpim_ntt_op op, const uint64_t *a, const uint64_t *b, uint64_t *out,
                       size_t count)
 {
+    if (plan->n < k->min_n)
+        k = &cpim_ntt_portable_kernels;
     struct job jb = {k, plan, op, a, b, out, 0};
-    /* one item is at least a 1024-point transform (~10 us): grain 1 */
+    /* an item of GRAIN_N points or more is worth a thread's start-up;
+     * smaller rings take as many items per share */
+    const size_t grain = plan->n >= GRAIN_N ? 1 : GRAIN_N / plan->n;
     /* CPIM_ERR_THREAD still means all the work was done (in the caller). */
-    (void)cpim_parallel_for(threads, count * plan->nmod, 1, range, &jb);
+    (void)cpim_parallel_for(threads, count * plan->nmod, grain, range, &jb);
     return atomic_load(&jb.nomem) ? CPIM_ERR_NOMEM : CPIM_OK;
 }

@@ -1,7 +1,8 @@
 /*
- * ntt_run.h -- the CPU backends' NTT ops (backend.h `ntt`) on a set of
- * per-polynomial kernels: the portable ones of src/crypto/ntt.c (`cpu`) or
- * the x86 vector ones (ntt_x86.c).  The runner splits a batch into
+ * ntt_run.h -- the NTT ops (backend.h `ntt`) on the host, on a set of
+ * per-polynomial kernels: the portable ones of src/crypto/ntt.c (`cpu`, and
+ * the `pim` backend's rings that its DPU kernel does not take) or the x86
+ * vector ones (src/cpu/ntt_x86.c).  The runner splits a batch into
  * (element, limb) work items over host threads (parallel.h); each item is
  * independent, so any split gives the same bytes.
  */
@@ -15,8 +16,11 @@
 #include "ntt_plan.h"
 
 /* One polynomial of one limb, in place, inputs < q, outputs < q (the
- * transforms of src/crypto/ntt.h, same arguments). */
+ * transforms of src/crypto/ntt.h, same arguments), for every n >= min_n.
+ * The runner takes the portable kernels for a ring below min_n (vector
+ * kernels need at least two vectors of coefficients). */
 typedef struct cpim_ntt_kernels {
+    size_t min_n;
     void (*fwd32)(uint32_t *a, uint32_t n, const uint32_t *psi, const uint32_t *psis, uint32_t q);
     void (*inv32)(uint32_t *a, uint32_t n, const uint32_t *ipsi, const uint32_t *ipsis, uint32_t q,
                   uint32_t ninv, uint32_t ninvs);
@@ -38,12 +42,8 @@ void cpim_ntt_mul32_portable(uint32_t *a, const uint32_t *b, uint32_t n, uint32_
 void cpim_ntt_narrow_portable(uint32_t *d, const uint64_t *s, uint32_t n);
 void cpim_ntt_widen_portable(uint64_t *d, const uint32_t *s, uint32_t n);
 
-/* The portable kernels (src/crypto/ntt.c). */
+/* The portable kernels (src/crypto/ntt.c), every n >= 2. */
 extern const cpim_ntt_kernels cpim_ntt_portable_kernels;
-
-/* The best kernels of this CPU (ntt_x86.c): AVX-512, AVX2 or the portable
- * ones; *tier (may be NULL) gets "avx512", "avx2" or "portable". */
-const cpim_ntt_kernels *cpim_ntt_x86_kernels(const char **tier);
 
 /* backend.h's ntt op on `threads` threads (0 = all cores); st->bytes is the
  * core's, the runner fills nothing else (the core times the call). */
