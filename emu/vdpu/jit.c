@@ -50,7 +50,7 @@ typedef struct {
 } fixup_t;
 
 typedef struct {
-    x64_t x;
+    vdpu_x64_t x;
     const vinsn_t *code;
     uint32_t n;
     uint8_t *is_head;   /* n + 1 */
@@ -83,26 +83,26 @@ static void fix(jb_t *b, size_t at, int kind, uint32_t idx)
 
 static void exit_at(jb_t *b, uint32_t i)
 {
-    fix(b, x64_jmp(&b->x), FX_STUB, i);
+    fix(b, vdpu_x64_jmp(&b->x), FX_STUB, i);
 }
 
 static void exit_if(jb_t *b, int cc, uint32_t i)
 {
-    fix(b, x64_jcc(&b->x, cc), FX_STUB, i);
+    fix(b, vdpu_x64_jcc(&b->x, cc), FX_STUB, i);
 }
 
-static void mov_rr(x64_t *x, int dst, int src)
+static void mov_rr(vdpu_x64_t *x, int dst, int src)
 {
     static const uint8_t o[] = {0x89};
-    x64_op_reg(x, 0, 0, o, 1, src, dst);
+    vdpu_x64_op_reg(x, 0, 0, o, 1, src, dst);
 }
 
 /* eax = R[rs1] + imm */
 static void addr(jb_t *b, const vinsn_t *I)
 {
-    x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
     if (I->imm)
-        x64_alu_imm(&b->x, ALU_ADD, X_AX, (uint32_t)I->imm);
+        vdpu_x64_alu_imm(&b->x, ALU_ADD, X_AX, (uint32_t)I->imm);
 }
 
 /* a WRAM access of `mask` (exec_core's fast-path test): eax = address,
@@ -110,7 +110,7 @@ static void addr(jb_t *b, const vinsn_t *I)
 static void wram_check(jb_t *b, const vinsn_t *I, uint32_t i, uint32_t mask)
 {
     addr(b, I);
-    x64_test_imm(&b->x, X_AX, mask);
+    vdpu_x64_test_imm(&b->x, X_AX, mask);
     exit_if(b, CC_NE, i);
 }
 
@@ -118,73 +118,73 @@ static void load(jb_t *b, const vinsn_t *I, uint32_t i, uint32_t mask, const uin
                  size_t nopc)
 {
     wram_check(b, I, i, mask);
-    x64_op_mem(&b->x, 0, 0, opc, nopc, X_CX, X_R12, X_AX, 0, 0);
-    x64_store(&b->x, X_BX, RO(I->rd), X_CX);
+    vdpu_x64_op_mem(&b->x, 0, 0, opc, nopc, X_CX, X_R12, X_AX, 0, 0);
+    vdpu_x64_store(&b->x, X_BX, RO(I->rd), X_CX);
 }
 
 static void store(jb_t *b, const vinsn_t *I, uint32_t i, uint32_t mask, uint8_t pfx, uint8_t opc)
 {
     wram_check(b, I, i, mask);
-    x64_load(&b->x, X_CX, X_BX, RO(I->rs2));
-    x64_op_mem(&b->x, pfx, 0, &opc, 1, X_CX, X_R12, X_AX, 0, 0);
+    vdpu_x64_load(&b->x, X_CX, X_BX, RO(I->rs2));
+    vdpu_x64_op_mem(&b->x, pfx, 0, &opc, 1, X_CX, X_R12, X_AX, 0, 0);
 }
 
 /* eax = R[rs1] op R[rs2] (or imm), stored to rd */
 static void alu_rm(jb_t *b, const vinsn_t *I, int op)
 {
-    x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
-    x64_alu_rm(&b->x, op, X_AX, X_BX, RO(I->rs2));
-    x64_store(&b->x, X_BX, RO(I->rd), X_AX);
+    vdpu_x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_alu_rm(&b->x, op, X_AX, X_BX, RO(I->rs2));
+    vdpu_x64_store(&b->x, X_BX, RO(I->rd), X_AX);
 }
 
 static void alu_imm(jb_t *b, const vinsn_t *I, int op)
 {
-    x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
-    x64_alu_imm(&b->x, op, X_AX, (uint32_t)I->imm);
-    x64_store(&b->x, X_BX, RO(I->rd), X_AX);
+    vdpu_x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_alu_imm(&b->x, op, X_AX, (uint32_t)I->imm);
+    vdpu_x64_store(&b->x, X_BX, RO(I->rd), X_AX);
 }
 
 static void set_if(jb_t *b, const vinsn_t *I, int cc, int imm)
 {
-    x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
     if (imm)
-        x64_alu_imm(&b->x, ALU_CMP, X_AX, (uint32_t)I->imm);
+        vdpu_x64_alu_imm(&b->x, ALU_CMP, X_AX, (uint32_t)I->imm);
     else
-        x64_alu_rm(&b->x, ALU_CMP, X_AX, X_BX, RO(I->rs2));
-    x64_setcc_zx(&b->x, cc, X_CX);
-    x64_store(&b->x, X_BX, RO(I->rd), X_CX);
+        vdpu_x64_alu_rm(&b->x, ALU_CMP, X_AX, X_BX, RO(I->rs2));
+    vdpu_x64_setcc_zx(&b->x, cc, X_CX);
+    vdpu_x64_store(&b->x, X_BX, RO(I->rd), X_CX);
 }
 
 static void shift(jb_t *b, const vinsn_t *I, int op, int imm)
 {
-    x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
     if (imm) {
-        x64_shift_imm(&b->x, op, X_AX, (uint8_t)(I->imm & 31));
+        vdpu_x64_shift_imm(&b->x, op, X_AX, (uint8_t)(I->imm & 31));
     } else {
-        x64_load(&b->x, X_CX, X_BX, RO(I->rs2));
-        x64_shift_cl(&b->x, op, X_AX);
+        vdpu_x64_load(&b->x, X_CX, X_BX, RO(I->rs2));
+        vdpu_x64_shift_cl(&b->x, op, X_AX);
     }
-    x64_store(&b->x, X_BX, RO(I->rd), X_AX);
+    vdpu_x64_store(&b->x, X_BX, RO(I->rd), X_AX);
 }
 
 /* eax = R[rs1], ecx = R[rs2]; cmovcc eax, ecx; store */
 static void minmax(jb_t *b, const vinsn_t *I, int cc)
 {
-    x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
-    x64_load(&b->x, X_CX, X_BX, RO(I->rs2));
-    x64_alu_rr(&b->x, ALU_CMP, X_AX, X_CX);
-    x64_0f_rr(&b->x, (uint8_t)(0x40 | cc), X_AX, X_CX);
-    x64_store(&b->x, X_BX, RO(I->rd), X_AX);
+    vdpu_x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_load(&b->x, X_CX, X_BX, RO(I->rs2));
+    vdpu_x64_alu_rr(&b->x, ALU_CMP, X_AX, X_CX);
+    vdpu_x64_0f_rr(&b->x, (uint8_t)(0x40 | cc), X_AX, X_CX);
+    vdpu_x64_store(&b->x, X_BX, RO(I->rd), X_AX);
 }
 
 /* R[rd] = R[rs1] op (R[rs2] shifted by imm) */
 static void shift_op(jb_t *b, const vinsn_t *I, int sh, int op)
 {
-    x64_load(&b->x, X_CX, X_BX, RO(I->rs2));
-    x64_shift_imm(&b->x, sh, X_CX, (uint8_t)(I->imm & 31));
-    x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
-    x64_alu_rr(&b->x, op, X_AX, X_CX);
-    x64_store(&b->x, X_BX, RO(I->rd), X_AX);
+    vdpu_x64_load(&b->x, X_CX, X_BX, RO(I->rs2));
+    vdpu_x64_shift_imm(&b->x, sh, X_CX, (uint8_t)(I->imm & 31));
+    vdpu_x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_alu_rr(&b->x, op, X_AX, X_CX);
+    vdpu_x64_store(&b->x, X_BX, RO(I->rd), X_AX);
 }
 
 /* add.c / addc / sub.c / subc with the tasklet's carry flag (run.c's
@@ -192,51 +192,51 @@ static void shift_op(jb_t *b, const vinsn_t *I, int sh, int op)
  * (a borrow) after a subtraction */
 static void carry(jb_t *b, const vinsn_t *I)
 {
-    x64_t *x = &b->x;
+    vdpu_x64_t *x = &b->x;
     int sub = I->op == OP_SUB_C || I->op == OP_SUBC;
-    x64_load(x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_load(x, X_AX, X_BX, RO(I->rs1));
     if (I->op == OP_ADDC) {
-        x64_load(x, X_DX, X_R15, T_OFF(carry));
-        x64_neg(x, X_DX); /* CF = carry != 0 */
+        vdpu_x64_load(x, X_DX, X_R15, T_OFF(carry));
+        vdpu_x64_neg(x, X_DX); /* CF = carry != 0 */
     } else if (I->op == OP_SUBC) {
-        x64_load(x, X_DX, X_R15, T_OFF(carry));
-        x64_alu_imm(x, ALU_CMP, X_DX, 1); /* CF = carry == 0: the borrow in */
+        vdpu_x64_load(x, X_DX, X_R15, T_OFF(carry));
+        vdpu_x64_alu_imm(x, ALU_CMP, X_DX, 1); /* CF = carry == 0: the borrow in */
     }
     int op = I->op == OP_ADD_C   ? ALU_ADD
              : I->op == OP_ADDC  ? ALU_ADC
              : I->op == OP_SUB_C ? ALU_SUB
                                  : ALU_SBB;
-    x64_alu_rm(x, op, X_AX, X_BX, RO(I->rs2));
-    x64_setcc_zx(x, sub ? CC_AE : CC_B, X_CX);
-    x64_store(x, X_R15, T_OFF(carry), X_CX);
-    x64_store(x, X_BX, RO(I->rd), X_AX);
+    vdpu_x64_alu_rm(x, op, X_AX, X_BX, RO(I->rs2));
+    vdpu_x64_setcc_zx(x, sub ? CC_AE : CC_B, X_CX);
+    vdpu_x64_store(x, X_R15, T_OFF(carry), X_CX);
+    vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
 }
 
 static void branch(jb_t *b, const vinsn_t *I, int cc)
 {
-    x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
-    x64_alu_rm(&b->x, ALU_CMP, X_AX, X_BX, RO(I->rs2));
-    fix(b, x64_jcc(&b->x, cc), FX_HEAD, (uint32_t)I->imm);
+    vdpu_x64_load(&b->x, X_AX, X_BX, RO(I->rs1));
+    vdpu_x64_alu_rm(&b->x, ALU_CMP, X_AX, X_BX, RO(I->rs2));
+    fix(b, vdpu_x64_jcc(&b->x, cc), FX_HEAD, (uint32_t)I->imm);
 }
 
 static void jalr(jb_t *b, const vinsn_t *I, uint32_t i)
 {
-    x64_t *x = &b->x;
+    vdpu_x64_t *x = &b->x;
     addr(b, I);
-    x64_alu_imm(x, ALU_AND, X_AX, ~1u);
-    x64_test_imm(x, X_AX, 3);
+    vdpu_x64_alu_imm(x, ALU_AND, X_AX, ~1u);
+    vdpu_x64_test_imm(x, X_AX, 3);
     exit_if(b, CC_NE, i);
     mov_rr(x, X_CX, X_AX);
-    x64_alu_imm(x, ALU_SUB, X_CX, VDPU_IRAM_BASE);
-    x64_alu_imm(x, ALU_CMP, X_CX, 4u * b->n);
+    vdpu_x64_alu_imm(x, ALU_SUB, X_CX, VDPU_IRAM_BASE);
+    vdpu_x64_alu_imm(x, ALU_CMP, X_CX, 4u * b->n);
     exit_if(b, CC_AE, i);
-    x64_store_imm(x, X_BX, RO(I->rd), VDPU_IRAM_BASE + 4u * (i + 1));
-    x64_shift_imm(x, SH_SHR, X_CX, 2);
+    vdpu_x64_store_imm(x, X_BX, RO(I->rd), VDPU_IRAM_BASE + 4u * (i + 1));
+    vdpu_x64_shift_imm(x, SH_SHR, X_CX, 2);
     static const uint8_t mov[] = {0x8b}, test[] = {0x85};
-    x64_op_mem(x, 0, 1, mov, 1, X_DX, X_R14, X_CX, 3, 0); /* rdx = table[idx] */
-    x64_op_reg(x, 0, 1, test, 1, X_DX, X_DX);
-    fix(b, x64_jcc(x, CC_E), FX_DYN, 0);
-    x64_jmp_reg(x, X_DX);
+    vdpu_x64_op_mem(x, 0, 1, mov, 1, X_DX, X_R14, X_CX, 3, 0); /* rdx = table[idx] */
+    vdpu_x64_op_reg(x, 0, 1, test, 1, X_DX, X_DX);
+    fix(b, vdpu_x64_jcc(x, CC_E), FX_DYN, 0);
+    vdpu_x64_jmp_reg(x, X_DX);
 }
 
 /* The body of instruction i. Anything not translated exits to the
@@ -244,7 +244,7 @@ static void jalr(jb_t *b, const vinsn_t *I, uint32_t i)
 static void body(jb_t *b, uint32_t i)
 {
     const vinsn_t *I = &b->code[i];
-    x64_t *x = &b->x;
+    vdpu_x64_t *x = &b->x;
     if (b->pure && ((I->op >= OP_LB && I->op <= OP_SW) || I->op == OP_LD || I->op == OP_SD)) {
         exit_at(b, i); /* a head: executed at its issue cycle by the scheduler */
         return;
@@ -255,7 +255,7 @@ static void body(jb_t *b, uint32_t i)
     case OP_NOP:
         break;
     case OP_LI:
-        x64_store_imm(x, X_BX, RO(I->rd), (uint32_t)I->imm);
+        vdpu_x64_store_imm(x, X_BX, RO(I->rd), (uint32_t)I->imm);
         break;
     case OP_ADDI:
         alu_imm(b, I, ALU_ADD);
@@ -288,40 +288,40 @@ static void body(jb_t *b, uint32_t i)
         shift(b, I, SH_ROR, 1);
         break;
     case OP_CLZ: /* 31 - bsr, with bsr(0) taken as -1 */
-        x64_mov_imm(x, X_CX, 0xffffffffu);
-        x64_load(x, X_AX, X_BX, RO(I->rs1));
-        x64_0f_rr(x, 0xbd, X_AX, X_AX);
-        x64_0f_rr(x, 0x40 | CC_E, X_AX, X_CX);
-        x64_mov_imm(x, X_CX, 31);
-        x64_alu_rr(x, ALU_SUB, X_CX, X_AX);
-        x64_store(x, X_BX, RO(I->rd), X_CX);
+        vdpu_x64_mov_imm(x, X_CX, 0xffffffffu);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rs1));
+        vdpu_x64_0f_rr(x, 0xbd, X_AX, X_AX);
+        vdpu_x64_0f_rr(x, 0x40 | CC_E, X_AX, X_CX);
+        vdpu_x64_mov_imm(x, X_CX, 31);
+        vdpu_x64_alu_rr(x, ALU_SUB, X_CX, X_AX);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_CX);
         break;
     case OP_CTZ:
-        x64_mov_imm(x, X_CX, 32);
-        x64_load(x, X_AX, X_BX, RO(I->rs1));
-        x64_0f_rr(x, 0xbc, X_AX, X_AX);
-        x64_0f_rr(x, 0x40 | CC_E, X_AX, X_CX);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_mov_imm(x, X_CX, 32);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rs1));
+        vdpu_x64_0f_rr(x, 0xbc, X_AX, X_AX);
+        vdpu_x64_0f_rr(x, 0x40 | CC_E, X_AX, X_CX);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
         break;
     case OP_CPOP:
         if (!b->popcnt) {
             exit_at(b, i);
             break;
         }
-        x64_load(x, X_AX, X_BX, RO(I->rs1));
-        x64_popcnt(x, X_AX, X_AX);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rs1));
+        vdpu_x64_popcnt(x, X_AX, X_AX);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
         break;
     case OP_SEXTB:
     case OP_SEXTH:
     case OP_ZEXTH:
-        x64_load_ext(x, X_AX, X_BX, RO(I->rs1), I->op == OP_SEXTB ? 1 : 2, I->op != OP_ZEXTH);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_load_ext(x, X_AX, X_BX, RO(I->rs1), I->op == OP_SEXTB ? 1 : 2, I->op != OP_ZEXTH);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
         break;
     case OP_REV8:
-        x64_load(x, X_AX, X_BX, RO(I->rs1));
-        x64_bswap(x, X_AX);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rs1));
+        vdpu_x64_bswap(x, X_AX);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
         break;
     case OP_ADD:
         alu_rm(b, I, ALU_ADD);
@@ -361,17 +361,17 @@ static void body(jb_t *b, uint32_t i)
         break;
     case OP_ANDN:
     case OP_ORN:
-        x64_load(x, X_CX, X_BX, RO(I->rs2));
-        x64_not(x, X_CX);
-        x64_load(x, X_AX, X_BX, RO(I->rs1));
-        x64_alu_rr(x, I->op == OP_ANDN ? ALU_AND : ALU_OR, X_AX, X_CX);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_load(x, X_CX, X_BX, RO(I->rs2));
+        vdpu_x64_not(x, X_CX);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rs1));
+        vdpu_x64_alu_rr(x, I->op == OP_ANDN ? ALU_AND : ALU_OR, X_AX, X_CX);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
         break;
     case OP_XNOR:
-        x64_load(x, X_AX, X_BX, RO(I->rs1));
-        x64_alu_rm(x, ALU_XOR, X_AX, X_BX, RO(I->rs2));
-        x64_not(x, X_AX);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rs1));
+        vdpu_x64_alu_rm(x, ALU_XOR, X_AX, X_BX, RO(I->rs2));
+        vdpu_x64_not(x, X_AX);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
         break;
     case OP_MAX:
         minmax(b, I, CC_L);
@@ -388,17 +388,17 @@ static void body(jb_t *b, uint32_t i)
     case OP_SH1ADD:
     case OP_SH2ADD:
     case OP_SH3ADD:
-        x64_load(x, X_AX, X_BX, RO(I->rs1));
-        x64_load(x, X_CX, X_BX, RO(I->rs2));
-        x64_lea_sib(x, X_AX, X_CX, X_AX, 1 + I->op - OP_SH1ADD);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rs1));
+        vdpu_x64_load(x, X_CX, X_BX, RO(I->rs2));
+        vdpu_x64_lea_sib(x, X_AX, X_CX, X_AX, 1 + I->op - OP_SH1ADD);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
         break;
     case OP_MUL8: {
         uint32_t sa = (uint32_t)I->imm >> 2, sb = (uint32_t)I->imm & 3;
-        x64_load_ext(x, X_AX, X_BX, RO(I->rs1) + (int32_t)(sa & 1), 1, (sa & 2) != 0);
-        x64_load_ext(x, X_CX, X_BX, RO(I->rs2) + (int32_t)(sb & 1), 1, (sb & 2) != 0);
-        x64_0f_rr(x, 0xaf, X_AX, X_CX);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_load_ext(x, X_AX, X_BX, RO(I->rs1) + (int32_t)(sa & 1), 1, (sa & 2) != 0);
+        vdpu_x64_load_ext(x, X_CX, X_BX, RO(I->rs2) + (int32_t)(sb & 1), 1, (sb & 2) != 0);
+        vdpu_x64_0f_rr(x, 0xaf, X_AX, X_CX);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
         break;
     }
     case OP_LSL_ADD:
@@ -420,35 +420,35 @@ static void body(jb_t *b, uint32_t i)
         carry(b, I);
         break;
     case OP_MUL_STEP: /* multiplier in R[rd] (shifted right), accumulator R[rd+1] */
-        x64_load(x, X_CX, X_BX, RO(I->rs1));
-        x64_shift_imm(x, SH_SHL, X_CX, I->rs2 & 31);
-        x64_load(x, X_AX, X_BX, RO(I->rd));
-        x64_load(x, X_DX, X_BX, RO(I->rd + 1));
-        x64_test_imm(x, X_AX, 1);
-        x64_jcc_short(x, CC_E, 2);
-        x64_alu_rr(x, ALU_ADD, X_DX, X_CX); /* 2 bytes */
-        x64_shift_imm(x, SH_SHR, X_AX, 1);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
-        x64_store(x, X_BX, RO(I->rd + 1), X_DX);
+        vdpu_x64_load(x, X_CX, X_BX, RO(I->rs1));
+        vdpu_x64_shift_imm(x, SH_SHL, X_CX, I->rs2 & 31);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rd));
+        vdpu_x64_load(x, X_DX, X_BX, RO(I->rd + 1));
+        vdpu_x64_test_imm(x, X_AX, 1);
+        vdpu_x64_jcc_short(x, CC_E, 2);
+        vdpu_x64_alu_rr(x, ALU_ADD, X_DX, X_CX); /* 2 bytes */
+        vdpu_x64_shift_imm(x, SH_SHR, X_AX, 1);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_store(x, X_BX, RO(I->rd + 1), X_DX);
         if (I->imm >= 0) {
-            x64_alu_rr(x, ALU_OR, X_AX, X_AX);
-            fix(b, x64_jcc(x, CC_E), FX_HEAD, (uint32_t)I->imm);
+            vdpu_x64_alu_rr(x, ALU_OR, X_AX, X_AX);
+            fix(b, vdpu_x64_jcc(x, CC_E), FX_HEAD, (uint32_t)I->imm);
         }
         break;
     case OP_DIV_STEP: /* quotient in R[rd], dividend becoming the remainder R[rd+1] */
-        x64_load(x, X_CX, X_BX, RO(I->rs1)); /* zero-extended to rcx */
-        x64_shift_imm64(x, SH_SHL, X_CX, I->rs2 & 31);
-        x64_load(x, X_AX, X_BX, RO(I->rd));
-        x64_alu_rr(x, ALU_ADD, X_AX, X_AX);     /* q << 1 */
-        x64_load(x, X_DX, X_BX, RO(I->rd + 1)); /* zero-extended to rdx */
-        x64_alu_rr64(x, ALU_CMP, X_DX, X_CX);
-        x64_jcc_short(x, CC_B, 5);
-        x64_alu_rr(x, ALU_SUB, X_DX, X_CX); /* 2 bytes */
-        x64_u8(x, 0x83);                    /* or eax, 1: 3 bytes */
-        x64_u8(x, 0xc8);
-        x64_u8(x, 0x01);
-        x64_store(x, X_BX, RO(I->rd), X_AX);
-        x64_store(x, X_BX, RO(I->rd + 1), X_DX);
+        vdpu_x64_load(x, X_CX, X_BX, RO(I->rs1)); /* zero-extended to rcx */
+        vdpu_x64_shift_imm64(x, SH_SHL, X_CX, I->rs2 & 31);
+        vdpu_x64_load(x, X_AX, X_BX, RO(I->rd));
+        vdpu_x64_alu_rr(x, ALU_ADD, X_AX, X_AX);     /* q << 1 */
+        vdpu_x64_load(x, X_DX, X_BX, RO(I->rd + 1)); /* zero-extended to rdx */
+        vdpu_x64_alu_rr64(x, ALU_CMP, X_DX, X_CX);
+        vdpu_x64_jcc_short(x, CC_B, 5);
+        vdpu_x64_alu_rr(x, ALU_SUB, X_DX, X_CX); /* 2 bytes */
+        vdpu_x64_u8(x, 0x83);                    /* or eax, 1: 3 bytes */
+        vdpu_x64_u8(x, 0xc8);
+        vdpu_x64_u8(x, 0x01);
+        vdpu_x64_store(x, X_BX, RO(I->rd), X_AX);
+        vdpu_x64_store(x, X_BX, RO(I->rd + 1), X_DX);
         break;
     case OP_LW:
         load(b, I, i, 0xffff0003u, lw, 1);
@@ -476,25 +476,25 @@ static void body(jb_t *b, uint32_t i)
         break;
     case OP_LD:
         wram_check(b, I, i, 0xffff0007u);
-        x64_op_mem(x, 0, 1, lw, 1, X_CX, X_R12, X_AX, 0, 0);
-        x64_store64(x, X_BX, RO(I->rd), X_CX);
+        vdpu_x64_op_mem(x, 0, 1, lw, 1, X_CX, X_R12, X_AX, 0, 0);
+        vdpu_x64_store64(x, X_BX, RO(I->rd), X_CX);
         break;
     case OP_SD: {
         static const uint8_t st[] = {0x89};
         wram_check(b, I, i, 0xffff0007u);
-        x64_load64(x, X_CX, X_BX, RO(I->rs2));
-        x64_op_mem(x, 0, 1, st, 1, X_CX, X_R12, X_AX, 0, 0);
+        vdpu_x64_load64(x, X_CX, X_BX, RO(I->rs2));
+        vdpu_x64_op_mem(x, 0, 1, st, 1, X_CX, X_R12, X_AX, 0, 0);
         break;
     }
     case OP_ADDI_SP: /* the stack check of exec_core: v - lo > hi - lo exits */
         addr(b, I);
         mov_rr(x, X_CX, X_AX);
-        x64_alu_rm(x, ALU_SUB, X_CX, X_R15, T_OFF(stack_lo));
-        x64_load(x, X_DX, X_R15, T_OFF(stack_hi));
-        x64_alu_rm(x, ALU_SUB, X_DX, X_R15, T_OFF(stack_lo));
-        x64_alu_rr(x, ALU_CMP, X_CX, X_DX);
+        vdpu_x64_alu_rm(x, ALU_SUB, X_CX, X_R15, T_OFF(stack_lo));
+        vdpu_x64_load(x, X_DX, X_R15, T_OFF(stack_hi));
+        vdpu_x64_alu_rm(x, ALU_SUB, X_DX, X_R15, T_OFF(stack_lo));
+        vdpu_x64_alu_rr(x, ALU_CMP, X_CX, X_DX);
         exit_if(b, CC_A, i);
-        x64_store(x, X_BX, RO(2), X_AX);
+        vdpu_x64_store(x, X_BX, RO(2), X_AX);
         break;
     case OP_BEQ:
         branch(b, I, CC_E);
@@ -515,8 +515,8 @@ static void body(jb_t *b, uint32_t i)
         branch(b, I, CC_AE);
         break;
     case OP_JAL:
-        x64_store_imm(x, X_BX, RO(I->rd), VDPU_IRAM_BASE + 4u * (i + 1));
-        fix(b, x64_jmp(x), FX_HEAD, (uint32_t)I->imm);
+        vdpu_x64_store_imm(x, X_BX, RO(I->rd), VDPU_IRAM_BASE + 4u * (i + 1));
+        fix(b, vdpu_x64_jmp(x), FX_HEAD, (uint32_t)I->imm);
         break;
     case OP_JALR:
         jalr(b, I, i);
@@ -596,26 +596,26 @@ static const uint8_t epilogue[] = {
 
 static int emit(jb_t *b)
 {
-    x64_t *x = &b->x;
+    vdpu_x64_t *x = &b->x;
     const vinsn_t *code = b->code;
-    x64_put(x, prologue, sizeof prologue);
+    vdpu_x64_put(x, prologue, sizeof prologue);
     b->dyn_at = x->pos;
-    x64_put(x, dyn_exit, sizeof dyn_exit);
+    vdpu_x64_put(x, dyn_exit, sizeof dyn_exit);
     b->epi_at = x->pos;
-    x64_put(x, epilogue, sizeof epilogue);
+    vdpu_x64_put(x, epilogue, sizeof epilogue);
     for (uint32_t i = 0; i <= b->n; i++) {
         if (b->is_head[i]) {
             /* falling into i from the same run: past the head (13 bytes,
              * 19 with the slot count of the pure form) */
             if (i > 0 && !vdpu_ends_run(&code[i - 1]))
-                x64_jmp_short(x, b->pure ? 19 : 13);
+                vdpu_x64_jmp_short(x, b->pure ? 19 : 13);
             b->head_at[i] = (uint32_t)x->pos;
             if (b->pure) { /* the budget counts records, ebp the slots */
-                x64_alu_imm(x, ALU_SUB, X_R13, b->len[i]);
-                fix(b, x64_jcc(x, CC_B), FX_HSTUB, i);
-                x64_alu_imm(x, ALU_ADD, X_BP, b->sl[i]);
+                vdpu_x64_alu_imm(x, ALU_SUB, X_R13, b->len[i]);
+                fix(b, vdpu_x64_jcc(x, CC_B), FX_HSTUB, i);
+                vdpu_x64_alu_imm(x, ALU_ADD, X_BP, b->sl[i]);
             } else {
-                x64_alu_imm(x, ALU_SUB, X_R13, code[i].run);
+                vdpu_x64_alu_imm(x, ALU_SUB, X_R13, code[i].run);
                 exit_if(b, CC_B, i);
             }
         }
@@ -633,14 +633,14 @@ static int emit(jb_t *b)
                 continue;
             (kind == 1 ? stub_at : hstub_at)[i] = (uint32_t)x->pos;
             if (b->pure) {
-                x64_alu_imm(x, ALU_ADD, X_R13, b->len[i]);
+                vdpu_x64_alu_imm(x, ALU_ADD, X_R13, b->len[i]);
                 if (kind == 1)
-                    x64_alu_imm(x, ALU_SUB, X_BP, b->sl[i]);
+                    vdpu_x64_alu_imm(x, ALU_SUB, X_BP, b->sl[i]);
             } else {
-                x64_alu_imm(x, ALU_ADD, X_R13, code[i].run);
+                vdpu_x64_alu_imm(x, ALU_ADD, X_R13, code[i].run);
             }
-            x64_mov_imm(x, X_AX, i);
-            fix(b, x64_jmp(x), FX_EPI, 0);
+            vdpu_x64_mov_imm(x, X_AX, i);
+            fix(b, vdpu_x64_jmp(x), FX_EPI, 0);
         }
     }
     for (size_t k = 0; k < b->nfx; k++) {
@@ -655,7 +655,7 @@ static int emit(jb_t *b)
         } else {
             to = f->kind == FX_DYN ? b->dyn_at : b->epi_at;
         }
-        x64_patch32(x, f->at, (uint32_t)(to - (f->at + 4)));
+        vdpu_x64_patch32(x, f->at, (uint32_t)(to - (f->at + 4)));
     }
     return x->overflow ? -1 : 0;
 }
@@ -694,7 +694,7 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
     if (mem != MAP_FAILED) {
         for (uint32_t i = 0; i <= n; i++)
             b.head_at[i] = UINT32_MAX;
-        b.x = (x64_t){mem, cap, 0, 0};
+        b.x = (vdpu_x64_t){mem, cap, 0, 0};
         find_heads(&b);
         j->table = calloc(n + 1, sizeof *j->table);
         j->ext = calloc(n + 1, sizeof *j->ext);

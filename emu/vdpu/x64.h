@@ -1,7 +1,7 @@
 /* x64.h -- a small x86-64 machine-code encoder for the virtual DPU's
  * translator (jit.c): only the instruction forms the translator emits.
  *
- * Bounds: every emit goes through x64_put, which writes nothing once the
+ * Bounds: every emit goes through vdpu_x64_put, which writes nothing once the
  * buffer's capacity would be passed and marks the buffer as overflowed
  * instead; the translator checks `overflow` before the code is made
  * executable and throws the translation away if it is set. So no input
@@ -65,66 +65,67 @@ typedef struct {
     uint8_t *buf;
     size_t cap, pos;
     int overflow; /* set once an emit did not fit: nothing written since */
-} x64_t;
+} vdpu_x64_t;
 
 /* raw bytes */
-void x64_put(x64_t *x, const uint8_t *b, size_t n);
-void x64_u8(x64_t *x, uint8_t b);
-void x64_u32(x64_t *x, uint32_t v);
+void vdpu_x64_put(vdpu_x64_t *x, const uint8_t *b, size_t n);
+void vdpu_x64_u8(vdpu_x64_t *x, uint8_t b);
+void vdpu_x64_u32(vdpu_x64_t *x, uint32_t v);
 /* write a 32-bit value at an earlier position (a jump's displacement);
  * ignored outside what was emitted */
-void x64_patch32(x64_t *x, size_t at, uint32_t v);
+void vdpu_x64_patch32(vdpu_x64_t *x, size_t at, uint32_t v);
 
 /* The general form: [pfx] [REX] opc[0..nopc) ModRM [SIB] [disp] with the
  * memory operand [base + index * (1 << scale) + disp] (index -1: none; base
  * any register but rsp, rbp and r13) and `reg` in ModRM.reg (a register or a
  * /digit); pfx 0x66 (16-bit operand) or 0xF3, else 0; rexw for 64-bit. */
-void x64_op_mem(x64_t *x, uint8_t pfx, int rexw, const uint8_t *opc, size_t nopc, int reg, int base,
-                int index, int scale, int32_t disp);
+void vdpu_x64_op_mem(vdpu_x64_t *x, uint8_t pfx, int rexw, const uint8_t *opc, size_t nopc, int reg,
+                     int base, int index, int scale, int32_t disp);
 /* the same with a register operand (ModRM.mod = 3): opc reg, rm */
-void x64_op_reg(x64_t *x, uint8_t pfx, int rexw, const uint8_t *opc, size_t nopc, int reg, int rm);
+void vdpu_x64_op_reg(vdpu_x64_t *x, uint8_t pfx, int rexw, const uint8_t *opc, size_t nopc, int reg,
+                     int rm);
 
 /* 32-bit register <- [base + disp] and back */
-void x64_load(x64_t *x, int reg, int base, int32_t disp);
-void x64_store(x64_t *x, int base, int32_t disp, int reg);
+void vdpu_x64_load(vdpu_x64_t *x, int reg, int base, int32_t disp);
+void vdpu_x64_store(vdpu_x64_t *x, int base, int32_t disp, int reg);
 /* the same, 64-bit */
-void x64_load64(x64_t *x, int reg, int base, int32_t disp);
-void x64_store64(x64_t *x, int base, int32_t disp, int reg);
+void vdpu_x64_load64(vdpu_x64_t *x, int reg, int base, int32_t disp);
+void vdpu_x64_store64(vdpu_x64_t *x, int base, int32_t disp, int reg);
 /* dword [base + disp] <- imm */
-void x64_store_imm(x64_t *x, int base, int32_t disp, uint32_t imm);
+void vdpu_x64_store_imm(vdpu_x64_t *x, int base, int32_t disp, uint32_t imm);
 /* reg <- imm (32-bit, zero-extended) */
-void x64_mov_imm(x64_t *x, int reg, uint32_t imm);
+void vdpu_x64_mov_imm(vdpu_x64_t *x, int reg, uint32_t imm);
 /* reg <- zero- or sign-extended byte/word at [base + disp] (size 1 or 2) */
-void x64_load_ext(x64_t *x, int reg, int base, int32_t disp, int size, int sign);
+void vdpu_x64_load_ext(vdpu_x64_t *x, int reg, int base, int32_t disp, int size, int sign);
 /* op reg, imm32 / op dst, src / op reg, [base + disp] (32-bit; ALU_*) */
-void x64_alu_imm(x64_t *x, int op, int reg, uint32_t imm);
-void x64_alu_rr(x64_t *x, int op, int dst, int src);
-void x64_alu_rm(x64_t *x, int op, int reg, int base, int32_t disp);
+void vdpu_x64_alu_imm(vdpu_x64_t *x, int op, int reg, uint32_t imm);
+void vdpu_x64_alu_rr(vdpu_x64_t *x, int op, int dst, int src);
+void vdpu_x64_alu_rm(vdpu_x64_t *x, int op, int reg, int base, int32_t disp);
 /* 64-bit op dst, src */
-void x64_alu_rr64(x64_t *x, int op, int dst, int src);
+void vdpu_x64_alu_rr64(vdpu_x64_t *x, int op, int dst, int src);
 /* shift reg by imm / by cl (32-bit; SH_*); 64-bit by imm */
-void x64_shift_imm(x64_t *x, int op, int reg, uint8_t n);
-void x64_shift_cl(x64_t *x, int op, int reg);
-void x64_shift_imm64(x64_t *x, int op, int reg, uint8_t n);
+void vdpu_x64_shift_imm(vdpu_x64_t *x, int op, int reg, uint8_t n);
+void vdpu_x64_shift_cl(vdpu_x64_t *x, int op, int reg);
+void vdpu_x64_shift_imm64(vdpu_x64_t *x, int op, int reg, uint8_t n);
 /* 0F-prefixed two-operand forms: dst, src (32-bit): bsf BC, bsr BD,
  * imul AF, cmovcc 40+cc, popcnt (F3) B8 */
-void x64_0f_rr(x64_t *x, uint8_t op2, int dst, int src);
-void x64_popcnt(x64_t *x, int dst, int src);
+void vdpu_x64_0f_rr(vdpu_x64_t *x, uint8_t op2, int dst, int src);
+void vdpu_x64_popcnt(vdpu_x64_t *x, int dst, int src);
 /* setcc on the low byte of eax/ecx/edx/ebx, then zero-extend it to 32 bits */
-void x64_setcc_zx(x64_t *x, int cc, int reg);
-void x64_not(x64_t *x, int reg);
-void x64_neg(x64_t *x, int reg);
-void x64_bswap(x64_t *x, int reg);
+void vdpu_x64_setcc_zx(vdpu_x64_t *x, int cc, int reg);
+void vdpu_x64_not(vdpu_x64_t *x, int reg);
+void vdpu_x64_neg(vdpu_x64_t *x, int reg);
+void vdpu_x64_bswap(vdpu_x64_t *x, int reg);
 /* test reg, imm32 */
-void x64_test_imm(x64_t *x, int reg, uint32_t imm);
+void vdpu_x64_test_imm(vdpu_x64_t *x, int reg, uint32_t imm);
 /* lea dst, [base + index * (1 << scale)] (32-bit result) */
-void x64_lea_sib(x64_t *x, int dst, int base, int index, int scale);
+void vdpu_x64_lea_sib(vdpu_x64_t *x, int dst, int base, int index, int scale);
 /* jumps: the position of the rel32 to patch is returned (rel32 = target -
  * (pos + 4)); jcc_short / jmp_short take a known rel8 */
-size_t x64_jcc(x64_t *x, int cc);
-size_t x64_jmp(x64_t *x);
-void x64_jcc_short(x64_t *x, int cc, int8_t rel);
-void x64_jmp_short(x64_t *x, int8_t rel);
-void x64_jmp_reg(x64_t *x, int reg);
+size_t vdpu_x64_jcc(vdpu_x64_t *x, int cc);
+size_t vdpu_x64_jmp(vdpu_x64_t *x);
+void vdpu_x64_jcc_short(vdpu_x64_t *x, int cc, int8_t rel);
+void vdpu_x64_jmp_short(vdpu_x64_t *x, int8_t rel);
+void vdpu_x64_jmp_reg(vdpu_x64_t *x, int reg);
 
 #endif

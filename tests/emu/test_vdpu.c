@@ -1254,9 +1254,9 @@ static void test_jit_bounds(void)
     }
     uint8_t buf[16];
     memset(buf, 0xa5, sizeof buf);
-    x64_t x = {buf, 10, 0, 0};
+    vdpu_x64_t x = {buf, 10, 0, 0};
     for (int k = 0; k < 4; k++)
-        x64_load(&x, X_AX, X_BX, 0x100); /* 6 bytes each */
+        vdpu_x64_load(&x, X_AX, X_BX, 0x100); /* 6 bytes each */
     if (ok && (!x.overflow || x.pos > 10 || buf[10] != 0xa5 || buf[15] != 0xa5)) {
         fail(nm, "the encoder wrote past its buffer (pos %zu of 10, overflow %d)", x.pos,
              x.overflow);
