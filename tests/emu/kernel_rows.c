@@ -13,6 +13,7 @@
 
 #include "aes.h"
 #include "aes_args.h"
+#include "aes_dpu_run.h"
 #include "sha256.h"
 #include "sha256_args.h"
 #include "vdpu.h"
@@ -60,24 +61,10 @@ static int run_aes(const char *path, uint32_t op, uint32_t klen, vdpu_result_t *
     cpim_crypto_aes_dec_from_enc(&kd, &ke);
     const cpim_crypto_aes_ks *k = op == AES_OP_ECB_DEC ? &kd : &ke;
     struct aes_key_args ka;
-    memset(&ka, 0, sizeof ka);
-    for (unsigned i = 0; i < 4 * (k->nr + 1); i++)
-        ka.rk[i] = __builtin_bswap32(k->rk[i]);
-    ka.nr = k->nr;
-    ka.op = op;
+    aes_dpu_key_args(&ka, k, op);
     /* CTR: the low 32 bits near their end, so the carry crosses words */
     struct aes_job_args j = {BYTES, 0, {0x01020304u, 0x05060708u, 0x090a0b0cu, 0xffffff80u}};
-    vdpu_symbol_t heap, s1, s2;
-    int rc = vdpu_program_symbol(p, VDPU_SYM_MRAM_END, &heap) ||
-             vdpu_program_symbol(p, AES_XSTR(AES_KEY_SYM), &s1) ||
-             vdpu_program_symbol(p, AES_XSTR(AES_JOB_SYM), &s2);
-    for (int pass = 0; pass < 2 && !rc; pass++) /* the key is wiped by each run */
-        rc = vdpu_wram_write(d, s1.offset, &ka, sizeof ka) ||
-             vdpu_wram_write(d, s2.offset, &j, sizeof j) ||
-             vdpu_mram_write(d, heap.offset, in, BYTES) || vdpu_run(d, r) ||
-             r->status != VDPU_STATUS_DONE;
-    if (!rc)
-        rc = vdpu_mram_read(d, heap.offset, out, BYTES);
+    int rc = aes_dpu_run(d, p, &ka, &j, in, out, BYTES, r);
     if (!rc) {
         if (op == AES_OP_CTR) {
             uint8_t ctr[16];

@@ -12,10 +12,10 @@ XTS_COUNTS    := $(BUILD)/emu/xts-counts
 KERNEL_COUNTS := $(BUILD)/emu/kernel-counts
 KERNEL_TOOL_CFLAGS = $(VDPU_CFLAGS) -Idpu -Isrc/crypto
 
-$(KERNEL_ROWS): tests/emu/kernel_rows.c dpu/aes_args.h dpu/sha256_args.h $(VDPU_LIB) $(LIB)
+$(KERNEL_ROWS): tests/emu/kernel_rows.c tests/emu/aes_dpu_run.h dpu/aes_args.h dpu/sha256_args.h $(VDPU_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_TOOL_CFLAGS) -o $@ tests/emu/kernel_rows.c $(VDPU_LIB) $(LIB) $(LDLIBS)
-$(XTS_COUNTS): tests/emu/xts_counts.c dpu/aes_args.h $(VDPU_LIB) $(LIB)
+$(XTS_COUNTS): tests/emu/xts_counts.c tests/emu/aes_dpu_run.h dpu/aes_args.h $(VDPU_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_TOOL_CFLAGS) -o $@ tests/emu/xts_counts.c $(VDPU_LIB) $(LIB) $(LDLIBS)
 $(KERNEL_COUNTS): tests/emu/kernel_counts.c dpu/aes_args.h dpu/sha256_args.h $(VDPU_LIB)

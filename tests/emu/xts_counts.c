@@ -13,6 +13,7 @@
 
 #include "aes.h"
 #include "aes_args.h"
+#include "aes_dpu_run.h"
 #include "vdpu.h"
 
 #define BYTES (256u << 10)
@@ -41,27 +42,15 @@ static int run(const char *path, int xts, int dec, uint32_t klen, uint32_t usz, 
     cpim_crypto_aes_expand_enc(&k2, key + klen, klen);
     const cpim_crypto_aes_ks *k1 = dec ? &k1d : &k1e;
     struct aes_key_args ka;
-    memset(&ka, 0, sizeof ka);
-    for (unsigned i = 0; i < 4 * (k1->nr + 1); i++)
-        ka.rk[i] = __builtin_bswap32(k1->rk[i]);
-    ka.nr = k1->nr;
-    ka.op = xts ? (dec ? AES_OP_XTS_DEC : AES_OP_XTS_ENC) : (dec ? AES_OP_ECB_DEC : AES_OP_ECB_ENC);
+    aes_dpu_key_args(&ka, k1,
+                     xts ? (dec ? AES_OP_XTS_DEC : AES_OP_XTS_ENC)
+                         : (dec ? AES_OP_ECB_DEC : AES_OP_ECB_ENC));
     ka.xts_k2 = k2;
     const uint64_t unit0 = 0x123456789ull;
     struct aes_job_args j = {BYTES, 0, {0, 0, 0, 0}};
     if (xts)
         j = (struct aes_job_args){BYTES, 0, {(uint32_t)unit0, (uint32_t)(unit0 >> 32), usz, usz}};
-    vdpu_symbol_t heap, s1, s2;
-    int rc = vdpu_program_symbol(p, VDPU_SYM_MRAM_END, &heap) ||
-             vdpu_program_symbol(p, AES_XSTR(AES_KEY_SYM), &s1) ||
-             vdpu_program_symbol(p, AES_XSTR(AES_JOB_SYM), &s2);
-    for (int pass = 0; pass < 2 && !rc; pass++) /* the key is wiped by each run */
-        rc = vdpu_wram_write(d, s1.offset, &ka, sizeof ka) ||
-             vdpu_wram_write(d, s2.offset, &j, sizeof j) ||
-             vdpu_mram_write(d, heap.offset, in, BYTES) || vdpu_run(d, r) ||
-             r->status != VDPU_STATUS_DONE;
-    if (!rc)
-        rc = vdpu_mram_read(d, heap.offset, out, BYTES);
+    int rc = aes_dpu_run(d, p, &ka, &j, in, out, BYTES, r);
     if (!rc) {
         for (uint32_t off = 0; off < BYTES; off += xts ? usz : BYTES) {
             if (xts)
