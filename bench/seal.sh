@@ -10,7 +10,7 @@
 # N = 4096 .. 32768, REPS repetitions (default 3) of each, median taken.
 # Writes CSV (clock: measured, microseconds of CPU time per operation as
 # Google Benchmark reports it) with the ratios computed in the same run:
-#   row,n,log_q,cryptopim_us,hexl_us,seal_us,vs_hexl,vs_seal
+#   row,n,log_q,cryptopim_us,hexl_us,seal_us,vs_hexl,vs_seal,clock
 # vs_hexl = hexl_us / cryptopim_us (>= 1: cryptopim's libhexl is as fast or
 # faster), vs_seal = seal_us / cryptopim_us.  Needs cmake and Google
 # Benchmark (Debian: libbenchmark-dev).
@@ -54,7 +54,7 @@ for kind in ours hexl seal; do
 done
 # median CPU time per row and kind, then the ratios
 {
-    echo "row,n,log_q,cryptopim_us,hexl_us,seal_us,vs_hexl,vs_seal"
+    echo "row,n,log_q,cryptopim_us,hexl_us,seal_us,vs_hexl,vs_seal,clock"
     awk -F, -v W="$work" '
     function med(a, k,   n, i, j, t, v) { n = split(a, v, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
         return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
@@ -64,6 +64,6 @@ done
       times[name, kind] = times[name, kind] " " t; names[name] = 1 }
     END { for (nm in names) { split(nm, p, " / "); n = p[1]; sub(/n=/, "", n); lq = p[2]; sub(/log\(q\)=/, "", lq)
               o = med(times[nm, "ours"]); h = med(times[nm, "hexl"]); s = med(times[nm, "seal"])
-              printf "%s / %s,%s,%s,%.2f,%.2f,%.2f,%.2f,%.2f\n", p[3], p[4], n, lq, o, h, s, o ? h / o : 0, o ? s / o : 0 } }
+              printf "%s / %s,%s,%s,%.2f,%.2f,%.2f,%.2f,%.2f,measured\n", p[3], p[4], n, lq, o, h, s, o ? h / o : 0, o ? s / o : 0 } }
 ' "$work/runs-ours.csv" "$work/runs-hexl.csv" "$work/runs-seal.csv" | sort -t, -k1,1 -k2,2n
 } >"$out"
