@@ -29,6 +29,38 @@ void seeded(EncryptionParameters &parms)
     parms.set_random_generator(std::make_shared<Blake2xbPRNGFactory>(seed));
 }
 
+PublicKey public_key(KeyGenerator &keygen)
+{
+    PublicKey pk;
+    keygen.create_public_key(pk);
+    return pk;
+}
+
+RelinKeys relin_keys(KeyGenerator &keygen)
+{
+    RelinKeys rk;
+    keygen.create_relin_keys(rk);
+    return rk;
+}
+
+// The keys and tools of every flow, made from its context in the order of
+// SEAL's examples (secret, public, relinearization keys: the seeded
+// generator's draws, so both builds get the same keys).
+struct Party {
+    explicit Party(const SEALContext &context)
+        : keygen(context), sk(keygen.secret_key()), pk(public_key(keygen)), rk(relin_keys(keygen)),
+          enc(context, pk), ev(context), dec(context, sk)
+    {
+    }
+    KeyGenerator keygen;
+    SecretKey sk;
+    PublicKey pk;
+    RelinKeys rk;
+    Encryptor enc;
+    Evaluator ev;
+    Decryptor dec;
+};
+
 // 1_bfv_basics: 4(x^2 + 1)(x + 1)^2 for x = 6 with relinearization
 bool bfv()
 {
@@ -39,30 +71,22 @@ bool bfv()
     parms.set_plain_modulus(1024);
     seeded(parms);
     SEALContext context(parms);
-    KeyGenerator keygen(context);
-    SecretKey sk = keygen.secret_key();
-    PublicKey pk;
-    keygen.create_public_key(pk);
-    RelinKeys rk;
-    keygen.create_relin_keys(rk);
-    Encryptor enc(context, pk);
-    Evaluator ev(context);
-    Decryptor dec(context, sk);
+    Party s(context);
 
     Plaintext x("6"), one("1"), four("4"), out;
     Ciphertext cx, sq, xp1, r;
-    enc.encrypt(x, cx);
-    ev.square(cx, sq);
-    ev.relinearize_inplace(sq, rk);
-    ev.add_plain_inplace(sq, one);
-    ev.add_plain(cx, one, xp1);
-    ev.square_inplace(xp1);
-    ev.relinearize_inplace(xp1, rk);
-    ev.multiply(sq, xp1, r);
-    ev.relinearize_inplace(r, rk);
-    ev.multiply_plain_inplace(r, four);
-    std::printf("bfv noise budget %d bits\n", dec.invariant_noise_budget(r));
-    dec.decrypt(r, out);
+    s.enc.encrypt(x, cx);
+    s.ev.square(cx, sq);
+    s.ev.relinearize_inplace(sq, s.rk);
+    s.ev.add_plain_inplace(sq, one);
+    s.ev.add_plain(cx, one, xp1);
+    s.ev.square_inplace(xp1);
+    s.ev.relinearize_inplace(xp1, s.rk);
+    s.ev.multiply(sq, xp1, r);
+    s.ev.relinearize_inplace(r, s.rk);
+    s.ev.multiply_plain_inplace(r, four);
+    std::printf("bfv noise budget %d bits\n", s.dec.invariant_noise_budget(r));
+    s.dec.decrypt(r, out);
     std::printf("bfv decrypted 0x%s\n", out.to_string().c_str());
     // 4 (37)(49) = 7252 = 84 mod 1024 = 0x54
     return out.to_string() == "54";
@@ -79,15 +103,7 @@ bool bgv()
     parms.set_plain_modulus(PlainModulus::Batching(n, 20));
     seeded(parms);
     SEALContext context(parms);
-    KeyGenerator keygen(context);
-    SecretKey sk = keygen.secret_key();
-    PublicKey pk;
-    keygen.create_public_key(pk);
-    RelinKeys rk;
-    keygen.create_relin_keys(rk);
-    Encryptor enc(context, pk);
-    Evaluator ev(context);
-    Decryptor dec(context, sk);
+    Party s(context);
     BatchEncoder be(context);
     const uint64_t t = parms.plain_modulus().value();
     std::vector<uint64_t> v(be.slot_count(), 0);
@@ -96,15 +112,15 @@ bool bgv()
     Plaintext p;
     be.encode(v, p);
     Ciphertext c;
-    enc.encrypt(p, c);
+    s.enc.encrypt(p, c);
     for (int k = 0; k < 3; k++) { // x^2, x^4, x^8
-        ev.square_inplace(c);
-        ev.relinearize_inplace(c, rk);
-        ev.mod_switch_to_next_inplace(c);
+        s.ev.square_inplace(c);
+        s.ev.relinearize_inplace(c, s.rk);
+        s.ev.mod_switch_to_next_inplace(c);
     }
-    std::printf("bgv noise budget %d bits\n", dec.invariant_noise_budget(c));
+    std::printf("bgv noise budget %d bits\n", s.dec.invariant_noise_budget(c));
     Plaintext out;
-    dec.decrypt(c, out);
+    s.dec.decrypt(c, out);
     std::vector<uint64_t> r;
     be.decode(out, r);
     bool ok = true;
@@ -128,15 +144,7 @@ bool ckks()
     parms.set_coeff_modulus(CoeffModulus::Create(n, {60, 40, 40, 60}));
     seeded(parms);
     SEALContext context(parms);
-    KeyGenerator keygen(context);
-    SecretKey sk = keygen.secret_key();
-    PublicKey pk;
-    keygen.create_public_key(pk);
-    RelinKeys rk;
-    keygen.create_relin_keys(rk);
-    Encryptor enc(context, pk);
-    Evaluator ev(context);
-    Decryptor dec(context, sk);
+    Party s(context);
     CKKSEncoder ce(context);
     const double scale = std::pow(2.0, 40);
     const size_t slots = ce.slot_count();
@@ -149,25 +157,25 @@ bool ckks()
     ce.encode(0.4, scale, pc1);
     ce.encode(1.0, scale, pc0);
     Ciphertext x1, x3, t;
-    enc.encrypt(px, x1);
-    ev.square(x1, x3);
-    ev.relinearize_inplace(x3, rk);
-    ev.rescale_to_next_inplace(x3);
-    ev.multiply_plain(x1, pc3, t);
-    ev.rescale_to_next_inplace(t);
-    ev.multiply_inplace(x3, t);
-    ev.relinearize_inplace(x3, rk);
-    ev.rescale_to_next_inplace(x3);
-    ev.multiply_plain_inplace(x1, pc1);
-    ev.rescale_to_next_inplace(x1);
+    s.enc.encrypt(px, x1);
+    s.ev.square(x1, x3);
+    s.ev.relinearize_inplace(x3, s.rk);
+    s.ev.rescale_to_next_inplace(x3);
+    s.ev.multiply_plain(x1, pc3, t);
+    s.ev.rescale_to_next_inplace(t);
+    s.ev.multiply_inplace(x3, t);
+    s.ev.relinearize_inplace(x3, s.rk);
+    s.ev.rescale_to_next_inplace(x3);
+    s.ev.multiply_plain_inplace(x1, pc1);
+    s.ev.rescale_to_next_inplace(x1);
     x3.scale() = scale;
     x1.scale() = scale;
-    ev.mod_switch_to_inplace(x1, x3.parms_id());
-    ev.mod_switch_to_inplace(pc0, x3.parms_id());
-    ev.add_inplace(x3, x1);
-    ev.add_plain_inplace(x3, pc0);
+    s.ev.mod_switch_to_inplace(x1, x3.parms_id());
+    s.ev.mod_switch_to_inplace(pc0, x3.parms_id());
+    s.ev.add_inplace(x3, x1);
+    s.ev.add_plain_inplace(x3, pc0);
     Plaintext out;
-    dec.decrypt(x3, out);
+    s.dec.decrypt(x3, out);
     std::vector<double> r;
     ce.decode(out, r);
     bool ok = true;
