@@ -144,11 +144,9 @@ DEFINE_TIER(TGT_V512, v512)
  * little-endian 128-bit number (qword 0 low), shifted left by k; the k bits
  * that leave the top are c * x^128 = c * (x^7 + x^2 + x + 1), a carry-less
  * product of at most k + 7 bits, xored into the low qword.  That product is
- * one VPCLMULQDQ of the high qword's top bits by 0x87: zmm shifts issue on
- * one port only, the port of the AES rounds, and the shift-and-xor form of
- * the product (three more shifts) took a quarter of the AES-256 loop's
- * issue slots there; the multiplier is on the other port.  No
- * data-dependent branch (the tweak is secret). */
+ * one VPCLMULQDQ of the high qword's top bits by 0x87.  Used once per data
+ * unit, for its first tweaks.  No data-dependent branch (the tweak is
+ * secret). */
 TGT_V512X INLINE __m512i v512_alpha_k(__m512i x, const unsigned k)
 {
     const __m512i poly = _mm512_set1_epi64(0x87);
@@ -159,12 +157,29 @@ TGT_V512X INLINE __m512i v512_alpha_k(__m512i x, const unsigned k)
     return _mm512_ternarylogic_epi64(_mm512_slli_epi64(x, k), up, red, 0x96);
 }
 
+/* Each 128-bit lane times alpha^16, the step of the main loop: a shift by
+ * two whole bytes, so byte shifts (VPSLLDQ / VPSRLDQ) do it; with the
+ * VPCLMULQDQ of the 16 bits shifted out by 0x87 (at most 23 bits, into the
+ * low qword) all three run on the shuffle / multiplier port.  Bit shifts of
+ * zmm issue on one port only, the port of the AES rounds: the bit-shift
+ * form (v512_alpha_k) took two of its slots per step, eight per 16 blocks
+ * (1/8 of AES-256's 56 rounds there). */
+TGT_V512X INLINE __m512i v512_alpha_16(__m512i x)
+{
+    const __m512i poly = _mm512_set1_epi64(0x87);
+    const __m512i red = _mm512_clmulepi64_epi128(_mm512_bsrli_epi128(x, 14), poly, 0x00);
+    return _mm512_xor_si512(_mm512_bslli_epi128(x, 2), red);
+}
+
 /* XTS over nb whole blocks of one data unit: out_j = E(in_j ^ T_j) ^ T_j,
  * T_j = t * alpha^j; with cts, t becomes T_nb (for ciphertext stealing).
- * The tweaks of 16 blocks are 4 zmm, tw * alpha^(0, 4, 8, 12), in
- * registers: no serial pass over a tweak array (the batch path below made
- * XTS ~10x slower than ECB).  The last round adds key ^ T_j (aesenclast's
- * AddRoundKey), so the output needs no separate xor.  In place is fine. */
+ * The tweaks of 16 blocks are 4 zmm in registers, T[i] holding the tweaks
+ * of blocks 4i .. 4i+3; each steps by alpha^16 on its own, so the chain
+ * carried from one iteration to the next is one v512_alpha_16 (a chain of
+ * four made the loop latency-bound at ~40 % of ECB's speed), and no serial
+ * pass over a tweak array (the batch path below made XTS ~10x slower than
+ * ECB).  The last round adds key ^ T_j (aesenclast's AddRoundKey), so the
+ * output needs no separate xor.  In place is fine. */
 TGT_V512X INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int dec, const int cts,
                                uint64_t *tu, size_t nu, size_t stride, const uint8_t *in0,
                                uint8_t *out0, const size_t nb0)
@@ -183,22 +198,18 @@ TGT_V512X INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int d
         const __m512i t4 = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
         const __m512i c0 = _mm512_srlv_epi64(t4, _mm512_sub_epi64(_mm512_set1_epi64(64), sh));
         const __m512i dn0 = _mm512_bsrli_epi128(c0, 8);
-        __m512i tw = _mm512_ternarylogic_epi64(_mm512_sllv_epi64(t4, sh),
-                                               _mm512_bslli_epi128(c0, 8), dn0, 0x96);
-        tw = _mm512_ternarylogic_epi64(tw, _mm512_slli_epi64(dn0, 1), _mm512_slli_epi64(dn0, 2),
-                                       0x96);
-        tw = _mm512_xor_si512(tw, _mm512_slli_epi64(dn0, 7));
+        __m512i T[V512_LANES];
+        T[0] = _mm512_ternarylogic_epi64(_mm512_sllv_epi64(t4, sh), _mm512_bslli_epi128(c0, 8), dn0,
+                                         0x96);
+        T[0] = _mm512_ternarylogic_epi64(T[0], _mm512_slli_epi64(dn0, 1), _mm512_slli_epi64(dn0, 2),
+                                         0x96);
+        T[0] = _mm512_xor_si512(T[0], _mm512_slli_epi64(dn0, 7));
+#pragma GCC unroll 8
+        for (int i = 1; i < V512_LANES; i++)
+            T[i] = v512_alpha_k(T[0], 4 * (unsigned)i);
         for (; nb >= 4 * V512_LANES;
              nb -= 4 * V512_LANES, in += 64 * V512_LANES, out += 64 * V512_LANES) {
-            __m512i x[V512_LANES], T[V512_LANES];
-            /* each from tw directly: the chain carried from one iteration to
-             * the next is one v512_alpha_k, not V512_LANES of them (a chain of
-             * four made the loop latency-bound at ~40 % of ECB's speed) */
-            T[0] = tw;
-#pragma GCC unroll 8
-            for (int i = 1; i < V512_LANES; i++)
-                T[i] = v512_alpha_k(tw, 4 * (unsigned)i);
-            tw = v512_alpha_k(tw, 4 * V512_LANES);
+            __m512i x[V512_LANES];
 #pragma GCC unroll 8
             for (int i = 0; i < V512_LANES; i++)
                 x[i] = _mm512_ternarylogic_epi64(_mm512_loadu_si512((const void *)(in + 64 * i)),
@@ -215,28 +226,35 @@ TGT_V512X INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int d
                 x[i] =
                     dec ? _mm512_aesdeclast_epi128(x[i], kl) : _mm512_aesenclast_epi128(x[i], kl);
                 _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
+                T[i] = v512_alpha_16(T[i]);
             }
         }
-        unsigned lane = 0; /* where T_nb is in tw */
-        while (nb) {
+        /* the last nb < 16 blocks: their tweaks are T[0], T[1], ... as they
+         * are; tn, lane: where T_nb is (v is constant once unrolled, so T
+         * stays in registers) */
+        __m512i tn = T[0];
+        unsigned lane = 0;
+#pragma GCC unroll 4
+        for (int v = 0; v < V512_LANES && nb; v++) {
             const size_t n = nb < 4 ? nb : 4;
             const __mmask8 m = V512_MASK(n);
-            __m512i x = _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(m, in), tw, k[0], 0x96);
+            __m512i x =
+                _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(m, in), T[v], k[0], 0x96);
 #pragma GCC unroll 14
             for (unsigned r = 1; r < nr; r++)
                 x = dec ? _mm512_aesdec_epi128(x, k[r]) : _mm512_aesenc_epi128(x, k[r]);
-            const __m512i kl = _mm512_xor_si512(k[nr], tw);
+            const __m512i kl = _mm512_xor_si512(k[nr], T[v]);
             x = dec ? _mm512_aesdeclast_epi128(x, kl) : _mm512_aesenclast_epi128(x, kl);
             _mm512_mask_storeu_epi64(out, m, x);
             nb -= n, in += 16 * n, out += 16 * n;
-            if (n == 4)
-                tw = v512_alpha_k(tw, 4);
+            if (n == 4) /* nb < 16: never past T[3] */
+                tn = T[v + 1 < V512_LANES ? v + 1 : v];
             else
-                lane = (unsigned)n;
+                tn = T[v], lane = (unsigned)n;
         }
         if (cts) { /* T_nb, for the stealing step */
             uint64_t tv[8];
-            _mm512_storeu_si512((void *)tv, tw);
+            _mm512_storeu_si512((void *)tv, tn);
             t[0] = tv[2 * lane], t[1] = tv[2 * lane + 1];
             cpim_wipe(tv, sizeof tv);
         }
