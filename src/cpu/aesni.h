@@ -38,9 +38,12 @@ typedef void (*ctr_kernel)(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t
                            const uint8_t *in, uint8_t *out, size_t nb);
 /* XTS over nu data units of nb whole blocks each, stride bytes apart, unit
  * u from tweak t[2u..2u+1]; with cts, each t is advanced past its unit's
- * blocks (ciphertext stealing goes on from there). */
-typedef void (*xts_kernel)(const uint8_t *rk, unsigned nr, int dec, int cts, uint64_t *t, size_t nu,
-                           size_t stride, const uint8_t *in, uint8_t *out, size_t nb);
+ * blocks (ciphertext stealing goes on from there).  rk2 NULL: the t are the
+ * encrypted tweaks; else the t are the plain ones, which the kernel
+ * encrypts with rk2 (the tweak key's schedule, nr rounds) first. */
+typedef void (*xts_kernel)(const uint8_t *rk, const uint8_t *rk2, unsigned nr, int dec, int cts,
+                           uint64_t *t, size_t nu, size_t stride, const uint8_t *in, uint8_t *out,
+                           size_t nb);
 
 /* XTS: t *= alpha; t[0] the low 64 bits, t[1] the high (the tweak's bytes
  * are a little-endian 128-bit number). */
@@ -146,8 +149,9 @@ void cpim_aesni_v512_dec(const uint8_t *rk, unsigned nr, const uint8_t *in, uint
 void cpim_aesni_v512_ctrk(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,
                           const uint8_t *in, uint8_t *out, size_t nb);
 /* an xts_kernel */
-void cpim_aesni_v512_xts(const uint8_t *rk, unsigned nr, int dec, int cts, uint64_t *t, size_t nu,
-                         size_t stride, const uint8_t *in, uint8_t *out, size_t nb);
+void cpim_aesni_v512_xts(const uint8_t *rk, const uint8_t *rk2, unsigned nr, int dec, int cts,
+                         uint64_t *t, size_t nu, size_t stride, const uint8_t *in, uint8_t *out,
+                         size_t nb);
 
 /* aesni_ghash.c: H^1..H^GHASH_POWERS into hp (see struct aesni_state), and
  * the two ghash_kernels. */

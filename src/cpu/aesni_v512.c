@@ -180,9 +180,9 @@ TGT_V512X INLINE __m512i v512_alpha_16(__m512i x)
  * pass over a tweak array (the batch path below made XTS ~10x slower than
  * ECB).  The last round adds key ^ T_j (aesenclast's AddRoundKey), so the
  * output needs no separate xor.  In place is fine. */
-TGT_V512X INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int dec, const int cts,
-                               uint64_t *tu, size_t nu, size_t stride, const uint8_t *in0,
-                               uint8_t *out0, const size_t nb0)
+TGT_V512X INLINE void v512_xts(const uint8_t *rk, const uint8_t *rk2, const unsigned nr,
+                               const int dec, const int cts, uint64_t *tu, size_t nu, size_t stride,
+                               const uint8_t *in0, uint8_t *out0, const size_t nb0)
 {
     __m512i k[AESNI_MAX_ROUNDS + 1];
     for (unsigned r = 0; r <= nr; r++)
@@ -195,7 +195,15 @@ TGT_V512X INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int d
         const uint8_t *in = in0 + u * stride;
         uint8_t *out = out0 + u * stride;
         size_t nb = nb0;
-        const __m512i t4 = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+        __m128i t1 = _mm_loadu_si128((const __m128i *)t);
+        if (rk2) { /* the tweak key on xmm: one block, its latency only */
+            t1 = _mm_xor_si128(t1, _mm_loadu_si128((const __m128i *)rk2));
+#pragma GCC unroll 14
+            for (unsigned r = 1; r < nr; r++)
+                t1 = _mm_aesenc_si128(t1, _mm_loadu_si128((const __m128i *)(rk2 + 16 * r)));
+            t1 = _mm_aesenclast_si128(t1, _mm_loadu_si128((const __m128i *)(rk2 + 16 * nr)));
+        }
+        const __m512i t4 = _mm512_broadcast_i32x4(t1);
         const __m512i c0 = _mm512_srlv_epi64(t4, _mm512_sub_epi64(_mm512_set1_epi64(64), sh));
         const __m512i dn0 = _mm512_bsrli_epi128(c0, 8);
         __m512i T[V512_LANES];
@@ -261,11 +269,11 @@ TGT_V512X INLINE void v512_xts(const uint8_t *rk, const unsigned nr, const int d
     }
 }
 
-TGT_V512X void cpim_aesni_v512_xts(const uint8_t *rk, unsigned nr, int dec, int cts, uint64_t *t,
-                                   size_t nu, size_t stride, const uint8_t *in, uint8_t *out,
-                                   size_t nb)
+TGT_V512X void cpim_aesni_v512_xts(const uint8_t *rk, const uint8_t *rk2, unsigned nr, int dec,
+                                   int cts, uint64_t *t, size_t nu, size_t stride,
+                                   const uint8_t *in, uint8_t *out, size_t nb)
 {
-#define V512_XTS(n, d) v512_xts(rk, n, d, cts, t, nu, stride, in, out, nb)
+#define V512_XTS(n, d) v512_xts(rk, rk2, n, d, cts, t, nu, stride, in, out, nb)
     if (dec)
         BY_ROUNDS(V512_XTS(10, 1), V512_XTS(12, 1), V512_XTS(14, 1));
     else
