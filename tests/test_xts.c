@@ -5,7 +5,8 @@
  * unit (the reference dm-crypt and the CLI are held to) and decrypted back;
  * on the pim backend also sizes that do not divide evenly over DPUs and
  * tasklets, units split over the kernel's chunks, and several rounds; the
- * aesni backend's XTS tiers, each forced in turn.
+ * aesni backend's XTS tiers, each forced in turn, with every unit length of
+ * 16..600 bytes.
  * Without OpenSSL headers at build time the reference is the cpu backend
  * (itself held to the NIST vectors), so the backends are still compared
  * with each other.
@@ -153,6 +154,37 @@ TEST(xts_aesni_tiers)
             size_t last = 16 + test_rand(&rs) % (usz - 15);
             one_case(ctx, be, &rs, i % 2 ? 64 : 32, usz, units_len(units, usz, last),
                      test_rand(&rs));
+        }
+        cpim_close(ctx);
+    }
+}
+
+/* Every unit length of 16..600 bytes (0..37 whole blocks and every
+ * stealing tail) on each aesni tier: as a lone unit (what the provider
+ * gives, one unit per update: the VAES-512 kernel then encrypts the tweak
+ * itself) and as 17 units (16 with their tweaks encrypted together, then a
+ * lone one). */
+TEST(xts_aesni_every_length)
+{
+    if (!test_require_backend("aesni"))
+        return;
+    static const unsigned drop[4] = {
+        0, CPIM_X86_VPCLMUL, CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL,
+        CPIM_X86_VAES | CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL};
+    for (int t = 0; t < 4; t++) {
+        unsigned old = cpim_x86_set_mask(~drop[t]);
+        cpim_ctx *ctx = NULL;
+        cpim_err rc = cpim_open(&ctx, "aesni", NULL);
+        cpim_x86_set_mask(old);
+        CHECK(rc == CPIM_OK, "open aesni tier %d: %s", t, cpim_strerror(rc));
+        if (rc != CPIM_OK)
+            return;
+        char be[32];
+        snprintf(be, sizeof be, "aesni tier %d", t);
+        uint64_t rs = 0x4c454e4754485854ull + (uint64_t)t;
+        for (size_t len = 16; len <= 600; len++) {
+            one_case(ctx, be, &rs, len % 2 ? 64 : 32, len, len, test_rand(&rs));
+            one_case(ctx, be, &rs, len % 2 ? 32 : 64, len, 17 * len, test_rand(&rs));
         }
         cpim_close(ctx);
     }
