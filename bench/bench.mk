@@ -69,3 +69,11 @@ asap: all
 bench-overwrite: $(CLI)
 	@mkdir -p $(BENCH_OUT)
 	sh bench/overwrite.sh $(CLI) $${OVERWRITE_MIB:-1024} $${OVERWRITE_RUNS:-5} > $(BENCH_OUT)/overwrite.csv
+
+# The OpenSSL provider against OpenSSL's default provider, `openssl speed -evp`
+# side by side in one run (measured wall time, one core; docs/PROVIDER.md,
+# "Speed"): CSV with the ratio of every round, the median per row on stderr.
+.PHONY: bench-provider
+bench-provider: provider
+	@mkdir -p $(BENCH_OUT)
+	sh bench/provider_speed.sh $(BUILD)/provider > $(BENCH_OUT)/provider_speed.csv

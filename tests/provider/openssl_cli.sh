@@ -146,4 +146,16 @@ if CRYPTOPIM_PROVIDER_STATS=$tmp/speed.stats openssl speed -provider-path "$dir"
 else
     fail provider_cli_speed "$(tail -c 300 "$tmp/o") $(cat "$tmp/speed.stats" 2>/dev/null)"
 fi
+
+# bench/provider_speed.sh (the side-by-side benchmark of docs/PROVIDER.md):
+# one short round gives a CSV row with a positive ratio; an algorithm that
+# gives no result is an error, not a silent gap in the table
+bench=$(dirname "$0")/../../bench/provider_speed.sh
+if REPS=1 SECS=1 SIZES=16384 sh "$bench" "$dir" aes-128-ctr >"$tmp/b.csv" 2>"$tmp/b.err" &&
+    awk -F, '$1 == "aes-128-ctr" && $2 == 16384 && $6 > 0 && $7 == "measured" { ok = 1 } END { exit !ok }'         "$tmp/b.csv" && grep -q "^provider aes-128-ctr 16384: ratio median" "$tmp/b.err" &&
+    ! REPS=1 SECS=1 SIZES=16 sh "$bench" "$dir" aes-128-none >/dev/null 2>&1; then
+    pass provider_bench_speed
+else
+    fail provider_bench_speed "$(cat "$tmp/b.csv" "$tmp/b.err" 2>/dev/null | tail -c 300)"
+fi
 finish
