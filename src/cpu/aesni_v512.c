@@ -163,7 +163,7 @@ TGT_V512X INLINE __m512i v512_alpha_k(__m512i x, const unsigned k)
  * low qword) all three run on the shuffle / multiplier port.  Bit shifts of
  * zmm issue on one port only, the port of the AES rounds: the bit-shift
  * form (v512_alpha_k) took two of its slots per step, eight per 16 blocks
- * (1/8 of AES-256's 56 rounds there). */
+ * (1/7 of the 56 rounds of AES-256 there). */
 TGT_V512X INLINE __m512i v512_alpha_16(__m512i x)
 {
     const __m512i poly = _mm512_set1_epi64(0x87);
@@ -177,7 +177,7 @@ TGT_V512X INLINE __m512i v512_alpha_16(__m512i x)
  * of blocks 4i .. 4i+3; each steps by alpha^16 on its own, so the chain
  * carried from one iteration to the next is one v512_alpha_16 (a chain of
  * four made the loop latency-bound at ~40 % of ECB's speed), and no serial
- * pass over a tweak array (the batch path below made XTS ~10x slower than
+ * pass over a tweak array (the batch path of aesni_xts.c made XTS ~10x slower than
  * ECB).  The last round adds key ^ T_j (aesenclast's AddRoundKey), so the
  * output needs no separate xor.  In place is fine. */
 TGT_V512X INLINE void v512_xts(const uint8_t *rk, const uint8_t *rk2, const unsigned nr,
