@@ -90,7 +90,7 @@ TGT_VGCM256 INLINE void v256_gcm(const uint8_t *rk, const unsigned nr, const uin
     }
     /* 1..15 blocks left: one at a time, hashed one by one (the
      * decryption's before it is overwritten) */
-    const __m128i h1 = _mm_loadu_si128((const __m128i *)hp), rev1 = _mm256_castsi256_si128(rev);
+    const __m128i h1 = cl_power(hp, 1), rev1 = _mm256_castsi256_si128(rev);
     __m128i c1 = _mm256_castsi256_si128(ctr);
     const __m128i one = _mm_set_epi32(0, 0, 0, 1);
     for (; nb; nb--, in += 16, out += 16) {
