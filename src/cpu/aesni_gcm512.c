@@ -65,6 +65,52 @@ TGT_VGCM INLINE __m128i v512_few(const __m512i *k, const unsigned nr, const uint
     return Y;
 }
 
+/* One 16-block chunk of the loop (v512_gcm): CTR of in to out, and with
+ * `hash`, Y absorbs the byte-reversed blocks in g (the decryption's own
+ * ciphertext, the encryption's of the chunk before).  Encryption leaves
+ * its ciphertext, byte-reversed, in g for the next chunk.  Every index is
+ * a constant once inlined, so x, g and the accumulators live in
+ * registers. */
+TGT_VGCM INLINE void v512_chunk(const __m512i *k, const unsigned nr, const __m512i *hz,
+                                const int dec, const int hash, __m512i *ctr, __m512i *g, __m128i *Y,
+                                const uint8_t *in, uint8_t *out)
+{
+    const __m512i rev = vcl_rev();
+    const __m512i four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
+    __m512i x[4], lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+    if (hash)
+        g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(*Y));
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        x[i] = _mm512_xor_si512(_mm512_shuffle_epi8(*ctr, rev), k[0]);
+        *ctr = _mm512_add_epi32(*ctr, four);
+    }
+    /* the products of two zmm during rounds 2 and 4: spread among the
+     * rounds so that neither kind of work waits for the other's burst */
+#pragma GCC unroll 14
+    for (unsigned r = 1; r < nr; r++) {
+#pragma GCC unroll 4
+        for (int i = 0; i < 4; i++)
+            x[i] = _mm512_aesenc_epi128(x[i], k[r]);
+        if (hash && r == 2)
+            vcl_mul_acc2(g[0], hz[0], g[1], hz[1], 1, &lo, &mid, &hi);
+        if (hash && r == 4)
+            vcl_mul_acc2(g[2], hz[2], g[3], hz[3], 0, &lo, &mid, &hi);
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        x[i] = _mm512_aesenclast_epi128(
+            x[i], _mm512_xor_si512(k[nr], _mm512_loadu_si512((const void *)(in + 64 * i))));
+        _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
+    }
+    if (hash)
+        *Y = vcl_reduce(lo, mid, hi);
+    if (!dec)
+#pragma GCC unroll 4
+        for (int i = 0; i < 4; i++)
+            g[i] = _mm512_shuffle_epi8(x[i], rev);
+}
+
 /*
  * Why one pass: CTR alone keeps the AES units busy and GHASH alone the
  * carry-less multiplier; run one after the other (gcm_run.h's pieces) the
@@ -107,7 +153,6 @@ TGT_VGCM INLINE void v512_gcm(const uint8_t *rk, const unsigned nr, const uint8_
     __m512i ctr =
         _mm512_add_epi32(_mm512_broadcast_i32x4(cl_bswap(_mm_loadu_si128((const __m128i *)c))),
                          _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
-    const __m512i four = _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
     __m128i Y = cl_bswap(_mm_loadu_si128((const __m128i *)y));
     const uint32_t blocks = (uint32_t)nb; /* inc32 wraps anyway */
     size_t head = (size_t)(-(uintptr_t)out & 63) / 16;
@@ -117,47 +162,20 @@ TGT_VGCM INLINE void v512_gcm(const uint8_t *rk, const unsigned nr, const uint8_
         Y = v512_few(k, nr, hp, dec, &ctr, Y, in, out, head);
         nb -= head, in += 16 * head, out += 16 * head;
     }
-    __m512i g[4];    /* the (byte-reversed) ciphertext hashed in this iteration */
-    int pending = 0; /* encryption: g holds the previous chunk's */
-    for (; nb >= 16; nb -= 16, in += 256, out += 256) {
-        __m512i x[4], lo = _mm512_setzero_si512(), mid = lo, hi = lo;
-        const int hash = dec || pending;
-        if (dec)
+    __m512i g[4]; /* the (byte-reversed) ciphertext hashed in this chunk */
+    if (dec) {
+        for (; nb >= 16; nb -= 16, in += 256, out += 256) {
+#pragma GCC unroll 4
             for (int i = 0; i < 4; i++)
                 g[i] = _mm512_shuffle_epi8(_mm512_loadu_si512((const void *)(in + 64 * i)), rev);
-        if (hash)
-            g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(Y));
-        for (int i = 0; i < 4; i++) {
-            x[i] = _mm512_xor_si512(_mm512_shuffle_epi8(ctr, rev), k[0]);
-            ctr = _mm512_add_epi32(ctr, four);
+            v512_chunk(k, nr, hz, 1, 1, &ctr, g, &Y, in, out);
         }
-        /* the products of two zmm during rounds 2 and 4: spread among the
-         * rounds so that neither kind of work waits for the other's burst */
-#pragma GCC unroll 14
-        for (unsigned r = 1; r < nr; r++) {
-#pragma GCC unroll 4
-            for (int i = 0; i < 4; i++)
-                x[i] = _mm512_aesenc_epi128(x[i], k[r]);
-            if (hash && r == 2)
-                vcl_mul_acc2(g[0], hz[0], g[1], hz[1], 1, &lo, &mid, &hi);
-            if (hash && r == 4)
-                vcl_mul_acc2(g[2], hz[2], g[3], hz[3], 0, &lo, &mid, &hi);
-        }
-#pragma GCC unroll 4
-        for (int i = 0; i < 4; i++) {
-            x[i] = _mm512_aesenclast_epi128(
-                x[i], _mm512_xor_si512(k[nr], _mm512_loadu_si512((const void *)(in + 64 * i))));
-            _mm512_storeu_si512((void *)(out + 64 * i), x[i]);
-        }
-        if (hash)
-            Y = vcl_reduce(lo, mid, hi);
-        if (!dec) {
-            for (int i = 0; i < 4; i++)
-                g[i] = _mm512_shuffle_epi8(x[i], rev);
-            pending = 1;
-        }
-    }
-    if (pending) { /* the last whole chunk's ciphertext */
+    } else if (nb >= 16) {
+        /* the first chunk's ciphertext is hashed during the second's
+         * rounds, and so on; the last one's after the loop */
+        v512_chunk(k, nr, hz, 0, 0, &ctr, g, &Y, in, out);
+        for (nb -= 16, in += 256, out += 256; nb >= 16; nb -= 16, in += 256, out += 256)
+            v512_chunk(k, nr, hz, 0, 1, &ctr, g, &Y, in, out);
         __m512i lo, mid, hi;
         g[0] = _mm512_xor_si512(g[0], _mm512_zextsi128_si512(Y));
         vcl_mul_acc2(g[0], hz[0], g[1], hz[1], 1, &lo, &mid, &hi);
