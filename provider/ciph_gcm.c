@@ -779,31 +779,43 @@ static const OSSL_PARAM *gcm_settable_ctx(void *vctx, void *provctx)
     return gcm_settable;
 }
 
+/* The params gcm_get_ctx_params answers, the ones EVP asks per message
+ * first (cpp_params_find). */
+enum { G_IVLEN, G_KEYLEN, G_TAG, G_TAGLEN, G_IV, G_UPDATED_IV, G_TLSAADPAD, G_TLSIVGEN, G_N };
+static const char *const gcm_get_names[G_N] = {OSSL_CIPHER_PARAM_IVLEN,
+                                               OSSL_CIPHER_PARAM_KEYLEN,
+                                               OSSL_CIPHER_PARAM_AEAD_TAG,
+                                               OSSL_CIPHER_PARAM_AEAD_TAGLEN,
+                                               OSSL_CIPHER_PARAM_IV,
+                                               OSSL_CIPHER_PARAM_UPDATED_IV,
+                                               OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD,
+                                               OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN};
+
 static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     gcm_ctx *c = vctx;
-    OSSL_PARAM *q;
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(q, c->keylen))
+    const OSSL_PARAM *f[G_N];
+    cpp_params_find(params, gcm_get_names, G_N, f);
+    OSSL_PARAM *q; /* found in the caller's (writable) params */
+    if ((q = (OSSL_PARAM *)f[G_KEYLEN]) != NULL && !OSSL_PARAM_set_size_t(q, c->keylen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "keylen");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(q, c->ivlen))
+    if ((q = (OSSL_PARAM *)f[G_IVLEN]) != NULL && !OSSL_PARAM_set_size_t(q, c->ivlen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "ivlen");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL &&
+    if ((q = (OSSL_PARAM *)f[G_TAGLEN]) != NULL &&
         !OSSL_PARAM_set_size_t(q, c->taglen ? c->taglen : BLK))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "taglen");
     for (int which = 0; which < 2; which++) {
-        q = OSSL_PARAM_locate(params, which ? OSSL_CIPHER_PARAM_UPDATED_IV : OSSL_CIPHER_PARAM_IV);
+        q = (OSSL_PARAM *)f[which ? G_UPDATED_IV : G_IV];
         if (q == NULL)
             continue;
         if (c->iv_state == IV_UNSET || c->ivlen > q->data_size ||
             !OSSL_PARAM_set_octet_string(q, c->iv, c->ivlen))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "iv");
     }
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != NULL &&
+    if ((q = (OSSL_PARAM *)f[G_TLSAADPAD]) != NULL &&
         (!c->tls_aad_set || !OSSL_PARAM_set_size_t(q, BLK)))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "tlsaadpad");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != NULL) {
+    if ((q = (OSSL_PARAM *)f[G_TLSIVGEN]) != NULL) {
         size_t sz = q->data_size;
         if (!c->iv_gen || !c->key_set || q->data_type != OSSL_PARAM_OCTET_STRING || q->data == NULL)
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "tlsivgen");
@@ -815,7 +827,7 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
             ;
         c->iv_state = IV_SET;
     }
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+    if ((q = (OSSL_PARAM *)f[G_TAG]) != NULL) {
         size_t sz = q->data_size;
         if (sz == 0 || sz > BLK || !c->enc || c->taglen == 0)
             return cpp_err(c->eng.prov, CPP_R_INVALID_TAG, NULL);
@@ -825,13 +837,20 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return cpp_eng_get_params(&c->eng, params);
 }
 
+/* The params gcm_set_ctx_params takes (cpp_params_find). */
+enum { S_IVLEN, S_TAG, S_TLSAAD, S_TLSIVFIXED, S_TLSIVINV, S_N };
+static const char *const gcm_set_names[S_N] = {
+    OSSL_CIPHER_PARAM_AEAD_IVLEN, OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD,
+    OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV};
+
 static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     gcm_ctx *c = vctx;
-    const OSSL_PARAM *q;
+    const OSSL_PARAM *q, *f[S_N];
     if (params == NULL)
         return 1;
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+    cpp_params_find(params, gcm_set_names, S_N, f);
+    if ((q = f[S_TAG]) != NULL) {
         if (q->data_type != OSSL_PARAM_OCTET_STRING)
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "tag");
         size_t sz = q->data_size;
@@ -841,7 +860,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             memcpy(c->tag, q->data, sz);
         c->taglen = sz;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != NULL) {
+    if ((q = f[S_TLSAAD]) != NULL) {
         /* the record's AAD; its length field becomes the payload's */
         if (q->data_type != OSSL_PARAM_OCTET_STRING || q->data_size != TLS_AAD)
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "tlsaad");
@@ -855,7 +874,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         c->tls_aad[12] = (uint8_t)len;
         c->tls_aad_set = 1;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != NULL) {
+    if ((q = f[S_TLSIVFIXED]) != NULL) {
         size_t sz = q->data_size;
         if (q->data_type != OSSL_PARAM_OCTET_STRING || sz < TLS_FIXED ||
             c->ivlen < sz + TLS_EXPLICIT)
@@ -866,7 +885,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         c->iv_gen = 1;
         c->iv_state = IV_SET;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != NULL) {
+    if ((q = f[S_TLSIVINV]) != NULL) {
         size_t sz = q->data_size;
         if (q->data_type != OSSL_PARAM_OCTET_STRING || !c->iv_gen || !c->key_set || c->enc ||
             sz > c->ivlen)
@@ -874,7 +893,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         memcpy(c->iv + c->ivlen - sz, q->data, sz);
         c->iv_state = IV_SET;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL) {
+    if ((q = f[S_IVLEN]) != NULL) {
         size_t sz;
         if (!OSSL_PARAM_get_size_t(q, &sz))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "ivlen");
