@@ -53,6 +53,10 @@ TGT_CL void cpim_aesni_cl_ghash(const uint8_t *hp, uint8_t y[16], const uint8_t 
 /* VPCLMULQDQ on zmm: 16 blocks per reduction, four per instruction. */
 TGT_VCL void cpim_aesni_vcl_ghash(const uint8_t *hp, uint8_t y[16], const uint8_t *p, size_t nb)
 {
+    if (nb < 16) { /* a length block, a short AAD: no zmm set-up */
+        cpim_aesni_cl_ghash(hp, y, p, nb);
+        return;
+    }
     const __m512i rev = vcl_rev();
     __m512i hz[4];
     for (int g = 0; g < 4; g++)
@@ -60,6 +64,7 @@ TGT_VCL void cpim_aesni_vcl_ghash(const uint8_t *hp, uint8_t y[16], const uint8_
     __m128i Y = cl_bswap(_mm_loadu_si128((const __m128i *)y));
     for (; nb >= 16; nb -= 16, p += 256) {
         __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+#pragma GCC unroll 4
         for (int g = 0; g < 4; g++) {
             __m512i x = _mm512_shuffle_epi8(_mm512_loadu_si512(p + 64 * g), rev);
             if (g == 0)
