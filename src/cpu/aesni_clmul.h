@@ -87,7 +87,8 @@ TGT_VCL INLINE __m512i vcl_rev(void)
 
 /* Zmm g (0..3) of the powers for 16 blocks hashed together: its lane l is
  * block 4g + l's, H^(16 - 4g - l) (the table is in that order, see
- * cl_power). */
+ * cl_power; these loads take it to start at H^16). */
+_Static_assert(GHASH_POWERS == 16, "the 16-block loads take the table to start at H^16");
 TGT_VCL INLINE __m512i vcl_powers16(const uint8_t *hp, int g)
 {
     return _mm512_loadu_si512((const void *)(hp + 64 * g));
