@@ -243,8 +243,8 @@ void cpp_params_find(const OSSL_PARAM *params, const char *const names[], size_t
     for (size_t i = 0; i < n; i++)
         found[i] = NULL;
     for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
-        for (size_t i = 0; i < n; i++)
-            if (strcmp(p->key, names[i]) == 0) {
+        for (size_t i = 0; i < n; i++) /* the first letters first: no call for most */
+            if (p->key[0] == names[i][0] && strcmp(p->key, names[i]) == 0) {
                 if (found[i] == NULL)
                     found[i] = p;
                 break;
@@ -255,7 +255,8 @@ void cpp_params_find(const OSSL_PARAM *params, const char *const names[], size_t
 static int has_eng_param(const OSSL_PARAM *params)
 {
     for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
-        if (strncmp(p->key, CPP_PARAM_PREFIX, sizeof CPP_PARAM_PREFIX - 1) == 0)
+        if (p->key[0] == CPP_PARAM_PREFIX[0] &&
+            strncmp(p->key, CPP_PARAM_PREFIX, sizeof CPP_PARAM_PREFIX - 1) == 0)
             return 1;
     return 0;
 }
