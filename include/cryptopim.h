@@ -252,8 +252,11 @@ cpim_err cpim_aes_gcm_decrypt(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, c
  * caller must not use it unless cpim_aes_gcm_finish says CPIM_OK (the CLI
  * writes it to a temporary file that only a good tag renames into place).
  * The CTR pass runs on the context's backend (its statistics are the
- * call's); H and the GHASH of the range run on the host (src/crypto, the
- * portable 4-bit tables), outside the statistics.
+ * call's); the GHASH of the range, and cpim_aes_gcm_finish's of the AAD and
+ * the length block, run on the backend too where it has its own
+ * (`aesni`, and `auto` when it picks it: constant-time carry-less
+ * multiplication), else on the host (src/crypto, the portable 4-bit
+ * tables), outside the statistics.
  *
  * cpim_aes_gcm_finish: the n ranges' partial GHASH values (in message
  * order) and byte lengths, the AAD; encrypt: writes tag; decrypt: compares

@@ -7,8 +7,12 @@
  *
  * The common case, the whole message in one update (TLS records, EVP_Cipher
  * callers), is one cpim_aes_gcm_encrypt / _decrypt: the backend's own GCM,
- * fast and constant-time.  Its ciphertext is kept, because EVP cannot say
- * whether more data follows: a second update turns the message into ranges.
+ * fast and constant-time.  EVP cannot say whether more data follows: a
+ * second update turns the message into ranges, from a copy of its
+ * ciphertext, or with a 96-bit IV from its tag (the GHASH state is
+ * recovered from it: gcm_unshot_q) and no copy but of a decryption in
+ * place (whose input the backend wipes on a wrong tag, when the plaintext
+ * is still owed).
  * Ranges are cpim_aes_gcm_range (CTR on the engine's backend, a partial
  * GHASH per range, hashed by the library on the host) closed with
  * cpim_aes_gcm_finish, which chains the partials (cryptopim.h).  Whole
@@ -94,8 +98,10 @@ static void gcm_reset_msg(gcm_ctx *c)
     if (c->gh != NULL)
         OPENSSL_cleanse(c->gh, c->partcap * sizeof *c->gh);
     c->nparts = 0;
-    if (c->ct != NULL && c->ct_kept)
-        OPENSSL_cleanse(c->ct, c->ctlen);
+    /* ct is not wiped: while kept it holds only ciphertext, which is public
+     * (the decryption's input, the encryption's output), and gcm_unshot wipes
+     * it after decrypting into it; wiping a whole message per message cost a
+     * quarter of a 16 KiB decryption */
     c->ctlen = 0;
     c->oneshot = 0;
     c->ct_kept = 0;
@@ -291,10 +297,11 @@ static void gcm_len_block(uint64_t aadlen, uint64_t len, uint8_t out[BLK])
     }
 }
 
-/* An encryption given in one update, continued, without its ciphertext:
- * its tag T = E_K(J0) ^ (Y ^ L) * H with Y its GHASH state and L its
- * length block, so Y * H = T ^ E_K(J0) ^ L * H, which is q; finish chains
- * it (gcm_final). */
+/* A message given in one update, continued, without its ciphertext:
+ * its tag T (the encryption's, or the full tag a decryption was checked
+ * against) = E_K(J0) ^ (Y ^ L) * H with Y its GHASH state and L its length
+ * block, so Y * H = T ^ E_K(J0) ^ L * H, which is q; finish chains it
+ * (gcm_final). */
 static int gcm_unshot_q(gcm_ctx *c)
 {
     uint8_t e0[BLK], l[BLK], lh[BLK];
@@ -322,23 +329,25 @@ static int gcm_unshot_q(gcm_ctx *c)
     return 1;
 }
 
-static int gcm_unshot(gcm_ctx *c, uint8_t *plain)
+/* The one-update message of ciphertext ct (the kept copy c->ct, or the
+ * caller's input while its update runs) becomes ranges, as gcm_unshot. */
+static int gcm_unshot_ct(gcm_ctx *c, const uint8_t *ct, uint8_t *plain)
 {
-    if (!c->ct_kept)
-        return gcm_unshot_q(c);
     size_t len = c->ctlen, whole = len & ~(size_t)(BLK - 1), r = len - whole;
     uint8_t gh[BLK];
     c->oneshot = 0;
     c->ctlen = 0;
     c->ct_kept = 0;
-    memcpy(c->pend, c->ct + whole, r);
+    memcpy(c->pend, ct + whole, r);
     if (whole > 0) {
-        if (!gcm_range(c, CPIM_DECRYPT, 0, c->ct, plain ? plain : c->ct, whole, gh) ||
+        /* without plain, the kept copy is decrypted onto itself */
+        if (!gcm_range(c, CPIM_DECRYPT, 0, ct, plain ? plain : c->ct, whole, gh) ||
             !gcm_add_part(c, gh, whole))
             return 0;
         c->blocks = whole / BLK;
     }
-    OPENSSL_cleanse(c->ct, len);
+    if (ct == c->ct)
+        OPENSSL_cleanse(c->ct, len);
     if (r > 0) {
         static const uint8_t zero[BLK];
         if (!gcm_range(c, CPIM_ENCRYPT, c->blocks, zero, c->pks, BLK, gh))
@@ -351,21 +360,31 @@ static int gcm_unshot(gcm_ctx *c, uint8_t *plain)
     return 1;
 }
 
+static int gcm_unshot(gcm_ctx *c, uint8_t *plain)
+{
+    return c->ct_kept ? gcm_unshot_ct(c, c->ct, plain) : gcm_unshot_q(c);
+}
+
 /* The message's first data: one call of the backend's GCM. */
 static int gcm_oneshot(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
 {
-    /* an encryption with a 96-bit IV keeps only its last partial block: a
-     * continuation recovers its GHASH from the tag (gcm_unshot_q) */
-    int keep = !(c->enc && c->ivlen == 12);
+    /* with a 96-bit IV only the last partial block of ciphertext is kept: a
+     * continuation recovers the GHASH from the tag (gcm_unshot_q), the
+     * encryption's or the one the decryption was checked against.  A
+     * decryption in place keeps a copy of its input: on a wrong tag the
+     * backend wipes its output, and the plaintext is owed anyway */
+    const uintptr_t i0 = (uintptr_t)in, o0 = (uintptr_t)out;
+    const int overlap = i0 < o0 + len && o0 < i0 + len;
+    int keep = !(c->ivlen == 12 && (c->enc || !overlap));
     if (keep && len > c->ctcap) {
         uint8_t *n = malloc(len);
         if (n == NULL)
             return 0;
-        free(c->ct); /* wiped by gcm_reset_msg / gcm_unshot */
+        free(c->ct); /* ciphertext only (see gcm_reset_msg) */
         c->ct = n;
         c->ctcap = len;
     }
-    if (!c->enc)
+    if (!c->enc && keep)
         memcpy(c->ct, in, len); /* before an in-place decryption */
     int pim;
     cpim_ctx *x = cpp_eng_acquire(&c->eng, len, &pim);
@@ -390,12 +409,15 @@ static int gcm_oneshot(gcm_ctx *c, const uint8_t *in, uint8_t *out, size_t len)
             memcpy(c->ct, out, len);
         else if (c->enc)
             memcpy(c->pend, out + (len & ~(size_t)(BLK - 1)), len % BLK);
-        else
+        if (!c->enc) {
             memcpy(c->ostag, c->tag, BLK);
+            if (!keep)
+                memcpy(c->pend, in + (len & ~(size_t)(BLK - 1)), len % BLK);
+        }
         return 1;
     }
     if (rc == CPIM_ERR_AUTH) /* the plaintext anyway, as OpenSSL; final fails */
-        return gcm_unshot(c, out);
+        return keep ? gcm_unshot(c, out) : gcm_unshot_ct(c, in, out);
     c->oneshot = 0;
     c->ctlen = 0;
     c->ct_kept = 0;
@@ -617,7 +639,8 @@ static int gcm_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     return 1;
 }
 
-/* The tag of a continued one-update encryption (gcm_unshot_q): q is the
+/* The tag of a continued one-update message (gcm_unshot_q), made
+ * (encryption) or compared with the one set (decryption): q is the
  * GHASH state after it, times H.  With no range after it, the tag is
  * E_K(J0) ^ q ^ L * H.  Else finish chains [q, ranges...] with no AAD and
  * the first range declared 16 bytes short, which takes the extra H off q;
@@ -673,12 +696,14 @@ static int gcm_final_q(gcm_ctx *c, uint64_t total)
             tag[i] ^= fix[i];
     }
     gcm_reset_msg(c);
-    if (!ok)
-        return 0;
-    memcpy(c->tag, tag, BLK);
-    c->taglen = BLK;
+    if (ok && !c->enc) /* a wrong tag: 0 without an error, as gcm_final */
+        ok = CRYPTO_memcmp(tag, c->tag, c->taglen) == 0;
+    else if (ok) {
+        memcpy(c->tag, tag, BLK);
+        c->taglen = BLK;
+    }
     OPENSSL_cleanse(tag, sizeof tag);
-    return 1;
+    return ok;
 }
 
 static int gcm_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
@@ -779,31 +804,43 @@ static const OSSL_PARAM *gcm_settable_ctx(void *vctx, void *provctx)
     return gcm_settable;
 }
 
+/* The params gcm_get_ctx_params answers, the ones EVP asks per message
+ * first (cpp_params_find). */
+enum { G_IVLEN, G_KEYLEN, G_TAG, G_TAGLEN, G_IV, G_UPDATED_IV, G_TLSAADPAD, G_TLSIVGEN, G_N };
+static const char *const gcm_get_names[G_N] = {OSSL_CIPHER_PARAM_IVLEN,
+                                               OSSL_CIPHER_PARAM_KEYLEN,
+                                               OSSL_CIPHER_PARAM_AEAD_TAG,
+                                               OSSL_CIPHER_PARAM_AEAD_TAGLEN,
+                                               OSSL_CIPHER_PARAM_IV,
+                                               OSSL_CIPHER_PARAM_UPDATED_IV,
+                                               OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD,
+                                               OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN};
+
 static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     gcm_ctx *c = vctx;
-    OSSL_PARAM *q;
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(q, c->keylen))
+    const OSSL_PARAM *f[G_N];
+    cpp_params_find(params, gcm_get_names, G_N, f);
+    OSSL_PARAM *q; /* found in the caller's (writable) params */
+    if ((q = (OSSL_PARAM *)f[G_KEYLEN]) != NULL && !OSSL_PARAM_set_size_t(q, c->keylen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "keylen");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(q, c->ivlen))
+    if ((q = (OSSL_PARAM *)f[G_IVLEN]) != NULL && !OSSL_PARAM_set_size_t(q, c->ivlen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "ivlen");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != NULL &&
+    if ((q = (OSSL_PARAM *)f[G_TAGLEN]) != NULL &&
         !OSSL_PARAM_set_size_t(q, c->taglen ? c->taglen : BLK))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "taglen");
     for (int which = 0; which < 2; which++) {
-        q = OSSL_PARAM_locate(params, which ? OSSL_CIPHER_PARAM_UPDATED_IV : OSSL_CIPHER_PARAM_IV);
+        q = (OSSL_PARAM *)f[which ? G_UPDATED_IV : G_IV];
         if (q == NULL)
             continue;
         if (c->iv_state == IV_UNSET || c->ivlen > q->data_size ||
             !OSSL_PARAM_set_octet_string(q, c->iv, c->ivlen))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "iv");
     }
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != NULL &&
+    if ((q = (OSSL_PARAM *)f[G_TLSAADPAD]) != NULL &&
         (!c->tls_aad_set || !OSSL_PARAM_set_size_t(q, BLK)))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "tlsaadpad");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != NULL) {
+    if ((q = (OSSL_PARAM *)f[G_TLSIVGEN]) != NULL) {
         size_t sz = q->data_size;
         if (!c->iv_gen || !c->key_set || q->data_type != OSSL_PARAM_OCTET_STRING || q->data == NULL)
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "tlsivgen");
@@ -815,7 +852,7 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
             ;
         c->iv_state = IV_SET;
     }
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+    if ((q = (OSSL_PARAM *)f[G_TAG]) != NULL) {
         size_t sz = q->data_size;
         if (sz == 0 || sz > BLK || !c->enc || c->taglen == 0)
             return cpp_err(c->eng.prov, CPP_R_INVALID_TAG, NULL);
@@ -825,13 +862,20 @@ static int gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
     return cpp_eng_get_params(&c->eng, params);
 }
 
+/* The params gcm_set_ctx_params takes (cpp_params_find). */
+enum { S_IVLEN, S_TAG, S_TLSAAD, S_TLSIVFIXED, S_TLSIVINV, S_N };
+static const char *const gcm_set_names[S_N] = {
+    OSSL_CIPHER_PARAM_AEAD_IVLEN, OSSL_CIPHER_PARAM_AEAD_TAG, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD,
+    OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV};
+
 static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     gcm_ctx *c = vctx;
-    const OSSL_PARAM *q;
+    const OSSL_PARAM *q, *f[S_N];
     if (params == NULL)
         return 1;
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != NULL) {
+    cpp_params_find(params, gcm_set_names, S_N, f);
+    if ((q = f[S_TAG]) != NULL) {
         if (q->data_type != OSSL_PARAM_OCTET_STRING)
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "tag");
         size_t sz = q->data_size;
@@ -841,7 +885,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             memcpy(c->tag, q->data, sz);
         c->taglen = sz;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != NULL) {
+    if ((q = f[S_TLSAAD]) != NULL) {
         /* the record's AAD; its length field becomes the payload's */
         if (q->data_type != OSSL_PARAM_OCTET_STRING || q->data_size != TLS_AAD)
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "tlsaad");
@@ -855,7 +899,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         c->tls_aad[12] = (uint8_t)len;
         c->tls_aad_set = 1;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != NULL) {
+    if ((q = f[S_TLSIVFIXED]) != NULL) {
         size_t sz = q->data_size;
         if (q->data_type != OSSL_PARAM_OCTET_STRING || sz < TLS_FIXED ||
             c->ivlen < sz + TLS_EXPLICIT)
@@ -866,7 +910,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         c->iv_gen = 1;
         c->iv_state = IV_SET;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != NULL) {
+    if ((q = f[S_TLSIVINV]) != NULL) {
         size_t sz = q->data_size;
         if (q->data_type != OSSL_PARAM_OCTET_STRING || !c->iv_gen || !c->key_set || c->enc ||
             sz > c->ivlen)
@@ -874,7 +918,7 @@ static int gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         memcpy(c->iv + c->ivlen - sz, q->data, sz);
         c->iv_state = IV_SET;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != NULL) {
+    if ((q = f[S_IVLEN]) != NULL) {
         size_t sz;
         if (!OSSL_PARAM_get_size_t(q, &sz))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "ivlen");

@@ -241,9 +241,35 @@ void cpp_eng_release(cpp_eng *e, cpim_ctx *ctx, int pim, int op, int wipe, int o
         atomic_fetch_add(pim ? &p->ops_pim[op] : &p->ops_cpu[op], 1);
 }
 
+void cpp_params_find(const OSSL_PARAM *params, const char *const names[], size_t n,
+                     const OSSL_PARAM *found[])
+{
+    for (size_t i = 0; i < n; i++)
+        found[i] = NULL;
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+        for (size_t i = 0; i < n; i++) /* the first letters first: no call for most */
+            if (p->key[0] == names[i][0] && strcmp(p->key, names[i]) == 0) {
+                if (found[i] == NULL)
+                    found[i] = p;
+                break;
+            }
+}
+
+/* 1 when some param of params is an engine param (CPP_PARAM_PREFIX). */
+static int has_eng_param(const OSSL_PARAM *params)
+{
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+        if (p->key[0] == CPP_PARAM_PREFIX[0] &&
+            strncmp(p->key, CPP_PARAM_PREFIX, sizeof CPP_PARAM_PREFIX - 1) == 0)
+            return 1;
+    return 0;
+}
+
 int cpp_eng_set_params(cpp_eng *e, const OSSL_PARAM params[])
 {
     const OSSL_PARAM *q;
+    if (!has_eng_param(params))
+        return 1;
     if ((q = OSSL_PARAM_locate_const(params, CPP_PARAM_BACKEND)) != NULL) {
         const char *name = NULL;
         if (!OSSL_PARAM_get_utf8_string_ptr(q, &name) || strlen(name) >= sizeof e->backend)
@@ -267,6 +293,8 @@ int cpp_eng_set_params(cpp_eng *e, const OSSL_PARAM params[])
 int cpp_eng_get_params(const cpp_eng *e, OSSL_PARAM params[])
 {
     OSSL_PARAM *q;
+    if (!has_eng_param(params))
+        return 1;
     if ((q = OSSL_PARAM_locate(params, CPP_PARAM_BACKEND)) != NULL &&
         !OSSL_PARAM_set_utf8_string(q, e->backend))
         return cpp_err(e->prov, CPP_R_FAILED_TO_GET_PARAMETER, "%s", CPP_PARAM_BACKEND);

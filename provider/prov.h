@@ -142,6 +142,9 @@ void cpp_eng_release(cpp_eng *e, cpim_ctx *ctx, int pim, int op, int wipe, int o
 int cpp_eng_set_params(cpp_eng *e, const OSSL_PARAM params[]);
 int cpp_eng_get_params(const cpp_eng *e, OSSL_PARAM params[]);
 
+/* Every engine param's name begins with this (cpp_eng_*_params skip a
+ * params array with none at the cost of one short compare per param). */
+#define CPP_PARAM_PREFIX    "cryptopim-"
 #define CPP_PARAM_BACKEND   "cryptopim-backend"
 #define CPP_PARAM_THRESHOLD "cryptopim-pim-threshold"
 #define CPP_PARAM_MODELED   "cryptopim-modeled-seconds"
@@ -152,6 +155,15 @@ int cpp_eng_get_params(const cpp_eng *e, OSSL_PARAM params[]);
     OSSL_PARAM_utf8_string(CPP_PARAM_BACKEND, NULL, 0),                                            \
         OSSL_PARAM_uint64(CPP_PARAM_THRESHOLD, NULL), OSSL_PARAM_double(CPP_PARAM_MODELED, NULL),  \
         OSSL_PARAM_utf8_ptr(CPP_PARAM_LAST, NULL, 0)
+
+/* found[i] = the first of params named names[i], or NULL, for i < n, in
+ * one pass over params (each compared with the names until one matches).
+ * Where OSSL_PARAM_locate per name costs a pass and a string compare per
+ * param for every name, and EVP asks a context's params several times per
+ * message (EVP_CipherInit_ex alone reads the IV and key lengths and sets
+ * the padding), this is a compare or two. */
+void cpp_params_find(const OSSL_PARAM *params, const char *const names[], size_t n,
+                     const OSSL_PARAM *found[]);
 
 /* Algorithm-level cipher params (mode, keylen, ivlen, blocksize, aead...). */
 int cpp_cipher_get_params(OSSL_PARAM params[], unsigned mode, size_t keylen, size_t blocksize,

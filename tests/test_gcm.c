@@ -255,6 +255,68 @@ TEST(gcm_aesni_ghash_tiers)
     }
 }
 
+/* Buffers at every offset from a cache line: the zmm kernel moves its
+ * first blocks apart so that its loop stores whole lines, and hashes those
+ * blocks and the tail with one reduction.  Input and output at offsets
+ * 0..63 (in place and apart, the same and different misalignments),
+ * lengths around the 16-block chunk plus the one to three blocks moved,
+ * every key size, both ways; against the reference. */
+TEST(gcm_aesni_offsets)
+{
+    if (!test_require_backend("aesni"))
+        return;
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "aesni", NULL);
+    CHECK(rc == CPIM_OK, "open: %s", cpim_strerror(rc));
+    if (rc != CPIM_OK)
+        return;
+    static const size_t lens[] = {1,   15,  16,  17,  48,  63,  64,  255, 256,
+                                  257, 271, 303, 304, 305, 319, 320, 560, 1000};
+    static const size_t kls[3] = {16, 24, 32};
+    enum { MAXLEN = 1000 };
+    uint8_t *ibuf = malloc(MAXLEN + 128), *obuf = malloc(MAXLEN + 128), *ref = malloc(MAXLEN);
+    uint8_t *back = malloc(MAXLEN + 128), *pt = malloc(MAXLEN);
+    int bad = !ibuf || !obuf || !ref || !back || !pt;
+    CHECK(!bad, "malloc");
+    uint8_t *const ib = bad ? NULL : ibuf + (-(uintptr_t)ibuf & 63);
+    uint8_t *const ob = bad ? NULL : obuf + (-(uintptr_t)obuf & 63);
+    for (size_t io = 0; io < 64 && !bad; io += 1 + (io % 16 == 0 ? 7 : 0)) {
+        for (int inplace = 0; inplace < 2 && !bad; inplace++) {
+            for (size_t li = 0; li < sizeof lens / sizeof lens[0] && !bad; li++) {
+                const size_t len = lens[li], kl = kls[(io + li) % 3];
+                const size_t oo = inplace ? io : (io + 16 * (li % 4)) % 64;
+                uint8_t key[32], iv[12], aad[20], t1[16], t2[16];
+                fill(key, kl), fill(iv, 12), fill(aad, sizeof aad), fill(pt, len);
+                memcpy(ib + io, pt, len);
+                ref_gcm(key, kl, iv, 12, aad, sizeof aad, pt, ref, len, 0, t1);
+                uint8_t *in = ib + io, *out = inplace ? in : ob + oo;
+                rc = cpim_aes_set_key(ctx, key, kl);
+                if (rc == CPIM_OK)
+                    rc = cpim_aes_gcm_encrypt(ctx, iv, 12, aad, sizeof aad, in, out, len, t2);
+                if (rc != CPIM_OK || memcmp(out, ref, len) || memcmp(t1, t2, 16)) {
+                    CHECK(0, "encrypt: in at +%zu, out at +%zu%s, len %zu, key %zu: %s", io,
+                          inplace ? io : oo, inplace ? " (in place)" : "", len, kl,
+                          rc != CPIM_OK ? cpim_strerror(rc) : "wrong output or tag");
+                    bad = 1;
+                    break;
+                }
+                /* and back, from the output's offset to another */
+                uint8_t *dst = inplace ? out : back + (io + 16) % 64;
+                rc = cpim_aes_gcm_decrypt(ctx, iv, 12, aad, sizeof aad, out, dst, len, t1);
+                if (rc != CPIM_OK || memcmp(dst, pt, len)) {
+                    CHECK(0, "decrypt: from +%zu to +%zu%s, len %zu, key %zu: %s",
+                          inplace ? io : oo, inplace ? io : (io + 16) % 64,
+                          inplace ? " (in place)" : "", len, kl,
+                          rc != CPIM_OK ? cpim_strerror(rc) : "wrong plaintext");
+                    bad = 1;
+                }
+            }
+        }
+    }
+    free(ibuf), free(obuf), free(ref), free(back), free(pt);
+    cpim_close(ctx);
+}
+
 /* ---- the pim backend ------------------------------------------------------------------ */
 
 static cpim_ctx *open_pim(unsigned dpus, unsigned tasklets, cpim_pim_mode mode, const char *profile)
@@ -470,6 +532,15 @@ TEST(gcm_split_ranges)
             CHECK(cpim_aes_set_key(ctx, key, kl) == CPIM_OK, "set_key");
             split_case(ctx, names[b], key, kl, iv, il, (size_t)rand() % 5000, (size_t)rand() % 70,
                        (unsigned)(rand() % 5));
+        }
+        /* AAD over several of the backend GHASH's scratch pieces (4 KiB),
+         * ending in a partial block, with a long IV */
+        if (b < 2) {
+            uint8_t key[32], iv[40];
+            fill(key, 32);
+            fill(iv, sizeof iv);
+            CHECK(cpim_aes_set_key(ctx, key, 32) == CPIM_OK, "set_key");
+            split_case(ctx, names[b], key, 32, iv, sizeof iv, 3000, 2 * 4096 + 37, 2);
         }
         /* ranges across the 32-bit counter wrap (a non-96-bit IV) */
         uint8_t key[16], iv[16] = {0};

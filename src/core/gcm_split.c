@@ -9,7 +9,11 @@
  * is hashed on the host, which is what lets any backend join without a new
  * engine op.  A backend with the optional aes.gcm_range op (backend.h:
  * `aesni`, with its constant-time PCLMULQDQ / VPCLMULQDQ GHASH, and `auto`
- * where it picks it) runs the range's CTR and GHASH there instead.  Every value derived from the
+ * where it picks it) runs the range's CTR and GHASH there instead, and
+ * every other GHASH here too (the AAD, the length block, a J0 from a long
+ * IV: ghash_on_engine), so that no table indexed by bits of H is built.
+ * Chaining the ranges' partials multiplies by powers of H bit by bit
+ * (cpim_crypto_gf128_mul, no table either).  Every value derived from the
  * key (H, its table, E_K(J0), the running GHASH) is wiped before returning.
  */
 #include <string.h>
@@ -22,17 +26,73 @@
 /* SP 800-38D 5.2.1.1, as aes_api.c: 2^32 - 2 blocks at most. */
 #define GCM_MAX_LEN ((((uint64_t)1) << 36) - 32)
 
-/* H = E_K(0^128), its table, and J0 of the IV. */
-static cpim_err gcm_setup(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, uint8_t h[16],
-                          cpim_crypto_ghash_key *hk, uint8_t j0[16])
+/* Scratch for the engine's GHASH (ghash_on_engine): its CTR output. */
+#define GHASH_SCRATCH 4096u
+
+/* y = GHASH of len bytes continued from y (a partial last block padded
+ * with zeros) on the engine's gcm_range: the backend's constant-time
+ * carry-less GHASH, where the portable one indexes tables by bits of H.
+ * gcm_range also runs CTR over the bytes (from a zero counter block): that
+ * output goes to a scratch buffer, wiped. */
+static cpim_err ghash_on_engine(cpim_ctx *ctx, uint8_t y[16], const uint8_t *p, size_t len)
 {
-    memset(h, 0, 16);
-    cpim_err rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, h, h, 16);
-    if (rc != CPIM_OK)
-        return rc;
-    cpim_crypto_ghash_init(hk, h);
-    cpim_crypto_gcm_j0(hk, iv, iv_len, j0);
+    uint8_t scratch[GHASH_SCRATCH], c[16] = {0};
+    cpim_err rc = CPIM_OK;
+    for (size_t off = 0; off < len && rc == CPIM_OK;) {
+        size_t n = len - off < GHASH_SCRATCH ? len - off : GHASH_SCRATCH;
+        cpim_stats st;
+        if (cpim_core_begin(ctx, &st, n) != CPIM_OK) {
+            rc = CPIM_ERR_BUSY;
+            break;
+        }
+        double t0 = cpim_now();
+        rc = cpim_core_finish(
+            ctx, cpim_engine_gcm_range(ctx, CPIM_DECRYPT, c, y, p + off, scratch, n, &st), &st, t0);
+        off += n;
+    }
+    cpim_wipe(scratch, sizeof scratch);
+    cpim_wipe(c, sizeof c);
+    return rc;
+}
+
+/* y = GHASH of len bytes continued from y: on the engine when it has
+ * gcm_range, else with the portable table hk. */
+static cpim_err hash_bytes(cpim_ctx *ctx, const cpim_crypto_ghash_key *hk, uint8_t y[16],
+                           const uint8_t *p, size_t len)
+{
+    if (len == 0)
+        return CPIM_OK;
+    if (cpim_engine_has(ctx, CPIM_OP_GCM_RANGE))
+        return ghash_on_engine(ctx, y, p, len);
+    cpim_crypto_ghash_bytes(hk, y, p, len);
     return CPIM_OK;
+}
+
+/* J0 of the IV (SP 800-38D 7.1: IV || 0^31 || 1 for 96 bits, else the
+ * GHASH of IV || 0^s || [8 * iv_len]_128); without the engine's GHASH, the
+ * portable table hk of H = E_K(0^128), and with `need_h` H itself (h is
+ * left zero when neither needs it: the engine's range does not). */
+static cpim_err gcm_setup(cpim_ctx *ctx, const uint8_t *iv, size_t iv_len, int need_h,
+                          uint8_t h[16], cpim_crypto_ghash_key *hk, uint8_t j0[16])
+{
+    const int engine = cpim_engine_has(ctx, CPIM_OP_GCM_RANGE);
+    memset(h, 0, 16);
+    memset(hk, 0, sizeof *hk);
+    if (need_h || !engine) {
+        cpim_err rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, h, h, 16);
+        if (rc != CPIM_OK)
+            return rc;
+    }
+    if (!engine)
+        cpim_crypto_ghash_init(hk, h);
+    if (cpim_crypto_gcm_j0_iv96(iv, iv_len, j0))
+        return CPIM_OK;
+    uint8_t lb[16];
+    cpim_err rc = hash_bytes(ctx, hk, j0, iv, iv_len);
+    cpim_crypto_gcm_len_block(lb, 0, iv_len);
+    if (rc == CPIM_OK)
+        rc = hash_bytes(ctx, hk, j0, lb, 16);
+    return rc;
 }
 
 static void wipe_setup(uint8_t h[16], cpim_crypto_ghash_key *hk, uint8_t j0[16])
@@ -73,7 +133,7 @@ cpim_err cpim_aes_gcm_range(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, size
         return CPIM_ERR_INVALID_ARG;
     uint8_t h[16], j0[16], y[16] = {0};
     cpim_crypto_ghash_key hk;
-    cpim_err rc = gcm_setup(ctx, iv, iv_len, h, &hk, j0);
+    cpim_err rc = gcm_setup(ctx, iv, iv_len, 0, h, &hk, j0);
     if (rc != CPIM_OK)
         goto out;
     if (len && cpim_engine_has(ctx, CPIM_OP_GCM_RANGE)) {
@@ -149,17 +209,21 @@ cpim_err cpim_aes_gcm_finish(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, siz
     }
     uint8_t h[16], j0[16], y[16] = {0}, b[16];
     cpim_crypto_ghash_key hk;
-    cpim_err rc = gcm_setup(ctx, iv, iv_len, h, &hk, j0);
+    cpim_err rc = gcm_setup(ctx, iv, iv_len, 1, h, &hk, j0);
     if (rc != CPIM_OK)
         goto out;
-    cpim_crypto_ghash_bytes(&hk, y, aad, aad_len);
+    rc = hash_bytes(ctx, &hk, y, aad, aad_len);
+    if (rc != CPIM_OK)
+        goto out;
     for (size_t i = 0; i < n; i++) { /* GHASH(A || R) = GHASH(A) H^blocks(R) + GHASH(R) */
         mul_h_pow(y, h, (lens[i] + 15) / 16);
         for (int k = 0; k < 16; k++)
             y[k] ^= ghash[i][k];
     }
     cpim_crypto_gcm_len_block(b, aad_len, total);
-    cpim_crypto_ghash_blocks(&hk, y, b, 1);
+    rc = hash_bytes(ctx, &hk, y, b, 16);
+    if (rc != CPIM_OK)
+        goto out;
     rc = cpim_aes_ecb(ctx, CPIM_ENCRYPT, j0, b, 16); /* E_K(J0) */
     if (rc != CPIM_OK)
         goto out;

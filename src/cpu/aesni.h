@@ -78,7 +78,7 @@ struct aesni_state {
     uint8_t xek1[16 * (AESNI_MAX_ROUNDS + 1)], xdk1[16 * (AESNI_MAX_ROUNDS + 1)];
     uint8_t xek2[16 * (AESNI_MAX_ROUNDS + 1)];
     unsigned xnr;
-    /* GCM: H^1..H^16 byte-reversed (PCLMULQDQ's order) when ghash is set,
+    /* GCM: H^16..H^1 times x^-1, byte-reversed (aesni_clmul.h), when ghash is set,
      * else the portable 4-bit table (a CPU with AES-NI but no PCLMULQDQ) */
     ghash_kernel ghash;
     gcm_kernel gcm; /* NULL: CTR and GHASH one after the other (gcm_run.h) */

@@ -10,22 +10,37 @@
 #ifdef CPIM_HAVE_X86
 
 /* Blocks are byte-reversed on load, so that GCM's reflected bit order
- * becomes plain polynomial order shifted by one bit; the product of two
- * such values is the 256-bit carry-less product, shifted left by one and
- * reduced modulo x^128 + x^7 + x^2 + x + 1 (Gueron and Kounavis, "Intel
- * Carry-Less Multiplication Instruction and its Usage for Computing the GCM
- * Mode", algorithm 5).  Products of several blocks with several powers of H
- * are summed unreduced and reduced once (aggregated reduction, ibid.): the
- * reduction is linear, and it costs as much as the multiplication. */
+ * becomes the reflection of plain polynomial order: x^i is register bit
+ * 127 - i.  The carry-less product of two such values is the reflected
+ * 255-bit product, and it is reduced the Montgomery way: in the reflected
+ * domain, clearing the low 64 bits twice by adding multiples of the
+ * reflected modulus x^128 + x^127 + x^126 + x^121 + 1 divides by the
+ * register's x^128 (Gueron and Kounavis, "Intel Carry-Less Multiplication
+ * Instruction and its Usage for Computing the GCM Mode", and Gueron,
+ * "Optimized Galois-Counter-Mode Implementation on Intel Architecture
+ * Processors").  Each step is one carry-less product by 0xc2 << 56 and a
+ * swap of 64-bit halves (cl_reduce): two PCLMULQDQ and no shifts.  That
+ * reduction leaves an extra factor x in the product, so the table holds
+ * H^i x^-1 (cpim_aesni_cl_powers) and a block times a table entry is the
+ * block times H^i.
+ *
+ * Products of several blocks with several powers of H are summed
+ * unreduced and reduced once (aggregated reduction, ibid.): the reduction
+ * is linear. */
 #define TGT_CL  __attribute__((target("pclmul,sse4.1")))
 #define TGT_VCL __attribute__((target("pclmul,sse4.1,avx2,avx512f,avx512bw,avx512vl,vpclmulqdq")))
+
+/* The reduction constant: x^63 + x^62 + x^57 in the low 64 bits (the
+ * reflected modulus's terms below x^128, after the x^64 of one step). */
+#define CL_POLY 0xc200000000000000ull
 
 TGT_CL INLINE __m128i cl_bswap(__m128i x)
 {
     return _mm_shuffle_epi8(x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
-/* lo/mid/hi += the three parts of the carry-less product a * b. */
+/* lo/mid/hi += the three parts of the carry-less product a * b (mid is
+ * 64 bits above lo, hi 128). */
 TGT_CL INLINE void cl_mul_acc(__m128i a, __m128i b, __m128i *lo, __m128i *mid, __m128i *hi)
 {
     *lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(a, b, 0x00));
@@ -34,39 +49,31 @@ TGT_CL INLINE void cl_mul_acc(__m128i a, __m128i b, __m128i *lo, __m128i *mid, _
         *mid, _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01), _mm_clmulepi64_si128(a, b, 0x10)));
 }
 
-/* The field element of the unreduced product (lo, mid, hi). */
+/* The field element of the unreduced product (lo, mid, hi), times x (see
+ * above): fold lo into mid, then mid into hi, each fold one product by
+ * CL_POLY and a swap of halves. */
 TGT_CL INLINE __m128i cl_reduce(__m128i lo, __m128i mid, __m128i hi)
 {
-    __m128i t3 = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-    __m128i t6 = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-    /* shift the 256-bit t6:t3 left by one bit */
-    __m128i t7 = _mm_srli_epi32(t3, 31), t8 = _mm_srli_epi32(t6, 31);
-    t3 = _mm_slli_epi32(t3, 1);
-    t6 = _mm_slli_epi32(t6, 1);
-    __m128i t9 = _mm_srli_si128(t7, 12);
-    t8 = _mm_slli_si128(t8, 4);
-    t7 = _mm_slli_si128(t7, 4);
-    t3 = _mm_or_si128(t3, t7);
-    t6 = _mm_or_si128(_mm_or_si128(t6, t8), t9);
-    /* reduce: first phase */
-    t7 = _mm_xor_si128(_mm_xor_si128(_mm_slli_epi32(t3, 31), _mm_slli_epi32(t3, 30)),
-                       _mm_slli_epi32(t3, 25));
-    t8 = _mm_srli_si128(t7, 4);
-    t7 = _mm_slli_si128(t7, 12);
-    t3 = _mm_xor_si128(t3, t7);
-    /* second phase */
-    __m128i t2 = _mm_xor_si128(_mm_xor_si128(_mm_srli_epi32(t3, 1), _mm_srli_epi32(t3, 2)),
-                               _mm_srli_epi32(t3, 7));
-    t2 = _mm_xor_si128(t2, t8);
-    t3 = _mm_xor_si128(t3, t2);
-    return _mm_xor_si128(t6, t3);
+    const __m128i poly = _mm_set_epi64x(0, (long long)CL_POLY);
+    mid = _mm_xor_si128(_mm_xor_si128(mid, _mm_clmulepi64_si128(lo, poly, 0x00)),
+                        _mm_shuffle_epi32(lo, 0x4e));
+    return _mm_xor_si128(_mm_xor_si128(hi, _mm_clmulepi64_si128(mid, poly, 0x00)),
+                         _mm_shuffle_epi32(mid, 0x4e));
 }
 
-TGT_CL INLINE __m128i cl_mul(__m128i a, __m128i b)
+/* a * p * x: with p = H^i x^-1 from the table, a * H^i. */
+TGT_CL INLINE __m128i cl_mul(__m128i a, __m128i p)
 {
     __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
-    cl_mul_acc(a, b, &lo, &mid, &hi);
+    cl_mul_acc(a, p, &lo, &mid, &hi);
     return cl_reduce(lo, mid, hi);
+}
+
+/* H^i x^-1 (1 <= i <= GHASH_POWERS) from the table hp, which holds the
+ * powers from the highest down (so that 16 blocks' powers are one run). */
+TGT_CL INLINE __m128i cl_power(const uint8_t *hp, int i)
+{
+    return _mm_loadu_si128((const __m128i *)(hp + 16 * (GHASH_POWERS - i)));
 }
 
 /* ---- four blocks per zmm with VPCLMULQDQ --------------------------------------------------- */
@@ -79,16 +86,12 @@ TGT_VCL INLINE __m512i vcl_rev(void)
 }
 
 /* Zmm g (0..3) of the powers for 16 blocks hashed together: its lane l is
- * block 4g + l's, H^(16 - 4g - l) (hp: H^1..H^GHASH_POWERS, see gcm_key). */
+ * block 4g + l's, H^(16 - 4g - l) (the table is in that order, see
+ * cl_power; these loads take it to start at H^16). */
+_Static_assert(GHASH_POWERS == 16, "the 16-block loads take the table to start at H^16");
 TGT_VCL INLINE __m512i vcl_powers16(const uint8_t *hp, int g)
 {
-    const __m128i *H = (const __m128i *)hp;
-    return _mm512_inserti32x4(
-        _mm512_inserti32x4(
-            _mm512_inserti32x4(_mm512_castsi128_si512(_mm_loadu_si128(H + 15 - 4 * g)),
-                               _mm_loadu_si128(H + 14 - 4 * g), 1),
-            _mm_loadu_si128(H + 13 - 4 * g), 2),
-        _mm_loadu_si128(H + 12 - 4 * g), 3);
+    return _mm512_loadu_si512((const void *)(hp + 64 * g));
 }
 
 /* lo/mid/hi += the unreduced products of x's four blocks with h's powers. */
@@ -100,18 +103,51 @@ TGT_VCL INLINE void vcl_mul_acc(__m512i x, __m512i h, __m512i *lo, __m512i *mid,
                                      _mm512_clmulepi64_epi128(x, h, 0x10), 0x96);
 }
 
-TGT_VCL INLINE __m128i vcl_fold4(__m512i z)
+/* lo/mid/hi (+)= the unreduced products of x0's and x1's four blocks with
+ * h0's and h1's powers, xors merged three ways; `first`: lo/mid/hi are
+ * set, not added to. */
+TGT_VCL INLINE void vcl_mul_acc2(__m512i x0, __m512i h0, __m512i x1, __m512i h1, const int first,
+                                 __m512i *lo, __m512i *mid, __m512i *hi)
 {
-    return _mm_xor_si128(
-        _mm_xor_si128(_mm512_castsi512_si128(z), _mm512_extracti32x4_epi32(z, 1)),
-        _mm_xor_si128(_mm512_extracti32x4_epi32(z, 2), _mm512_extracti32x4_epi32(z, 3)));
+    const __m512i l0 = _mm512_clmulepi64_epi128(x0, h0, 0x00),
+                  l1 = _mm512_clmulepi64_epi128(x1, h1, 0x00);
+    const __m512i h0h = _mm512_clmulepi64_epi128(x0, h0, 0x11),
+                  h1h = _mm512_clmulepi64_epi128(x1, h1, 0x11);
+    const __m512i m0 = _mm512_clmulepi64_epi128(x0, h0, 0x01),
+                  m1 = _mm512_clmulepi64_epi128(x0, h0, 0x10);
+    const __m512i m2 = _mm512_clmulepi64_epi128(x1, h1, 0x01),
+                  m3 = _mm512_clmulepi64_epi128(x1, h1, 0x10);
+    if (first) {
+        *lo = _mm512_xor_si512(l0, l1);
+        *hi = _mm512_xor_si512(h0h, h1h);
+        *mid = _mm512_xor_si512(_mm512_ternarylogic_epi64(m0, m1, m2, 0x96), m3);
+    } else {
+        *lo = _mm512_ternarylogic_epi64(*lo, l0, l1, 0x96);
+        *hi = _mm512_ternarylogic_epi64(*hi, h0h, h1h, 0x96);
+        *mid =
+            _mm512_ternarylogic_epi64(_mm512_ternarylogic_epi64(*mid, m0, m1, 0x96), m2, m3, 0x96);
+    }
 }
 
-/* The field element of the sum of the four lanes' unreduced products: one
- * reduction for all of them. */
+/* The xor of z's four lanes. */
+TGT_VCL INLINE __m128i vcl_fold4(__m512i z)
+{
+    const __m256i y = _mm256_xor_si256(_mm512_castsi512_si256(z), _mm512_extracti64x4_epi64(z, 1));
+    return _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256(y, 1));
+}
+
+/* The field element of the sum of the four lanes' unreduced products (times
+ * x, as cl_reduce): each lane reduced in place, then the lanes summed, so
+ * that one reduction's instructions serve four lanes and only the result
+ * crosses them. */
 TGT_VCL INLINE __m128i vcl_reduce(__m512i lo, __m512i mid, __m512i hi)
 {
-    return cl_reduce(vcl_fold4(lo), vcl_fold4(mid), vcl_fold4(hi));
+    const __m512i poly = _mm512_set1_epi64((long long)CL_POLY);
+    mid = _mm512_ternarylogic_epi64(mid, _mm512_clmulepi64_epi128(lo, poly, 0x00),
+                                    _mm512_shuffle_epi32(lo, (_MM_PERM_ENUM)0x4e), 0x96);
+    hi = _mm512_ternarylogic_epi64(hi, _mm512_clmulepi64_epi128(mid, poly, 0x00),
+                                   _mm512_shuffle_epi32(mid, (_MM_PERM_ENUM)0x4e), 0x96);
+    return vcl_fold4(hi);
 }
 
 /* ---- two blocks per ymm with VPCLMULQDQ (no AVX-512) ------------------------------------- */
@@ -128,8 +164,7 @@ TGT_VCL256 INLINE __m256i vcl256_rev(void)
  * block 2g + l's, H^(16 - 2g - l). */
 TGT_VCL256 INLINE __m256i vcl256_powers16(const uint8_t *hp, int g)
 {
-    const __m128i *H = (const __m128i *)hp;
-    return _mm256_set_m128i(_mm_loadu_si128(H + 14 - 2 * g), _mm_loadu_si128(H + 15 - 2 * g));
+    return _mm256_loadu_si256((const __m256i *)(hp + 32 * g));
 }
 
 TGT_VCL256 INLINE void vcl256_mul_acc(__m256i x, __m256i h, __m256i *lo, __m256i *mid, __m256i *hi)
@@ -140,14 +175,15 @@ TGT_VCL256 INLINE void vcl256_mul_acc(__m256i x, __m256i h, __m256i *lo, __m256i
                                                    _mm256_clmulepi64_epi128(x, h, 0x10)));
 }
 
-TGT_VCL256 INLINE __m128i vcl256_fold2(__m256i z)
-{
-    return _mm_xor_si128(_mm256_castsi256_si128(z), _mm256_extracti128_si256(z, 1));
-}
-
+/* The lanes' sum reduced, as vcl_reduce. */
 TGT_VCL256 INLINE __m128i vcl256_reduce(__m256i lo, __m256i mid, __m256i hi)
 {
-    return cl_reduce(vcl256_fold2(lo), vcl256_fold2(mid), vcl256_fold2(hi));
+    const __m256i poly = _mm256_set1_epi64x((long long)CL_POLY);
+    mid = _mm256_xor_si256(_mm256_xor_si256(mid, _mm256_clmulepi64_epi128(lo, poly, 0x00)),
+                           _mm256_shuffle_epi32(lo, 0x4e));
+    hi = _mm256_xor_si256(_mm256_xor_si256(hi, _mm256_clmulepi64_epi128(mid, poly, 0x00)),
+                          _mm256_shuffle_epi32(mid, 0x4e));
+    return _mm_xor_si128(_mm256_castsi256_si128(hi), _mm256_extracti128_si256(hi, 1));
 }
 
 #endif /* CPIM_HAVE_X86 */

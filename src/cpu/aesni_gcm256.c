@@ -28,6 +28,45 @@ TGT_VGCM256 INLINE __m128i one_block(const __m256i *k, const unsigned nr, __m128
     return _mm_aesenclast_si128(x, _mm256_castsi256_si128(k[nr]));
 }
 
+/* One 16-block chunk (8 ymm) of v256_gcm's loop, as v512_chunk
+ * (aesni_gcm512.c): CTR of in to out, with `hash` Y absorbs g, and
+ * encryption leaves its ciphertext byte-reversed in g. */
+TGT_VGCM256 INLINE void v256_chunk(const __m256i *k, const unsigned nr, const __m256i *hz,
+                                   const int dec, const int hash, __m256i *ctr, __m256i *g,
+                                   __m128i *Y, const uint8_t *in, uint8_t *out)
+{
+    const __m256i rev = vcl256_rev(), two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
+    __m256i x[V256_REGS], lo = _mm256_setzero_si256(), mid = lo, hi = lo;
+    if (hash)
+        g[0] = _mm256_xor_si256(g[0], _mm256_zextsi128_si256(*Y));
+#pragma GCC unroll 8
+    for (int i = 0; i < V256_REGS; i++) {
+        x[i] = _mm256_xor_si256(_mm256_shuffle_epi8(*ctr, rev), k[0]);
+        *ctr = _mm256_add_epi32(*ctr, two);
+    }
+    /* the products of ymm r-1 during round r (8 of the 9..13 rounds) */
+#pragma GCC unroll 14
+    for (unsigned r = 1; r < nr; r++) {
+#pragma GCC unroll 8
+        for (int i = 0; i < V256_REGS; i++)
+            x[i] = _mm256_aesenc_epi128(x[i], k[r]);
+        if (hash && r <= V256_REGS)
+            vcl256_mul_acc(g[r - 1], hz[r - 1], &lo, &mid, &hi);
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < V256_REGS; i++) {
+        x[i] = _mm256_aesenclast_epi128(
+            x[i], _mm256_xor_si256(k[nr], _mm256_loadu_si256((const __m256i *)(in + 32 * i))));
+        _mm256_storeu_si256((__m256i *)(out + 32 * i), x[i]);
+    }
+    if (hash)
+        *Y = vcl256_reduce(lo, mid, hi);
+    if (!dec)
+#pragma GCC unroll 8
+        for (int i = 0; i < V256_REGS; i++)
+            g[i] = _mm256_shuffle_epi8(x[i], rev);
+}
+
 TGT_VGCM256 INLINE void v256_gcm(const uint8_t *rk, const unsigned nr, const uint8_t *hp,
                                  const int dec, uint8_t c[16], uint8_t y[16], const uint8_t *in,
                                  uint8_t *out, size_t nb)
@@ -41,56 +80,32 @@ TGT_VGCM256 INLINE void v256_gcm(const uint8_t *rk, const unsigned nr, const uin
     __m256i ctr =
         _mm256_add_epi32(_mm256_broadcastsi128_si256(cl_bswap(_mm_loadu_si128((const __m128i *)c))),
                          _mm256_set_epi32(0, 0, 0, 1, 0, 0, 0, 0));
-    const __m256i two = _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2);
     __m128i Y = cl_bswap(_mm_loadu_si128((const __m128i *)y));
     const uint32_t blocks = (uint32_t)nb;
-    __m256i g[V256_REGS];
-    int pending = 0;
-    for (; nb >= 16; nb -= 16, in += 256, out += 256) {
-        __m256i x[V256_REGS], lo = _mm256_setzero_si256(), mid = lo, hi = lo;
-        const int hash = dec || pending;
-        if (dec)
+    __m256i g[V256_REGS]; /* the (byte-reversed) ciphertext hashed in this chunk */
+    if (dec) {
+        for (; nb >= 16; nb -= 16, in += 256, out += 256) {
+#pragma GCC unroll 8
             for (int i = 0; i < V256_REGS; i++)
                 g[i] = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(in + 32 * i)), rev);
-        if (hash)
-            g[0] = _mm256_xor_si256(g[0], _mm256_zextsi128_si256(Y));
-        for (int i = 0; i < V256_REGS; i++) {
-            x[i] = _mm256_xor_si256(_mm256_shuffle_epi8(ctr, rev), k[0]);
-            ctr = _mm256_add_epi32(ctr, two);
+            v256_chunk(k, nr, hz, 1, 1, &ctr, g, &Y, in, out);
         }
-        /* the products of ymm r-1 during round r (8 of the 9..13 rounds) */
-#pragma GCC unroll 14
-        for (unsigned r = 1; r < nr; r++) {
-#pragma GCC unroll 8
-            for (int i = 0; i < V256_REGS; i++)
-                x[i] = _mm256_aesenc_epi128(x[i], k[r]);
-            if (hash && r <= V256_REGS)
-                vcl256_mul_acc(g[r - 1], hz[r - 1], &lo, &mid, &hi);
-        }
-#pragma GCC unroll 8
-        for (int i = 0; i < V256_REGS; i++) {
-            x[i] = _mm256_aesenclast_epi128(
-                x[i], _mm256_xor_si256(k[nr], _mm256_loadu_si256((const __m256i *)(in + 32 * i))));
-            _mm256_storeu_si256((__m256i *)(out + 32 * i), x[i]);
-        }
-        if (hash)
-            Y = vcl256_reduce(lo, mid, hi);
-        if (!dec) {
-            for (int i = 0; i < V256_REGS; i++)
-                g[i] = _mm256_shuffle_epi8(x[i], rev);
-            pending = 1;
-        }
-    }
-    if (pending) {
+    } else if (nb >= 16) {
+        /* as aesni_gcm512.c: each chunk's ciphertext hashed during the
+         * next one's rounds, the last one's after the loop */
+        v256_chunk(k, nr, hz, 0, 0, &ctr, g, &Y, in, out);
+        for (nb -= 16, in += 256, out += 256; nb >= 16; nb -= 16, in += 256, out += 256)
+            v256_chunk(k, nr, hz, 0, 1, &ctr, g, &Y, in, out);
         __m256i lo = _mm256_setzero_si256(), mid = lo, hi = lo;
         g[0] = _mm256_xor_si256(g[0], _mm256_zextsi128_si256(Y));
+#pragma GCC unroll 8
         for (int i = 0; i < V256_REGS; i++)
             vcl256_mul_acc(g[i], hz[i], &lo, &mid, &hi);
         Y = vcl256_reduce(lo, mid, hi);
     }
     /* 1..15 blocks left: one at a time, hashed one by one (the
      * decryption's before it is overwritten) */
-    const __m128i h1 = _mm_loadu_si128((const __m128i *)hp), rev1 = _mm256_castsi256_si128(rev);
+    const __m128i h1 = cl_power(hp, 1), rev1 = _mm256_castsi256_si128(rev);
     __m128i c1 = _mm256_castsi256_si128(ctr);
     const __m128i one = _mm_set_epi32(0, 0, 0, 1);
     for (; nb; nb--, in += 16, out += 16) {

@@ -678,6 +678,92 @@ static int gcm_no_iv(OSSL_LIB_CTX *lc, int enc, size_t ivlen, const uint8_t key[
     return ok;
 }
 
+/* One decryption with a 96-bit IV and the full tag set before its data,
+ * the case the provider runs as one backend call without a copy of the
+ * ciphertext (unless in place): the right or a wrong tag; the data in one
+ * update, or two; a tag set again after the data (a wrong one, or the
+ * right one cut to 12 bytes).  Out: the plaintext and whether final took
+ * the tag. */
+static int gcm_dec_case(OSSL_LIB_CTX *lc, int scenario, int in_place, const uint8_t key[16],
+                        const uint8_t iv[12], const uint8_t *ct, size_t len, const uint8_t tag[16],
+                        uint8_t *out, int *final_ok)
+{
+    static const uint8_t aad[13] = {0xcc};
+    uint8_t bad[16];
+    memcpy(bad, tag, 16);
+    bad[3] ^= 0x40;
+    EVP_CIPHER *c = cipher(lc, "AES-128-GCM");
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    const uint8_t *in = ct;
+    if (in_place) {
+        memcpy(out, ct, len);
+        in = out;
+    }
+    int n, ok = c != NULL && ctx != NULL && EVP_DecryptInit_ex2(ctx, c, key, iv, NULL) &&
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16,
+                                    (void *)(scenario == 1 || scenario == 5 ? bad : tag)) &&
+                EVP_DecryptUpdate(ctx, NULL, &n, aad, sizeof aad);
+    const size_t first = scenario < 4 ? len : len > 8 ? len / 2 + 3 : len / 2;
+    ok = ok && EVP_DecryptUpdate(ctx, out, &n, in, (int)first) && (size_t)n == first;
+    ok = ok && (first == len ||
+                (EVP_DecryptUpdate(ctx, out + first, &n, in + first, (int)(len - first)) &&
+                 (size_t)n == len - first));
+    if (scenario == 2)
+        ok = ok && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, bad);
+    if (scenario == 3)
+        ok = ok && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 12, (void *)tag);
+    *final_ok = ok && EVP_DecryptFinal_ex(ctx, out + len, &n) == 1;
+    EVP_CIPHER_CTX_free(ctx);
+    EVP_CIPHER_free(c);
+    errors_clear();
+    return ok;
+}
+
+TEST(provider_gcm_decrypt_one_call)
+{
+    static const size_t lens[] = {1, 16, 17, 4096, 4101, 70000};
+    uint8_t key[16], iv[12], tag[16];
+    static const uint8_t aad[13] = {0xcc};
+    test_fill(&g_seed, key, sizeof key);
+    test_fill(&g_seed, iv, sizeof iv);
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        const size_t len = lens[li];
+        uint8_t *pt = malloc(len), *ct = malloc(len + 16), *o1 = malloc(len + 16),
+                *o2 = malloc(len + 16);
+        CHECK(pt && ct && o1 && o2, "malloc");
+        if (!pt || !ct || !o1 || !o2) {
+            free(pt), free(ct), free(o1), free(o2);
+            return;
+        }
+        test_fill(&g_seed, pt, len);
+        /* the ciphertext and tag from the default provider */
+        EVP_CIPHER *c = cipher(g_def, "AES-128-GCM");
+        EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+        int n, m;
+        CHECK(c && ctx && EVP_EncryptInit_ex2(ctx, c, key, iv, NULL) &&
+                  EVP_EncryptUpdate(ctx, NULL, &n, aad, sizeof aad) &&
+                  EVP_EncryptUpdate(ctx, ct, &n, pt, (int)len) &&
+                  EVP_EncryptFinal_ex(ctx, ct + n, &m) &&
+                  EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag),
+              "encrypt");
+        EVP_CIPHER_CTX_free(ctx);
+        EVP_CIPHER_free(c);
+        for (int sc = 0; sc < 6; sc++)
+            for (int ip = 0; ip < 2; ip++) {
+                int f1, f2;
+                memset(o1, 0, len), memset(o2, 0x5a, len);
+                int r1 = gcm_dec_case(g_def, sc, ip, key, iv, ct, len, tag, o1, &f1);
+                int r2 = gcm_dec_case(g_cp, sc, ip, key, iv, ct, len, tag, o2, &f2);
+                const int want = sc == 0 || sc == 3 || sc == 4;
+                CHECK(r1 && r2 && f1 == want && f2 == want && !memcmp(o1, pt, len) &&
+                          !memcmp(o2, pt, len),
+                      "len %zu, case %d%s: default %d/%d, cryptopim %d/%d (tag taken: want %d)",
+                      len, sc, ip ? " in place" : "", r1, f1, r2, f2, want);
+            }
+        free(pt), free(ct), free(o1), free(o2);
+    }
+}
+
 TEST(provider_gcm_random_iv)
 {
     uint8_t key[16], msg[100], ct[2][100], pt[100], iv[2][16], tag[2][16];
