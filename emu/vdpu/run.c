@@ -1478,29 +1478,31 @@ static void steady_leave(vdpu_t *d, const steady_t *s, uint64_t T, unsigned *las
  * group window (tasklets sharing words), skip_identical and every timed
  * run of test_vdpu.c (compared with the skipping and the translation off),
  * fuzz_jit. */
-#define WIN_SPAN 4096u           /* cycles per window: its relative cycles fit 16 bits */
+#define WIN_SPAN 4095u           /* cycles per window: its relative cycles fit 12 bits */
 #define WIN_UNDO (2u * WIN_SPAN) /* one head per cycle, 2 words at most each */
 
-typedef struct {
-    uint16_t gen; /* window that set wt/rt (else: not touched in this one) */
-    uint16_t wt;  /* cycle of its last write, relative to the window (+1) */
-    uint16_t rt;  /* cycle of its latest read */
-} wstamp_t;
+/* A word's stamp: bits 31:24 the window that set it (else: not touched in
+ * this one), 23:12 the cycle of its last write and 11:0 of its latest read,
+ * relative to the window (+1, so 0 is none) */
+#define WS_GEN(e) ((e) >> 24)
+#define WS_WT(e)  (((e) >> 12) & 0xfffu)
+#define WS_RT(e)  ((e)&0xfffu)
 
 typedef struct vdpu_win vdpu_win_t;
 struct vdpu_win {
-    uint16_t gen;
+    uint32_t gen; /* 1..255 */
     uint32_t nundo;
-    wstamp_t st[VDPU_WRAM_SIZE / 4];
+    uint32_t st[VDPU_WRAM_SIZE / 4];
     struct {
         uint32_t w, old; /* word index, its value before the window's write */
     } undo[WIN_UNDO];
     vtask_t save[VDPU_MAX_TASKLETS];
     uint64_t tau[VDPU_MAX_TASKLETS], h[VDPU_MAX_TASKLETS], ready0[VDPU_MAX_TASKLETS];
-    /* heads the calendar runs before the next window, and the failed or short
-     * windows in a row that set it: a program whose steady states are short
-     * (a DMA every few heads) or whose tasklets share words is left to the
-     * calendar, which then pays for a window only now and then */
+    /* heads the calendar runs before the next window (16 << misses), and the
+     * failed or short windows that set it, less the good ones since: a
+     * program whose steady states are short (a DMA every few heads) or whose
+     * tasklets share words is left to the calendar, which then pays for a
+     * window only now and then */
     uint32_t wait, misses;
 };
 
@@ -1515,20 +1517,18 @@ void vdpu_win_free(vdpu_t *d)
     d->win = NULL;
 }
 
-/* A stamp of word w for an access at relative cycle c: 0 when it conflicts */
-static inline int win_stamp(vdpu_win_t *w, uint32_t wi, uint16_t c, int store)
+/* Stamps word wi for an access at relative cycle c: 0 when it conflicts */
+static inline int win_stamp(vdpu_win_t *w, uint32_t wi, uint32_t c, int store)
 {
-    wstamp_t *e = &w->st[wi];
-    if (e->gen != w->gen) {
-        e->gen = w->gen;
-        e->wt = e->rt = 0;
-    }
-    if (e->wt > c || (store && e->rt > c))
+    uint32_t e = w->st[wi];
+    if (WS_GEN(e) != w->gen)
+        e = w->gen << 24;
+    if (WS_WT(e) > c || (store && WS_RT(e) > c))
         return 0;
     if (store)
-        e->wt = c;
-    else if (e->rt < c)
-        e->rt = c;
+        w->st[wi] = (e & 0xff000fffu) | c << 12;
+    else if (WS_RT(e) < c)
+        w->st[wi] = (e & ~0xfffu) | c;
     return 1;
 }
 
@@ -1545,7 +1545,7 @@ static const uint8_t win_kind[OP__COUNT] = {
  * that access alone (cost 1, no folded instruction after it): does it at
  * relative cycle c, as exec_core does. 1: done; 0: not such a head (t
  * untouched); -1: a conflict (the window is undone). */
-static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint16_t c)
+static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
 {
     const vinsn_t *I = &d->code[t->pc];
     const unsigned k = win_kind[I->op], size = k & 15u;
@@ -1620,7 +1620,7 @@ static int win_run(vdpu_t *d, steady_t *s, uint64_t T0, uint64_t *S, uint64_t *w
     }
     int full = 1; /* no member's part ended before the span (kept by the retry) */
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (++w->gen == 0) {
+        if (++w->gen == 256) {
             memset(w->st, 0, sizeof w->st);
             w->gen = 1;
         }
@@ -1634,7 +1634,7 @@ static int win_run(vdpu_t *d, steady_t *s, uint64_t T0, uint64_t *S, uint64_t *w
             vtask_t *t = &d->t[s->idx[j]];
             uint64_t H = s->h[j], ins = 0, slots = 0;
             while (H < T) {
-                int r = win_access(d, w, t, (uint16_t)(H - T0 + 1));
+                int r = win_access(d, w, t, (uint32_t)(H - T0 + 1));
                 if (r <= 0) {
                     if (r < 0) {
                         bad = 1;
@@ -1713,7 +1713,7 @@ static int steady_run(vdpu_t *d, steady_t *s, uint64_t *now, unsigned *last, uin
                 w->misses += w->misses < 8;
                 w->wait = 16u << w->misses;
             } else {
-                w->misses = 0;
+                w->misses -= w->misses > 0;
                 w->wait = r == WIN_STOPPED; /* the calendar runs the head at S first */
             }
             if (r != WIN_FAIL) {
