@@ -1609,7 +1609,7 @@ static int win_run(vdpu_t *d, steady_t *s, uint64_t T0, uint64_t *S, uint64_t *w
     vdpu_win_t *w = d->win;
     const uint64_t L = s->L, rev = d->params.timing.revolver_cycles;
     uint64_t T = T0 + WIN_SPAN;
-    if (d->params.max_cycles && T > d->params.max_cycles + 1)
+    if (d->params.max_cycles && d->params.max_cycles < T - 1)
         T = d->params.max_cycles + 1; /* no head past the watchdog's limit */
     if (T <= T0)
         return WIN_FAIL;
