@@ -153,6 +153,7 @@ void vdpu_free(vdpu_t *d)
      * and a new mapping starts zeroed. */
     vdpu_profile_enable(d, 0);
     vdpu_gdb_free(d->dbg); /* attached, but no run came */
+    vdpu_win_free(d);
     munmap(d->mram, VDPU_MRAM_SIZE);
     wipe_memset(d->wram, 0, VDPU_WRAM_SIZE + 16);
     free(d->wram);

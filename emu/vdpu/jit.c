@@ -25,13 +25,10 @@
 
 #include "x64.h"
 
-typedef uint64_t (*jit_fn)(uint32_t *R, uint8_t *W, uint32_t left, const void *const *table,
-                           vtask_t *t, const void *entry);
-
 struct vdpu_jit {
-    uint8_t *mem; /* mapped read + execute once emitted */
+    vdpu_jit_head_t h; /* first: jit.h's inline call reads it */
+    uint8_t *mem;      /* mapped read + execute once emitted */
     size_t size;
-    jit_fn fn;
     const void **table; /* n + 1 entries: where translated code may jump */
     const void **ext;   /* n + 1: where the interpreter enters it (JIT_MIN_RECORDS) */
     uint32_t n;
@@ -703,8 +700,9 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
             j->mem = mem;
             j->size = cap;
             j->n = n;
-            _Static_assert(sizeof j->fn == sizeof mem, "a code address is a data address");
-            memcpy(&j->fn, &mem, sizeof j->fn);
+            _Static_assert(sizeof j->h.fn == sizeof mem, "a code address is a data address");
+            memcpy(&j->h.fn, &mem, sizeof j->h.fn);
+            j->h.table = (const void *const *)j->table;
             for (uint32_t i = 0; i <= n; i++)
                 j->table[i] = b.head_at[i] == UINT32_MAX ? NULL : j->mem + b.head_at[i];
             for (uint32_t i = 0; i <= n; i++)
@@ -751,15 +749,6 @@ const void *const *vdpu_jit_entries(const vdpu_jit_t *j)
     return j->ext;
 }
 
-uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
-                      uint32_t *left, uint32_t *slots)
-{
-    uint64_t r = j->fn(t->r, W, *left, j->table, t, entry);
-    *left = (uint32_t)(r >> 32);
-    *slots = (uint32_t)r >> 16;
-    return (uint32_t)r & 0xffff;
-}
-
 #else /* no translation on other hosts: the interpreter runs everything */
 
 vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
@@ -788,16 +777,6 @@ const void *const *vdpu_jit_entries(const vdpu_jit_t *j)
     return NULL;
 }
 
-uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
-                      uint32_t *left, uint32_t *slots)
-{
-    (void)j;
-    (void)entry;
-    (void)W;
-    (void)left;
-    *slots = 0;
-    return t->pc;
-}
 #endif
 
 /* a translation that failed, so that it is not tried again on every run */

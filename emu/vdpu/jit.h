@@ -49,12 +49,29 @@ void vdpu_jit_release(vdpu_program_t *p);
 const void *vdpu_jit_entry(const vdpu_jit_t *j, uint32_t pc);
 const void *const *vdpu_jit_entries(const vdpu_jit_t *j);
 
+/* The translated code's signature (its prologue's registers: jit.c) and the
+ * first members of every translation, so that the call below is inline in
+ * the interpreter's loops: a call per run-ahead segment */
+typedef uint64_t (*vdpu_jit_fn_t)(uint32_t *R, uint8_t *W, uint32_t left, const void *const *table,
+                                  vtask_t *t, const void *entry);
+typedef struct {
+    vdpu_jit_fn_t fn;
+    const void *const *table; /* where translated code may jump, by pc */
+} vdpu_jit_head_t;
+
 /* Enter at `entry` (vdpu_jit_entry's, not NULL) with tasklet t's registers,
  * the DPU's WRAM W and *left of budget; returns the instruction index where
  * the translation stopped, updates *left (contract above) and sets *slots to
  * the issue slots of what ran (the pure form; 0 in the other, whose budget
  * is in slots already). */
-uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
-                      uint32_t *left, uint32_t *slots);
+static inline uint32_t vdpu_jit_run(const vdpu_jit_t *j, const void *entry, vtask_t *t, uint8_t *W,
+                                    uint32_t *left, uint32_t *slots)
+{
+    const vdpu_jit_head_t *h = (const vdpu_jit_head_t *)(const void *)j;
+    const uint64_t r = h->fn(t->r, W, *left, h->table, t, entry);
+    *left = (uint32_t)(r >> 32);
+    *slots = (uint32_t)r >> 16;
+    return (uint32_t)r & 0xffff;
+}
 
 #endif

@@ -1,6 +1,7 @@
 /* run.c -- the interpreter: predecoded RV32IM+Zba+Zbb, runtime services
  * (ecall), and the two schedulers (timed revolver model / fast untimed). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gdbstub_internal.h"
@@ -968,6 +969,9 @@ runahead(vdpu_t *d, vtask_t *t, uint32_t cap, uint32_t *ninsn)
         n = cap - left;
         ins = slots;
         d->res->jit_entries++;
+        const int op = code[pc].op;
+        if ((op >= OP_LB && op <= OP_SW) || op == OP_LD || op == OP_SD) /* a head: done */
+            goto out;
     }
     const uint32_t mul_s = d->params.timing.mul_slots;
     const uint32_t mulh_s = d->params.timing.mulh_slots;
@@ -1446,6 +1450,248 @@ static void steady_leave(vdpu_t *d, const steady_t *s, uint64_t T, unsigned *las
     *idle += (T - s->t0) - issued;
 }
 
+/* ------------------------------------------- steady state, one tasklet at a time
+ *
+ * In a steady state each member's issue cycles are fixed whatever the
+ * others do (above): member j's heads are at h_j, h_j + L(1 + pending), ...
+ * What still ties the members together is only what their heads touch. A
+ * window runs the members one after the other, each through all its heads
+ * before a horizon T, when those heads are aligned WRAM loads and stores
+ * (the inline access of issue_head: anything else, a service, a DMA, an
+ * MRAM or faulting access, ends that member's part of the window at its
+ * cycle, and the horizon with it). WRAM then sees the accesses in another
+ * order than the cycles', which is unobservable unless two members touch
+ * the same word and one of them writes: each word keeps, for this window,
+ * the cycle of its last write and of its latest read, and an access whose
+ * own cycle is earlier than a conflicting one already done (a read before
+ * a write already done, a write before a read or write already done) is a
+ * conflict. Without one, every read returns what it returns in cycle order
+ * and every word ends with its last write in cycle order, so registers,
+ * WRAM and every count are those of the heads run in cycle order. On a
+ * conflict, or when a member's part ended before heads the members before
+ * it already ran (the horizon came down), the window is undone: WRAM from
+ * an undo log of the words written, the members' state from a copy. The
+ * first try runs every member, so its horizon is the lowest head that ends
+ * a part; as none of its reads below that horizon saw a write above it (a
+ * conflict), the second try runs the same heads below it and ends there.
+ * A conflict leaves the heads to the calendar for a while. Tests: the
+ * group window (tasklets sharing words), skip_identical and every timed
+ * run of test_vdpu.c (compared with the skipping and the translation off),
+ * fuzz_jit. */
+#define WIN_SPAN 4095u           /* cycles per window: its relative cycles fit 12 bits */
+#define WIN_UNDO (2u * WIN_SPAN) /* one head per cycle, 2 words at most each */
+
+/* A word's stamp: bits 31:24 the window that set it (else: not touched in
+ * this one), 23:12 the cycle of its last write and 11:0 of its latest read,
+ * relative to the window (+1, so 0 is none) */
+#define WS_GEN(e) ((e) >> 24)
+#define WS_WT(e)  (((e) >> 12) & 0xfffu)
+#define WS_RT(e)  ((e)&0xfffu)
+
+typedef struct vdpu_win vdpu_win_t;
+struct vdpu_win {
+    uint32_t gen; /* 1..255 */
+    uint32_t nundo;
+    uint32_t st[VDPU_WRAM_SIZE / 4];
+    struct {
+        uint32_t w, old; /* word index, its value before the window's write */
+    } undo[WIN_UNDO];
+    vtask_t save[VDPU_MAX_TASKLETS];
+    uint64_t tau[VDPU_MAX_TASKLETS], h[VDPU_MAX_TASKLETS], ready0[VDPU_MAX_TASKLETS];
+    /* heads the calendar runs before the next window (16 << misses), and the
+     * failed or short windows that set it, less the good ones since: a
+     * program whose steady states are short (a DMA every few heads) or whose
+     * tasklets share words is left to the calendar, which then pays for a
+     * window only now and then */
+    uint32_t wait, misses;
+};
+
+void vdpu_win_free(vdpu_t *d)
+{
+    if (!d->win)
+        return;
+    volatile uint8_t *p = (volatile uint8_t *)d->win; /* WRAM words, registers */
+    for (size_t i = 0; i < sizeof *d->win; i++)
+        p[i] = 0;
+    free(d->win);
+    d->win = NULL;
+}
+
+/* Stamps word wi for an access at relative cycle c: 0 when it conflicts */
+static inline int win_stamp(vdpu_win_t *w, uint32_t wi, uint32_t c, int store)
+{
+    uint32_t e = w->st[wi];
+    if (WS_GEN(e) != w->gen)
+        e = w->gen << 24;
+    if (WS_WT(e) > c || (store && WS_RT(e) > c))
+        return 0;
+    if (store)
+        w->st[wi] = (e & 0xff000fffu) | c << 12;
+    else if (WS_RT(e) < c)
+        w->st[wi] = (e & ~0xfffu) | c;
+    return 1;
+}
+
+/* the heads a window runs: access size, | WIN_ST for a store, | WIN_SX for a
+ * sign-extended load (a table, not a switch: the op alternates between heads) */
+enum { WIN_ST = 16, WIN_SX = 32 };
+static const uint8_t win_kind[OP__COUNT] = {
+    [OP_LW] = 4,          [OP_LBU] = 1,         [OP_LB] = 1 | WIN_SX, [OP_LHU] = 2,
+    [OP_LH] = 2 | WIN_SX, [OP_LD] = 8,          [OP_SW] = 4 | WIN_ST, [OP_SB] = 1 | WIN_ST,
+    [OP_SH] = 2 | WIN_ST, [OP_SD] = 8 | WIN_ST,
+};
+
+/* The head of t, when it is an aligned WRAM access that issue_head runs as
+ * that access alone (cost 1, no folded instruction after it): does it at
+ * relative cycle c, as exec_core does. 1: done; 0: not such a head (t
+ * untouched); -1: a conflict (the window is undone). */
+static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
+{
+    const vinsn_t *I = &d->code[t->pc];
+    const unsigned k = win_kind[I->op], size = k & 15u;
+    uint32_t *R = t->r;
+    const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
+    if (!k || I->cost != 1 || d->code[t->pc + 1].cost == 0 || (a & (0xffff0000u | (size - 1))) != 0)
+        return 0;
+    const uint32_t wi = a >> 2;
+    const int store = (k & WIN_ST) != 0;
+    if (!win_stamp(w, wi, c, store) || (size == 8 && !win_stamp(w, wi + 1, c, store)))
+        return -1;
+    uint8_t *W = d->wram;
+    if (store) {
+        if (w->nundo + 2 > WIN_UNDO)
+            return -1; /* cannot happen: one head per cycle in a steady state */
+        memcpy(&w->undo[w->nundo].old, W + 4 * wi, 4);
+        w->undo[w->nundo++].w = wi;
+        if (size == 8) {
+            memcpy(&w->undo[w->nundo].old, W + 4 * wi + 4, 4);
+            w->undo[w->nundo++].w = wi + 1;
+        }
+        if (size == 4) {
+            memcpy(W + a, &R[I->rs2], 4);
+        } else if (size == 1) {
+            W[a] = (uint8_t)R[I->rs2];
+        } else if (size == 2) {
+            const uint16_t v = (uint16_t)R[I->rs2];
+            memcpy(W + a, &v, 2);
+        } else {
+            const uint32_t v[2] = {R[I->rs2], R[I->rs2 + 1]};
+            memcpy(W + a, v, 8);
+        }
+    } else if (size == 4) {
+        memcpy(&R[I->rd], W + a, 4);
+    } else if (size == 1) {
+        R[I->rd] = (k & WIN_SX) ? (uint32_t)(int32_t)(int8_t)W[a] : W[a];
+    } else if (size == 2) {
+        uint16_t v;
+        memcpy(&v, W + a, 2);
+        R[I->rd] = (k & WIN_SX) ? (uint32_t)(int32_t)(int16_t)v : v;
+    } else {
+        uint32_t v[2];
+        memcpy(v, W + a, 8);
+        R[I->rd] = v[0];
+        R[I->rd + 1] = v[1];
+    }
+    R[32] = 0;
+    t->pc++;
+    return 1;
+}
+
+enum { WIN_FAIL, WIN_STOPPED, WIN_FULL };
+
+/* One window from cycle T0 (every head before it done, the calendar's
+ * `after` + 1) to at most T0 + WIN_SPAN: on success every member's heads
+ * before the horizon S are done, none at or after it, and *S is set
+ * (WIN_FULL: the whole span; WIN_STOPPED: a member's next head at S is not
+ * one the window runs). WIN_FAIL: nothing changed. */
+static int win_run(vdpu_t *d, steady_t *s, uint64_t T0, uint64_t *S, uint64_t *wd)
+{
+    vdpu_win_t *w = d->win;
+    const uint64_t L = s->L, rev = d->params.timing.revolver_cycles;
+    uint64_t T = T0 + WIN_SPAN;
+    if (d->params.max_cycles && d->params.max_cycles < T - 1)
+        T = d->params.max_cycles + 1; /* no head past the watchdog's limit */
+    if (T <= T0)
+        return WIN_FAIL;
+    const uint64_t ins0 = d->res->instructions, slots0 = d->total_slots, je0 = d->res->jit_entries;
+    for (unsigned j = 0; j < s->n; j++) {
+        w->save[j] = d->t[s->idx[j]];
+        w->tau[j] = s->tau[j], w->h[j] = s->h[j], w->ready0[j] = s->ready0[j];
+    }
+    int full = 1; /* no member's part ended before the span (kept by the retry) */
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (++w->gen == 256) {
+            memset(w->st, 0, sizeof w->st);
+            w->gen = 1;
+        }
+        w->nundo = 0;
+        uint64_t maxH = 0, nheads = 0; /* no head is at cycle 0: T0 > 0 after the boot */
+        int bad = 0;
+        /* bad: 1 a conflict (undo, give up), 2 the horizon came down
+         * below heads already run (undo, try again below it; the members
+         * after still run, so that it comes down to its lowest now) */
+        for (unsigned j = 0; j < s->n && bad != 1; j++) {
+            vtask_t *t = &d->t[s->idx[j]];
+            uint64_t H = s->h[j], ins = 0, slots = 0;
+            while (H < T) {
+                int r = win_access(d, w, t, (uint32_t)(H - T0 + 1));
+                if (r <= 0) {
+                    if (r < 0) {
+                        bad = 1;
+                    } else {
+                        full = 0;
+                        T = H; /* the horizon comes down to this head */
+                        if (maxH >= T)
+                            bad = 2; /* members before ran heads past it */
+                    }
+                    break;
+                }
+                uint32_t ra_n, ra_slots = runahead(d, t, 64, &ra_n);
+                ins += 1u + ra_n;
+                slots += 1u + ra_slots;
+                t->pending = ra_slots;
+                t->ready = H + rev;
+                s->tau[j] = H + L;
+                if (H > maxH)
+                    maxH = H;
+                H += L + (uint64_t)ra_slots * L;
+                nheads++;
+            }
+            s->h[j] = H;
+            s->ready0[j] = t->ready;
+            t->st.instructions += ins;
+            t->st.slots += slots;
+            d->res->instructions += ins;
+            d->total_slots += slots;
+        }
+        if (!bad && d->params.max_instructions && d->res->instructions > d->params.max_instructions)
+            bad = 1; /* the calendar stops at the head the limit passes */
+        if (!bad) {
+            *wd = (*wd + nheads) & ((1u << 12) - 1); /* their checks all pass: see above */
+            d->res->steady_heads += nheads;
+            d->res->window_heads += nheads;
+            *S = T;
+            if (nheads)
+                d->now = maxH; /* as the last head in cycle order left it */
+            return full ? WIN_FULL : WIN_STOPPED;
+        }
+        /* undo: WRAM newest first, the members as they were */
+        for (uint32_t k = w->nundo; k-- > 0;)
+            memcpy(d->wram + 4 * w->undo[k].w, &w->undo[k].old, 4);
+        for (unsigned j = 0; j < s->n; j++) {
+            d->t[s->idx[j]] = w->save[j];
+            s->tau[j] = w->tau[j], s->h[j] = w->h[j], s->ready0[j] = w->ready0[j];
+        }
+        d->res->instructions = ins0;
+        d->total_slots = slots0;
+        d->res->jit_entries = je0;
+        d->res->window_undone++;
+        if (bad == 1)
+            break;
+    }
+    return WIN_FAIL;
+}
+
 enum { STEADY_CONTINUE, STEADY_BREAK };
 
 /* Run heads in time order while the state stays steady. On return the
@@ -1457,7 +1703,37 @@ static int steady_run(vdpu_t *d, steady_t *s, uint64_t *now, unsigned *last, uin
     const vinsn_t *code = d->code;
     const uint64_t L = s->L;
     uint64_t prev = s->t0 - 1; /* every head is after it */
+    vdpu_win_t *const w = d->slow ? NULL : d->win ? d->win : (d->win = calloc(1, sizeof *d->win));
     for (;;) {
+        if (w && w->wait == 0) {
+            uint64_t S;
+            const int r = win_run(d, s, prev + 1, &S, wd);
+            /* a window that failed or ran fewer than 8 turns of each member */
+            if (r == WIN_FAIL || (r == WIN_STOPPED && S - (prev + 1) < 8 * L)) {
+                w->misses += w->misses < 8;
+                w->wait = 16u << w->misses;
+            } else {
+                w->misses -= w->misses > 0;
+                w->wait = r == WIN_STOPPED; /* the calendar runs the head at S first */
+            }
+            if (r != WIN_FAIL) {
+                for (unsigned q = 0; q < s->n; q++)
+                    if (s->h[q] - S >= STEADY_W - 1) { /* past the calendar's span */
+                        steady_leave(d, s, S, last, idle);
+                        *now = S;
+                        return STEADY_CONTINUE;
+                    }
+                memset(s->cal, 0, sizeof s->cal);
+                for (unsigned q = 0; q < s->n; q++)
+                    cal_put(s, s->h[q], q);
+                prev = S - 1;
+                if (r == WIN_FULL)
+                    continue;
+                /* a member's head at S is not the window's: the calendar runs it */
+            }
+        } else if (w) {
+            w->wait--;
+        }
         const unsigned j = cal_pop(s, prev);
         const uint64_t H = s->h[j];
         prev = H;

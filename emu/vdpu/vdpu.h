@@ -265,6 +265,9 @@ typedef struct {
      * the steady-state skipping (params.skip_steady); everything above is
      * the same with it on or off */
     uint64_t steady_heads;
+    /* of those, the heads run a tasklet at a time in windows, and the
+     * windows undone (a conflict, or a horizon that came down) */
+    uint64_t window_heads, window_undone;
     /* entries into the translated code (params.jit, mode=fast); everything
      * above is the same with the translation on or off */
     uint64_t jit_entries;

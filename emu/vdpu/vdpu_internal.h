@@ -174,6 +174,7 @@ struct vdpu {
     const struct vdpu_jit *jit;      /* the translation fast mode runs, NULL: none (jit.h) */
     const struct vdpu_jit *jit_pure; /* the one timed mode's run-ahead runs, NULL: none */
     const void *const *jit_pure_ent; /* its entries by pc (n + 1), NULL with it */
+    struct vdpu_win *win; /* the steady state's per-tasklet windows (run.c), NULL until used */
 };
 
 /* shared helpers */
@@ -195,6 +196,9 @@ void vdpu_describe_tasklets(vdpu_t *d);
 int vdpu_lines_load(vdpu_program_t *p, const uint8_t *line, size_t line_len,
                     const uint8_t *line_str, size_t line_str_len, const uint8_t *str,
                     size_t str_len);
+/* run.c: wipe and free d->win (it holds WRAM words and registers of the
+ * program: vdpu_free) */
+void vdpu_win_free(vdpu_t *d);
 void vdpu_fault(vdpu_t *d, int tasklet, uint32_t pc_index, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int vdpu_decode(const uint32_t *words, uint32_t n, vinsn_t *out);

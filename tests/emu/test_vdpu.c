@@ -212,6 +212,7 @@ static int run(const char *name, ctx_t *c, vdpu_result_t *r)
         skip_steady_heads += r1.steady_heads;
         jit_entries += r1.jit_entries;
         r1.steady_heads = r2.steady_heads = 0;
+        r1.window_heads = r2.window_heads = r1.window_undone = r2.window_undone = 0;
         r1.jit_entries = r2.jit_entries = 0;
         /* noted once per program: the reference run, second, notes nothing */
         memset(r1.notes, 0, sizeof r1.notes);
@@ -1310,6 +1311,47 @@ static void test_skip_identical(void)
     }
 }
 
+/* The steady state's windows (each tasklet's heads run alone up to a
+ * horizon, run.c): on tasklets that share WRAM words, read and written in
+ * an order only the issue cycles decide, and stop at different cycles
+ * (direct MRAM stores), at tasklet counts below and above the revolver's
+ * 11. run() compares each with the cycle-by-cycle scheduler; the windows
+ * must have run and some must have been undone (a conflict or a horizon
+ * that came down), or this checks neither path. */
+static void test_window(void)
+{
+    const char *nm = "steady_windows_identical_with_shared_words";
+    static const int counts[] = {3, 4, 12, 16};
+    long long heads = 0, undone = 0;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        char path[256], flags[64], out[32];
+        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", counts[i]);
+        snprintf(out, sizeof out, "shared_words_%d", counts[i]);
+        if (build(out, "shared_words.c", flags, path, sizeof path)) {
+            fail(nm, "build failed: %.300s", last_log);
+            return;
+        }
+        ctx_t c;
+        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+            return;
+        wr32(&c, "iterations", 24);
+        vdpu_result_t r;
+        int rc = run_ok(nm, &c, &r);
+        close_prog(&c);
+        if (rc)
+            return;
+        heads += (long long)r.window_heads;
+        undone += (long long)r.window_undone;
+    }
+    if (heads == 0 || undone == 0)
+        fail(nm, "the windows did not run both ways: %lld heads, %lld undone", heads, undone);
+    else {
+        printf("# steady-state windows: %lld heads run a tasklet at a time, %lld windows undone\n",
+               heads, undone);
+        pass(nm);
+    }
+}
+
 static void test_stream(void)
 {
     const char *nm = "timing_mram_stream_2KiB_600_700_MBps";
@@ -1782,6 +1824,7 @@ int main(int argc, char **argv)
     test_register_group("prim_add", test_prim_add, 1);
     test_register_group("wrapper_path", test_wrapper_path, 1);
     test_register_group("skip_identical", test_skip_identical, 1);
+    test_register_group("window", test_window, 1);
     test_register_group("jit_identical", test_jit_identical, 1);
     test_register_group("jit_bounds", test_jit_bounds, 1);
     return test_main(argc, argv);

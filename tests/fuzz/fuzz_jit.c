@@ -8,8 +8,10 @@
  * indirect jumps, loads and stores (mostly into the tasklet's WRAM area,
  * some misaligned, outside WRAM, into MRAM or IRAM: faults), stack pointer
  * moves (stack faults), runtime services (DMA, atomic bits, perfcounter,
- * yield), RV32 multiply/divide, ebreak; on 1..4 tasklets (tasklet 0 boots
- * the others). The program is written as a minimal ELF and loaded through
+ * yield), RV32 multiply/divide, ebreak; on 1, 2, 4 or 12 tasklets
+ * (tasklet 0 boots the others), whose loads and stores sometimes go to 64
+ * bytes they all share (the steady state's windows must then see their
+ * conflicts). The program is written as a minimal ELF and loaded through
  * vdpu_program_load_mem, then run in FAST mode with a quantum and cost fusion
  * chosen by the input, on two DPUs created once: translated (vdpuJit=1) and
  * interpreted (vdpuJit=0), from the same zeroed WRAM and MRAM window; one
@@ -29,10 +31,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MAXI      400u    /* instructions */
-#define MWIN      0x8000u /* MRAM window compared: tasklet areas at 0x1000 * id */
-#define DATA_BASE 0x2000u /* tasklet k's WRAM area: DATA_BASE + 0x400 * k */
-#define STK_BASE  0x8000u /* tasklet k's stack: STK_BASE + 0x400 * k, 1 KiB */
+#define MAXI      400u     /* instructions */
+#define MWIN      0x10000u /* MRAM window compared: tasklet areas at 0x1000 * id */
+#define DATA_BASE 0x2000u  /* tasklet k's WRAM area: DATA_BASE + 0x400 * k */
+#define SHARED    0x1f00u  /* 64 bytes every tasklet loads from and stores to */
+#define STK_BASE  0x8000u  /* tasklet k's stack: STK_BASE + 0x400 * k, 1 KiB */
 
 typedef struct {
     const uint8_t *p;
@@ -86,6 +89,7 @@ enum {
     S0 = 8,
     S1 = 9,
     S2 = 18,
+    S3 = 19, /* SHARED */
     A0 = 10,
     A1 = 11,
     A2 = 12,
@@ -120,12 +124,14 @@ static uint32_t gen(in_t *in, uint32_t *w)
     w[n++] = enc_i(12, T0, 1, T1, 0x13);    /* slli t1, t0, 12 */
     w[n++] = enc_r(0, T1, S1, 0, S1, 0x33); /* add s1, s1, t1 */
     /* ra = the epilogue: a return before any call ends the tasklet */
-    w[n++] = (VDPU_IRAM_BASE >> 12) << 12 | 1 << 7 | 0x37;          /* lui ra, IRAM */
-    w[n++] = enc_i((int32_t)(4 * (MAXI - EPI_LEN)), 1, 0, 1, 0x13); /* + the epilogue */
-    w[n++] = LI(S2, 40);                                            /* the loop budget */
-    w[n++] = enc_b(12, 0, T0, 1);                                   /* bnez t0, +3 */
-    w[n++] = LI(A7, 15);                                            /* BOOT */
-    w[n++] = 0x73;                                                  /* ecall */
+    w[n++] = (VDPU_IRAM_BASE >> 12) << 12 | 1 << 7 | 0x37;                 /* lui ra, IRAM */
+    w[n++] = enc_i((int32_t)(4 * (MAXI - EPI_LEN)), 1, 0, 1, 0x13);        /* + the epilogue */
+    w[n++] = LI(S2, 40);                                                   /* the loop budget */
+    w[n++] = (DATA_BASE >> 12) << 12 | S3 << 7 | 0x37;                     /* lui s3, DATA_BASE */
+    w[n++] = enc_i((int32_t)SHARED - (int32_t)DATA_BASE, S3, 0, S3, 0x13); /* s3 = SHARED */
+    w[n++] = enc_b(12, 0, T0, 1);                                          /* bnez t0, +3 */
+    w[n++] = LI(A7, 15);                                                   /* BOOT */
+    w[n++] = 0x73;                                                         /* ecall */
     /* the epilogue: the registers and the carry flag stored to the tasklet's
      * area (so the comparison of WRAM sees them), then EXIT */
     const uint32_t body = n, end = MAXI - EPI_LEN;
@@ -176,6 +182,8 @@ static uint32_t gen(in_t *in, uint32_t *w)
             uint32_t base = byte(in) % 8 ? S0 : rs1, f3 = f3s[byte(in) % 5];
             if (byte(in) % 16)
                 imm &= -(1 << (f3 & 3));
+            if (base == S0 && byte(in) % 4 == 0) /* a word the others touch too */
+                base = S3, imm &= 0x3f;
             w[n++] = enc_i(imm & 0x7ff, base, f3, rd == 0 ? 5 : rd, 0x03);
             break;
         }
@@ -184,6 +192,8 @@ static uint32_t gen(in_t *in, uint32_t *w)
             uint32_t base = byte(in) % 8 ? S0 : rs1, f3 = byte(in) % 3;
             if (byte(in) % 16)
                 imm &= -(1 << f3);
+            if (base == S0 && byte(in) % 4 == 0)
+                base = S3, imm &= 0x3f;
             w[n++] = enc_s(imm & 0x7ff, rs2, base, f3, 0x23);
             break;
         }
@@ -298,7 +308,7 @@ static size_t make_elf(uint8_t *out, const uint32_t *words, uint32_t n, unsigned
 {
     char str[1024], shstr[64];
     size_t sl = 0, shl = 0;
-    Elf32_Sym syms[2 + 2 * 4];
+    Elf32_Sym syms[2 + 2 * 12];
     unsigned ns = 0;
     memset(syms, 0, sizeof syms);
     str[sl++] = 0;
@@ -391,7 +401,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const uint32_t quanta[] = {1, 2, 3, 7, 64, 4096};
     in_t in = {data, size, 0};
     uint32_t cfg = byte(&in);
-    unsigned nr = 1 + cfg % 4;
+    static const unsigned nrs[] = {1, 2, 4, 12}; /* 12: the revolver's ring full */
+    unsigned nr = nrs[cfg % 4];
     uint32_t n = gen(&in, words);
     size_t len = make_elf(elf, words, n, nr);
     vdpu_program_t *p = NULL;
@@ -427,6 +438,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     r[0].jit_entries = r[1].jit_entries = 0;
     r[0].steady_heads = r[1].steady_heads = 0;
+    r[0].window_heads = r[1].window_heads = r[0].window_undone = r[1].window_undone = 0;
     memset(r[0].notes, 0, sizeof r[0].notes);
     memset(r[1].notes, 0, sizeof r[1].notes);
     if (memcmp(&r[0], &r[1], sizeof r[0]))
