@@ -148,6 +148,12 @@ typedef struct cpim_options {
      * timing_only is refused (CPIM_ERR_INVALID_ARG), and the virtual UPMEM
      * refuses it from the environment. */
     int timing_only;
+    /* 1: the calls read no measured clock, and cpim_last_stats' `measured`
+     * figures are 0 (its modeled ones are as usual).  Two clock reads per
+     * call are a few per cent of a short call on the CPU backends; for
+     * callers that never read the measured figures (the OpenSSL provider,
+     * docs/PROVIDER.md). */
+    int unmeasured;
 } cpim_options;
 
 /* Fills in the defaults (all zero / NULL, CPIM_PIM_SYNC). */

@@ -325,27 +325,34 @@ static const OSSL_PARAM *blk_settable_ctx(void *vctx, void *provctx)
     return blk_settable;
 }
 
+/* The params blk_get_ctx_params answers and blk_set_ctx_params takes, found
+ * in one pass (cpp_params_find): EVP reads and sets them on every
+ * EVP_CipherInit_ex, and a lookup per name was a measurable part of a
+ * short message. */
+enum { B_KEYLEN, B_IVLEN, B_PADDING, B_NUM, B_IV, B_UPDATED_IV, B_N };
+static const char *const blk_names[B_N] = {OSSL_CIPHER_PARAM_KEYLEN,  OSSL_CIPHER_PARAM_IVLEN,
+                                           OSSL_CIPHER_PARAM_PADDING, OSSL_CIPHER_PARAM_NUM,
+                                           OSSL_CIPHER_PARAM_IV,      OSSL_CIPHER_PARAM_UPDATED_IV};
+
 static int blk_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     blk_ctx *c = vctx;
-    OSSL_PARAM *q;
+    const OSSL_PARAM *f[B_N];
+    cpp_params_find(params, blk_names, B_N, f);
+    OSSL_PARAM *q; /* found in the caller's (writable) params */
     size_t ivlen = c->mode == EVP_CIPH_CTR_MODE ? BLK : 0;
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(q, c->keylen))
+    if ((q = (OSSL_PARAM *)f[B_KEYLEN]) != NULL && !OSSL_PARAM_set_size_t(q, c->keylen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "keylen");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(q, ivlen))
+    if ((q = (OSSL_PARAM *)f[B_IVLEN]) != NULL && !OSSL_PARAM_set_size_t(q, ivlen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "ivlen");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != NULL &&
-        !OSSL_PARAM_set_uint(q, (unsigned)c->pad))
+    if ((q = (OSSL_PARAM *)f[B_PADDING]) != NULL && !OSSL_PARAM_set_uint(q, (unsigned)c->pad))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "padding");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != NULL &&
-        !OSSL_PARAM_set_uint(q, c->num))
+    if ((q = (OSSL_PARAM *)f[B_NUM]) != NULL && !OSSL_PARAM_set_uint(q, c->num))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "num");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL && ivlen > 0 &&
+    if ((q = (OSSL_PARAM *)f[B_IV]) != NULL && ivlen > 0 &&
         !OSSL_PARAM_set_octet_string(q, c->oiv, ivlen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "iv");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL && ivlen > 0 &&
+    if ((q = (OSSL_PARAM *)f[B_UPDATED_IV]) != NULL && ivlen > 0 &&
         !OSSL_PARAM_set_octet_string(q, c->ctr, ivlen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "updated-iv");
     return cpp_eng_get_params(&c->eng, params);
@@ -354,16 +361,17 @@ static int blk_get_ctx_params(void *vctx, OSSL_PARAM params[])
 static int blk_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     blk_ctx *c = vctx;
-    const OSSL_PARAM *q;
+    const OSSL_PARAM *q, *f[B_N];
     if (params == NULL)
         return 1;
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != NULL) {
+    cpp_params_find(params, blk_names, B_N, f);
+    if ((q = f[B_PADDING]) != NULL) {
         unsigned v;
         if (!OSSL_PARAM_get_uint(q, &v))
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "padding");
         c->pad = v ? 1 : 0;
     }
-    if ((q = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != NULL) {
+    if ((q = f[B_NUM]) != NULL) {
         unsigned v;
         if (!OSSL_PARAM_get_uint(q, &v) || v >= BLK)
             return cpp_err(c->eng.prov, CPP_R_FAILED_TO_SET_PARAMETER, "num");

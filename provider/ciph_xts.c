@@ -282,21 +282,25 @@ static const OSSL_PARAM *xts_settable_ctx(void *vctx, void *provctx)
     return xts_settable;
 }
 
+/* The params xts_get_ctx_params answers, found in one pass
+ * (cpp_params_find): EVP reads them on every EVP_CipherInit_ex. */
+enum { X_KEYLEN, X_IVLEN, X_IV, X_UPDATED_IV, X_N };
+static const char *const xts_get_names[X_N] = {OSSL_CIPHER_PARAM_KEYLEN, OSSL_CIPHER_PARAM_IVLEN,
+                                               OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV};
+
 static int xts_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     xts_ctx *c = vctx;
-    OSSL_PARAM *q;
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(q, c->keylen))
+    const OSSL_PARAM *f[X_N];
+    cpp_params_find(params, xts_get_names, X_N, f);
+    OSSL_PARAM *q; /* found in the caller's (writable) params */
+    if ((q = (OSSL_PARAM *)f[X_KEYLEN]) != NULL && !OSSL_PARAM_set_size_t(q, c->keylen))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "keylen");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(q, BLK))
+    if ((q = (OSSL_PARAM *)f[X_IVLEN]) != NULL && !OSSL_PARAM_set_size_t(q, BLK))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "ivlen");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != NULL &&
-        !OSSL_PARAM_set_octet_string(q, c->iv, BLK))
+    if ((q = (OSSL_PARAM *)f[X_IV]) != NULL && !OSSL_PARAM_set_octet_string(q, c->iv, BLK))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "iv");
-    if ((q = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != NULL &&
-        !OSSL_PARAM_set_octet_string(q, c->iv, BLK))
+    if ((q = (OSSL_PARAM *)f[X_UPDATED_IV]) != NULL && !OSSL_PARAM_set_octet_string(q, c->iv, BLK))
         return cpp_err(c->eng.prov, CPP_R_FAILED_TO_GET_PARAMETER, "updated-iv");
     return cpp_eng_get_params(&c->eng, params);
 }

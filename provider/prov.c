@@ -182,6 +182,7 @@ cpim_ctx *cpp_eng_acquire(cpp_eng *e, uint64_t len, int *pim)
             cpim_options opt;
             cpim_options_init(&opt);
             opt.threads = p->threads;
+            opt.unmeasured = 1; /* the provider reads only the modeled clock */
             opt.dpus = p->dpus;
             opt.profile = p->profile;
             opt.dpu_dir = p->dpu_dir;
@@ -204,6 +205,7 @@ cpim_ctx *cpp_eng_acquire(cpp_eng *e, uint64_t len, int *pim)
         cpim_options opt;
         cpim_options_init(&opt);
         opt.threads = p->threads;
+        opt.unmeasured = 1; /* the provider reads only the modeled clock */
         cpim_err rc = cpim_open(&e->cpu, name, &opt);
         if (rc != CPIM_OK) {
             e->cpu = NULL;

@@ -6,6 +6,7 @@
  * provoked DPU fault.  Small machines (a few DPUs, 4 tasklets) and a small
  * MRAM budget (the backend's `mramBudget` profile key) keep it fast.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,4 +369,61 @@ TEST(pim_measured_clock_stays_real)
     m0 = mono_s();
     sleep_20ms();
     CHECK(mono_s() - m0 >= 0.019, "the program's clock is still modeled");
+}
+
+/* One AES-CTR and one SHA-256 call of 64 KiB on backend `name`, measured or
+ * not: the outputs, and the last statistics. */
+static void unmeasured_run(const char *name, int unmeasured, uint8_t *out, uint8_t digest[32],
+                           cpim_stats *st)
+{
+    static uint8_t in[1u << 16];
+    cpim_options o;
+    cpim_options_init(&o);
+    o.unmeasured = unmeasured;
+    o.dpus = 2;
+    o.tasklets = 4;
+    o.profile = "hostClock=none"; /* modeled time without the host's measured work */
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, name, &o);
+    CHECK(rc == CPIM_OK, "open %s: %s", name, cpim_strerror(rc));
+    if (!ctx)
+        return;
+    uint8_t ctr[16] = {0};
+    memset(st, 0, sizeof *st);
+    CHECK(cpim_aes_set_key(ctx, key32, 16) == CPIM_OK, "%s: key", name);
+    CHECK(cpim_aes_ctr(ctx, ctr, in, out, sizeof in) == CPIM_OK, "%s: ctr", name);
+    const uint8_t *msgs[1] = {in};
+    size_t lens[1] = {sizeof in};
+    CHECK(cpim_sha256_batch(ctx, msgs, lens, 1, (uint8_t(*)[32])digest) == CPIM_OK, "%s: sha256",
+          name);
+    CHECK(cpim_last_stats(ctx, st) == CPIM_OK, "%s: stats", name);
+    cpim_close(ctx);
+}
+
+/* cpim_options.unmeasured: no measured figure (every one 0, the clock still
+ * named), the same outputs, and on the DPUs the modeled clock as usual. */
+TEST(unmeasured_contexts)
+{
+    static const char *const names[] = {"cpu", "auto", "pim"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        if (strcmp(names[i], "pim") == 0 && !test_require_backend("pim"))
+            return;
+        static uint8_t a[1u << 16], b[1u << 16];
+        uint8_t da[32], db[32];
+        cpim_stats sa, sb;
+        unmeasured_run(names[i], 0, a, da, &sa);
+        unmeasured_run(names[i], 1, b, db, &sb);
+        CHECK(memcmp(a, b, sizeof a) == 0, "%s: ctr output differs", names[i]);
+        CHECK(memcmp(da, db, 32) == 0, "%s: digest differs", names[i]);
+        CHECK(sa.measured.total_s > 0, "%s: measured total %g", names[i], sa.measured.total_s);
+        CHECK(sb.measured.total_s == 0 && sb.measured.kernel_s == 0 && sb.measured.cpu_dpu_s == 0 &&
+                  sb.measured.dpu_cpu_s == 0 && sb.measured.clock == CPIM_CLOCK_MEASURED,
+              "%s: unmeasured context measured %g s", names[i], sb.measured.total_s);
+        /* (two runs' modeled totals may differ in the last bits: relative 1e-9) */
+        CHECK(sb.bytes == sa.bytes && sb.has_modeled == sa.has_modeled &&
+                  fabs(sb.modeled.total_s - sa.modeled.total_s) <= 1e-9 * sa.modeled.total_s,
+              "%s: modeled %g vs %g s", names[i], sb.modeled.total_s, sa.modeled.total_s);
+        if (strcmp(names[i], "pim") == 0)
+            CHECK(sb.has_modeled && sb.modeled.total_s > 0, "pim: modeled time");
+    }
 }

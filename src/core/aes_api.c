@@ -51,7 +51,7 @@ cpim_err cpim_aes_ecb(cpim_ctx *ctx, cpim_dir dir, const uint8_t *in, uint8_t *o
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     cpim_err rc = len ? cpim_engine_ecb(ctx, dir, in, out, len, &st) : CPIM_OK;
     return cpim_core_finish(ctx, rc, &st, t0);
 }
@@ -68,7 +68,7 @@ cpim_err cpim_aes_ctr(cpim_ctx *ctx, uint8_t counter[16], const uint8_t *in, uin
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     cpim_err rc = len ? cpim_engine_ctr(ctx, counter, in, out, len, &st) : CPIM_OK;
     return cpim_core_finish(ctx, rc, &st, t0);
 }
@@ -107,7 +107,7 @@ cpim_err cpim_aes_xts(cpim_ctx *ctx, cpim_dir dir, uint64_t first_unit, size_t u
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     cpim_err rc =
         len ? cpim_engine_xts(ctx, dir, first_unit, unit_size, in, out, len, &st) : CPIM_OK;
     return cpim_core_finish(ctx, rc, &st, t0);
@@ -134,7 +134,7 @@ static cpim_err gcm_call(cpim_ctx *ctx, cpim_dir dir, const uint8_t *iv, size_t 
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     cpim_err rc = cpim_engine_gcm(ctx, dir, iv, iv_len, aad, aad_len, in, out, len, tag, &st);
     return cpim_core_finish(ctx, rc, &st, t0);
 }

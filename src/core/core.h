@@ -25,15 +25,23 @@ struct cpim_ctx {
     int has_xts_key;
     cpim_stats last;
     unsigned threads; /* cpim_options.threads, for the core's own parallel work */
+    int unmeasured;   /* cpim_options.unmeasured: no measured clock read */
     atomic_flag busy; /* set while a call runs (see CPIM_ERR_BUSY) */
 };
+
+/* The start of a call on the measured clock (cpim_now), or 0 on an
+ * unmeasured context (no clock read). */
+static inline double cpim_core_now(const cpim_ctx *ctx)
+{
+    return ctx->unmeasured ? 0 : cpim_now();
+}
 
 /* CPIM_ERR_BUSY when another thread has the context; else zeroes *st (its
  * bytes set, each clock named). */
 cpim_err cpim_core_begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes);
 /* Records st as the context's last statistics (on success or a timing-only
- * run; the measured total from t0 if the engine set none), frees the
- * context; returns rc. */
+ * run; the measured total from t0 if the engine set none, every measured
+ * figure 0 on an unmeasured context), frees the context; returns rc. */
 cpim_err cpim_core_finish(cpim_ctx *ctx, cpim_err rc, cpim_stats *st, double t0);
 
 /* A resident region's backend object (tests: MRAM inspection). */

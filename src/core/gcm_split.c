@@ -45,7 +45,7 @@ static cpim_err ghash_on_engine(cpim_ctx *ctx, uint8_t y[16], const uint8_t *p, 
             rc = CPIM_ERR_BUSY;
             break;
         }
-        double t0 = cpim_now();
+        double t0 = cpim_core_now(ctx);
         rc = cpim_core_finish(
             ctx, cpim_engine_gcm_range(ctx, CPIM_DECRYPT, c, y, p + off, scratch, n, &st), &st, t0);
         off += n;
@@ -116,7 +116,7 @@ static cpim_err range_on_engine(cpim_ctx *ctx, cpim_dir dir, const uint8_t j0[16
         cpim_wipe(c, sizeof c);
         return CPIM_ERR_BUSY;
     }
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     cpim_err rc = cpim_engine_gcm_range(ctx, dir, c, y, in, out, len, &st);
     cpim_wipe(c, sizeof c);
     return cpim_core_finish(ctx, rc, &st, t0);

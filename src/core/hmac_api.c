@@ -398,7 +398,7 @@ cpim_err cpim_hmac_sha256_batch(cpim_ctx *ctx, const uint8_t *const *keys, const
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, total) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     cpim_err rc = CPIM_OK;
     struct eng e = {ctx, &st};
     if (count && cpim_engine_has(ctx, CPIM_OP_HMAC))
@@ -436,7 +436,7 @@ cpim_err cpim_pbkdf2_sha256_batch(cpim_ctx *ctx, const uint8_t *const *passes,
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, count * out_len) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     cpim_err rc = CPIM_OK;
     if (count && out_len && cpim_engine_has(ctx, CPIM_OP_PBKDF2))
         rc = cpim_engine_pbkdf2(ctx, passes, pass_lens, salts, salt_lens, count, iterations, outs,

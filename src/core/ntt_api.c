@@ -305,7 +305,7 @@ static cpim_err run(cpim_ntt *ring, cpim_ntt_op op, const uint64_t *a, const uin
     cpim_stats st;
     if (cpim_core_begin(ring->ctx, &st, in_elems * 8 * (two ? 2 : 1)) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ring->ctx);
     cpim_err rc = CPIM_OK;
     if (count)
         rc = cpim_engine_ntt(ring->ctx, pl, op, a, two ? b : NULL, out, count, &st);

@@ -113,7 +113,9 @@ cpim_err cpim_region_last_stats(const cpim_region *region, cpim_stats *stats)
 static cpim_err region_finish(cpim_region *r, cpim_err rc, cpim_stats *st, double t0)
 {
     if (rc == CPIM_OK || rc == CPIM_ERR_TIMING_ONLY) {
-        if (st->measured.total_s <= 0)
+        if (r->ctx->unmeasured)
+            st->measured = (cpim_phases){.clock = CPIM_CLOCK_MEASURED};
+        else if (st->measured.total_s <= 0)
             st->measured.total_s = cpim_now() - t0;
         r->last = *st;
     }
@@ -133,7 +135,7 @@ static cpim_err region_xfer(cpim_region *r, int to, uint64_t off, uint8_t *buf, 
     cpim_stats st;
     if (cpim_core_begin(r->ctx, &st, len) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(r->ctx);
     cpim_err rc = len ? cpim_engine_region_xfer(r->ctx, r->impl, to, off, buf, len, &st) : CPIM_OK;
     return region_finish(r, rc, &st, t0);
 }
@@ -160,7 +162,7 @@ static cpim_err region_run(cpim_region *r, cpim_region_op *op, int sha, uint8_t 
     if (cpim_core_begin(r->ctx, &st, cpim_region_size(r)) != CPIM_OK)
         return CPIM_ERR_BUSY;
     const uint32_t seq = r->interrupted ? r->seq : r->seq + 1;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(r->ctx);
     cpim_err rc;
     if (sha) {
         rc = cpim_engine_region_sha256(r->ctx, r->impl, seq, digests, root, &st);

@@ -30,7 +30,7 @@ cpim_err cpim_sha256_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const size
     cpim_stats st;
     if (cpim_core_begin(ctx, &st, total) != CPIM_OK)
         return CPIM_ERR_BUSY;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     cpim_err rc = count ? cpim_engine_sha_batch(ctx, msgs, lens, count, digests, &st) : CPIM_OK;
     return cpim_core_finish(ctx, rc, &st, t0);
 }
@@ -201,7 +201,7 @@ cpim_err cpim_sha256_update_many(cpim_ctx *ctx, cpim_sha256_state *const *s,
     uint32_t **hp = x.hp;
     const uint8_t **pp = x.pp;
     size_t *nb = x.nb;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     /* 1: streams whose partial block fills up: that block first */
     for (size_t i = 0; i < count; i++) {
         memcpy(wk[i].h, s[i]->h, sizeof wk[i].h);
@@ -259,7 +259,7 @@ cpim_err cpim_sha256_final_many(cpim_ctx *ctx, cpim_sha256_state *const *s, size
     uint32_t **hp = x.hp;
     const uint8_t **pp = x.pp;
     size_t *nb = x.nb;
-    double t0 = cpim_now();
+    double t0 = cpim_core_now(ctx);
     /* FIPS 180-4 5.1.1: 0x80, zeros, the length in bits (64-bit big-endian) */
     for (size_t i = 0; i < count; i++) {
         uint32_t n = s[i]->nbuf;
