@@ -51,9 +51,9 @@ extern "C" {
 /* The version of this header; the shared library's soname carries the
  * major number (libcryptopim.so.MAJOR). */
 #define CPIM_VERSION_MAJOR  0
-#define CPIM_VERSION_MINOR  2
+#define CPIM_VERSION_MINOR  3
 #define CPIM_VERSION_PATCH  0
-#define CPIM_VERSION_STRING "0.2.0"
+#define CPIM_VERSION_STRING "0.3.0"
 
 /* The version of the library linked at run time ("MAJOR.MINOR.PATCH"). */
 const char *cpim_version(void);
