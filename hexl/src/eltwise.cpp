@@ -32,7 +32,13 @@ const ModConsts &Consts(uint64_t q)
         c.q = q;
         c.k = 64u - static_cast<unsigned>(__builtin_clzll(q));
         c.mu62 = static_cast<uint64_t>((static_cast<u128>(1) << (c.k + 62)) / q);
-        c.mu52 = c.k <= 50 ? static_cast<uint64_t>((static_cast<u128>(1) << (2 * c.k)) / q) : 0;
+        for (unsigned e = 0; e < 3; e++)
+            c.mu52[e] = c.k + 2 * e <= 50
+                            ? static_cast<uint64_t>((static_cast<u128>(1) << (2 * c.k + 2 * e)) / q)
+                            : 0;
+        c.mu50 = c.k >= 15 && c.k <= 50
+                     ? static_cast<uint64_t>((static_cast<u128>(1) << (c.k + 50)) / q)
+                     : 0;
         c.barrett64 = static_cast<uint64_t>((static_cast<u128>(1) << 64) / q);
     }
     return c;

@@ -117,28 +117,37 @@ inline __m512i Hi52(__m512i a, __m512i b)
     return _mm512_madd52hi_epu64(_mm512_setzero_si512(), a, b);
 }
 
-// Barrett with mu52 (eltwise_kernels.hpp), p = x y < q^2 < 2^100 split at
-// bit 52 (lo, hi).  t1 = floor(p / 2^(k-1)) < 2^(k+1) is formed shifted
-// left by 51 - k, t1 2^(51-k) = hi 2^(104-2k) + floor(lo / 2^(k-1)) 2^(51-k)
-// < 2^52 (the two parts' bits do not overlap), so that IFMA's high half,
-// floor(t1 2^(51-k) mu52 / 2^52), is the quotient estimate floor(t1 mu52 /
-// 2^(k+1)) itself.  p - t q < 3q < 2^52 is then exact from the low halves:
-// lo + (t (2^52 - q) mod 2^52), masked to 52 bits.
-template <int F>
+// Barrett with mu52 (eltwise_kernels.hpp).  With inputs below 2^(E/2) q
+// left unreduced (E = 0, 2, 4 for the input factors 1, 2, 4, where
+// k <= 50 - E), p = x y < 2^E q^2.  Its low 52 bits come from one IFMA; its
+// Barrett quotient from two more, the shifts folded into the operands:
+//   - x 2^sa times y 2^sb, sa + sb = 53 - k, each operand staying below
+//     2^52 (sa, sb <= 52 - k - E/2, possible as k <= 51 - E): the high half
+//     is floor(p 2^(53-k) / 2^52) = t1 = floor(p / 2^(k-1)) < 2^(k+1+E);
+//   - t1 times mu52 2^(51-k-E) < 2^52 (a per-call constant): the high half
+//     is floor(t1 mu52 / 2^(k+1+E)) = t, the quotient estimate.
+// p - t q < 3q < 2^52 is then exact from the low halves: lo + (t (2^52 - q)
+// mod 2^52), masked to 52 bits.  Larger moduli first bring the inputs to
+// [0, q) (E = 0).  Six of the eight products and shifts per vector are on
+// the one port that runs 512-bit IFMA and shifts (Ice Lake).
+template <int F, int E>
 void MultIfmaF(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, const ModConsts &m)
 {
     const __m512i vq = V512::Set1(m.q), q2 = V512::Set1(2 * m.q), q4 = V512::Set1(4 * m.q);
-    const __m512i mu = V512::Set1(m.mu52), negq = V512::Set1((1ull << 52) - m.q);
+    const __m512i mu = V512::Set1(m.mu52[E / 2] << (51 - m.k - E)),
+                  negq = V512::Set1((1ull << 52) - m.q);
     const __m512i mask = V512::Set1(kMask52);
-    const __m512i sh_hi = V512::Set1(104 - 2 * m.k), sh_lo = V512::Set1(m.k - 1),
-                  sh_up = V512::Set1(51 - m.k);
+    const unsigned sa = (53 - m.k) / 2, sb = 53 - m.k - sa;
+    const __m512i va = V512::Set1(sa), vb = V512::Set1(sb);
     uint64_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        __m512i x = S::Down<F>(V512::Load(a + i), vq, q2, q4);
-        __m512i y = S::Down<F>(V512::Load(b + i), vq, q2, q4);
-        __m512i lo = Lo52(x, y), hi = Hi52(x, y);
-        __m512i t1 = _mm512_or_si512(_mm512_sllv_epi64(hi, sh_hi),
-                                     _mm512_sllv_epi64(_mm512_srlv_epi64(lo, sh_lo), sh_up));
+        __m512i x = V512::Load(a + i), y = V512::Load(b + i);
+        if (E == 0) {
+            x = S::Down<F>(x, vq, q2, q4);
+            y = S::Down<F>(y, vq, q2, q4);
+        }
+        __m512i lo = Lo52(x, y);
+        __m512i t1 = Hi52(_mm512_sllv_epi64(x, va), _mm512_sllv_epi64(y, vb));
         __m512i t = Hi52(t1, mu);
         __m512i z = _mm512_and_si512(_mm512_madd52lo_epu64(lo, t, negq), mask);
         V512::Store(r + i, S::CSub(S::CSub(z, vq), vq));
@@ -150,14 +159,39 @@ void MultIfmaF(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, co
 void MultIfma(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, const ModConsts &m,
               uint64_t f)
 {
-    if (m.k > 50)
+    if (m.k > 50 || (m.q & (m.q - 1)) == 0) // (a power of two: mu52 2^(51-k-E) = 2^52)
         S::Mult(r, a, b, n, m, f);
     else if (f == 1)
-        MultIfmaF<1>(r, a, b, n, m);
+        MultIfmaF<1, 0>(r, a, b, n, m);
     else if (f == 2)
-        MultIfmaF<2>(r, a, b, n, m);
+        m.k <= 48 ? MultIfmaF<2, 2>(r, a, b, n, m) : MultIfmaF<2, 0>(r, a, b, n, m);
     else
-        MultIfmaF<4>(r, a, b, n, m);
+        m.k <= 46 ? MultIfmaF<4, 4>(r, a, b, n, m) : MultIfmaF<4, 0>(r, a, b, n, m);
+}
+
+// Any 64-bit word mod q (15 <= k <= 50) with mu50 (eltwise_kernels.hpp):
+// t = floor(floor(x / 2^(k-2)) mu50 / 2^52) on IFMA, x - t q < 3q from the
+// low 52 bits.  The other reductions are the 64-bit lanes'.
+void ReduceIfma(uint64_t *r, const uint64_t *a, uint64_t n, const ModConsts &m, uint64_t in,
+                uint64_t out)
+{
+    if (in != m.q || out != 1 || m.k < 15 || m.k > 50) {
+        S::Reduce(r, a, n, m, in, out);
+        return;
+    }
+    const __m512i vq = V512::Set1(m.q), mu = V512::Set1(m.mu50),
+                  negq = V512::Set1((1ull << 52) - m.q), mask = V512::Set1(kMask52),
+                  sh = V512::Set1(m.k - 2);
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m512i x = V512::Load(a + i);
+        __m512i t = Hi52(_mm512_srlv_epi64(x, sh), mu);
+        __m512i z =
+            _mm512_and_si512(_mm512_madd52lo_epu64(_mm512_and_si512(x, mask), t, negq), mask);
+        V512::Store(r + i, S::CSub(S::CSub(z, vq), vq));
+    }
+    for (; i < n; i++)
+        r[i] = Reduce1(a[i], m);
 }
 
 // Shoup's product on 52 bits: c_shoup = floor(c 2^52 / q) < 2^52 and x <
@@ -188,8 +222,7 @@ void FmaIfmaF(uint64_t *r, const uint64_t *a, uint64_t c, const uint64_t *add, u
     for (; i < n; i++) {
         uint64_t x = MulModShoup(a[i], c, cs64, m.q);
         if (add) {
-            x += Down(add[i], m.q, F);
-            x = x >= m.q ? x - m.q : x;
+            x = CSub(x + Down(add[i], m.q, F), m.q);
         }
         r[i] = x;
     }
@@ -213,7 +246,7 @@ void FmaIfma(uint64_t *r, const uint64_t *a, uint64_t c, const uint64_t *add, ui
 const Kernels kAvx512Table = {"avx512",     S::Add,  S::AddScalar, S::Sub,
                               S::SubScalar, S::Mult, S::Fma,       S::Reduce};
 const Kernels kIfmaTable = {"ifma",       S::Add,   S::AddScalar, S::Sub,
-                            S::SubScalar, MultIfma, FmaIfma,      S::Reduce};
+                            S::SubScalar, MultIfma, FmaIfma,      ReduceIfma};
 } // namespace
 
 const Kernels *const kAvx512 = &kAvx512Table;

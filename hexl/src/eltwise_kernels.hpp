@@ -29,16 +29,23 @@ using u128 = unsigned __int128;
 //     floor(p / q) (the two truncations lose less than 1/2 and 1, the
 //     final floor less than 1), so p - t q < 3q: two conditional
 //     subtractions.  One 64x64 high product: the 64-bit lanes' form.
-//   mu52 = floor(2^(2k) / q) <= 2^(k+1) (for k <= 50): the same with
-//     t = floor(floor(p / 2^(k-1)) mu52 / 2^(k+1)) (Menezes, van Oorschot
-//     and Vanstone, Handbook of Applied Cryptography, 14.42), whose
-//     operands fit IFMA's 52-bit multiplier.
+//   mu52[e/2] = floor(2^(2k+e) / q) <= 2^(k+1+e) (e = 0, 2, 4; for k <= 50 - e):
+//     for a product p < 2^e q^2 (inputs below 2^(e/2) q: HEXL's input mod
+//     factors 1, 2, 4, unreduced), t = floor(floor(p / 2^(k-1)) mu52 /
+//     2^(k+1+e)) is at most 2 below floor(p / q) by the same count (with
+//     e = 0 it is Menezes, van Oorschot and Vanstone, Handbook of Applied
+//     Cryptography, 14.42), and every operand fits IFMA's 52-bit
+//     multiplier.
+//   mu50 = floor(2^(k+50) / q) < 2^52 (15 <= k <= 50): for any 64-bit x,
+//     t = floor(floor(x / 2^(k-2)) mu50 / 2^52) is at most 2 below
+//     floor(x / q) (x / 2^(k-2) < 2^52: the truncations lose less than
+//     1/2 and 1), so x - t q < 3q < 2^52: IFMA's reduction of 64-bit words.
 //   barrett64 = floor(2^64 / q): x - floor(x barrett64 / 2^64) q is in
 //     [0, 2q) for any 64-bit x (HEXL's BarrettReduce64).
 struct ModConsts {
     uint64_t q = 0;
     unsigned k = 0;
-    uint64_t mu62 = 0, mu52 = 0, barrett64 = 0;
+    uint64_t mu62 = 0, mu52[3] = {0, 0, 0}, mu50 = 0, barrett64 = 0;
 };
 // The constants of q, from a one-entry cache per thread: SEAL calls the
 // element-wise functions many times per modulus (256-coefficient tiles),
@@ -50,15 +57,24 @@ inline uint64_t MulHi(uint64_t a, uint64_t b)
     return static_cast<uint64_t>((static_cast<u128>(a) * b) >> 64);
 }
 
+// x in [0, 2c) to [0, c) without a branch: min(x, x - c) is x - c when
+// x >= c, and x otherwise (x - c wraps above x).  Data-dependent branches
+// here are mispredicted about every other element on SEAL's inputs.
+inline uint64_t CSub(uint64_t x, uint64_t c)
+{
+    const uint64_t y = x - c;
+    return y < x ? y : x;
+}
+
 // x in [0, f q) to [0, q), f a power of two up to 8 (known per call)
 inline uint64_t Down(uint64_t x, uint64_t q, uint64_t f)
 {
-    if (f >= 8 && x >= 4 * q)
-        x -= 4 * q;
-    if (f >= 4 && x >= 2 * q)
-        x -= 2 * q;
-    if (f >= 2 && x >= q)
-        x -= q;
+    if (f >= 8)
+        x = CSub(x, 4 * q);
+    if (f >= 4)
+        x = CSub(x, 2 * q);
+    if (f >= 2)
+        x = CSub(x, q);
     return x;
 }
 
@@ -67,9 +83,8 @@ inline uint64_t MulMod(uint64_t x, uint64_t y, const ModConsts &m)
 {
     const u128 p = static_cast<u128>(x) * y;
     const uint64_t t = MulHi(static_cast<uint64_t>(p >> (m.k - 2)), m.mu62);
-    uint64_t r = static_cast<uint64_t>(p) - t * m.q;
-    r = r >= m.q ? r - m.q : r;
-    return r >= m.q ? r - m.q : r;
+    const uint64_t r = static_cast<uint64_t>(p) - t * m.q;
+    return CSub(CSub(r, m.q), m.q);
 }
 
 // x c mod q for any 64-bit x, with c in [0, q) and c_shoup = floor(c 2^64 /
@@ -77,8 +92,7 @@ inline uint64_t MulMod(uint64_t x, uint64_t y, const ModConsts &m)
 // difference is in [0, 2q) before the one subtraction)
 inline uint64_t MulModShoup(uint64_t x, uint64_t c, uint64_t c_shoup, uint64_t q)
 {
-    uint64_t r = x * c - MulHi(x, c_shoup) * q;
-    return r >= q ? r - q : r;
+    return CSub(x * c - MulHi(x, c_shoup) * q, q);
 }
 
 inline uint64_t ShoupFactor(uint64_t c, uint64_t q)
@@ -95,8 +109,7 @@ inline uint64_t ReduceLazy2(uint64_t x, const ModConsts &m)
 }
 inline uint64_t Reduce1(uint64_t x, const ModConsts &m)
 {
-    uint64_t r = x - MulHi(x, m.barrett64) * m.q;
-    return r >= m.q ? r - m.q : r;
+    return CSub(x - MulHi(x, m.barrett64) * m.q, m.q);
 }
 
 // One tier's kernels (arguments as hexl/eltwise/*.hpp, checked; n > 0).

@@ -1,6 +1,7 @@
 // eltwise_portable.cpp -- the portable tier of the element-wise kernels
 // (eltwise_kernels.hpp): one element at a time, 64-bit Barrett products
-// (one 128-bit product and one high product per element, no division).
+// (one 128-bit product and one high product per element, no division),
+// and no data-dependent branch (eltwise_kernels.hpp's CSub).
 #include "eltwise_kernels.hpp"
 
 namespace intel
@@ -15,29 +16,27 @@ namespace
 void add(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, uint64_t q)
 {
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t s = a[i] + b[i];
-        r[i] = s >= q ? s - q : s;
+        r[i] = CSub(a[i] + b[i], q);
     }
 }
 
 void add_scalar(uint64_t *r, const uint64_t *a, uint64_t b, uint64_t n, uint64_t q)
 {
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t s = a[i] + b;
-        r[i] = s >= q ? s - q : s;
+        r[i] = CSub(a[i] + b, q);
     }
 }
 
 void sub(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, uint64_t q)
 {
     for (uint64_t i = 0; i < n; i++)
-        r[i] = a[i] >= b[i] ? a[i] - b[i] : a[i] + (q - b[i]);
+        r[i] = CSub(a[i] - b[i] + q, q);
 }
 
 void sub_scalar(uint64_t *r, const uint64_t *a, uint64_t b, uint64_t n, uint64_t q)
 {
     for (uint64_t i = 0; i < n; i++)
-        r[i] = a[i] >= b ? a[i] - b : a[i] + (q - b);
+        r[i] = CSub(a[i] - b + q, q);
 }
 
 void mult(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, const ModConsts &m,
@@ -55,8 +54,7 @@ void fma(uint64_t *r, const uint64_t *a, uint64_t c, const uint64_t *add, uint64
     for (uint64_t i = 0; i < n; i++) {
         uint64_t x = MulModShoup(a[i], c, cs, m.q);
         if (add) {
-            x += Down(add[i], m.q, f);
-            x = x >= m.q ? x - m.q : x;
+            x = CSub(x + Down(add[i], m.q, f), m.q);
         }
         r[i] = x;
     }
@@ -74,7 +72,7 @@ void reduce(uint64_t *r, const uint64_t *a, uint64_t n, const ModConsts &m, uint
                 r[i] = ReduceLazy2(a[i], m);
     } else if (out == 2) { // 4 -> 2
         for (uint64_t i = 0; i < n; i++)
-            r[i] = a[i] >= 2 * m.q ? a[i] - 2 * m.q : a[i];
+            r[i] = CSub(a[i], 2 * m.q);
     } else {
         for (uint64_t i = 0; i < n; i++)
             r[i] = Down(a[i], m.q, in);

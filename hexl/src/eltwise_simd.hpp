@@ -159,8 +159,7 @@ template <class V> struct Simd {
         for (; i < n; i++) {
             uint64_t x = MulModShoup(a[i], c, cs, m.q);
             if (add) {
-                x += eltwise::Down(add[i], m.q, F);
-                x = x >= m.q ? x - m.q : x;
+                x = eltwise::CSub(x + eltwise::Down(add[i], m.q, F), m.q);
             }
             r[i] = x;
         }
