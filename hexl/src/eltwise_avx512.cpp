@@ -140,6 +140,7 @@ void MultIfmaF(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, co
     const unsigned sa = (53 - m.k) / 2, sb = 53 - m.k - sa;
     const __m512i va = V512::Set1(sa), vb = V512::Set1(sb);
     uint64_t i = 0;
+    ELTWISE_UNROLL
     for (; i + 8 <= n; i += 8) {
         __m512i x = V512::Load(a + i), y = V512::Load(b + i);
         if (E == 0) {
@@ -183,6 +184,7 @@ void ReduceIfma(uint64_t *r, const uint64_t *a, uint64_t n, const ModConsts &m, 
                   negq = V512::Set1((1ull << 52) - m.q), mask = V512::Set1(kMask52),
                   sh = V512::Set1(m.k - 2);
     uint64_t i = 0;
+    ELTWISE_UNROLL
     for (; i + 8 <= n; i += 8) {
         __m512i x = V512::Load(a + i);
         __m512i t = Hi52(_mm512_srlv_epi64(x, sh), mu);
@@ -208,6 +210,7 @@ void FmaIfmaF(uint64_t *r, const uint64_t *a, uint64_t c, const uint64_t *add, u
     const __m512i vc = V512::Set1(c), vcs = V512::Set1(cs), negq = V512::Set1((1ull << 52) - m.q);
     const __m512i mask = V512::Set1(kMask52);
     uint64_t i = 0;
+    ELTWISE_UNROLL
     for (; i + 8 <= n; i += 8) {
         __m512i x = V512::Load(a + i);
         if (big) // F = 8 (q >= 2^49): below 4q, then 2q

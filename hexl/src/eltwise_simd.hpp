@@ -16,6 +16,11 @@
 // [0, 2c), min(x, x - c) is x - c when x >= c, and x otherwise (x - c
 // wraps above x).
 
+// The vector loops are unrolled 4 times: their bodies are a few
+// instructions, and the loop's own counter, compare and branch otherwise
+// hold the front end back.
+#define ELTWISE_UNROLL _Pragma("GCC unroll 4")
+
 template <class V> struct Simd {
     using T = typename V::T;
 
@@ -63,6 +68,7 @@ template <class V> struct Simd {
     {
         const T vq = V::Set1(q);
         uint64_t i = 0;
+        ELTWISE_UNROLL
         for (; i + V::L <= n; i += V::L)
             V::Store(r + i, CSub(V::Add(V::Load(a + i), V::Load(b + i)), vq));
         for (; i < n; i++) {
@@ -74,6 +80,7 @@ template <class V> struct Simd {
     {
         const T vq = V::Set1(q), vb = V::Set1(b);
         uint64_t i = 0;
+        ELTWISE_UNROLL
         for (; i + V::L <= n; i += V::L)
             V::Store(r + i, CSub(V::Add(V::Load(a + i), vb), vq));
         for (; i < n; i++) {
@@ -86,6 +93,7 @@ template <class V> struct Simd {
     {
         const T vq = V::Set1(q);
         uint64_t i = 0;
+        ELTWISE_UNROLL
         for (; i + V::L <= n; i += V::L) {
             T d = V::Sub(V::Load(a + i), V::Load(b + i));
             V::Store(r + i, V::MinU(d, V::Add(d, vq)));
@@ -97,6 +105,7 @@ template <class V> struct Simd {
     {
         const T vq = V::Set1(q), vb = V::Set1(b);
         uint64_t i = 0;
+        ELTWISE_UNROLL
         for (; i + V::L <= n; i += V::L) {
             T d = V::Sub(V::Load(a + i), vb);
             V::Store(r + i, V::MinU(d, V::Add(d, vq)));
@@ -115,6 +124,7 @@ template <class V> struct Simd {
         const T mu = V::Set1(m.mu62), muh = V::Set1(m.mu62 >> 32);
         const T shl = V::Set1(66 - m.k), shr = V::Set1(m.k - 2);
         uint64_t i = 0;
+        ELTWISE_UNROLL
         for (; i + V::L <= n; i += V::L) {
             T x = Down<F>(V::Load(a + i), vq, q2, q4);
             T y = Down<F>(V::Load(b + i), vq, q2, q4);
@@ -148,6 +158,7 @@ template <class V> struct Simd {
         const T vq = V::Set1(m.q), q2 = V::Set1(2 * m.q), q4 = V::Set1(4 * m.q);
         const T vc = V::Set1(c), vcs = V::Set1(cs), vcsh = V::Set1(cs >> 32);
         uint64_t i = 0;
+        ELTWISE_UNROLL
         for (; i + V::L <= n; i += V::L) {
             T x = V::Load(a + i);
             T t = MulHi(x, vcs, vcsh);
@@ -182,6 +193,7 @@ template <class V> struct Simd {
     {
         const T vq = V::Set1(m.q), q2 = V::Set1(2 * m.q), q4 = V::Set1(4 * m.q);
         uint64_t i = 0;
+        ELTWISE_UNROLL
         for (; i + V::L <= n; i += V::L)
             V::Store(r + i, Down<F>(V::Load(a + i), vq, q2, q4));
         for (; i < n; i++)
@@ -194,6 +206,7 @@ template <class V> struct Simd {
         const T b = V::Set1(m.barrett64), bh = V::Set1(m.barrett64 >> 32);
         uint64_t i = 0;
         if (in == m.q && out == 1) {
+            ELTWISE_UNROLL
             for (; i + V::L <= n; i += V::L) {
                 T x = V::Load(a + i);
                 V::Store(r + i, CSub(V::Sub(x, V::MulLo(MulHi(x, b, bh), vq)), vq));
@@ -202,6 +215,7 @@ template <class V> struct Simd {
                 r[i] = Reduce1(a[i], m);
         } else if (in == m.q) { // HEXL's portable value: below 2q untouched
             const T one = V::Set1(1);
+            ELTWISE_UNROLL
             for (; i + V::L <= n; i += V::L) {
                 T x = V::Load(a + i);
                 T y = V::Sub(x, V::MulLo(MulHi(x, b, bh), vq));
@@ -210,6 +224,7 @@ template <class V> struct Simd {
             for (; i < n; i++)
                 r[i] = ReduceLazy2(a[i], m);
         } else if (out == 2) { // 4 -> 2
+            ELTWISE_UNROLL
             for (; i + V::L <= n; i += V::L)
                 V::Store(r + i, CSub(V::Load(a + i), q2));
             for (; i < n; i++)
