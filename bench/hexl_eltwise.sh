@@ -4,7 +4,7 @@
 # cryptopim's libhexl (HEXL_INCLUDE, LINK: libhexl.a, libcryptopim.a, ...)
 # and on the real Intel HEXL 1.2.6 (REAL_HEXL_PREFIX: its install tree,
 # built by tests/hexl/hexl_diff.sh), side by side in one run on one core
-# (taskset, when there): the two programs alternate REPS times (default 3)
+# (taskset, when there: core BENCH_CPU, default 0): the two programs alternate REPS times (default 3)
 # and the best time of each row is kept.  Writes CSV to OUT (default
 # stdout; clock: measured, nanoseconds of wall time per call):
 #   op,bits,n,cryptopim_ns,hexl_ns,vs_hexl,clock
@@ -24,7 +24,7 @@ flags="-std=c++17 -O2 -Wall -Wextra -Werror"
 $CXX $flags -I"$inc" -o "$work/ours" "$here/hexl_eltwise.cpp" "$@"
 $CXX $flags -I"$real/include" -o "$work/real" "$here/hexl_eltwise.cpp" "$real/lib/libhexl.a" -lcpu_features
 pin=
-command -v taskset >/dev/null && pin="taskset -c 0"
+command -v taskset >/dev/null && pin="taskset -c ${BENCH_CPU:-0}"
 r=0
 while [ $r -lt "$reps" ]; do
     $pin "$work/ours" >>"$work/ours.txt"
