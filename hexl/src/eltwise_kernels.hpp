@@ -24,11 +24,13 @@ namespace eltwise
 using u128 = unsigned __int128;
 
 // The Barrett constants of one modulus q in (1, 2^62), k its bit length:
-//   mu62 = floor(2^(k+62) / q) < 2^64: for a product p < q^2 (< 2^2k),
-//     t = floor(floor(p / 2^(k-2)) mu62 / 2^64) is at most 2 below
-//     floor(p / q) (the two truncations lose less than 1/2 and 1, the
-//     final floor less than 1), so p - t q < 3q: two conditional
-//     subtractions.  One 64x64 high product: the 64-bit lanes' form.
+//   mu62 = floor(2^(k+62) / q) <= 2^63: for a product p < 2^(k+62) (q^2
+//     is below it, and so are the products of HEXL's lazy inputs for
+//     most moduli: MulMod below), t = floor(floor(p / 2^(k-2)) mu62 /
+//     2^64) is at most 2 below floor(p / q) (the two truncations lose
+//     less than 1/2 and 1, the final floor less than 1), so p - t q < 3q:
+//     two conditional subtractions.  One 64x64 high product: the 64-bit
+//     lanes' form.
 //   mu52[e/2] = floor(2^(2k+e) / q) <= 2^(k+1+e) (e = 0, 2, 4; for k <= 50 - e):
 //     for a product p < 2^e q^2 (inputs below 2^(e/2) q: HEXL's input mod
 //     factors 1, 2, 4, unreduced), t = floor(floor(p / 2^(k-1)) mu52 /
@@ -85,6 +87,16 @@ inline uint64_t MulMod(uint64_t x, uint64_t y, const ModConsts &m)
     const uint64_t t = MulHi(static_cast<uint64_t>(p >> (m.k - 2)), m.mu62);
     const uint64_t r = static_cast<uint64_t>(p) - t * m.q;
     return CSub(CSub(r, m.q), m.q);
+}
+
+// x y mod q for x, y in [0, f q), f = 1, 2, 4: mu62's bound holds for any
+// p < 2^(k+62), so the inputs are reduced first only when f^2 q^2 may
+// exceed that (k > 62 - 2 log2(f))
+inline uint64_t MulMod(uint64_t x, uint64_t y, const ModConsts &m, uint64_t f)
+{
+    if ((f == 2 && m.k > 60) || (f == 4 && m.k > 58))
+        x = Down(x, m.q, f), y = Down(y, m.q, f);
+    return MulMod(x, y, m);
 }
 
 // x c mod q for any 64-bit x, with c in [0, q) and c_shoup = floor(c 2^64 /

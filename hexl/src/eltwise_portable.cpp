@@ -43,7 +43,7 @@ void mult(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, const M
           uint64_t f)
 {
     for (uint64_t i = 0; i < n; i++)
-        r[i] = MulMod(Down(a[i], m.q, f), Down(b[i], m.q, f), m);
+        r[i] = MulMod(a[i], b[i], m, f);
 }
 
 void fma(uint64_t *r, const uint64_t *a, uint64_t c, const uint64_t *add, uint64_t n,

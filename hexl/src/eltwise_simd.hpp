@@ -116,7 +116,10 @@ template <class V> struct Simd {
 
     // Barrett with mu62 (eltwise_kernels.hpp): t1 = floor(p / 2^(k-2)) from
     // the two halves of p, t = its high product with mu62, p - t q < 3q.
-    template <int F>
+    // The bound needs only t1 < 2^64, p < 2^(k+62): inputs below F q are
+    // taken unreduced (G = F) when F^2 q^2 < 2^(k+62), i.e. k <= 62 - 2
+    // log2(F), and reduced first (G = 1) otherwise.
+    template <int F, int G>
     static void MultF(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n,
                       const ModConsts &m)
     {
@@ -126,8 +129,11 @@ template <class V> struct Simd {
         uint64_t i = 0;
         ELTWISE_UNROLL
         for (; i + V::L <= n; i += V::L) {
-            T x = Down<F>(V::Load(a + i), vq, q2, q4);
-            T y = Down<F>(V::Load(b + i), vq, q2, q4);
+            T x = V::Load(a + i), y = V::Load(b + i);
+            if (G == 1) {
+                x = Down<F>(x, vq, q2, q4);
+                y = Down<F>(y, vq, q2, q4);
+            }
             T hi, lo;
             MulFull(x, y, &hi, &lo);
             T t1 = V::Or(V::Sllv(hi, shl), V::Srlv(lo, shr));
@@ -136,17 +142,17 @@ template <class V> struct Simd {
             V::Store(r + i, CSub(CSub(x2, vq), vq));
         }
         for (; i < n; i++)
-            r[i] = MulMod(eltwise::Down(a[i], m.q, F), eltwise::Down(b[i], m.q, F), m);
+            r[i] = MulMod(a[i], b[i], m, F);
     }
     static void Mult(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n,
                      const ModConsts &m, uint64_t f)
     {
         if (f == 1)
-            MultF<1>(r, a, b, n, m);
+            MultF<1, 1>(r, a, b, n, m);
         else if (f == 2)
-            MultF<2>(r, a, b, n, m);
+            m.k <= 60 ? MultF<2, 2>(r, a, b, n, m) : MultF<2, 1>(r, a, b, n, m);
         else
-            MultF<4>(r, a, b, n, m);
+            m.k <= 58 ? MultF<4, 4>(r, a, b, n, m) : MultF<4, 1>(r, a, b, n, m);
     }
 
     // Shoup's product (eltwise_kernels.hpp's MulModShoup), then the addend

@@ -247,8 +247,8 @@ void eltwise_tier(const char *tier)
           "tier %s: running %s", tier, cryptopim::GetEltwiseKernels().c_str());
     uint64_t seed = 99;
     const size_t lengths[] = {1, 7, 13, 256, 1003};
-    for (unsigned bits :
-         {2u, 3u, 14u, 15u, 17u, 30u, 31u, 46u, 47u, 48u, 49u, 50u, 51u, 52u, 60u, 61u, 62u})
+    for (unsigned bits : {2u, 3u, 14u, 15u, 17u, 30u, 31u, 46u, 47u, 48u, 49u, 50u, 51u, 52u, 58u,
+                          59u, 60u, 61u, 62u})
         for (int variant = 0; variant < 3; variant++)
             for (size_t n : lengths) {
                 uint64_t q = (1ull << bits) - 1; // the largest prime below 2^bits
