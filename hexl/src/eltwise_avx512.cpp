@@ -128,8 +128,8 @@ inline __m512i Hi52(__m512i a, __m512i b)
 //     is floor(t1 mu52 / 2^(k+1+E)) = t, the quotient estimate.
 // p - t q < 3q < 2^52 is then exact from the low halves: lo + (t (2^52 - q)
 // mod 2^52), masked to 52 bits.  Larger moduli first bring the inputs to
-// [0, q) (E = 0).  Six of the eight products and shifts per vector are on
-// the one port that runs 512-bit IFMA and shifts (Ice Lake).
+// [0, 2q) (E = 2: input factor 4 on 47 and 48-bit moduli) or to [0, q)
+// (E = 0).
 template <int F, int E>
 void MultIfmaF(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, const ModConsts &m)
 {
@@ -146,6 +146,9 @@ void MultIfmaF(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, co
         if (E == 0) {
             x = S::Down<F>(x, vq, q2, q4);
             y = S::Down<F>(y, vq, q2, q4);
+        } else if (F == 4 && E == 2) { // below 4q to below 2q
+            x = S::CSub(x, q2);
+            y = S::CSub(y, q2);
         }
         __m512i lo = Lo52(x, y);
         __m512i t1 = Hi52(_mm512_sllv_epi64(x, va), _mm512_sllv_epi64(y, vb));
@@ -167,7 +170,9 @@ void MultIfma(uint64_t *r, const uint64_t *a, const uint64_t *b, uint64_t n, con
     else if (f == 2)
         m.k <= 48 ? MultIfmaF<2, 2>(r, a, b, n, m) : MultIfmaF<2, 0>(r, a, b, n, m);
     else
-        m.k <= 46 ? MultIfmaF<4, 4>(r, a, b, n, m) : MultIfmaF<4, 0>(r, a, b, n, m);
+        m.k <= 46   ? MultIfmaF<4, 4>(r, a, b, n, m)
+        : m.k <= 48 ? MultIfmaF<4, 2>(r, a, b, n, m)
+                    : MultIfmaF<4, 0>(r, a, b, n, m);
 }
 
 // Any 64-bit word mod q (15 <= k <= 50) with mu50 (eltwise_kernels.hpp):
