@@ -5,9 +5,11 @@
 # project) built three ways -- on cryptopim's libhexl (HEXL_CMAKE_DIR,
 # backend CRYPTOPIM_HEXL_BACKEND, default auto), on the real Intel HEXL
 # (REAL_HEXL_CMAKE_DIR: tests/hexl/hexl_diff.sh builds it) and without
-# HEXL -- each run on one core (taskset, when there), rows NTT
-# forward/inverse, BFV multiply + relinearize, CKKS multiply at
-# N = 4096 .. 32768, REPS repetitions (default 3) of each, median taken.
+# HEXL -- each run on one core (taskset, when there: core BENCH_CPU,
+# default 0), rows NTT forward/inverse, BFV multiply + relinearize, CKKS
+# multiply at N = 4096 .. 32768 (SEAL_BENCH_FILTER: a regular expression
+# of sealbench's to run fewer), REPS repetitions (default 3) of each,
+# median taken.
 # Writes CSV (clock: measured, microseconds of CPU time per operation as
 # Google Benchmark reports it) with the ratios computed in the same run:
 #   row,n,log_q,cryptopim_us,hexl_us,seal_us,vs_hexl,vs_seal,clock
@@ -38,9 +40,9 @@ build ours -DSEAL_USE_INTEL_HEXL=ON -DHEXL_DIR="$ours"
 build hexl -DSEAL_USE_INTEL_HEXL=ON -DHEXL_DIR="$real"
 build seal -DSEAL_USE_INTEL_HEXL=OFF
 pin=
-command -v taskset >/dev/null && pin="taskset -c 0"
+command -v taskset >/dev/null && pin="taskset -c ${BENCH_CPU:-0}"
 # sealbench's names: "n=N / log(q)=B / CATEGORY / NAME/iterations:K"
-filter='n=(4096|8192|16384|32768) / log\(q\)=[0-9]+ / (UTIL / NTT(Forward|Inverse)|BFV / Evaluate(MulCt|RelinInplace)|CKKS / EvaluateMulCt)/'
+filter=${SEAL_BENCH_FILTER:-'n=(4096|8192|16384|32768) / log\(q\)=[0-9]+ / (UTIL / NTT(Forward|Inverse)|BFV / Evaluate(MulCt|RelinInplace)|CKKS / EvaluateMulCt)/'}
 for kind in ours hexl seal; do
     : >"$work/runs-$kind.csv"
     r=0

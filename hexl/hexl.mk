@@ -154,10 +154,20 @@ test-seal: $(HEXL_PACKAGE) dpu
 # HEXL (built by the differential test, which runs first) and without HEXL,
 # one core, CSV with the ratios in bench/out/seal.csv.  Minutes of builds
 # the first time; not part of make test.
-.PHONY: bench-seal
+.PHONY: bench-seal bench-hexl-eltwise
 bench-seal: $(HEXL_PACKAGE)
 	@MAKEFLAGS= sh tests/run.sh "sh tests/hexl/hexl_diff.sh $(abspath $(HEXL_DIR))/diff $(abspath hexl/include) $(HEXL_OWN_LINK)"
 	@mkdir -p bench/out
 	sh bench/seal.sh $(abspath $(HEXL_DIR))/sealbench $(SEAL_HEXL) \
 	    $(abspath $(HEXL_DIR))/diff/real/lib/cmake/hexl-1.2.6 bench/out/seal.csv
 	@cat bench/out/seal.csv
+
+# The element-wise functions SEAL calls, libhexl against the real Intel HEXL
+# (built by the differential test, which runs first), one core, CSV with
+# the ratios in bench/out/hexl_eltwise.csv (bench/hexl_eltwise.sh).
+bench-hexl-eltwise: $(HEXL_PACKAGE)
+	@MAKEFLAGS= sh tests/run.sh "sh tests/hexl/hexl_diff.sh $(abspath $(HEXL_DIR))/diff $(abspath hexl/include) $(HEXL_OWN_LINK)"
+	@mkdir -p bench/out
+	OUT=bench/out/hexl_eltwise.csv sh bench/hexl_eltwise.sh $(abspath $(HEXL_DIR))/diff/real \
+	    $(abspath hexl/include) $(HEXL_OWN_LINK)
+	@cat bench/out/hexl_eltwise.csv

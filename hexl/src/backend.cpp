@@ -8,6 +8,7 @@
 
 #include "cryptopim.h"
 #include "cryptopim_ntt.h"
+#include "eltwise_kernels.hpp"
 #include "hexl/cryptopim.hpp"
 
 namespace intel
@@ -171,8 +172,11 @@ void SetBackend(const std::string &name)
     cpim_close(probe);
     if (rc != CPIM_OK)
         throw std::invalid_argument("cryptopim backend '" + name + "': " + cpim_strerror(rc));
-    std::lock_guard<std::mutex> g(g_lock);
-    g_backend = name;
+    {
+        std::lock_guard<std::mutex> g(g_lock);
+        g_backend = name;
+    }
+    eltwise::ResetKernels(); // they follow the backend
 }
 
 std::string GetBackend()

@@ -1,13 +1,15 @@
-// eltwise.cpp -- hexl/eltwise/*.hpp: element-wise modular arithmetic on
-// 64-bit words, as HEXL's portable code defines each result (its AVX-512
-// paths give the same values for the fully reduced outputs).  Products use
-// Barrett reduction with mu = floor(2^(2k) / q), k the bit length of q
-// (q < 2^62): for x < q^2, t = floor(floor(x / 2^(k-1)) mu / 2^(k+1)) is at
-// most 2 below floor(x / q), so x - t q < 3q (Menezes, van Oorschot and
-// Vanstone, Handbook of Applied Cryptography, 14.42).
+// eltwise.cpp -- hexl/eltwise/*.hpp: the element-wise functions' argument
+// checks, the tier of kernels they run on (eltwise_kernels.hpp; chosen with
+// the backend, hexl/cryptopim.hpp), and the compare-and-add /
+// compare-and-subtract operations, which SEAL does not call (portable).
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
+#include "eltwise_kernels.hpp"
+#include "hexl/cryptopim.hpp"
 #include "hexl/eltwise/eltwise-add-mod.hpp"
 #include "hexl/eltwise/eltwise-cmp-add.hpp"
 #include "hexl/eltwise/eltwise-cmp-sub-mod.hpp"
@@ -21,44 +23,156 @@ namespace intel
 namespace hexl
 {
 
+namespace eltwise
+{
+const ModConsts &Consts(uint64_t q)
+{
+    thread_local ModConsts c;
+    if (c.q != q) {
+        c.q = q;
+        c.k = 64u - static_cast<unsigned>(__builtin_clzll(q));
+        c.mu62 = static_cast<uint64_t>((static_cast<u128>(1) << (c.k + 62)) / q);
+        for (unsigned e = 0; e < 3; e++)
+            c.mu52[e] = c.k + 2 * e <= 50
+                            ? static_cast<uint64_t>((static_cast<u128>(1) << (2 * c.k + 2 * e)) / q)
+                            : 0;
+        c.mu50 = c.k >= 15 && c.k <= 50
+                     ? static_cast<uint64_t>((static_cast<u128>(1) << (c.k + 50)) / q)
+                     : 0;
+        c.barrett64 = static_cast<uint64_t>((static_cast<u128>(1) << 64) / q);
+    }
+    return c;
+}
+
 namespace
 {
-using u128 = unsigned __int128;
+// the tiers from the narrowest; each needs the CPU features of the one below
+const char *const kTierNames[] = {"portable", "avx2", "avx512", "ifma"};
+const int kTiers = 4;
+
+const Kernels *TierTable(int t)
+{
+    switch (t) {
+    case 1:
+        return kAvx2;
+    case 2:
+        return kAvx512;
+    case 3:
+        return kIfma;
+    default:
+        return &kPortable;
+    }
+}
+
+bool CpuHas(int t)
+{
+    if (!TierTable(t))
+        return false;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    switch (t) {
+    case 1:
+        return __builtin_cpu_supports("avx2");
+    case 2:
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") && CpuHas(1);
+    case 3:
+        return __builtin_cpu_supports("avx512ifma") && CpuHas(2);
+    default:
+        return true;
+    }
+#else
+    return t == 0;
+#endif
+}
+
+// -1 for a name that is no tier; kTiers for "auto"
+int TierOf(const std::string &name)
+{
+    if (name == "auto")
+        return kTiers;
+    for (int t = 0; t < kTiers; t++)
+        if (name == kTierNames[t])
+            return t;
+    return -1;
+}
+
+std::mutex g_lock;    // guards g_forced and the choice below
+std::string g_forced; // SetEltwiseKernels' tier ("" until called)
+std::atomic<const Kernels *> g_kernels{nullptr};
+
+// The widest tier at most `cap` that this CPU runs.
+const Kernels *Widest(int cap)
+{
+    int t = cap >= kTiers ? kTiers - 1 : cap;
+    while (t > 0 && !CpuHas(t))
+        t--;
+    return TierTable(t);
+}
+
+const Kernels *Choose()
+{
+    const std::string backend = cryptopim::GetBackend();
+    std::lock_guard<std::mutex> g(g_lock);
+    std::string want = g_forced;
+    if (want.empty()) {
+        const char *e = std::getenv("CRYPTOPIM_HEXL_ELTWISE");
+        want = e && *e ? e : "auto";
+    }
+    int cap = TierOf(want);
+    if (cap < 0) // an unknown name in the environment: the default
+        cap = kTiers;
+    if (cap == kTiers && (backend == "cpu" || backend == "cpu-table"))
+        cap = 0; // the portable backends' element-wise functions are portable too
+    const Kernels *k = Widest(cap);
+    g_kernels.store(k, std::memory_order_release);
+    return k;
+}
+
+inline const Kernels &Current()
+{
+    const Kernels *k = g_kernels.load(std::memory_order_acquire);
+    return k ? *k : *Choose();
+}
+} // namespace
+
+void ResetKernels()
+{
+    g_kernels.store(nullptr, std::memory_order_release);
+}
+} // namespace eltwise
+
+namespace cryptopim
+{
+void SetEltwiseKernels(const std::string &tier)
+{
+    const int t = eltwise::TierOf(tier);
+    if (t < 0)
+        throw std::invalid_argument("element-wise kernels '" + tier +
+                                    "': not one of auto, ifma, avx512, avx2, portable");
+    if (t < eltwise::kTiers && !eltwise::CpuHas(t))
+        throw std::invalid_argument("element-wise kernels '" + tier + "': this CPU lacks them");
+    {
+        std::lock_guard<std::mutex> g(eltwise::g_lock);
+        eltwise::g_forced = tier;
+    }
+    eltwise::ResetKernels();
+}
+
+std::string GetEltwiseKernels()
+{
+    return eltwise::Current().name;
+}
+} // namespace cryptopim
+
+namespace
+{
+using eltwise::u128;
 
 void need(bool ok, const char *what)
 {
     if (!ok)
         throw std::invalid_argument(what);
-}
-
-struct Barrett {
-    uint64_t q, mu;
-    unsigned k;
-    explicit Barrett(uint64_t modulus) : q(modulus)
-    {
-        k = 64u - static_cast<unsigned>(__builtin_clzll(modulus));
-        mu = static_cast<uint64_t>((static_cast<u128>(1) << (2 * k)) / modulus);
-    }
-    // x mod q for x < q^2
-    uint64_t reduce(u128 x) const
-    {
-        u128 t = ((x >> (k - 1)) * mu) >> (k + 1);
-        uint64_t r = static_cast<uint64_t>(x) - static_cast<uint64_t>(t) * q;
-        r = r >= q ? r - q : r;
-        return r >= q ? r - q : r;
-    }
-};
-
-// x in [0, f q) to [0, q), f a power of two up to 8
-inline uint64_t down(uint64_t x, uint64_t q, uint64_t f)
-{
-    if (f >= 8 && x >= 4 * q)
-        x -= 4 * q;
-    if (f >= 4 && x >= 2 * q)
-        x -= 2 * q;
-    if (f >= 2 && x >= q)
-        x -= q;
-    return x;
 }
 
 bool compare(CMPINT cmp, uint64_t lhs, uint64_t rhs)
@@ -89,40 +203,32 @@ void EltwiseAddMod(uint64_t *result, const uint64_t *operand1, const uint64_t *o
                    uint64_t modulus)
 {
     need(modulus > 1 && modulus < (1ull << 63), "EltwiseAddMod: modulus must be in (1, 2^63)");
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t s = operand1[i] + operand2[i];
-        result[i] = s >= modulus ? s - modulus : s;
-    }
+    if (n)
+        eltwise::Current().add(result, operand1, operand2, n, modulus);
 }
 
 void EltwiseAddMod(uint64_t *result, const uint64_t *operand1, uint64_t operand2, uint64_t n,
                    uint64_t modulus)
 {
     need(modulus > 1 && modulus < (1ull << 63), "EltwiseAddMod: modulus must be in (1, 2^63)");
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t s = operand1[i] + operand2;
-        result[i] = s >= modulus ? s - modulus : s;
-    }
+    if (n)
+        eltwise::Current().add_scalar(result, operand1, operand2, n, modulus);
 }
 
 void EltwiseSubMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2, uint64_t n,
                    uint64_t modulus)
 {
     need(modulus > 1 && modulus < (1ull << 63), "EltwiseSubMod: modulus must be in (1, 2^63)");
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t a = operand1[i], b = operand2[i];
-        result[i] = a >= b ? a - b : a + (modulus - b);
-    }
+    if (n)
+        eltwise::Current().sub(result, operand1, operand2, n, modulus);
 }
 
 void EltwiseSubMod(uint64_t *result, const uint64_t *operand1, uint64_t operand2, uint64_t n,
                    uint64_t modulus)
 {
     need(modulus > 1 && modulus < (1ull << 63), "EltwiseSubMod: modulus must be in (1, 2^63)");
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t a = operand1[i];
-        result[i] = a >= operand2 ? a - operand2 : a + (modulus - operand2);
-    }
+    if (n)
+        eltwise::Current().sub_scalar(result, operand1, operand2, n, modulus);
 }
 
 void EltwiseMultMod(uint64_t *result, const uint64_t *operand1, const uint64_t *operand2,
@@ -131,12 +237,9 @@ void EltwiseMultMod(uint64_t *result, const uint64_t *operand1, const uint64_t *
     need(modulus > 1 && modulus < (1ull << 62), "EltwiseMultMod: modulus must be in (1, 2^62)");
     need(input_mod_factor == 1 || input_mod_factor == 2 || input_mod_factor == 4,
          "EltwiseMultMod: input_mod_factor must be 1, 2 or 4");
-    const Barrett b(modulus);
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t x = down(operand1[i], modulus, input_mod_factor);
-        uint64_t y = down(operand2[i], modulus, input_mod_factor);
-        result[i] = b.reduce(static_cast<u128>(x) * y);
-    }
+    if (n)
+        eltwise::Current().mult(result, operand1, operand2, n, eltwise::Consts(modulus),
+                                input_mod_factor);
 }
 
 void EltwiseFMAMod(uint64_t *result, const uint64_t *arg1, uint64_t arg2, const uint64_t *arg3,
@@ -146,17 +249,9 @@ void EltwiseFMAMod(uint64_t *result, const uint64_t *arg1, uint64_t arg2, const 
     need(input_mod_factor == 1 || input_mod_factor == 2 || input_mod_factor == 4 ||
              input_mod_factor == 8,
          "EltwiseFMAMod: input_mod_factor must be 1, 2, 4 or 8");
-    const Barrett b(modulus);
-    const uint64_t c = down(arg2, modulus, input_mod_factor);
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t x = down(arg1[i], modulus, input_mod_factor);
-        uint64_t r = b.reduce(static_cast<u128>(x) * c);
-        if (arg3) { // the addend is in [0, input_mod_factor q) too
-            r += down(arg3[i], modulus, input_mod_factor);
-            r = r >= modulus ? r - modulus : r;
-        }
-        result[i] = r;
-    }
+    if (n)
+        eltwise::Current().fma(result, arg1, eltwise::Down(arg2, modulus, input_mod_factor), arg3,
+                               n, eltwise::Consts(modulus), input_mod_factor);
 }
 
 void EltwiseReduceMod(uint64_t *result, const uint64_t *operand, uint64_t n, uint64_t modulus,
@@ -174,34 +269,9 @@ void EltwiseReduceMod(uint64_t *result, const uint64_t *operand, uint64_t n, uin
                 result[i] = operand[i];
         return;
     }
-    const uint64_t twice = modulus << 1;
-    if (input_mod_factor == modulus) {
-        if (output_mod_factor == 1) {
-            for (uint64_t i = 0; i < n; i++)
-                result[i] = operand[i] % modulus;
-        } else {
-            // HEXL's value: a Barrett quotient floor(x floor(2^64 / q) / 2^64),
-            // which leaves x - quotient q in [0, 2q).
-            const uint64_t barrett = static_cast<uint64_t>((static_cast<u128>(1) << 64) / modulus);
-            for (uint64_t i = 0; i < n; i++) {
-                uint64_t x = operand[i];
-                if (x >= twice) {
-                    uint64_t qh = static_cast<uint64_t>((static_cast<u128>(x) * barrett) >> 64);
-                    x -= qh * modulus;
-                }
-                result[i] = x;
-            }
-        }
-        return;
-    }
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t x = operand[i];
-        if (output_mod_factor == 2)
-            x = x >= twice ? x - twice : x; /* input factor 4 */
-        else
-            x = down(x, modulus, input_mod_factor);
-        result[i] = x;
-    }
+    if (n)
+        eltwise::Current().reduce(result, operand, n, eltwise::Consts(modulus), input_mod_factor,
+                                  output_mod_factor);
 }
 
 void EltwiseCmpAdd(uint64_t *result, const uint64_t *operand1, uint64_t n, CMPINT cmp,

@@ -15,7 +15,11 @@
 #     EltwiseReduceMod factor 2) must be congruent mod q to HEXL's and in
 #     HEXL's range; bit-exact or congruent is counted (docs/HEXL.md says
 #     why they are not bit-exact);
-#   - a value outside HEXL's output range fails (RANGE lines).
+#   - a value outside HEXL's output range fails (RANGE lines);
+#   - then libhexl's element-wise cases once per tier of its kernels
+#     (CRYPTOPIM_HEXL_ELTWISE = portable, avx2, avx512, ifma; a tier the CPU
+#     lacks runs the widest one below it) must give the lines of the whole
+#     run exactly.
 # WORK keeps HEXL's build between runs.  Skips with a message without the
 # tarball, cmake, g++ or CpuFeatures (Debian: libcpu-features-dev).
 # PASS/FAIL/SKIP lines with tests/lib.sh; ends with its `finish`.
@@ -101,4 +105,15 @@ while read -r v op ex co rest; do
     NOTE) echo "# $op $ex $co $rest" ;;
     esac
 done <"$work/verdicts.txt"
+grep -v '^forward \|^inverse ' "$work/ours.txt" >"$work/ours-eltwise.txt"
+for tier in portable avx2 avx512 ifma; do
+    if ! CRYPTOPIM_HEXL_ELTWISE=$tier "$work/diff-ours" eltwise >"$work/ours-$tier.txt" 2>&1; then
+        fail "hexl_diff_tier_$tier" "$(tail -c 300 "$work/ours-$tier.txt")"
+    elif cmp -s "$work/ours-$tier.txt" "$work/ours-eltwise.txt"; then
+        echo "# hexl_diff_tier_$tier: $(wc -l <"$work/ours-$tier.txt") element-wise cases as in the whole run"
+        pass "hexl_diff_tier_$tier"
+    else
+        fail "hexl_diff_tier_$tier" "differs from the whole run: $(diff "$work/ours-eltwise.txt" "$work/ours-$tier.txt" | head -c 400)"
+    fi
+done
 finish

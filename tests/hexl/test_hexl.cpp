@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "hexl/cryptopim.hpp"
 #include "hexl/hexl.hpp"
 
 extern "C" {
@@ -227,91 +228,196 @@ TEST(hexl_ntt_copy_move_threads)
     CHECK(ok1 && ok2, "two threads on one NTT object");
 }
 
-TEST(hexl_eltwise)
+namespace
 {
-    uint64_t seed = 99;
-    const size_t n = 1000;
-    for (unsigned bits : {2u, 17u, 31u, 50u, 60u}) {
-        uint64_t q = (1ull << bits) - 1; // the largest prime below 2^bits
-        while (!IsPrime(q))
-            q--;
-        std::vector<uint64_t> a(n), b(n), c(n), r(n);
-        for (size_t i = 0; i < n; i++) {
-            a[i] = test_rand(&seed) % q, b[i] = test_rand(&seed) % q, c[i] = test_rand(&seed) % q;
-        }
-        a[0] = b[0] = c[0] = q - 1;
-        uint64_t s = test_rand(&seed) % q;
-        bool ok = true;
-        EltwiseAddMod(r.data(), a.data(), b.data(), n, q);
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] == (uint64_t)(((u128)a[i] + b[i]) % q);
-        EltwiseAddMod(r.data(), a.data(), s, n, q);
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] == (uint64_t)(((u128)a[i] + s) % q);
-        EltwiseSubMod(r.data(), a.data(), b.data(), n, q);
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] == (uint64_t)(((u128)a[i] + q - b[i]) % q);
-        EltwiseSubMod(r.data(), a.data(), s, n, q);
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] == (uint64_t)(((u128)a[i] + q - s) % q);
-        CHECK(ok, "q %u bits: add / sub", bits);
-        for (uint64_t f : {1, 2, 4}) {
-            if (bits > 60 && f > 1)
-                continue;
-            std::vector<uint64_t> la(a), lb(b);
-            for (size_t i = 0; i < n; i++) {
-                la[i] += q * (test_rand(&seed) % f);
-                lb[i] += q * (test_rand(&seed) % f);
-            }
-            ok = true;
-            EltwiseMultMod(r.data(), la.data(), lb.data(), n, q, f);
-            for (size_t i = 0; i < n; i++)
-                ok &= r[i] == mulm(a[i], b[i], q);
-            CHECK(ok, "q %u bits: mult, input factor %llu", bits, (unsigned long long)f);
-            ok = true;
-            if (bits <= 60) {
-                EltwiseFMAMod(r.data(), la.data(), s, c.data(), n, q, f);
-                for (size_t i = 0; i < n; i++)
-                    ok &= r[i] == (mulm(a[i], s, q) + c[i]) % q;
-                EltwiseFMAMod(r.data(), la.data(), s, nullptr, n, q, f);
-                for (size_t i = 0; i < n; i++)
-                    ok &= r[i] == mulm(a[i], s, q);
-            }
-            CHECK(ok, "q %u bits: fma, input factor %llu", bits, (unsigned long long)f);
-        }
-        // reduce: any 64-bit input (factor q) to 1 and 2; 4 -> 2; 2 -> 1
-        std::vector<uint64_t> big(n), lazy4(n);
-        for (size_t i = 0; i < n; i++) {
-            big[i] = test_rand(&seed);
-            lazy4[i] = a[i] + q * (test_rand(&seed) % 4);
-        }
-        ok = true;
-        EltwiseReduceMod(r.data(), big.data(), n, q, q, 1);
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] == big[i] % q;
-        EltwiseReduceMod(r.data(), big.data(), n, q, q, 2);
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] < 2 * q && r[i] % q == big[i] % q;
-        EltwiseReduceMod(r.data(), lazy4.data(), n, q, 4, 2);
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] == lazy4[i] % (2 * q);
-        EltwiseReduceMod(r.data(), lazy4.data(), n, q, 4, 1);
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] == a[i];
-        CHECK(ok, "q %u bits: reduce", bits);
-        // compare-and-add / compare-and-subtract
-        uint64_t bound = q / 2, diff = 1 + test_rand(&seed) % (q - 1);
-        EltwiseCmpAdd(r.data(), a.data(), n, CMPINT::LT, bound, diff);
-        ok = true;
-        for (size_t i = 0; i < n; i++)
-            ok &= r[i] == (a[i] < bound ? a[i] + diff : a[i]);
-        EltwiseCmpSubMod(r.data(), big.data(), n, q, CMPINT::NLE, bound, diff);
-        for (size_t i = 0; i < n; i++) {
-            uint64_t x = big[i] % q;
-            ok &= r[i] == (big[i] > bound ? (x + q - diff) % q : x);
-        }
-        CHECK(ok, "q %u bits: cmp-add, cmp-sub-mod", bits);
+// Every element-wise op on one tier of kernels (hexl/cryptopim.hpp's
+// SetEltwiseKernels) against 128-bit arithmetic: moduli of 2 to 62 bits
+// (the largest prime below 2^bits, 2^(bits-1) + 1, the smallest odd one of
+// that length, and 2^(bits-1)), lengths that leave every vector tail, inputs over each mod
+// factor's whole range with both ends.
+void eltwise_tier(const char *tier)
+{
+    try {
+        cryptopim::SetEltwiseKernels(tier);
+    } catch (const std::invalid_argument &e) {
+        test_skip(e.what());
+        return;
     }
+    CHECK(cryptopim::GetEltwiseKernels() == tier || std::string(tier) == "auto",
+          "tier %s: running %s", tier, cryptopim::GetEltwiseKernels().c_str());
+    uint64_t seed = 99;
+    const size_t lengths[] = {1, 7, 13, 256, 1003};
+    for (unsigned bits : {2u, 3u, 14u, 15u, 17u, 30u, 31u, 46u, 47u, 48u, 49u, 50u, 51u, 52u, 58u,
+                          59u, 60u, 61u, 62u})
+        for (int variant = 0; variant < 3; variant++)
+            for (size_t n : lengths) {
+                uint64_t q = (1ull << bits) - 1; // the largest prime below 2^bits
+                while (!IsPrime(q))
+                    q--;
+                if (variant)
+                    q = (1ull << (bits - 1)) + (variant == 1);
+                std::vector<uint64_t> a(n), b(n), c(n), r(n);
+                for (size_t i = 0; i < n; i++) {
+                    a[i] = test_rand(&seed) % q, b[i] = test_rand(&seed) % q,
+                    c[i] = test_rand(&seed) % q;
+                }
+                a[0] = b[0] = c[0] = q - 1;
+                if (n > 1)
+                    a[n - 1] = 0;
+                uint64_t s = test_rand(&seed) % q;
+                bool ok = true;
+                EltwiseAddMod(r.data(), a.data(), b.data(), n, q);
+                for (size_t i = 0; i < n; i++)
+                    ok &= r[i] == (uint64_t)(((u128)a[i] + b[i]) % q);
+                EltwiseAddMod(r.data(), a.data(), s, n, q);
+                for (size_t i = 0; i < n; i++)
+                    ok &= r[i] == (uint64_t)(((u128)a[i] + s) % q);
+                EltwiseSubMod(r.data(), a.data(), b.data(), n, q);
+                for (size_t i = 0; i < n; i++)
+                    ok &= r[i] == (uint64_t)(((u128)a[i] + q - b[i]) % q);
+                EltwiseSubMod(r.data(), a.data(), s, n, q);
+                for (size_t i = 0; i < n; i++)
+                    ok &= r[i] == (uint64_t)(((u128)a[i] + q - s) % q);
+                CHECK(ok, "%s: q = %llu, n = %zu: add / sub", tier, (unsigned long long)q, n);
+                for (uint64_t f : {1, 2, 4, 8}) {
+                    // HEXL's ranges: f q < 2^63 for the product, q < 2^61 for the FMA
+                    std::vector<uint64_t> la(a), lb(b), lc(c);
+                    for (size_t i = 0; i < n; i++) {
+                        la[i] += q * (test_rand(&seed) % f);
+                        lb[i] += q * (test_rand(&seed) % f);
+                        lc[i] += q * (test_rand(&seed) % f);
+                    }
+                    la[0] = a[0] + (f - 1) * q; // the top of the range (n > 1)
+                    lb[0] = b[0] + (f - 1) * q;
+                    lc[0] = c[0] + (f - 1) * q;
+                    ok = true;
+                    if (f <= 4 && (u128)f * q < (1ull << 63)) {
+                        EltwiseMultMod(r.data(), la.data(), lb.data(), n, q, f);
+                        for (size_t i = 0; i < n; i++)
+                            ok &= r[i] == mulm(a[i], b[i], q);
+                    }
+                    CHECK(ok, "%s: q = %llu, n = %zu: mult, input factor %llu", tier,
+                          (unsigned long long)q, n, (unsigned long long)f);
+                    ok = true;
+                    if (bits <= 61) {
+                        const uint64_t ls = s + q * (f - 1); // a lazy scalar
+                        EltwiseFMAMod(r.data(), la.data(), ls, lc.data(), n, q, f);
+                        for (size_t i = 0; i < n; i++)
+                            ok &= r[i] == (mulm(a[i], s, q) + c[i]) % q;
+                        EltwiseFMAMod(r.data(), la.data(), ls, nullptr, n, q, f);
+                        for (size_t i = 0; i < n; i++)
+                            ok &= r[i] == mulm(a[i], s, q);
+                    }
+                    CHECK(ok, "%s: q = %llu, n = %zu: fma, input factor %llu", tier,
+                          (unsigned long long)q, n, (unsigned long long)f);
+                }
+                // reduce: any 64-bit input (factor q) to 1 and 2; 4 -> 2; 4 -> 1;
+                // 2 -> 1
+                std::vector<uint64_t> big(n), lazy4(n), lazy2(n);
+                for (size_t i = 0; i < n; i++) {
+                    big[i] = test_rand(&seed);
+                    lazy4[i] = a[i] + q * (test_rand(&seed) % 4);
+                    lazy2[i] = a[i] + q * (test_rand(&seed) % 2);
+                }
+                big[0] = ~0ull;
+                ok = true;
+                // (q = 2 or 4 is also an input factor: HEXL's API cannot tell them apart)
+                if (q != 2 && q != 4) {
+                    EltwiseReduceMod(r.data(), big.data(), n, q, q, 1);
+                    for (size_t i = 0; i < n; i++)
+                        ok &= r[i] == big[i] % q;
+                    EltwiseReduceMod(r.data(), big.data(), n, q, q, 2);
+                    for (size_t i = 0; i < n; i++) // HEXL's portable value
+                        ok &=
+                            r[i] == (big[i] >= 2 * q
+                                         ? big[i] - (uint64_t)(((u128)big[i] *
+                                                                (uint64_t)(((u128)1 << 64) / q)) >>
+                                                               64) *
+                                                        q
+                                         : big[i]);
+                    if (bits <= 61) {
+                        EltwiseReduceMod(r.data(), lazy4.data(), n, q, 4, 2);
+                        for (size_t i = 0; i < n; i++)
+                            ok &= r[i] == lazy4[i] % (2 * q);
+                        EltwiseReduceMod(r.data(), lazy4.data(), n, q, 4, 1);
+                        for (size_t i = 0; i < n; i++)
+                            ok &= r[i] == a[i];
+                    }
+                    EltwiseReduceMod(r.data(), lazy2.data(), n, q, 2, 1);
+                    for (size_t i = 0; i < n; i++)
+                        ok &= r[i] == a[i];
+                }
+                CHECK(ok, "%s: q = %llu, n = %zu: reduce", tier, (unsigned long long)q, n);
+                // compare-and-add / compare-and-subtract
+                uint64_t bound = q / 2, diff = 1 + test_rand(&seed) % (q - 1);
+                EltwiseCmpAdd(r.data(), a.data(), n, CMPINT::LT, bound, diff);
+                ok = true;
+                for (size_t i = 0; i < n; i++)
+                    ok &= r[i] == (a[i] < bound ? a[i] + diff : a[i]);
+                EltwiseCmpSubMod(r.data(), big.data(), n, q, CMPINT::NLE, bound, diff);
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t x = big[i] % q;
+                    ok &= r[i] == (big[i] > bound ? (x + q - diff) % q : x);
+                }
+                CHECK(ok, "%s: q = %llu, n = %zu: cmp-add, cmp-sub-mod", tier,
+                      (unsigned long long)q, n);
+            }
+    cryptopim::SetEltwiseKernels("auto");
+}
+} // namespace
+
+TEST(hexl_eltwise_auto)
+{
+    eltwise_tier("auto");
+}
+TEST(hexl_eltwise_ifma)
+{
+    eltwise_tier("ifma");
+}
+TEST(hexl_eltwise_avx512)
+{
+    eltwise_tier("avx512");
+}
+TEST(hexl_eltwise_avx2)
+{
+    eltwise_tier("avx2");
+}
+TEST(hexl_eltwise_portable)
+{
+    eltwise_tier("portable");
+}
+
+// The tier follows the backend ("cpu": portable) until one is picked; bad
+// names are refused.
+TEST(hexl_eltwise_choice)
+{
+    cryptopim::SetEltwiseKernels("auto");
+    const std::string before = cryptopim::GetBackend();
+    cryptopim::SetBackend("cpu");
+    CHECK(cryptopim::GetEltwiseKernels() == "portable", "backend cpu: %s",
+          cryptopim::GetEltwiseKernels().c_str());
+    cryptopim::SetEltwiseKernels("avx2");
+    bool avx2 = true;
+    try {
+        cryptopim::SetEltwiseKernels("avx2");
+    } catch (const std::invalid_argument &) {
+        avx2 = false;
+    }
+    if (avx2)
+        CHECK(cryptopim::GetEltwiseKernels() == "avx2", "picked avx2: %s",
+              cryptopim::GetEltwiseKernels().c_str());
+    cryptopim::SetEltwiseKernels("auto");
+    cryptopim::SetBackend("auto");
+    CHECK(cryptopim::GetEltwiseKernels() != "portable" || !avx2, "backend auto: %s",
+          cryptopim::GetEltwiseKernels().c_str());
+    bool threw = false;
+    try {
+        cryptopim::SetEltwiseKernels("sse9");
+    } catch (const std::invalid_argument &) {
+        threw = true;
+    }
+    CHECK(threw, "an unknown tier is refused");
+    cryptopim::SetBackend(before);
 }
 
 TEST(hexl_number_theory)

@@ -28,6 +28,25 @@ void SetBackend(const std::string &name);
 // The backend new NTT objects will use.
 std::string GetBackend();
 
+// ---- the element-wise functions' kernels ----------------------------------
+//
+// EltwiseAddMod, EltwiseSubMod, EltwiseMultMod, EltwiseFMAMod and
+// EltwiseReduceMod run on the host CPU whatever the backend: on portable
+// C++ with the backends "cpu" and "cpu-table", otherwise on the widest of
+// these tiers the CPU has: "ifma" (AVX-512 IFMA52 products for moduli below
+// 2^50, the "avx512" kernels above), "avx512" (AVX-512 F/DQ/VL, 8 64-bit
+// lanes), "avx2" (4 lanes), "portable".  Every tier gives the same values
+// (HEXL's).  SetEltwiseKernels picks a tier for every backend ("auto": the
+// choice above again), for example to compare or test the narrower tiers
+// on a wide machine; it throws std::invalid_argument for a name that is no
+// tier or a tier this CPU lacks.  The environment variable
+// CRYPTOPIM_HEXL_ELTWISE does the same for a process that does not call
+// it (a tier the CPU lacks then means the widest one below it).  Takes
+// effect at once, for every thread.
+void SetEltwiseKernels(const std::string &tier);
+// The tier the element-wise functions run on now.
+std::string GetEltwiseKernels();
+
 // ---- the pim backend's machine ------------------------------------------
 //
 // The DPUs the pim backend's NTT objects run on.  One pim context (one
