@@ -143,7 +143,8 @@ static cpim_err build_plan(cpim_ntt_plan *p, size_t n, const uint64_t *moduli,
     p->nmod = nmod;
     size_t bytes = 0;
     for (size_t j = 0; j < nmod; j++)
-        bytes += 4 * n * (moduli[j] < (1ull << CPIM_NTT_WORD_BITS) ? 4 + 8 : 8);
+        bytes += 4 * n * (moduli[j] < (1ull << CPIM_NTT_WORD_BITS) ? 4 + 8 : 8) +
+                 (moduli[j] < (1ull << CPIM_NTT_SHOUP52_BITS) ? 2 * n * 8 : 0);
     uint64_t *pw = malloc(n * sizeof *pw);
     unsigned char *t = malloc(bytes);
     if (!pw || !t) {
@@ -177,6 +178,15 @@ static cpim_err build_plan(cpim_ntt_plan *p, size_t n, const uint64_t *moduli,
         m->t64.psi = a, m->t64.psi_shoup = a + n;
         m->t64.ipsi = a + 2 * n, m->t64.ipsi_shoup = a + 3 * n;
         t += 4 * n * 8;
+        if (q < (1ull << CPIM_NTT_SHOUP52_BITS)) {
+            uint64_t *s52 = (uint64_t *)(void *)t;
+            for (size_t i = 0; i < n; i++) {
+                s52[i] = a[n + i] >> 12; /* nested floors */
+                s52[n + i] = a[3 * n + i] >> 12;
+            }
+            m->t64.psi_shoup52 = s52, m->t64.ipsi_shoup52 = s52 + n;
+            t += 2 * n * 8;
+        }
         uint64_t nw = mulmod(m->ninv, a[2 * n + 1], q);
         m->ninv64[0] = m->ninv, m->ninv64[1] = shoup(m->ninv, q, 0);
         m->ninv64[2] = nw, m->ninv64[3] = shoup(nw, q, 0);

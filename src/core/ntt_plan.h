@@ -40,6 +40,9 @@ typedef enum cpim_ntt_op {
     CPIM_NTT_OP_TENSOR     /* count ciphertexts: 2 polys in a, 2 in b, 3 out */
 } cpim_ntt_op;
 
+/* moduli below 2^50 (so that 4q < 2^52) also get 52-bit Shoup tables */
+#define CPIM_NTT_SHOUP52_BITS 50u
+
 typedef struct cpim_ntt_mod {
     uint64_t q;
     int word;          /* 1: q < 2^31, tables in t32 */
@@ -53,6 +56,9 @@ typedef struct cpim_ntt_mod {
     } t32;
     struct {
         const uint64_t *psi, *psi_shoup, *ipsi, *ipsi_shoup;
+        /* q < 2^CPIM_NTT_SHOUP52_BITS: floor(w 2^52 / q) of psi and ipsi
+         * (the x86 IFMA52 kernels' form, = *_shoup >> 12); else NULL */
+        const uint64_t *psi_shoup52, *ipsi_shoup52;
     } t64;
 } cpim_ntt_mod;
 
