@@ -86,6 +86,7 @@ K_TARGET static inline void K_TAIL_FWD(uint64_t *a, uint32_t n, const uint64_t *
 {
     const uint64_t *t4 = tw + n / 8, *t4s = tws + n / 8, *t2 = tw + n / 4, *t2s = tws + n / 4;
     const uint64_t *t1 = tw + n / 2, *t1s = tws + n / 2;
+#pragma GCC unroll 2
     for (uint32_t c = 0; c < n / 16; c++) {
         __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
         __m512i x = _mm512_permutex2var_epi64(v0, G4X, v1);
@@ -111,6 +112,7 @@ K_TARGET static inline void K_TAIL_INV(uint64_t *a, uint32_t n, const uint64_t *
 {
     const uint64_t *t4 = tw + n / 8, *t4s = tws + n / 8, *t2 = tw + n / 4, *t2s = tws + n / 4;
     const uint64_t *t1 = tw + n / 2, *t1s = tws + n / 2;
+#pragma GCC unroll 2
     for (uint32_t c = 0; c < n / 16; c++) {
         __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
         __m512i x = _mm512_permutex2var_epi64(v0, G1X, v1);
@@ -146,6 +148,7 @@ K_TARGET static void K_FWD(uint64_t *a, uint32_t n, const cpim_ntt_mod *md, int 
             __m512i w = _mm512_set1_epi64((long long)psi[m + i]);
             __m512i ws = _mm512_set1_epi64((long long)psis[m + i]);
             uint64_t *x = a + 2 * (size_t)i * t, *y = x + t;
+#pragma GCC unroll 4
             for (uint32_t j = 0; j < t; j += 8) {
                 __m512i vx = _mm512_loadu_si512(x + j), vy = _mm512_loadu_si512(y + j);
                 K_FWD_BF(&vx, &vy, w, ws, vqm, vq2);
@@ -172,6 +175,7 @@ K_TARGET static void K_INV(uint64_t *a, uint32_t n, const cpim_ntt_mod *md, int 
             __m512i w = _mm512_set1_epi64((long long)ipsi[h + i]);
             __m512i ws = _mm512_set1_epi64((long long)ipsis[h + i]);
             uint64_t *x = a + 2 * (size_t)i * t, *y = x + t;
+#pragma GCC unroll 4
             for (uint32_t j = 0; j < t; j += 8) {
                 __m512i vx = _mm512_loadu_si512(x + j), vy = _mm512_loadu_si512(y + j);
                 K_INV_BF(&vx, &vy, w, ws, vqm, vq2);
