@@ -37,8 +37,9 @@
  *   name    word moduli (< 2^31)        double-word < 2^50     double-word < 2^62
  *   ------  --------------------------  ---------------------  -------------------
  *   cpu     portable C, 32-bit values   portable C, 64-bit values, 64 x 64 -> 128
- *   aesni   AVX-512 (16 lanes) or AVX2  AVX-512 IFMA52         portable C (scalar)
- *           (8 lanes), else portable    (8 lanes), else scalar
+ *   aesni   AVX-512 (16 lanes) or AVX2  AVX-512 IFMA52         AVX-512DQ (8 lanes),
+ *           (8 lanes), else portable    (8 lanes), else as the  else portable C
+ *                                       next column             (scalar)
  *           (N < 32: portable C, the vector kernels need two vectors)
  *   auto    aesni's kernels where AES-NI is there, else cpu's
  *   pim     the DPUs (RNS limbs over DPUs; docs/NTT.md) for 1024 <= N <=
