@@ -27,6 +27,10 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+/* 8 KiB of coefficients: a block and its twiddles stay in a 32 KiB L1
+ * data cache (Intel HEXL's AVX-512 NTT recurses down to the same size) */
+#define NTT64_BLOCK 1024u
+
 /* ---- IFMA52 ---------------------------------------------------------------- */
 
 #define TIFMA __attribute__((target("avx512f,avx512vl,avx512ifma")))
@@ -54,6 +58,8 @@ TIFMA static inline __m512i shoup52(__m512i w, __m512i ws, __m512i y, __m512i qm
 #define K_TW2       tw2_ifma
 #define K_TAIL_FWD  tail_fwd_ifma
 #define K_TAIL_INV  tail_inv_ifma
+#define K_FWD_STAGE fwd_stage_ifma
+#define K_INV_STAGE inv_stage_ifma
 #define K_FWD       fwd_ifma
 #define K_INV       inv_ifma
 #include "ntt_x86_lanes64.h"
@@ -70,6 +76,8 @@ TIFMA static inline __m512i shoup52(__m512i w, __m512i ws, __m512i y, __m512i qm
 #undef K_TW2
 #undef K_TAIL_FWD
 #undef K_TAIL_INV
+#undef K_FWD_STAGE
+#undef K_INV_STAGE
 #undef K_FWD
 #undef K_INV
 
@@ -128,6 +136,8 @@ TDQ static inline __m512i shoup64(__m512i w, __m512i ws, __m512i y, __m512i q)
 #define K_TW2       tw2_dq
 #define K_TAIL_FWD  tail_fwd_dq
 #define K_TAIL_INV  tail_inv_dq
+#define K_FWD_STAGE fwd_stage_dq
+#define K_INV_STAGE inv_stage_dq
 #define K_FWD       fwd_dq
 #define K_INV       inv_dq
 #include "ntt_x86_lanes64.h"
@@ -144,6 +154,8 @@ TDQ static inline __m512i shoup64(__m512i w, __m512i ws, __m512i y, __m512i q)
 #undef K_TW2
 #undef K_TAIL_FWD
 #undef K_TAIL_INV
+#undef K_FWD_STAGE
+#undef K_INV_STAGE
 #undef K_FWD
 #undef K_INV
 

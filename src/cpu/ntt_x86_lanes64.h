@@ -10,8 +10,9 @@
  *                  K_SHOUP takes (IFMA: >> 12; DQ: as is)
  *   K_PSIS(md), K_IPSIS(md)  the plan's Shoup tables of that form
  *   K_FWD, K_INV   the names of the two transforms defined here, and
- *   K_FWD_BF, K_INV_BF, K_FULL, K_TW4, K_TW2, K_TAIL_FWD, K_TAIL_INV
- *                  names for their helpers
+ *   K_FWD_BF, K_INV_BF, K_FULL, K_TW4, K_TW2, K_TAIL_FWD, K_TAIL_INV,
+ *   K_FWD_STAGE, K_INV_STAGE  names for their helpers
+ * and NTT64_BLOCK, the block of the depth-first stages (K_FWD says why).
  * and includes it; nothing here is used elsewhere.
  *
  * Harvey's butterflies (src/crypto/ntt.h): forward values in [0, 4q),
@@ -80,14 +81,15 @@ K_TARGET static inline __m512i K_TW2(const uint64_t *e)
 #define S1X _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0)
 #define S1Y _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4)
 
-K_TARGET static inline void K_TAIL_FWD(uint64_t *a, uint32_t n, const uint64_t *tw,
-                                       const uint64_t *tws, __m512i q, __m512i qm, __m512i q2,
-                                       int full)
+/* the chunks c0 <= c < c1 (16 coefficients each) */
+K_TARGET static inline void K_TAIL_FWD(uint64_t *a, uint32_t n, uint32_t c0, uint32_t c1,
+                                       const uint64_t *tw, const uint64_t *tws, __m512i q,
+                                       __m512i qm, __m512i q2, int full)
 {
     const uint64_t *t4 = tw + n / 8, *t4s = tws + n / 8, *t2 = tw + n / 4, *t2s = tws + n / 4;
     const uint64_t *t1 = tw + n / 2, *t1s = tws + n / 2;
 #pragma GCC unroll 2
-    for (uint32_t c = 0; c < n / 16; c++) {
+    for (uint32_t c = c0; c < c1; c++) {
         __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
         __m512i x = _mm512_permutex2var_epi64(v0, G4X, v1);
         __m512i y = _mm512_permutex2var_epi64(v0, G4Y, v1);
@@ -107,13 +109,14 @@ K_TARGET static inline void K_TAIL_FWD(uint64_t *a, uint32_t n, const uint64_t *
     }
 }
 
-K_TARGET static inline void K_TAIL_INV(uint64_t *a, uint32_t n, const uint64_t *tw,
-                                       const uint64_t *tws, __m512i qm, __m512i q2)
+K_TARGET static inline void K_TAIL_INV(uint64_t *a, uint32_t n, uint32_t c0, uint32_t c1,
+                                       const uint64_t *tw, const uint64_t *tws, __m512i qm,
+                                       __m512i q2)
 {
     const uint64_t *t4 = tw + n / 8, *t4s = tws + n / 8, *t2 = tw + n / 4, *t2s = tws + n / 4;
     const uint64_t *t1 = tw + n / 2, *t1s = tws + n / 2;
 #pragma GCC unroll 2
-    for (uint32_t c = 0; c < n / 16; c++) {
+    for (uint32_t c = c0; c < c1; c++) {
         __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
         __m512i x = _mm512_permutex2var_epi64(v0, G1X, v1);
         __m512i y = _mm512_permutex2var_epi64(v0, G1Y, v1);
@@ -138,29 +141,68 @@ K_TARGET static inline void K_TAIL_INV(uint64_t *a, uint32_t n, const uint64_t *
 #undef S1X
 #undef S1Y
 
+/* one vertical stage (half-distance t >= 8, m groups in all) on the groups
+ * i0 <= i < i1 */
+K_TARGET static inline void K_FWD_STAGE(uint64_t *a, uint32_t m, uint32_t t, uint32_t i0,
+                                        uint32_t i1, const uint64_t *psi, const uint64_t *psis,
+                                        __m512i qm, __m512i q2)
+{
+    for (uint32_t i = i0; i < i1; i++) {
+        __m512i w = _mm512_set1_epi64((long long)psi[m + i]);
+        __m512i ws = _mm512_set1_epi64((long long)psis[m + i]);
+        uint64_t *x = a + 2 * (size_t)i * t, *y = x + t;
+#pragma GCC unroll 4
+        for (uint32_t j = 0; j < t; j += 8) {
+            __m512i vx = _mm512_loadu_si512(x + j), vy = _mm512_loadu_si512(y + j);
+            K_FWD_BF(&vx, &vy, w, ws, qm, q2);
+            _mm512_storeu_si512(x + j, vx);
+            _mm512_storeu_si512(y + j, vy);
+        }
+    }
+}
+
+K_TARGET static inline void K_INV_STAGE(uint64_t *a, uint32_t h, uint32_t t, uint32_t i0,
+                                        uint32_t i1, const uint64_t *ipsi, const uint64_t *ipsis,
+                                        __m512i qm, __m512i q2)
+{
+    for (uint32_t i = i0; i < i1; i++) {
+        __m512i w = _mm512_set1_epi64((long long)ipsi[h + i]);
+        __m512i ws = _mm512_set1_epi64((long long)ipsis[h + i]);
+        uint64_t *x = a + 2 * (size_t)i * t, *y = x + t;
+#pragma GCC unroll 4
+        for (uint32_t j = 0; j < t; j += 8) {
+            __m512i vx = _mm512_loadu_si512(x + j), vy = _mm512_loadu_si512(y + j);
+            K_INV_BF(&vx, &vy, w, ws, qm, q2);
+            _mm512_storeu_si512(x + j, vx);
+            _mm512_storeu_si512(y + j, vy);
+        }
+    }
+}
+
+/* Stages whose butterflies span more than NTT64_BLOCK coefficients run over
+ * the whole polynomial (breadth first); the others run block by block, all
+ * of them on one block before the next (depth first), so that a block
+ * stays in the L1 cache through its last stages instead of every stage
+ * streaming the whole polynomial from L2 (N >= 16384 is 128 KiB and more). */
 K_TARGET static void K_FWD(uint64_t *a, uint32_t n, const cpim_ntt_mod *md, int full)
 {
     const uint64_t *psi = md->t64.psi, *psis = K_PSIS(md);
     const __m512i vq = _mm512_set1_epi64((long long)md->q), vqm = K_QFORM(md->q);
     const __m512i vq2 = _mm512_set1_epi64((long long)(2 * md->q));
-    for (uint32_t m = 1, t = n / 2; t >= 8; m <<= 1, t >>= 1) {
-        for (uint32_t i = 0; i < m; i++) {
-            __m512i w = _mm512_set1_epi64((long long)psi[m + i]);
-            __m512i ws = _mm512_set1_epi64((long long)psis[m + i]);
-            uint64_t *x = a + 2 * (size_t)i * t, *y = x + t;
-#pragma GCC unroll 4
-            for (uint32_t j = 0; j < t; j += 8) {
-                __m512i vx = _mm512_loadu_si512(x + j), vy = _mm512_loadu_si512(y + j);
-                K_FWD_BF(&vx, &vy, w, ws, vqm, vq2);
-                _mm512_storeu_si512(x + j, vx);
-                _mm512_storeu_si512(y + j, vy);
-            }
+    const uint32_t blk = n < NTT64_BLOCK ? n : NTT64_BLOCK;
+    uint32_t m = 1, t = n / 2;
+    for (; t >= 8 && 2 * t > blk; m <<= 1, t >>= 1)
+        K_FWD_STAGE(a, m, t, 0, m, psi, psis, vqm, vq2);
+    for (uint32_t b = 0; b < n / blk; b++) {
+        for (uint32_t mm = m, tt = t; tt >= 8; mm <<= 1, tt >>= 1) {
+            const uint32_t g = blk / (2 * tt); /* groups per block */
+            K_FWD_STAGE(a, mm, tt, b * g, (b + 1) * g, psi, psis, vqm, vq2);
         }
+        if (full)
+            K_TAIL_FWD(a, n, b * blk / 16, (b + 1) * blk / 16, psi, psis, vq, vqm, vq2, 1);
+        else
+            K_TAIL_FWD(a, n, b * blk / 16, (b + 1) * blk / 16, psi, psis, vq, vqm, vq2, 0);
     }
-    if (full)
-        K_TAIL_FWD(a, n, psi, psis, vq, vqm, vq2, 1);
-    else
-        K_TAIL_FWD(a, n, psi, psis, vq, vqm, vq2, 0);
 }
 
 K_TARGET static void K_INV(uint64_t *a, uint32_t n, const cpim_ntt_mod *md, int full)
@@ -168,22 +210,21 @@ K_TARGET static void K_INV(uint64_t *a, uint32_t n, const cpim_ntt_mod *md, int 
     const uint64_t *ipsi = md->t64.ipsi, *ipsis = K_IPSIS(md);
     const __m512i vq = _mm512_set1_epi64((long long)md->q), vqm = K_QFORM(md->q);
     const __m512i vq2 = _mm512_set1_epi64((long long)(2 * md->q));
-    K_TAIL_INV(a, n, ipsi, ipsis, vqm, vq2);
-    uint32_t t = 8;
-    for (uint32_t h = n / 16; h >= 2; h >>= 1, t <<= 1) {
-        for (uint32_t i = 0; i < h; i++) {
-            __m512i w = _mm512_set1_epi64((long long)ipsi[h + i]);
-            __m512i ws = _mm512_set1_epi64((long long)ipsis[h + i]);
-            uint64_t *x = a + 2 * (size_t)i * t, *y = x + t;
-#pragma GCC unroll 4
-            for (uint32_t j = 0; j < t; j += 8) {
-                __m512i vx = _mm512_loadu_si512(x + j), vy = _mm512_loadu_si512(y + j);
-                K_INV_BF(&vx, &vy, w, ws, vqm, vq2);
-                _mm512_storeu_si512(x + j, vx);
-                _mm512_storeu_si512(y + j, vy);
-            }
+    const uint32_t blk = n < NTT64_BLOCK ? n : NTT64_BLOCK;
+    /* (h, t): the first stage after the per-block ones; the last stage
+     * (h = 1) is never one of those: it is fused with the scaling below */
+    uint32_t h = n / 16, t = 8;
+    while (h >= 2 && 2 * t <= blk)
+        h >>= 1, t <<= 1;
+    for (uint32_t b = 0; b < n / blk; b++) {
+        K_TAIL_INV(a, n, b * blk / 16, (b + 1) * blk / 16, ipsi, ipsis, vqm, vq2);
+        for (uint32_t hh = n / 16, tt = 8; tt < t; hh >>= 1, tt <<= 1) {
+            const uint32_t g = blk / (2 * tt);
+            K_INV_STAGE(a, hh, tt, b * g, (b + 1) * g, ipsi, ipsis, vqm, vq2);
         }
     }
+    for (; h >= 2; h >>= 1, t <<= 1)
+        K_INV_STAGE(a, h, t, 0, h, ipsi, ipsis, vqm, vq2);
     /* the last stage (t = n / 2) with the scaling fused; Shoup's product
      * takes u + v < 4q as it is */
     const __m512i n0 = _mm512_set1_epi64((long long)md->ninv64[0]);
