@@ -7,9 +7,7 @@
 # (REAL_HEXL_CMAKE_DIR: tests/hexl/hexl_diff.sh builds it) and without
 # HEXL -- each run on one core (taskset, when there), rows NTT
 # forward/inverse, BFV multiply + relinearize, CKKS multiply at
-# N = 4096 .. 32768, REPS repetitions (default 3) of each, median taken;
-# ROWS=ntt keeps the NTT rows only (the quick check of the NTT kernels: the
-# same builds, a tenth of the run time).
+# N = 4096 .. 32768, REPS repetitions (default 3) of each, median taken.
 # Writes CSV (clock: measured, microseconds of CPU time per operation as
 # Google Benchmark reports it) with the ratios computed in the same run:
 #   row,n,log_q,cryptopim_us,hexl_us,seal_us,vs_hexl,vs_seal,clock
@@ -42,13 +40,7 @@ build seal -DSEAL_USE_INTEL_HEXL=OFF
 pin=
 command -v taskset >/dev/null && pin="taskset -c 0"
 # sealbench's names: "n=N / log(q)=B / CATEGORY / NAME/iterations:K"
-rows='UTIL / NTT(Forward|Inverse)|BFV / Evaluate(MulCt|RelinInplace)|CKKS / EvaluateMulCt'
-case ${ROWS:-all} in
-all) ;;
-ntt) rows='UTIL / NTT(Forward|Inverse)' ;;
-*) echo "bench/seal.sh: ROWS=${ROWS} is neither all nor ntt" >&2; exit 2 ;;
-esac
-filter="n=(4096|8192|16384|32768) / log\\(q\\)=[0-9]+ / ($rows)/"
+filter='n=(4096|8192|16384|32768) / log\(q\)=[0-9]+ / (UTIL / NTT(Forward|Inverse)|BFV / Evaluate(MulCt|RelinInplace)|CKKS / EvaluateMulCt)/'
 for kind in ours hexl seal; do
     : >"$work/runs-$kind.csv"
     r=0
