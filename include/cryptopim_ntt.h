@@ -37,8 +37,9 @@
  *   name    word moduli (< 2^31)        double-word < 2^50     double-word < 2^62
  *   ------  --------------------------  ---------------------  -------------------
  *   cpu     portable C, 32-bit values   portable C, 64-bit values, 64 x 64 -> 128
- *   aesni   AVX-512 (16 lanes) or AVX2  AVX-512 IFMA52         portable C (scalar)
- *           (8 lanes), else portable    (8 lanes), else scalar
+ *   aesni   AVX-512 (16 lanes) or AVX2  AVX-512 IFMA52         AVX-512DQ (8 lanes),
+ *           (8 lanes), else portable    (8 lanes), else as the  else portable C
+ *                                       next column             (scalar)
  *           (N < 32: portable C, the vector kernels need two vectors)
  *   auto    aesni's kernels where AES-NI is there, else cpu's
  *   pim     the DPUs (RNS limbs over DPUs; docs/NTT.md) for 1024 <= N <=
@@ -73,7 +74,8 @@ extern "C" {
 typedef struct cpim_ntt cpim_ntt;
 
 /* Creates a ring on ctx (which must outlive it): checks the parameters
- * above and precomputes the twiddle tables (about 32 N bytes per modulus).
+ * above and precomputes the twiddle tables (about 32 N bytes per double-word
+ * modulus, 48 N per word modulus).
  * On error *ring is NULL. */
 cpim_err cpim_ntt_create(cpim_ctx *ctx, size_t n, const uint64_t *moduli, size_t nmoduli,
                          cpim_ntt **ring);
@@ -110,6 +112,29 @@ cpim_err cpim_ntt_polymul(cpim_ntt *ring, const uint64_t *a, const uint64_t *b, 
  * the number of ciphertexts. */
 cpim_err cpim_ntt_tensor(cpim_ntt *ring, const uint64_t *c, const uint64_t *d, uint64_t *out,
                          size_t count);
+
+/* The one-limb path, for HE libraries that transform one RNS limb at a time
+ * with lazy ranges (Intel HEXL's NTT API, which SEAL calls): one polynomial
+ * of limb `limb` (n coefficients at in, result at out; out may equal in,
+ * else they must not overlap), run at once on the calling thread on the
+ * ring's CPU kernels, with no copy, no check of the coefficients and no
+ * statistics (cpim_last_stats is not touched).  Unlike every other call,
+ * any number of threads may call these at the same time on one ring (they
+ * read the ring only), concurrently with other calls on its context.
+ *  - in_bound: the inputs are promised to be in [0, in_bound * q) (forward:
+ *    in_bound 1, 2 or 4; inverse: 1 or 2).  The promise is trusted, as HEXL
+ *    trusts it: an input outside gives unspecified output values (never a
+ *    fault, never a write outside out).
+ *  - out_bound: 1 gives outputs in [0, q), the values of cpim_ntt_forward /
+ *    cpim_ntt_inverse; forward 4 or inverse 2 leave them lazy, in [0, 4q) or
+ *    [0, 2q) and congruent to those values (one pass fewer).
+ * CPIM_ERR_INVALID_ARG for a NULL ring or pointer, a limb >= L or a bound
+ * not listed; CPIM_ERR_UNSUPPORTED when the context's NTT has no CPU
+ * kernels (pim: use cpim_ntt_forward). */
+cpim_err cpim_ntt_forward_limb(const cpim_ntt *ring, size_t limb, const uint64_t *in, uint64_t *out,
+                               unsigned in_bound, unsigned out_bound);
+cpim_err cpim_ntt_inverse_limb(const cpim_ntt *ring, size_t limb, const uint64_t *in, uint64_t *out,
+                               unsigned in_bound, unsigned out_bound);
 
 #ifdef __cplusplus
 }

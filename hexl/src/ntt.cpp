@@ -3,8 +3,11 @@
 // Every ring (HEXL's range, 2 <= N <= 2^20) is a cpim_ntt created with the
 // caller's root (cpim_ntt_create_roots), so its transform is HEXL's to the
 // bit: the same definition (evaluations at w^(2i+1) in bit-reversed order)
-// with the same w.  Inputs above q (the lazy mod factors) are reduced
-// first: cryptopim's NTT takes [0, q) only.
+// with the same w.  On the CPU backends a call is cryptopim's one-limb
+// path (cpim_ntt_forward_limb), which takes HEXL's mod factors as they are
+// (inputs in [0, 4q) / [0, 2q), lazy outputs in [0, 4q) / [0, 2q)); on pim
+// inputs above q are reduced first (its batch calls take [0, q) only) and
+// every output is fully reduced.
 #include "hexl/ntt/ntt.hpp"
 
 #include <cstring>
@@ -126,17 +129,29 @@ NTT::NTT(uint64_t degree, uint64_t q, uint64_t root_of_unity,
     m_engine->ring = m_engine->ctx->Get(degree, {m_q}, {m_w});
 }
 
-// Both directions: deferred (inside a BatchRegion), or the input reduced
-// into result when its factor allows more than q, then transformed there
-// on the ring's backend.
+// Both directions: deferred (inside a BatchRegion); else on a CPU backend
+// cryptopim's one-limb path (the kernels on the caller's buffer, with
+// HEXL's input and output ranges: no lock, no copy, no scan of the inputs,
+// whose range HEXL's contract promises and HEXL trusts too); else (pim) the
+// input reduced into result when its factor allows more than q, then
+// transformed there by a backend call.
 static void run_cryptopim(NTT &ntt, cryptopim::Context *ctx, const cryptopim::Ring &ring,
                           bool forward, uint64_t *result, const uint64_t *src,
-                          uint64_t input_mod_factor)
+                          uint64_t input_mod_factor, uint64_t output_mod_factor)
 {
     if (cryptopim::Deferring()) {
         cryptopim::Defer(ntt, forward, result, src, input_mod_factor);
         return;
     }
+    const auto in_f = static_cast<unsigned>(input_mod_factor);
+    const auto out_f = static_cast<unsigned>(output_mod_factor);
+    cpim_err rc = forward ? cpim_ntt_forward_limb(ring.ring, 0, src, result, in_f, out_f)
+                          : cpim_ntt_inverse_limb(ring.ring, 0, src, result, in_f, out_f);
+    if (rc == CPIM_OK)
+        return;
+    if (rc != CPIM_ERR_UNSUPPORTED)
+        throw std::runtime_error(std::string(forward ? "NTT forward" : "NTT inverse") + " on " +
+                                 ctx->backend + ": " + cpim_strerror(rc));
     const uint64_t n = ntt.GetDegree(), q = ntt.GetModulus();
     if (input_mod_factor > 1) {
         cryptopim::ReduceInput(result, src, n, q, input_mod_factor);
@@ -154,7 +169,7 @@ void NTT::ComputeForward(uint64_t *result, const uint64_t *operand, uint64_t inp
     cryptopim::CheckInputFactor(true, input_mod_factor);
     check_factor("forward output_mod_factor", output_mod_factor, 1, 4);
     run_cryptopim(*this, m_engine->ctx.get(), m_engine->ring, true, result, operand,
-                  input_mod_factor);
+                  input_mod_factor, output_mod_factor);
 }
 
 void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t input_mod_factor,
@@ -165,7 +180,7 @@ void NTT::ComputeInverse(uint64_t *result, const uint64_t *operand, uint64_t inp
     cryptopim::CheckInputFactor(false, input_mod_factor);
     check_factor("inverse output_mod_factor", output_mod_factor, 1, 2);
     run_cryptopim(*this, m_engine->ctx.get(), m_engine->ring, false, result, operand,
-                  input_mod_factor);
+                  input_mod_factor, output_mod_factor);
 }
 
 } // namespace hexl

@@ -77,6 +77,12 @@
  *    the sizes fit a size_t and that every input coefficient is < its
  *    modulus; b is NULL for FORWARD and INVERSE.  a or b may equal out (not
  *    for TENSOR).  Outputs are fully reduced (< q).
+ *  - ntt.kernels: optional, the per-polynomial host kernels (ntt_run.h) this
+ *    backend's NTT runs on, for the core's one-limb path
+ *    (cpim_ntt_forward_limb), which calls them on the caller's thread
+ *    without the backend; any thread may call it at any time (it reads
+ *    nothing the backend changes).  NULL: no host kernels (pim), the
+ *    one-limb path answers CPIM_ERR_UNSUPPORTED.
  *  - region: resident regions (cryptopim.h).  The core checks the arguments
  *    (pointers, key lengths, XTS weak keys, offsets within the region and
  *    multiples of 8) and the interrupted state; create gets unit in
@@ -92,6 +98,7 @@
 
 #include "cryptopim.h"
 #include "ntt_plan.h"
+#include "ntt_run.h"
 
 /* One in-place operation on a resident region (see the contract above and
  * cryptopim.h). */
@@ -152,6 +159,7 @@ typedef struct cpim_sha_engine {
 typedef struct cpim_ntt_engine {
     cpim_err (*run)(void *state, const cpim_ntt_plan *plan, cpim_ntt_op op, const uint64_t *a,
                     const uint64_t *b, uint64_t *out, size_t count, cpim_stats *st);
+    const cpim_ntt_kernels *(*kernels)(void);
 } cpim_ntt_engine;
 
 typedef struct cpim_region_engine {

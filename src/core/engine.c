@@ -168,6 +168,12 @@ cpim_err cpim_engine_ntt(cpim_ctx *ctx, const cpim_ntt_plan *plan, cpim_ntt_op o
     return ntt_of(ctx)->run(STATE(ctx, CPIM_FAMILY_NTT), plan, op, a, b, out, count, st);
 }
 
+const cpim_ntt_kernels *cpim_engine_ntt_kernels(const cpim_ctx *ctx)
+{
+    const cpim_ntt_engine *e = ntt_of(ctx);
+    return e && e->kernels ? e->kernels() : NULL;
+}
+
 cpim_err cpim_engine_region_create(cpim_ctx *ctx, uint64_t size, uint32_t unit, void **impl)
 {
     if (!cpim_engine_has(ctx, CPIM_OP_REGION))

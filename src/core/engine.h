@@ -66,6 +66,9 @@ cpim_err cpim_engine_pbkdf2(cpim_ctx *ctx, const uint8_t *const *passes, const s
 cpim_err cpim_engine_ntt(cpim_ctx *ctx, const cpim_ntt_plan *plan, cpim_ntt_op op,
                          const uint64_t *a, const uint64_t *b, uint64_t *out, size_t count,
                          cpim_stats *st);
+/* The host kernels of ctx's NTT (backend.h ntt.kernels), NULL when it has
+ * none; any thread, any time. */
+const cpim_ntt_kernels *cpim_engine_ntt_kernels(const cpim_ctx *ctx);
 
 /* Resident regions: impl is what region_create made, in the same context. */
 cpim_err cpim_engine_region_create(cpim_ctx *ctx, uint64_t size, uint32_t unit, void **impl);

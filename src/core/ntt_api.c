@@ -15,6 +15,7 @@
 #include "cryptopim_ntt.h"
 #include "engine.h"
 #include "ntt_plan.h"
+#include "ntt_run.h"
 
 struct cpim_ntt {
     cpim_ctx *ctx;
@@ -142,7 +143,8 @@ static cpim_err build_plan(cpim_ntt_plan *p, size_t n, const uint64_t *moduli,
     p->nmod = nmod;
     size_t bytes = 0;
     for (size_t j = 0; j < nmod; j++)
-        bytes += 4 * n * (moduli[j] < (1ull << CPIM_NTT_WORD_BITS) ? 4 : 8);
+        bytes += 4 * n * (moduli[j] < (1ull << CPIM_NTT_WORD_BITS) ? 4 + 8 : 8) +
+                 (moduli[j] < (1ull << CPIM_NTT_SHOUP52_BITS) ? 2 * n * 8 : 0);
     uint64_t *pw = malloc(n * sizeof *pw);
     unsigned char *t = malloc(bytes);
     if (!pw || !t) {
@@ -164,32 +166,41 @@ static cpim_err build_plan(cpim_ntt_plan *p, size_t n, const uint64_t *moduli,
         pw[0] = 1;
         for (size_t k = 1; k < n; k++)
             pw[k] = mulmod(pw[k - 1], m->psi_root, q);
+        uint64_t *a = (uint64_t *)(void *)t;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t k = bitrev((uint32_t)i, p->log_n);
+            uint64_t w = pw[k], iw = k ? q - pw[n - k] : 1; /* psi^-k = -psi^(N-k) */
+            a[i] = w;
+            a[n + i] = shoup(w, q, 0);
+            a[2 * n + i] = iw;
+            a[3 * n + i] = shoup(iw, q, 0);
+        }
+        m->t64.psi = a, m->t64.psi_shoup = a + n;
+        m->t64.ipsi = a + 2 * n, m->t64.ipsi_shoup = a + 3 * n;
+        t += 4 * n * 8;
+        if (q < (1ull << CPIM_NTT_SHOUP52_BITS)) {
+            uint64_t *s52 = (uint64_t *)(void *)t;
+            for (size_t i = 0; i < n; i++) {
+                s52[i] = a[n + i] >> 12; /* nested floors */
+                s52[n + i] = a[3 * n + i] >> 12;
+            }
+            m->t64.psi_shoup52 = s52, m->t64.ipsi_shoup52 = s52 + n;
+            t += 2 * n * 8;
+        }
+        uint64_t nw = mulmod(m->ninv, a[2 * n + 1], q);
+        m->ninv64[0] = m->ninv, m->ninv64[1] = shoup(m->ninv, q, 0);
+        m->ninv64[2] = nw, m->ninv64[3] = shoup(nw, q, 0);
         if (m->word) {
-            uint32_t *a = (uint32_t *)(void *)t;
+            uint32_t *b = (uint32_t *)(void *)t;
             for (size_t i = 0; i < n; i++) {
-                uint32_t k = bitrev((uint32_t)i, p->log_n);
-                uint64_t w = pw[k], iw = k ? q - pw[n - k] : 1; /* psi^-k = -psi^(N-k) */
-                a[i] = (uint32_t)w;
-                a[n + i] = (uint32_t)shoup(w, q, 1);
-                a[2 * n + i] = (uint32_t)iw;
-                a[3 * n + i] = (uint32_t)shoup(iw, q, 1);
+                b[i] = (uint32_t)a[i];
+                b[n + i] = (uint32_t)shoup(a[i], q, 1);
+                b[2 * n + i] = (uint32_t)a[2 * n + i];
+                b[3 * n + i] = (uint32_t)shoup(a[2 * n + i], q, 1);
             }
-            m->t32.psi = a, m->t32.psi_shoup = a + n;
-            m->t32.ipsi = a + 2 * n, m->t32.ipsi_shoup = a + 3 * n;
+            m->t32.psi = b, m->t32.psi_shoup = b + n;
+            m->t32.ipsi = b + 2 * n, m->t32.ipsi_shoup = b + 3 * n;
             t += 4 * n * 4;
-        } else {
-            uint64_t *a = (uint64_t *)(void *)t;
-            for (size_t i = 0; i < n; i++) {
-                uint32_t k = bitrev((uint32_t)i, p->log_n);
-                uint64_t w = pw[k], iw = k ? q - pw[n - k] : 1;
-                a[i] = w;
-                a[n + i] = shoup(w, q, 0);
-                a[2 * n + i] = iw;
-                a[3 * n + i] = shoup(iw, q, 0);
-            }
-            m->t64.psi = a, m->t64.psi_shoup = a + n;
-            m->t64.ipsi = a + 2 * n, m->t64.ipsi_shoup = a + 3 * n;
-            t += 4 * n * 8;
         }
     }
     free(pw);
@@ -338,4 +349,45 @@ cpim_err cpim_ntt_tensor(cpim_ntt *ring, const uint64_t *c, const uint64_t *d, u
                          size_t count)
 {
     return run(ring, CPIM_NTT_OP_TENSOR, c, d, out, count);
+}
+
+/* The one-limb path: the kernels' own entry points on the caller's buffer
+ * (ntt_run.h's fwd64/inv64 contract is exactly the bounds taken here). */
+static cpim_err limb(const cpim_ntt *ring, int forward, size_t j, const uint64_t *in, uint64_t *out,
+                     unsigned in_bound, unsigned out_bound)
+{
+    if (!ring || !in || !out || j >= ring->plan.nmod)
+        return CPIM_ERR_INVALID_ARG;
+    const size_t n = ring->plan.n;
+    if (in != out && overlap(in, n, out, n))
+        return CPIM_ERR_INVALID_ARG;
+    int lazy_out = forward ? 4 : 2;
+    if (!(in_bound == 1 || in_bound == 2 || (forward && in_bound == 4)) ||
+        !(out_bound == 1 || out_bound == (unsigned)lazy_out))
+        return CPIM_ERR_INVALID_ARG;
+    const cpim_ntt_kernels *k = cpim_engine_ntt_kernels(ring->ctx);
+    if (!k)
+        return CPIM_ERR_UNSUPPORTED;
+    if (n < k->min_n)
+        k = &cpim_ntt_portable_kernels;
+    if (in != out)
+        memcpy(out, in, n * sizeof *out);
+    const cpim_ntt_mod *m = &ring->plan.mod[j];
+    if (forward)
+        k->fwd64(out, (uint32_t)n, m, out_bound == 1);
+    else
+        k->inv64(out, (uint32_t)n, m, out_bound == 1);
+    return CPIM_OK;
+}
+
+cpim_err cpim_ntt_forward_limb(const cpim_ntt *ring, size_t j, const uint64_t *in, uint64_t *out,
+                               unsigned in_bound, unsigned out_bound)
+{
+    return limb(ring, 1, j, in, out, in_bound, out_bound);
+}
+
+cpim_err cpim_ntt_inverse_limb(const cpim_ntt *ring, size_t j, const uint64_t *in, uint64_t *out,
+                               unsigned in_bound, unsigned out_bound)
+{
+    return limb(ring, 0, j, in, out, in_bound, out_bound);
 }

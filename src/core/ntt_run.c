@@ -40,12 +40,22 @@ void cpim_ntt_widen_portable(uint64_t *d, const uint32_t *s, uint32_t n)
         d[c] = s[c];
 }
 
+void cpim_ntt_fwd64_portable(uint64_t *a, uint32_t n, const cpim_ntt_mod *m, int full)
+{
+    cpim_crypto_ntt_fwd64(a, n, m->t64.psi, m->t64.psi_shoup, m->q, full);
+}
+
+void cpim_ntt_inv64_portable(uint64_t *a, uint32_t n, const cpim_ntt_mod *m, int full)
+{
+    cpim_crypto_ntt_inv64(a, n, m->t64.ipsi, m->t64.ipsi_shoup, m->q, m->ninv64, full);
+}
+
 const cpim_ntt_kernels cpim_ntt_portable_kernels = {
     .min_n = 2,
     .fwd32 = cpim_crypto_ntt_fwd32,
     .inv32 = cpim_crypto_ntt_inv32,
-    .fwd64 = cpim_crypto_ntt_fwd64,
-    .inv64 = cpim_crypto_ntt_inv64,
+    .fwd64 = cpim_ntt_fwd64_portable,
+    .inv64 = cpim_ntt_inv64_portable,
     .mul32 = cpim_ntt_mul32_portable,
     .narrow = cpim_ntt_narrow_portable,
     .widen = cpim_ntt_widen_portable,
@@ -149,8 +159,8 @@ static void item64(const struct job *jb, size_t it, uint64_t *buf)
     uint64_t *A = buf, *B = buf + n; /* C, D: the tensor's (scratch_polys) */
     uint32_t nn = (uint32_t)n;
     size_t sz = n * sizeof *A;
-#define FWD(x) k->fwd64(x, nn, m->t64.psi, m->t64.psi_shoup, q)
-#define INV(x) k->inv64(x, nn, m->t64.ipsi, m->t64.ipsi_shoup, q, m->ninv, m->ninv_shoup)
+#define FWD(x) k->fwd64(x, nn, m, 1)
+#define INV(x) k->inv64(x, nn, m, 1)
     switch (jb->op) {
     case CPIM_NTT_OP_FORWARD:
     case CPIM_NTT_OP_INVERSE:

@@ -16,7 +16,7 @@
 #include "ntt_plan.h"
 
 /* One polynomial of one limb, in place, inputs < q, outputs < q (the
- * transforms of src/crypto/ntt.h, same arguments), for every n >= min_n.
+ * transforms of src/crypto/ntt.h), for every n >= min_n.
  * The runner takes the portable kernels for a ring below min_n (vector
  * kernels need at least two vectors of coefficients). */
 typedef struct cpim_ntt_kernels {
@@ -24,9 +24,13 @@ typedef struct cpim_ntt_kernels {
     void (*fwd32)(uint32_t *a, uint32_t n, const uint32_t *psi, const uint32_t *psis, uint32_t q);
     void (*inv32)(uint32_t *a, uint32_t n, const uint32_t *ipsi, const uint32_t *ipsis, uint32_t q,
                   uint32_t ninv, uint32_t ninvs);
-    void (*fwd64)(uint64_t *a, uint32_t n, const uint64_t *psi, const uint64_t *psis, uint64_t q);
-    void (*inv64)(uint64_t *a, uint32_t n, const uint64_t *ipsi, const uint64_t *ipsis, uint64_t q,
-                  uint64_t ninv, uint64_t ninvs);
+    /* One polynomial on 64-bit words in place, with m's t64 tables (every
+     * modulus has them): inputs in [0, 4q) (fwd64) or
+     * [0, 2q) (inv64), outputs in [0, q) when full, else [0, 4q) / [0, 2q)
+     * (Harvey's lazy ranges, which HEXL's API exposes); inv64 scales by
+     * n^-1 (m->ninv64). */
+    void (*fwd64)(uint64_t *a, uint32_t n, const cpim_ntt_mod *m, int full);
+    void (*inv64)(uint64_t *a, uint32_t n, const cpim_ntt_mod *m, int full);
     /* a[i] = a[i] * b[i] mod q (a[i], b[i] < q < 2^31), Barrett with mu =
      * floor(2^(2 bits) / q) (ntt_plan.h) */
     void (*mul32)(uint32_t *a, const uint32_t *b, uint32_t n, uint32_t q, uint32_t mu,
@@ -36,11 +40,13 @@ typedef struct cpim_ntt_kernels {
     void (*widen)(uint64_t *d, const uint32_t *s, uint32_t n);
 } cpim_ntt_kernels;
 
-/* The portable mul32, narrow and widen. */
+/* The portable mul32, narrow and widen, and fwd64 and inv64. */
 void cpim_ntt_mul32_portable(uint32_t *a, const uint32_t *b, uint32_t n, uint32_t q, uint32_t mu,
                              unsigned bits);
 void cpim_ntt_narrow_portable(uint32_t *d, const uint64_t *s, uint32_t n);
 void cpim_ntt_widen_portable(uint64_t *d, const uint32_t *s, uint32_t n);
+void cpim_ntt_fwd64_portable(uint64_t *a, uint32_t n, const cpim_ntt_mod *m, int full);
+void cpim_ntt_inv64_portable(uint64_t *a, uint32_t n, const cpim_ntt_mod *m, int full);
 
 /* The portable kernels (src/crypto/ntt.c), every n >= 2. */
 extern const cpim_ntt_kernels cpim_ntt_portable_kernels;

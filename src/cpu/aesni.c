@@ -243,8 +243,14 @@ static const cpim_aes_engine aesni_aes = {
     .gcm_range = cpim_aesni_gcm_range,
 };
 
+static const cpim_ntt_kernels *aesni_ntt_kernels(void)
+{
+    return cpim_ntt_x86_kernels(NULL);
+}
+
 static const cpim_ntt_engine aesni_ntt_engine = {
     .run = aesni_ntt,
+    .kernels = aesni_ntt_kernels,
 };
 
 /* SHA-256 is cpu's engine (the portable code); for its speed use `shani`. */

@@ -470,8 +470,14 @@ static const cpim_sha_engine cpu_sha256 = {
     .blocks = cpu_sha_blocks,
 };
 
+static const cpim_ntt_kernels *cpu_ntt_kernels(void)
+{
+    return &cpim_ntt_portable_kernels;
+}
+
 static const cpim_ntt_engine cpu_ntt_engine = {
     .run = cpu_ntt,
+    .kernels = cpu_ntt_kernels,
 };
 
 const cpim_backend cpim_backend_cpu = {

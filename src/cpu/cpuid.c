@@ -49,6 +49,8 @@ static unsigned detect(void)
         f |= CPIM_X86_VPCLMUL256;
     if ((f & CPIM_X86_AVX512) && (b & (1u << 21)))
         f |= CPIM_X86_IFMA;
+    if ((f & CPIM_X86_AVX512) && (b & (1u << 17)))
+        f |= CPIM_X86_AVX512DQ;
     return f;
 }
 

@@ -1,23 +1,30 @@
 /*
  * ntt_x86.c -- x86 vector kernels of the negacyclic NTT for word moduli
- * (q < 2^31, the DRAMatic case), used by the `aesni` backend's ntt op (and
- * so by `auto`).  Same transform, same twiddle tables, same outputs as the
- * portable src/crypto/ntt.c (the tests compare them bit for bit).
+ * (q < 2^31, the DRAMatic case) on 32-bit lanes, and the tiers of the
+ * `aesni` backend's ntt op (and so `auto`'s), whose double-word kernels on
+ * 64-bit lanes are ntt_x86_64.c's.  Same transform, same twiddle tables,
+ * same outputs as the portable src/crypto/ntt.c (the tests compare them
+ * bit for bit).
  *
  * Tiers, chosen per call from CPUID/XGETBV (x86_cpu.h), each compiled with
  * its own target attribute:
- *   avx512-ifma  word moduli on 16 x 32-bit lanes (AVX-512F/BW/VL), double-word
- *                moduli below 2^50 on 8 x 52-bit IFMA lanes
+ *   avx512-ifma  word moduli on 16 x 32-bit lanes (AVX-512F/BW/VL); on 8 x
+ *                64-bit lanes double-word moduli below 2^50 with IFMA52,
+ *                the others with AVX-512DQ
+ *   avx512-dq    word moduli on 16 x 32-bit lanes, double-word ones on 8 x
+ *                64-bit lanes with AVX-512DQ
  *   avx512       word moduli on 16 x 32-bit lanes
  *   avx2         word moduli on 8 x 32-bit lanes
  *   -            the portable kernels
- * Double-word moduli outside the IFMA case take the portable kernels
- * (scalar, 64 x 64 -> 128-bit products).  Word moduli do not use IFMA:
+ * Double-word moduli outside those take the portable kernels (scalar,
+ * 64 x 64 -> 128-bit products).  Word moduli in the batch layout do not use
+ * 64-bit lanes:
  * vpmadd52 works on 8 x 64-bit lanes, so a 31-bit modulus would get 8
  * butterflies per vector where 32-bit lanes give 16; the Shoup product on
  * 32-bit lanes costs two vpmuludq (high half) and two vpmulld (low halves),
  * the same count of multiplies as the IFMA form (madd52hi + 2 madd52lo) for
- * twice the lanes.
+ * twice the lanes.  (The one-limb path, which works in place on the
+ * caller's 64-bit words, runs them on the 64-bit kernels.)
  *
  * Butterflies on 32-bit lanes keep every value fully reduced in [0, q): q
  * may reach 2^31, so Harvey's [0, 4q) does not fit 32 bits, and [0, q)
@@ -40,6 +47,7 @@
 
 #include "ntt.h"
 #include "ntt_run.h"
+#include "ntt_x86_64.h"
 #include "x86_cpu.h"
 
 #if defined(__x86_64__)
@@ -412,161 +420,23 @@ T256 static void widen_avx2(uint64_t *d, const uint32_t *s, uint32_t n)
                             _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(s + j))));
 }
 
-/* ---- IFMA52: double-word moduli below 2^50, 8 x 64-bit lanes ------------------
- * Harvey's lazy butterflies ([0, 4q) forward, [0, 2q) inverse; 4q < 2^52) with
- * 52-bit Shoup constants w'' = floor(w 2^52 / q) = the plan's floor(w 2^64 /
- * q) >> 12 (nested floors): qhat = madd52hi(w'', y) = floor(w'' y / 2^52),
- * r = (madd52lo(w, y) - madd52lo(qhat, q)) mod 2^52, exact because the true
- * r = w y - qhat q is in [0, 2q) (HEXL's form, Boemer et al. 2021). */
-
-#define TIFMA         __attribute__((target("avx512f,avx512vl,avx512ifma")))
-#define IFMA_MAX_BITS 50
-
-TIFMA static inline __m512i shoup52(__m512i w, __m512i ws, __m512i y, __m512i q)
-{
-    const __m512i zero = _mm512_setzero_si512(), mask = _mm512_set1_epi64((1ll << 52) - 1);
-    __m512i qh = _mm512_madd52hi_epu64(zero, ws, y);
-    __m512i r = _mm512_madd52lo_epu64(zero, w, y);
-    return _mm512_and_si512(_mm512_sub_epi64(r, _mm512_madd52lo_epu64(zero, qh, q)), mask);
-}
-
-TIFMA static inline void fwd_bf52(__m512i *x, __m512i *y, __m512i w, __m512i ws, __m512i q,
-                                  __m512i q2)
-{
-    __m512i u = _mm512_min_epu64(*x, _mm512_sub_epi64(*x, q2)); /* [0, 2q) */
-    __m512i v = shoup52(w, ws, *y, q);                          /* [0, 2q) */
-    *x = _mm512_add_epi64(u, v);
-    *y = _mm512_add_epi64(_mm512_sub_epi64(u, v), q2);
-}
-
-TIFMA static inline void inv_bf52(__m512i *x, __m512i *y, __m512i w, __m512i ws, __m512i q,
-                                  __m512i q2)
-{
-    __m512i s = _mm512_add_epi64(*x, *y);
-    __m512i d = _mm512_add_epi64(_mm512_sub_epi64(*x, *y), q2);
-    *x = _mm512_min_epu64(s, _mm512_sub_epi64(s, q2));
-    *y = shoup52(w, ws, d, q);
-}
-
-/* t = 4, 2, 1 at s = 0..2 on 16 coefficients (two registers), as tail512 */
-struct perm52 {
-    int64_t x[3][8], y[3][8], b0[3][8], b1[3][8], w[3][8];
-};
-
-static void perm52_init(struct perm52 *p)
-{
-    for (int s = 0; s < 3; s++) {
-        int t = 4 >> s;
-        for (int l = 0; l < 8; l++) {
-            p->x[s][l] = l / t * 2 * t + l % t;
-            p->y[s][l] = l / t * 2 * t + t + l % t;
-            p->w[s][l] = l / t;
-        }
-        for (int e = 0; e < 16; e++) {
-            int g = e / (2 * t), r = e % (2 * t);
-            int src = r < t ? g * t + r : 8 + g * t + r - t;
-            if (e < 8)
-                p->b0[s][e] = src;
-            else
-                p->b1[s][e - 8] = src;
-        }
-    }
-}
-
-TIFMA static void tail52(uint64_t *a, uint32_t n, const uint64_t *tw, const uint64_t *tws,
-                         uint64_t q, int inverse)
-{
-    struct perm52 p;
-    perm52_init(&p);
-    __m512i vq = _mm512_set1_epi64((long long)q), vq2 = _mm512_set1_epi64((long long)(2 * q));
-    for (uint32_t c = 0; c < n / 16; c++) {
-        __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
-        for (int k = 0; k < 3; k++) {
-            int s = inverse ? 2 - k : k;
-            uint32_t t = 4u >> s, m = (n / 8) << s, i0 = 8 * c / t;
-            __m512i iw = _mm512_loadu_si512(p.w[s]);
-            __m512i x = _mm512_permutex2var_epi64(v0, _mm512_loadu_si512(p.x[s]), v1);
-            __m512i y = _mm512_permutex2var_epi64(v0, _mm512_loadu_si512(p.y[s]), v1);
-            __m512i w = _mm512_permutexvar_epi64(iw, _mm512_loadu_si512(tw + m + i0));
-            __m512i ws = _mm512_srli_epi64(
-                _mm512_permutexvar_epi64(iw, _mm512_loadu_si512(tws + m + i0)), 12);
-            if (inverse)
-                inv_bf52(&x, &y, w, ws, vq, vq2);
-            else
-                fwd_bf52(&x, &y, w, ws, vq, vq2);
-            v0 = _mm512_permutex2var_epi64(x, _mm512_loadu_si512(p.b0[s]), y);
-            v1 = _mm512_permutex2var_epi64(x, _mm512_loadu_si512(p.b1[s]), y);
-        }
-        _mm512_storeu_si512(a + 16 * c, v0);
-        _mm512_storeu_si512(a + 16 * c + 8, v1);
-    }
-}
-
-TIFMA static void fwd64_ifma(uint64_t *a, uint32_t n, const uint64_t *psi, const uint64_t *psis,
-                             uint64_t q)
-{
-    if (q >> IFMA_MAX_BITS) {
-        cpim_crypto_ntt_fwd64(a, n, psi, psis, q);
-        return;
-    }
-    __m512i vq = _mm512_set1_epi64((long long)q), vq2 = _mm512_set1_epi64((long long)(2 * q));
-    for (uint32_t m = 1, t = n / 2; t >= 8; m <<= 1, t >>= 1) {
-        for (uint32_t i = 0; i < m; i++) {
-            __m512i w = _mm512_set1_epi64((long long)psi[m + i]);
-            __m512i ws = _mm512_set1_epi64((long long)(psis[m + i] >> 12));
-            uint64_t *x = a + 2 * (size_t)i * t, *y = x + t;
-            for (uint32_t j = 0; j < t; j += 8) {
-                __m512i vx = _mm512_loadu_si512(x + j), vy = _mm512_loadu_si512(y + j);
-                fwd_bf52(&vx, &vy, w, ws, vq, vq2);
-                _mm512_storeu_si512(x + j, vx);
-                _mm512_storeu_si512(y + j, vy);
-            }
-        }
-    }
-    tail52(a, n, psi, psis, q, 0);
-    for (uint32_t j = 0; j < n; j += 8) { /* [0, 4q) -> [0, q) */
-        __m512i v = _mm512_loadu_si512(a + j);
-        v = _mm512_min_epu64(v, _mm512_sub_epi64(v, vq2));
-        _mm512_storeu_si512(a + j, _mm512_min_epu64(v, _mm512_sub_epi64(v, vq)));
-    }
-}
-
-TIFMA static void inv64_ifma(uint64_t *a, uint32_t n, const uint64_t *ipsi, const uint64_t *ipsis,
-                             uint64_t q, uint64_t ninv, uint64_t ninvs)
-{
-    if (q >> IFMA_MAX_BITS) {
-        cpim_crypto_ntt_inv64(a, n, ipsi, ipsis, q, ninv, ninvs);
-        return;
-    }
-    __m512i vq = _mm512_set1_epi64((long long)q), vq2 = _mm512_set1_epi64((long long)(2 * q));
-    tail52(a, n, ipsi, ipsis, q, 1);
-    for (uint32_t h = n / 16, t = 8; h >= 1; h >>= 1, t <<= 1) {
-        for (uint32_t i = 0; i < h; i++) {
-            __m512i w = _mm512_set1_epi64((long long)ipsi[h + i]);
-            __m512i ws = _mm512_set1_epi64((long long)(ipsis[h + i] >> 12));
-            uint64_t *x = a + 2 * (size_t)i * t, *y = x + t;
-            for (uint32_t j = 0; j < t; j += 8) {
-                __m512i vx = _mm512_loadu_si512(x + j), vy = _mm512_loadu_si512(y + j);
-                inv_bf52(&vx, &vy, w, ws, vq, vq2);
-                _mm512_storeu_si512(x + j, vx);
-                _mm512_storeu_si512(y + j, vy);
-            }
-        }
-    }
-    __m512i w = _mm512_set1_epi64((long long)ninv),
-            ws = _mm512_set1_epi64((long long)(ninvs >> 12));
-    for (uint32_t j = 0; j < n; j += 8) {
-        __m512i v = shoup52(w, ws, _mm512_loadu_si512(a + j), vq);
-        _mm512_storeu_si512(a + j, _mm512_min_epu64(v, _mm512_sub_epi64(v, vq)));
-    }
-}
-
 static const cpim_ntt_kernels k512ifma = {
-    .min_n = 32, /* two 16-lane vectors (tail512; tail52 needs 16) */
+    .min_n = 32, /* two 16-lane vectors (tail512; the 64-bit lanes need 16) */
     .fwd32 = fwd32_avx512,
     .inv32 = inv32_avx512,
-    .fwd64 = fwd64_ifma,
-    .inv64 = inv64_ifma,
+    .fwd64 = cpim_ntt_x86_fwd64_ifma,
+    .inv64 = cpim_ntt_x86_inv64_ifma,
+    .mul32 = mul32_avx512,
+    .narrow = narrow_avx512,
+    .widen = widen_avx512,
+};
+
+static const cpim_ntt_kernels k512dq = {
+    .min_n = 32,
+    .fwd32 = fwd32_avx512,
+    .inv32 = inv32_avx512,
+    .fwd64 = cpim_ntt_x86_fwd64_dq,
+    .inv64 = cpim_ntt_x86_inv64_dq,
     .mul32 = mul32_avx512,
     .narrow = narrow_avx512,
     .widen = widen_avx512,
@@ -576,8 +446,8 @@ static const cpim_ntt_kernels k512 = {
     .min_n = 32, /* two 16-lane vectors (tail512) */
     .fwd32 = fwd32_avx512,
     .inv32 = inv32_avx512,
-    .fwd64 = cpim_crypto_ntt_fwd64,
-    .inv64 = cpim_crypto_ntt_inv64,
+    .fwd64 = cpim_ntt_fwd64_portable,
+    .inv64 = cpim_ntt_inv64_portable,
     .mul32 = mul32_avx512,
     .narrow = narrow_avx512,
     .widen = widen_avx512,
@@ -587,8 +457,8 @@ static const cpim_ntt_kernels k256 = {
     .min_n = 16, /* two 8-lane vectors (tail256) */
     .fwd32 = fwd32_avx2,
     .inv32 = inv32_avx2,
-    .fwd64 = cpim_crypto_ntt_fwd64,
-    .inv64 = cpim_crypto_ntt_inv64,
+    .fwd64 = cpim_ntt_fwd64_portable,
+    .inv64 = cpim_ntt_inv64_portable,
     .mul32 = mul32_avx2,
     .narrow = narrow_avx2,
     .widen = widen_avx2,
@@ -602,9 +472,13 @@ const cpim_ntt_kernels *cpim_ntt_x86_kernels(const char **tier)
         tier = &dummy;
 #if defined(__x86_64__)
     unsigned f = cpim_x86_features();
-    if ((f & CPIM_X86_AVX512) && (f & CPIM_X86_IFMA)) {
+    if ((f & CPIM_X86_AVX512) && (f & CPIM_X86_IFMA) && (f & CPIM_X86_AVX512DQ)) {
         *tier = "avx512-ifma";
         return &k512ifma;
+    }
+    if ((f & CPIM_X86_AVX512) && (f & CPIM_X86_AVX512DQ)) {
+        *tier = "avx512-dq";
+        return &k512dq;
     }
     if (f & CPIM_X86_AVX512) {
         *tier = "avx512";

@@ -25,6 +25,8 @@ enum {
     CPIM_X86_IFMA = 1u << 9, /* AVX512_IFMA (vpmadd52luq/huq): with CPIM_X86_AVX512 */
     /* GCM's ymm tier: */
     CPIM_X86_VPCLMUL256 = 1u << 10, /* VPCLMULQDQ on ymm: with CPIM_X86_AVX2 */
+    /* NTT on 64-bit lanes: */
+    CPIM_X86_AVX512DQ = 1u << 11, /* AVX512DQ (vpmullq): with CPIM_X86_AVX512 */
 };
 
 /* The CPIM_X86_* bits this CPU and OS support, restricted by the mask below.

@@ -123,7 +123,7 @@ void cpim_crypto_ntt_inv32(uint32_t *a, uint32_t n, const uint32_t *ipsi, const 
 /* ---- double-word moduli: Harvey's lazy butterflies, 4q < 2^64 ---------------- */
 
 void cpim_crypto_ntt_fwd64(uint64_t *a, uint32_t n, const uint64_t *psi, const uint64_t *psis,
-                           uint64_t q)
+                           uint64_t q, int full)
 {
     uint64_t q2 = 2 * q;
     uint32_t t = n;
@@ -141,6 +141,8 @@ void cpim_crypto_ntt_fwd64(uint64_t *a, uint32_t n, const uint64_t *psi, const u
             }
         }
     }
+    if (!full)
+        return;
     for (uint32_t j = 0; j < n; j++) {
         uint64_t r = a[j] >= q2 ? a[j] - q2 : a[j];
         a[j] = r >= q ? r - q : r;
@@ -148,11 +150,11 @@ void cpim_crypto_ntt_fwd64(uint64_t *a, uint32_t n, const uint64_t *psi, const u
 }
 
 void cpim_crypto_ntt_inv64(uint64_t *a, uint32_t n, const uint64_t *ipsi, const uint64_t *ipsis,
-                           uint64_t q, uint64_t ninv, uint64_t ninvs)
+                           uint64_t q, const uint64_t ninv[4], int full)
 {
     uint64_t q2 = 2 * q;
     uint32_t t = 1;
-    for (uint32_t m = n; m > 1; m >>= 1) {
+    for (uint32_t m = n; m > 2; m >>= 1) {
         uint32_t h = m >> 1;
         for (uint32_t i = 0; i < h; i++) {
             uint64_t w = ipsi[h + i], ws = ipsis[h + i];
@@ -166,8 +168,15 @@ void cpim_crypto_ntt_inv64(uint64_t *a, uint32_t n, const uint64_t *ipsi, const 
         }
         t <<= 1;
     }
-    for (uint32_t j = 0; j < n; j++) {
-        uint64_t r = cpim_crypto_mulshoup64(ninv, ninvs, a[j], q);
-        a[j] = r >= q ? r - q : r;
+    /* the last stage (one twiddle, ipsi[1]) with the scaling by N^-1 fused:
+     * x = N^-1 (u + v), y = (N^-1 ipsi[1]) (u - v); Shoup's product takes
+     * any 64-bit operand, so u + v < 4q needs no correction first */
+    uint64_t *x = a, *y = a + t;
+    for (uint32_t j = 0; j < t; j++) {
+        uint64_t u = x[j], v = y[j];
+        uint64_t r = cpim_crypto_mulshoup64(ninv[0], ninv[1], u + v, q);
+        uint64_t s = cpim_crypto_mulshoup64(ninv[2], ninv[3], u - v + q2, q);
+        x[j] = full && r >= q ? r - q : r;
+        y[j] = full && s >= q ? s - q : s;
     }
 }

@@ -30,7 +30,9 @@
  * [0, 2q) (inverse) as Harvey does (4q < 2^64).  Word moduli may be as
  * large as 2^31, so 4q does not fit 32 bits: there values stay in [0, 2q)
  * (2q < 2^32) with one compare-and-select per add or subtract.  Both paths
- * end with a full reduction to [0, q).  Inputs must be < q.
+ * end with a full reduction to [0, q) (the double-word ones optionally not:
+ * the lazy outputs HE libraries take).  Inputs must be < q, except where a
+ * function says otherwise.
  */
 #ifndef CPIM_NTT_H
 #define CPIM_NTT_H
@@ -102,9 +104,16 @@ void cpim_crypto_ntt_fwd32(uint32_t *a, uint32_t n, const uint32_t *psi, const u
  * its Shoup constant. */
 void cpim_crypto_ntt_inv32(uint32_t *a, uint32_t n, const uint32_t *ipsi, const uint32_t *ipsis,
                            uint32_t q, uint32_t ninv, uint32_t ninvs);
+/* Double-word transforms, in place, with HEXL's lazy ranges (ntt.h's
+ * Laziness): the forward one takes inputs in [0, 4q), the inverse one in
+ * [0, 2q); outputs are in [0, q) when full, else in [0, 4q) (forward) or
+ * [0, 2q) (inverse).  Every q < 2^62, word moduli too (with 64-bit
+ * tables).  The inverse's scaling by N^-1 is fused into its last stage:
+ * ninv = {N^-1, its Shoup constant, N^-1 * ipsi[1] mod q, its Shoup
+ * constant}. */
 void cpim_crypto_ntt_fwd64(uint64_t *a, uint32_t n, const uint64_t *psi, const uint64_t *psis,
-                           uint64_t q);
+                           uint64_t q, int full);
 void cpim_crypto_ntt_inv64(uint64_t *a, uint32_t n, const uint64_t *ipsi, const uint64_t *ipsis,
-                           uint64_t q, uint64_t ninv, uint64_t ninvs);
+                           uint64_t q, const uint64_t ninv[4], int full);
 
 #endif /* CPIM_NTT_H */

@@ -74,9 +74,12 @@ PimConfig GetPimConfig();
 
 // ---- statistics -----------------------------------------------------------
 //
-// Accumulated over every NTT this library ran on a cryptopim backend since
-// the last ResetStats (all threads, all objects; SEAL's small rings that run
-// on this library's own code are not counted).  modeled_s is the virtual
+// Accumulated over every backend call this library made since the last
+// ResetStats (all threads, all objects): the pim backend's calls and every
+// batch (ComputeForwardBatch, BatchRegion).  A single ComputeForward /
+// ComputeInverse on a CPU backend is not a backend call (it runs the
+// kernels directly, unlocked, and is not counted: timing it would cost a
+// good part of a small transform).  modeled_s is the virtual
 // UPMEM's clock (what the real DPUs would take, never a measurement), summed
 // over the pim calls' cpim_last_stats totals; measured_s is wall time on
 // this machine inside the backend calls (every backend; on a timing-only

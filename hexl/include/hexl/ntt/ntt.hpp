@@ -11,21 +11,26 @@
 // Mod factors as HEXL defines them: the operand of ComputeForward may be in
 // [0, input_mod_factor * q) with input_mod_factor 1, 2 or 4, its result is
 // in [0, output_mod_factor * q) with output_mod_factor 1 or 4; for
-// ComputeInverse both factors are 1 or 2.  This implementation always
-// returns fully reduced values (in [0, q)), which every output factor
-// allows.  result == operand (in place) is allowed.
+// ComputeInverse both factors are 1 or 2.  Output factor 1 gives HEXL's
+// values exactly; the lazy factors give values in the promised range,
+// congruent to those (which value of the class depends on the kernel, as
+// in HEXL).  result == operand (in place) is allowed; otherwise they must
+// not overlap.  As in HEXL the input range is the caller's promise: on the
+// CPU backends it is not checked (an input outside gives unspecified
+// values, never a fault); pim, whose batch calls check every input, throws.
 //
-// Where it runs: rings of 1024 <= N <= 65536 on cryptopim's NTT
-// (cryptopim_ntt.h) with the backend of hexl/cryptopim.hpp (`auto`: the
-// AVX-512 / IFMA / AVX2 kernels; `cpu`; `pim`, the DPUs); other degrees on
-// this library's own portable code.  An NTT object may be used by several
-// threads: calls on one object are serialized.  Inside a
-// cryptopim::BatchRegion (hexl/cryptopim.hpp) the calls on cryptopim's rings
-// are deferred: their results are written at the region's flush.
+// Where it runs: every ring on cryptopim's NTT (cryptopim_ntt.h) with the
+// backend of hexl/cryptopim.hpp.  On the CPU backends (`auto`: the AVX-512
+// IFMA52 / AVX-512DQ / AVX2 kernels; `cpu`) a call is cryptopim's one-limb
+// path, on the caller's buffer and thread with no lock: any number of
+// threads may use one object at once.  On `pim` (the DPUs) a call is a
+// backend call, serialized per machine.  Inside a cryptopim::BatchRegion
+// (hexl/cryptopim.hpp) the calls are deferred: their results are written at
+// the region's flush.
 //
 // Errors: a bad degree, modulus or root, and a bad mod factor, throw
 // std::invalid_argument; a failure of the backend (e.g. a DPU fault) throws
-// std::runtime_error naming it.  A result is never partial data.
+// std::runtime_error naming it.
 #pragma once
 
 #include <memory>
