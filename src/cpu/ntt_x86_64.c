@@ -63,23 +63,6 @@ TIFMA static inline __m512i shoup52(__m512i w, __m512i ws, __m512i y, __m512i qm
 #define K_FWD       fwd_ifma
 #define K_INV       inv_ifma
 #include "ntt_x86_lanes64.h"
-#undef K_TARGET
-#undef K_SHOUP
-#undef K_QFORM
-#undef K_WS
-#undef K_PSIS
-#undef K_IPSIS
-#undef K_FWD_BF
-#undef K_INV_BF
-#undef K_FULL
-#undef K_TW4
-#undef K_TW2
-#undef K_TAIL_FWD
-#undef K_TAIL_INV
-#undef K_FWD_STAGE
-#undef K_INV_STAGE
-#undef K_FWD
-#undef K_INV
 
 /* ---- AVX-512DQ --------------------------------------------------------------- */
 
@@ -141,23 +124,6 @@ TDQ static inline __m512i shoup64(__m512i w, __m512i ws, __m512i y, __m512i q)
 #define K_FWD       fwd_dq
 #define K_INV       inv_dq
 #include "ntt_x86_lanes64.h"
-#undef K_TARGET
-#undef K_SHOUP
-#undef K_QFORM
-#undef K_WS
-#undef K_PSIS
-#undef K_IPSIS
-#undef K_FWD_BF
-#undef K_INV_BF
-#undef K_FULL
-#undef K_TW4
-#undef K_TW2
-#undef K_TAIL_FWD
-#undef K_TAIL_INV
-#undef K_FWD_STAGE
-#undef K_INV_STAGE
-#undef K_FWD
-#undef K_INV
 
 /* IFMA's products need 4q < 2^52: the moduli with 52-bit tables */
 #define IFMA_MAX_BITS CPIM_NTT_SHOUP52_BITS

@@ -13,7 +13,8 @@
  *   K_FWD_BF, K_INV_BF, K_FULL, K_TW4, K_TW2, K_TAIL_FWD, K_TAIL_INV,
  *   K_FWD_STAGE, K_INV_STAGE  names for their helpers
  * and NTT64_BLOCK, the block of the depth-first stages (K_FWD says why).
- * and includes it; nothing here is used elsewhere.
+ * and includes it (the end of this file undefines them); nothing here is
+ * used elsewhere.
  *
  * Harvey's butterflies (src/crypto/ntt.h): forward values in [0, 4q),
  * inverse in [0, 2q), 4q < 2^64 (DQ) or < 2^52 (IFMA).  Stages with
@@ -243,3 +244,22 @@ K_TARGET static void K_INV(uint64_t *a, uint32_t n, const cpim_ntt_mod *md, int 
         _mm512_storeu_si512(a + t + j, y);
     }
 }
+
+/* the parameters undefined, for the next inclusion */
+#undef K_TARGET
+#undef K_SHOUP
+#undef K_QFORM
+#undef K_WS
+#undef K_PSIS
+#undef K_IPSIS
+#undef K_FWD_BF
+#undef K_INV_BF
+#undef K_FULL
+#undef K_TW4
+#undef K_TW2
+#undef K_TAIL_FWD
+#undef K_TAIL_INV
+#undef K_FWD_STAGE
+#undef K_INV_STAGE
+#undef K_FWD
+#undef K_INV
