@@ -1,6 +1,8 @@
 # bench/bench.mk -- the experiment suite (included by the top-level Makefile).
 #
-#   make bench                       model validation + every experiment
+#   make bench                       model validation + every experiment, as
+#                                    parallel jobs (BENCH_JOBS=1: one at a time)
+#   make bench-check                 modeled rows of BENCH_OUT vs docs/results
 #   make bench BENCH_MACHINE=prim    the experiments on another named machine
 #   make bench BENCH_OUT=docs/results  regenerate the committed results
 #   make bench-plot BENCH_OUT=docs/results  only redraw the PNGs from the CSVs there
@@ -30,7 +32,7 @@ $(INST_BENCH_TSME_O): bench/exp_tsme.c
 	$(CC) $(BASE_CFLAGS) $(INC_bench) -Idpu -Isrc/crypto $(DPU_HOST_CFLAGS) $(DEFS_bench) \
 	    $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1) -c $< -o $@
 
-.PHONY: bench bench-experiments bench-plot
+.PHONY: bench bench-experiments bench-plot bench-jobs bench-check
 bench-experiments: all
 	$(CLI) bench --experiment all --machine $(BENCH_MACHINE) --out $(BENCH_OUT)
 
@@ -39,15 +41,58 @@ bench-plot: $(VALIDATE) $(CLI) $(BENCH_BIN)
 	$(CLI) bench --replot $(BENCH_OUT)
 	$(VALIDATE) --replot $(BENCH_OUT)
 
-# Wall time of the whole suite is printed (measured clock).
-bench: all $(VALIDATE) $(VALIDATE_DPUS) asap ntt-compare
+# `make bench` runs its parts as parallel jobs, one per program or
+# experiment (BENCH_JOBS of them at once, default the host's cores): each
+# experiment draws its own data (bench.c, experiments[]), so the jobs'
+# outputs are those of one sequential run.  The measured CPU baselines must
+# not share the cores with a simulation: every job holds the lock file
+# BENCH_LOCK shared while it works and exclusively while it measures
+# (bench/quiet.h; flock(1) for the other programs: shared for validate and
+# ntt-compare, which only model, exclusive for asap, which measures).  The
+# longest jobs start first; each experiment's progress goes to
+# $(BUILD)/bench-logs/NAME.log.  Wall time of the whole suite is printed
+# (measured clock).
+BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BENCH_LOCK  = $(BUILD)/bench-logs/lock
+BENCH_LOGS  = $(BUILD)/bench-logs
+# BENCH_FLAGS: more options of `cryptopim bench` (--no-sample, --quick).
+BENCH_FLAGS ?=
+BENCH_EXPS := resident ranks tasklets ntt servers tsme strong weak roofline
+BENCH_SH    = flock -s $(BENCH_LOCK)
+BENCH_EX    = flock $(BENCH_LOCK).gate flock $(BENCH_LOCK)
+
+bench: all $(VALIDATE) $(VALIDATE_DPUS) $(NTT_COMPARE) $(DPU_PROGS_ntt) $(DPU_PROGS_ntt-r2)
+	@mkdir -p $(BENCH_OUT) $(BENCH_LOGS)
 	@start=$$(date +%s); \
-	echo "bench: model validation on machine=prim (PrIM's 2,556-DPU system, 350 MHz: the machine of the published numbers)"; \
-	UPMEM_PROFILE="machine=prim$${UPMEM_PROFILE:+,$$UPMEM_PROFILE}" \
-	    $(VALIDATE) --out $(BENCH_OUT) --dpu-dir $(VALIDATE_DIR) && \
-	echo "bench: experiments on machine=$(BENCH_MACHINE) (modeled; the CSVs' machine column)" && \
-	$(CLI) bench --experiment all --machine $(BENCH_MACHINE) --out $(BENCH_OUT) && \
-	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time); modeled machine $(BENCH_MACHINE); results in $(BENCH_OUT)"
+	echo "bench: $(BENCH_JOBS) parallel jobs; experiments on machine=$(BENCH_MACHINE) (modeled; the CSVs' machine column), model validation on machine=prim"; \
+	$(MAKE) --no-print-directory -j$(BENCH_JOBS) bench-jobs && \
+	rm -f $(BENCH_LOCK) $(BENCH_LOCK).gate && \
+	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time, $(BENCH_JOBS) jobs); modeled machine $(BENCH_MACHINE); results in $(BENCH_OUT)"
+
+bench-jobs: $(addprefix bench-exp-,$(BENCH_EXPS)) bench-job-asap bench-job-ntt-compare \
+	    bench-job-validate
+bench-exp-%:
+	CRYPTOPIM_BENCH_LOCK=$(BENCH_LOCK) $(CLI) bench --experiment $* --machine $(BENCH_MACHINE) \
+	    --out $(BENCH_OUT) $(BENCH_FLAGS) 2>$(BENCH_LOGS)/$*.log || { tail -n 5 $(BENCH_LOGS)/$*.log; exit 1; }
+	@tail -n 1 $(BENCH_LOGS)/$*.log
+# The validation models PrIM's machine (the one of the published numbers,
+# 350 MHz), whatever BENCH_MACHINE says.
+bench-job-validate:
+	UPMEM_PROFILE="machine=prim$${UPMEM_PROFILE:+,$$UPMEM_PROFILE}" $(BENCH_SH) \
+	    $(VALIDATE) --out $(BENCH_OUT) --dpu-dir $(VALIDATE_DIR)
+bench-job-ntt-compare:
+	$(BENCH_SH) $(NTT_COMPARE) $(BUILD)/dpu --out $(BENCH_OUT)
+bench-job-asap:
+	$(BENCH_EX) $(CLI) benchmark --asap --csv --machine $(BENCH_MACHINE) > $(BENCH_OUT)/asap.csv
+	@echo "asap: $(BENCH_OUT)/asap.csv (CPU rows measured, UPMEM rows modeled on machine=$(BENCH_MACHINE))"
+.PHONY: bench-job-validate bench-job-ntt-compare bench-job-asap
+
+# The modeled rows of BENCH_OUT against those of BENCH_REF (default the
+# committed docs/results): bench/check_modeled.sh says which rows must be
+# byte-identical and which depend on measured host work.
+BENCH_REF ?= docs/results
+bench-check:
+	sh bench/check_modeled.sh $(BENCH_REF) $(BENCH_OUT)
 
 # ntt-compare (tests/emu/ntt.mk): the four-step vs 1D radix-2 NTT kernels, ntt-layout.csv/png.
 # quick runs of both programs (tiny sizes, outputs checked) in `make test`
@@ -55,7 +100,8 @@ TEST_CMDS += "sh bench/test_bench.sh $(VALIDATE) $(VALIDATE_DIR) $(CLI)"
 TEST_DEPS += $(VALIDATE) $(VALIDATE_DPUS)
 
 # The AsAP comparison (docs/ASAP.md): AES cycles per byte on this CPU
-# (measured) and on the modeled UPMEM machine, beside the study's table.
+# (measured) and on the modeled UPMEM machine, beside the study's table
+# (also a job of `make bench`).
 .PHONY: asap
 asap: all
 	@mkdir -p $(BENCH_OUT)
