@@ -298,8 +298,11 @@ int bench_pim_run(bench *b, const pim_cfg *pc, work *w, enum kern k, cpim_stats 
      * string, as in the SDK, so UPMEM_PROFILE=hostClock=none overrides it;
      * and the DPU sampling, a timing-only run (exp.h) */
     bench_quiet_yield();
-    char prof[sizeof b->profile + 32];
-    snprintf(prof, sizeof prof, "%s%s", b->profile, pc->cycles ? ",clockMhz=1000,launchUs=0" : "");
+    char prof[sizeof b->profile + 64];
+    /* sampled: identical DPU runs done once across launches too
+     * (sampleReuse: AES and SHA-256 time the same whatever their data) */
+    snprintf(prof, sizeof prof, "%s%s%s", b->profile, pc->cycles ? ",clockMhz=1000,launchUs=0" : "",
+             pc->sampled ? ",sampleReuse=1" : "");
     cpim_options o;
     bench_pim_options(&o, pc, b->sample_ok ? prof : NULL);
     cpim_ctx *ctx = NULL;

@@ -79,7 +79,8 @@ static cpim_ctx *open_pim(bench *b, unsigned ranks)
     /* sampled: the first rank's first DPU runs, the rest are charged */
     char prof[512];
     if (bench_sampled(b)) {
-        snprintf(prof, sizeof prof, "%s%ssampleRanks=1", bench_profile(b) ? bench_profile(b) : "",
+        snprintf(prof, sizeof prof, "%s%ssampleRanks=1,sampleReuse=1",
+                 bench_profile(b) ? bench_profile(b) : "",
                  bench_profile(b) && bench_profile(b)[0] ? "," : "");
         o.profile = prof;
     } else {
