@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "bench_plot.h"
@@ -83,6 +84,16 @@ static const char bench_help[] =
     "work, modeled rows identical on every run).  Progress goes to stderr.\n"
     "Exit status: 0, 1 if an output was wrong or a run failed, 2 bad usage.\n";
 
+/* CPU seconds of the process so far, all threads (user + system). */
+static double cpu_seconds(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0)
+        return 0;
+    return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec * 1e-6 + (double)u.ru_stime.tv_sec +
+           u.ru_stime.tv_usec * 1e-6;
+}
+
 /* The one table of experiments: `all` runs them in this order.  Each
  * starts bench_rng at its own state: the state that the one stream all
  * experiments used to share reached there in a full run (default options,
@@ -118,13 +129,14 @@ static int run_experiment(bench *b, const experiment *e)
         fputs("experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,time_s,"
               "throughput_GBps,speedup,clock,machine,modeled_J_per_GB\n",
               b->csv);
-    double t0 = cpim_now();
+    double t0 = cpim_now(), c0 = cpu_seconds();
     bench_progress("%s: start", e->name);
     int rc = e->fn(b);
     if (fclose(b->csv) != 0)
         rc = -1;
     b->csv = NULL;
-    bench_progress("%s: done in %.1f s (measured)", e->name, cpim_now() - t0);
+    bench_progress("%s: done in %.1f s (measured wall time; %.1f s of CPU time, all threads)",
+                   e->name, cpim_now() - t0, cpu_seconds() - c0);
     /* no gnuplot is not an error here: the CSV is the result */
     if (rc == 0 && gp_available() && bench_plot(b->out, e->name) != 0)
         rc = -1;
