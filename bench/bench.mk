@@ -97,7 +97,7 @@ bench-check:
 # ntt-compare (tests/emu/ntt.mk): the four-step vs 1D radix-2 NTT kernels, ntt-layout.csv/png.
 # quick runs of both programs (tiny sizes, outputs checked) in `make test`
 TEST_CMDS += "sh bench/test_bench.sh $(VALIDATE) $(VALIDATE_DIR) $(CLI)"
-# the modeled-rows check on copies of docs/results (< 1 s)
+# the modeled-rows check on copies of docs/results (under 1 s of CPU time)
 TEST_CMDS += "sh bench/test_check_modeled.sh"
 TEST_DEPS += $(VALIDATE) $(VALIDATE_DPUS)
 
