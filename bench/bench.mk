@@ -48,8 +48,8 @@ bench-plot: $(VALIDATE) $(CLI) $(BENCH_BIN)
 # not share the cores with a simulation: every job holds the lock file
 # BENCH_LOCK shared while it works and exclusively while it measures
 # (bench/quiet.h; flock(1) for the other programs: shared for validate and
-# ntt-compare, which only model, exclusive for asap, which measures).  The
-# longest jobs start first; each experiment's progress goes to
+# ntt-compare, which only model, exclusive for asap, which measures).  Each
+# experiment's progress goes to
 # $(BUILD)/bench-logs/NAME.log.  Wall time of the whole suite is printed
 # (measured clock).
 BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -57,7 +57,9 @@ BENCH_LOCK  = $(BUILD)/bench-logs/lock
 BENCH_LOGS  = $(BUILD)/bench-logs
 # BENCH_FLAGS: more options of `cryptopim bench` (--no-sample, --quick).
 BENCH_FLAGS ?=
-BENCH_EXPS := resident ranks tasklets ntt servers tsme strong weak roofline
+# Order: the longest first; resident (long UPMEM calls) beside tasklets (no CPU
+# baselines), so that no baseline waits long for the lock.
+BENCH_EXPS := resident tasklets ranks ntt servers tsme strong weak roofline
 BENCH_SH    = flock -s $(BENCH_LOCK)
 BENCH_EX    = flock $(BENCH_LOCK).gate flock $(BENCH_LOCK)
 
