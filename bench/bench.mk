@@ -49,8 +49,8 @@ bench-plot: $(VALIDATE) $(CLI) $(BENCH_BIN)
 # BENCH_LOCK shared while it works and exclusively while it measures
 # (bench/quiet.h; flock(1) for the other programs: shared for validate and
 # ntt-compare, which only model, exclusive for asap, which measures).  Each
-# experiment's progress goes to
-# $(BUILD)/bench-logs/NAME.log.  Wall time of the whole suite is printed
+# experiment's progress goes to $(BUILD)/bench-logs/NAME.log (resident's to
+# resident-in-place.log and resident-bus.log).  Wall time of the whole suite is printed
 # (measured clock).
 BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BENCH_LOCK  = $(BUILD)/bench-logs/lock
@@ -58,8 +58,11 @@ BENCH_LOGS  = $(BUILD)/bench-logs
 # BENCH_FLAGS: more options of `cryptopim bench` (--no-sample, --quick).
 BENCH_FLAGS ?=
 # Order: the longest first; resident (long UPMEM calls) beside tasklets (no CPU
-# baselines), so that no baseline waits long for the lock.
-BENCH_EXPS := resident tasklets ranks ntt servers tsme strong weak roofline
+# baselines), so that no baseline waits long for the lock.  resident is two
+# jobs, its in-place and its through-the-bus halves (CRYPTOPIM_RESIDENT_PART),
+# whose rows bench-resident-merge puts back in the order of one run: the
+# host rows, then per rank count the in-place rows and the bus rows.
+BENCH_EXPS := tasklets ranks ntt servers tsme strong weak roofline
 BENCH_SH    = flock -s $(BENCH_LOCK)
 BENCH_EX    = flock $(BENCH_LOCK).gate flock $(BENCH_LOCK)
 
@@ -71,8 +74,23 @@ bench: all $(VALIDATE) $(VALIDATE_DPUS) $(NTT_COMPARE) $(DPU_PROGS_ntt) $(DPU_PR
 	rm -f $(BENCH_LOCK) $(BENCH_LOCK).gate && \
 	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time, $(BENCH_JOBS) jobs); modeled machine $(BENCH_MACHINE); results in $(BENCH_OUT)"
 
-bench-jobs: $(addprefix bench-exp-,$(BENCH_EXPS)) bench-job-asap bench-job-ntt-compare \
-	    bench-job-validate
+bench-jobs: bench-resident-merge $(addprefix bench-exp-,$(BENCH_EXPS)) bench-job-asap \
+	    bench-job-ntt-compare bench-job-validate
+bench-resident-merge: bench-resident-in-place bench-resident-bus
+	awk -F, 'FNR == 1 { f++; if (f == 1) print; next } \
+	    f == 1 && $$3 != "pim" { print; next } \
+	    $$3 == "pim" { if (!($$5 in seen)) { seen[$$5] = 1; order[++n] = $$5 } \
+	                   rows[f, $$5] = rows[f, $$5] $$0 "\n" } \
+	    END { for (i = 1; i <= n; i++) printf "%s%s", rows[1, order[i]], rows[2, order[i]] }' \
+	    $(BENCH_LOGS)/resident-in-place/resident.csv $(BENCH_LOGS)/resident-bus/resident.csv \
+	    >$(BENCH_OUT)/resident.csv
+	if command -v gnuplot >/dev/null 2>&1; then $(CLI) bench --replot $(BENCH_OUT) --experiment resident; fi
+bench-resident-%:
+	@mkdir -p $(BENCH_LOGS)/resident-$*
+	CRYPTOPIM_BENCH_LOCK=$(BENCH_LOCK) CRYPTOPIM_RESIDENT_PART=$* $(CLI) bench --experiment resident \
+	    --machine $(BENCH_MACHINE) --out $(BENCH_LOGS)/resident-$* $(BENCH_FLAGS) \
+	    2>$(BENCH_LOGS)/resident-$*.log || { tail -n 5 $(BENCH_LOGS)/resident-$*.log; exit 1; }
+	@tail -n 1 $(BENCH_LOGS)/resident-$*.log
 bench-exp-%:
 	CRYPTOPIM_BENCH_LOCK=$(BENCH_LOCK) $(CLI) bench --experiment $* --machine $(BENCH_MACHINE) \
 	    --out $(BENCH_OUT) $(BENCH_FLAGS) 2>$(BENCH_LOGS)/$*.log || { tail -n 5 $(BENCH_LOGS)/$*.log; exit 1; }
@@ -87,7 +105,7 @@ bench-job-ntt-compare:
 bench-job-asap:
 	$(BENCH_EX) $(CLI) benchmark --asap --csv --machine $(BENCH_MACHINE) > $(BENCH_OUT)/asap.csv
 	@echo "asap: $(BENCH_OUT)/asap.csv (CPU rows measured, UPMEM rows modeled on machine=$(BENCH_MACHINE))"
-.PHONY: bench-job-validate bench-job-ntt-compare bench-job-asap
+.PHONY: bench-job-validate bench-job-ntt-compare bench-job-asap bench-resident-merge
 
 # The modeled rows of BENCH_OUT against those of BENCH_REF (default the
 # committed docs/results): bench/check_modeled.sh says which rows must be
