@@ -1,6 +1,8 @@
 # bench/bench.mk -- the experiment suite (included by the top-level Makefile).
 #
-#   make bench                       model validation + every experiment
+#   make bench                       model validation + every experiment, as
+#                                    parallel jobs (BENCH_JOBS=1: one at a time)
+#   make bench-check                 modeled rows of BENCH_OUT vs docs/results
 #   make bench BENCH_MACHINE=prim    the experiments on another named machine
 #   make bench BENCH_OUT=docs/results  regenerate the committed results
 #   make bench-plot BENCH_OUT=docs/results  only redraw the PNGs from the CSVs there
@@ -30,7 +32,7 @@ $(INST_BENCH_TSME_O): bench/exp_tsme.c
 	$(CC) $(BASE_CFLAGS) $(INC_bench) -Idpu -Isrc/crypto $(DPU_HOST_CFLAGS) $(DEFS_bench) \
 	    $(if $(REAL_SDK),,-DCPIM_VIRTUAL_UPMEM=1) -c $< -o $@
 
-.PHONY: bench bench-experiments bench-plot
+.PHONY: bench bench-experiments bench-plot bench-jobs bench-check
 bench-experiments: all
 	$(CLI) bench --experiment all --machine $(BENCH_MACHINE) --out $(BENCH_OUT)
 
@@ -39,23 +41,89 @@ bench-plot: $(VALIDATE) $(CLI) $(BENCH_BIN)
 	$(CLI) bench --replot $(BENCH_OUT)
 	$(VALIDATE) --replot $(BENCH_OUT)
 
-# Wall time of the whole suite is printed (measured clock).
-bench: all $(VALIDATE) $(VALIDATE_DPUS) asap ntt-compare
+# `make bench` runs its parts as parallel jobs, one per program or
+# experiment (BENCH_JOBS of them at once, default the host's cores): each
+# experiment draws its own data (bench.c, experiments[]), so the jobs'
+# outputs are those of one sequential run.  The measured CPU baselines must
+# not share the cores with a simulation: every job holds the lock file
+# BENCH_LOCK shared while it works and exclusively while it measures
+# (bench/quiet.h; flock(1) for the other programs: shared for validate and
+# ntt-compare, which only model, exclusive for asap, which measures).  Each
+# experiment's progress goes to $(BUILD)/bench-logs/NAME.log (resident's to
+# resident-in-place.log and resident-bus.log).  Wall time of the whole suite is printed
+# (measured clock).
+BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BENCH_LOCK  = $(BUILD)/bench-logs/lock
+BENCH_LOGS  = $(BUILD)/bench-logs
+# BENCH_FLAGS: more options of `cryptopim bench` (--no-sample, --quick).
+BENCH_FLAGS ?=
+# Order: the longest first; resident (long UPMEM calls) beside tasklets (no CPU
+# baselines), so that no baseline waits long for the lock.  resident is two
+# jobs, its in-place and its through-the-bus halves (CRYPTOPIM_RESIDENT_PART),
+# whose rows bench-resident-merge puts back in the order of one run: the
+# host rows, then per rank count the in-place rows and the bus rows.
+BENCH_EXPS := tasklets ranks ntt servers tsme strong weak roofline
+BENCH_SH    = flock -s $(BENCH_LOCK)
+BENCH_EX    = flock $(BENCH_LOCK).gate flock $(BENCH_LOCK)
+
+bench: all $(VALIDATE) $(VALIDATE_DPUS) $(NTT_COMPARE) $(DPU_PROGS_ntt) $(DPU_PROGS_ntt-r2)
+	@mkdir -p $(BENCH_OUT) $(BENCH_LOGS)
 	@start=$$(date +%s); \
-	echo "bench: model validation on machine=prim (PrIM's 2,556-DPU system, 350 MHz: the machine of the published numbers)"; \
-	UPMEM_PROFILE="machine=prim$${UPMEM_PROFILE:+,$$UPMEM_PROFILE}" \
-	    $(VALIDATE) --out $(BENCH_OUT) --dpu-dir $(VALIDATE_DIR) && \
-	echo "bench: experiments on machine=$(BENCH_MACHINE) (modeled; the CSVs' machine column)" && \
-	$(CLI) bench --experiment all --machine $(BENCH_MACHINE) --out $(BENCH_OUT) && \
-	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time); modeled machine $(BENCH_MACHINE); results in $(BENCH_OUT)"
+	echo "bench: $(BENCH_JOBS) parallel jobs; experiments on machine=$(BENCH_MACHINE) (modeled; the CSVs' machine column), model validation on machine=prim"; \
+	$(MAKE) --no-print-directory -j$(BENCH_JOBS) bench-jobs && \
+	rm -f $(BENCH_LOCK) $(BENCH_LOCK).gate && \
+	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time, $(BENCH_JOBS) jobs); modeled machine $(BENCH_MACHINE); results in $(BENCH_OUT)"
+
+bench-jobs: bench-resident-merge $(addprefix bench-exp-,$(BENCH_EXPS)) bench-job-asap \
+	    bench-job-ntt-compare bench-job-validate
+bench-resident-merge: bench-resident-in-place bench-resident-bus
+	awk -F, 'FNR == 1 { f++; if (f == 1) print; next } \
+	    f == 1 && $$3 != "pim" { print; next } \
+	    $$3 == "pim" { if (!($$5 in seen)) { seen[$$5] = 1; order[++n] = $$5 } \
+	                   rows[f, $$5] = rows[f, $$5] $$0 "\n" } \
+	    END { for (i = 1; i <= n; i++) printf "%s%s", rows[1, order[i]], rows[2, order[i]] }' \
+	    $(BENCH_LOGS)/resident-in-place/resident.csv $(BENCH_LOGS)/resident-bus/resident.csv \
+	    >$(BENCH_OUT)/resident.csv
+	if command -v gnuplot >/dev/null 2>&1; then $(CLI) bench --replot $(BENCH_OUT) --experiment resident; fi
+bench-resident-%:
+	@mkdir -p $(BENCH_LOGS)/resident-$*
+	CRYPTOPIM_BENCH_LOCK=$(BENCH_LOCK) CRYPTOPIM_RESIDENT_PART=$* $(CLI) bench --experiment resident \
+	    --machine $(BENCH_MACHINE) --out $(BENCH_LOGS)/resident-$* $(BENCH_FLAGS) \
+	    2>$(BENCH_LOGS)/resident-$*.log || { tail -n 5 $(BENCH_LOGS)/resident-$*.log; exit 1; }
+	@tail -n 1 $(BENCH_LOGS)/resident-$*.log
+bench-exp-%:
+	CRYPTOPIM_BENCH_LOCK=$(BENCH_LOCK) $(CLI) bench --experiment $* --machine $(BENCH_MACHINE) \
+	    --out $(BENCH_OUT) $(BENCH_FLAGS) 2>$(BENCH_LOGS)/$*.log || { tail -n 5 $(BENCH_LOGS)/$*.log; exit 1; }
+	@tail -n 1 $(BENCH_LOGS)/$*.log
+# The validation models PrIM's machine (the one of the published numbers,
+# 350 MHz), whatever BENCH_MACHINE says.
+bench-job-validate:
+	UPMEM_PROFILE="machine=prim$${UPMEM_PROFILE:+,$$UPMEM_PROFILE}" $(BENCH_SH) \
+	    $(VALIDATE) --out $(BENCH_OUT) --dpu-dir $(VALIDATE_DIR)
+bench-job-ntt-compare:
+	$(BENCH_SH) $(NTT_COMPARE) $(BUILD)/dpu --out $(BENCH_OUT)
+bench-job-asap:
+	$(BENCH_EX) $(CLI) benchmark --asap --csv --machine $(BENCH_MACHINE) > $(BENCH_OUT)/asap.csv
+	@echo "asap: $(BENCH_OUT)/asap.csv (CPU rows measured, UPMEM rows modeled on machine=$(BENCH_MACHINE))"
+.PHONY: bench-job-validate bench-job-ntt-compare bench-job-asap bench-resident-merge
+
+# The modeled rows of BENCH_OUT against those of BENCH_REF (default the
+# committed docs/results): bench/check_modeled.sh says which rows must be
+# byte-identical and which depend on measured host work.
+BENCH_REF ?= docs/results
+bench-check:
+	sh bench/check_modeled.sh $(BENCH_REF) $(BENCH_OUT)
 
 # ntt-compare (tests/emu/ntt.mk): the four-step vs 1D radix-2 NTT kernels, ntt-layout.csv/png.
 # quick runs of both programs (tiny sizes, outputs checked) in `make test`
 TEST_CMDS += "sh bench/test_bench.sh $(VALIDATE) $(VALIDATE_DIR) $(CLI)"
+# the modeled-rows check on copies of docs/results (under 1 s of CPU time)
+TEST_CMDS += "sh bench/test_check_modeled.sh"
 TEST_DEPS += $(VALIDATE) $(VALIDATE_DPUS)
 
 # The AsAP comparison (docs/ASAP.md): AES cycles per byte on this CPU
-# (measured) and on the modeled UPMEM machine, beside the study's table.
+# (measured) and on the modeled UPMEM machine, beside the study's table
+# (also a job of `make bench`).
 .PHONY: asap
 asap: all
 	@mkdir -p $(BENCH_OUT)

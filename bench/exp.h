@@ -60,6 +60,7 @@ typedef struct {
     const char *name;
     int (*fn)(bench *b);
     int long_format; /* bench.c writes the long schema's header line first */
+    uint64_t rng;    /* bench_rng at its start (0: it draws nothing from it) */
 } experiment;
 
 int exp_roofline(bench *b); /* exp_roofline.c: Fig. 1 */
@@ -83,9 +84,11 @@ const char *bench_machine_label(const bench *b, cpim_clock clock);
 /* "bench: " fmt "\n" on stderr. */
 void bench_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The run's pseudo-random stream (xorshift64*), one for all experiments so
- * that `--experiment all` draws the same data as before; bench_fill() draws
- * n bytes from it. */
+/* The pseudo-random stream (xorshift64*) the workloads are drawn from;
+ * bench_fill() draws n bytes from it.  bench.c sets it at the start of each
+ * experiment to that experiment's own fixed state (experiments[]), so an
+ * experiment draws the same data whether it runs alone, in a list or in
+ * `all`, and parallel jobs of `make bench` reproduce a sequential run. */
 extern uint64_t bench_rng;
 void bench_fill(uint8_t *p, size_t n);
 

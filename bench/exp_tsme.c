@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "exp.h"
+#include "quiet.h"
 
 #ifdef CPIM_VIRTUAL_UPMEM
 #include <dpu.h>
@@ -169,6 +170,7 @@ typedef struct {
 static int run_one(ctx_t *x, const run_cfg *c, run_out *out)
 {
     bench *b = x->b;
+    bench_quiet_yield();
     char prog[512], profile[256];
     prog_path(prog, sizeof prog, c);
     const int sampled = c->rank && bench_sampled(b);

@@ -491,6 +491,17 @@ rc=$?
 [ $rc = 2 ] && grep -q 'cannot create the output folder' "$T/err" && pass cli_bench_bad_out ||
     fail cli_bench_bad_out "exit $rc, $(cat "$T/err")"
 
+# bench: a list of experiments names each item; an unknown or empty one is exit 2 naming it
+why=
+for list in "roofline,nope" "roofline,,weak" "all,weak" "roofline,"; do
+    "$B" bench --experiment "$list" --quick --out "$T/blist" >/dev/null 2>"$T/err"
+    rc=$?
+    { [ $rc = 2 ] && grep -q "unknown experiment" "$T/err"; } || why="$why [$list]: exit $rc $(cat "$T/err");"
+    [ "$list" = "roofline,nope" ] && ! grep -q "'nope'\|nope" "$T/err" && why="$why [$list] not named;"
+done
+[ -z "$why" ] && [ ! -e "$T/blist/roofline.csv" ] && pass cli_bench_list_usage ||
+    fail cli_bench_list_usage "$why"
+
 # ---- sha256sum ----------------------------------------------------------------------
 S=$T/sums
 mkdir -p "$S"

@@ -180,3 +180,76 @@ TEST(bench_sampled_equals_full)
     free(out);
     free(ref);
 }
+
+/* sampleReuse (timing-only, docs/VIRTUAL_UPMEM_HOST.md §5): a DPU run whose
+ * program and WRAM equal an earlier run's is not simulated again but given
+ * its cycles.  A sequence of calls -- the first launch builds the AES tables
+ * in WRAM, the later ones find them there, one of them half as long, then
+ * SHA-256 -- on a fully
+ * simulated context, a sampled one and two sampled ones with reuse (the
+ * second reusing the first's runs): every call's modeled phases are the
+ * same cycle counts (hostClock=none: no measured host work in them). */
+static int phases(cpim_ctx *ctx, int k, const uint8_t *in, uint8_t *out, size_t len, cpim_phases *p)
+{
+    enum { N = 8 };
+    const uint8_t *m[N];
+    size_t lens[N];
+    uint8_t dig[N][32];
+    for (int i = 0; i < N; i++)
+        m[i] = in + (size_t)i * (len / N), lens[i] = len / N;
+    cpim_err rc =
+        k ? cpim_sha256_batch(ctx, m, lens, N, dig) : cpim_aes_ecb(ctx, CPIM_ENCRYPT, in, out, len);
+    cpim_stats st;
+    if ((rc != CPIM_OK && rc != CPIM_ERR_TIMING_ONLY) || cpim_last_stats(ctx, &st) != CPIM_OK ||
+        !st.has_modeled)
+        return -1;
+    *p = st.modeled;
+    return 0;
+}
+
+TEST(bench_reuse_equals_full)
+{
+    if (!test_require_backend("pim"))
+        return;
+    enum { CALLS = 4 };
+    const size_t len = 32 * 1024;
+    uint8_t *in = malloc(CALLS * len), *out = malloc(len);
+    CHECK(in && out, "malloc");
+    uint64_t s = 5;
+    test_fill(&s, in, CALLS * len);
+    static const char *const prof[] = {"hostClock=none", "hostClock=none",
+                                       "hostClock=none,sampleReuse=1",
+                                       "hostClock=none,sampleReuse=1"};
+    cpim_phases p[4][CALLS];
+    memset(p, 0, sizeof p);
+    for (int c = 0; c < 4; c++) {
+        cpim_options o;
+        cpim_options_init(&o);
+        o.dpus = 4;
+        o.tasklets = 16;
+        o.timing_only = c > 0;
+        o.profile = prof[c];
+        cpim_ctx *ctx = NULL;
+        CHECK(cpim_open(&ctx, "pim", &o) == CPIM_OK && cpim_aes_set_key(ctx, tb_key, 16) == CPIM_OK,
+              "open pim (%s%s)", prof[c], c ? ", timing-only" : "");
+        for (int i = 0; ctx && i < CALLS; i++)
+            CHECK(phases(ctx, i == CALLS - 1, in + i * len, out, i == 1 ? len / 2 : len,
+                         &p[c][i]) == 0,
+                  "call %d of context %d", i, c);
+        cpim_close(ctx);
+    }
+    for (int c = 1; c < 4; c++)
+        for (int i = 0; i < CALLS; i++) {
+            const cpim_phases *a = &p[c][i], *f = &p[0][i];
+            CHECK(a->kernel_s > 0 && same_cycles(a->kernel_s, f->kernel_s) &&
+                      same_cycles(a->cpu_dpu_s, f->cpu_dpu_s) &&
+                      same_cycles(a->dpu_cpu_s, f->dpu_cpu_s) &&
+                      same_cycles(a->total_s, f->total_s),
+                  "context %d (%s), call %d: phases %.12g %.12g %.12g total %.12g s; full "
+                  "simulation %.12g %.12g %.12g total %.12g s",
+                  c, prof[c], i, a->cpu_dpu_s, a->kernel_s, a->dpu_cpu_s, a->total_s, f->cpu_dpu_s,
+                  f->kernel_s, f->dpu_cpu_s, f->total_s);
+        }
+    free(in);
+    free(out);
+}

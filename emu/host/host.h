@@ -20,6 +20,7 @@
  *              modeled time comes from a source set by alloc)     clock.h
  *   profile    profile string, the host model's parameter table   profile.h
  *   prog       parsed DPU programs, shared by identical ELF bytes  prog.h
+ *   reuse      sampleReuse: identical timed runs done once         reuse.h
  *   dpuprof    profile=FILE: the DPU profiles summed per program,
  *              written at exit                                    dpuprof.h
  *   model      modeled clock: timelines, costs, stats, trace      model.h

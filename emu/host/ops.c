@@ -15,6 +15,7 @@
 #include "pool.h"
 #include "prog.h"
 #include "queue.h"
+#include "reuse.h"
 #include "set.h"
 
 static void load_one(void *arg, uint32_t i)
@@ -842,8 +843,19 @@ static void run_one(void *arg, uint32_t i)
         d->fault = true;
         return;
     }
+    /* sampleReuse (timing-only): an identical run's result; not with a DPU
+     * profile or a debugger, which want the run itself */
+    const profile_t *prof = d->rank->prof;
+    void *token = NULL;
+    d->reused = prof->sample_reuse && !prof->dpu_profile && !prof->gdb &&
+                emu_reuse_begin(d->program, d->v, d->res, &token);
+    if (d->reused) {
+        d->fault = false;
+        return;
+    }
     vdpu_err_t e = vdpu_run(d->v, d->res);
     d->fault = e != VDPU_OK || d->res->status == VDPU_STATUS_FAULT;
+    emu_reuse_end(token, d->v, d->res, !d->fault);
     if (d->rank->prof->dpu_profile && e == VDPU_OK)
         emu_dpuprof_add(d->rank->prof->dpu_profile, d->program, vdpu_profile_last(d->v));
     if (e != VDPU_OK) {
@@ -1166,7 +1178,8 @@ static dpu_error_t run_ranks(op_t *op, job_t *jobs, uint32_t n, const bool *pick
                 d->not_simulated = true;
                 continue;
             }
-            d->not_simulated = false;
+            /* a reused run (sampleReuse) did not compute the DPU's memory */
+            d->not_simulated = d->reused;
             if (d->res)
                 report_notes(d);
             uint64_t c = run_cycles(d);

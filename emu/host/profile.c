@@ -347,6 +347,8 @@ static bool apply_kv(profile_t *p, const char *k, const char *v, const char **wh
         return parse_u32(v, &p->sample_dpus) && p->sample_dpus <= HOST_MAX_DPUS_PER_RANK;
     if (!strcmp(k, "sampleRanks"))
         return parse_u32(v, &p->sample_ranks) && p->sample_ranks <= HOST_MAX_RANKS;
+    if (!strcmp(k, "sampleReuse"))
+        return parse_bool(v, &p->sample_reuse);
     if (!strcmp(k, "hostClock")) { /* see emu_host_clock_t (model.h) */
         if (strcmp(v, "wall") && strcmp(v, "thread") && strcmp(v, "none"))
             return false;
@@ -464,6 +466,7 @@ static const char *const named_keys[] = {
     "nrJobsPerRank",
     "sampleDpus",
     "sampleRanks",
+    "sampleReuse",
     "sgXferEnable",
     "sgXferMaxBlocksPerDpu",
     "hostClock",
@@ -550,7 +553,7 @@ static char *trim(char *s)
  * variable set for one experiment must not reach an unrelated program. */
 static bool timing_only_key(const char *k)
 {
-    return !strcmp(k, "sampleDpus") || !strcmp(k, "sampleRanks");
+    return !strcmp(k, "sampleDpus") || !strcmp(k, "sampleRanks") || !strcmp(k, "sampleReuse");
 }
 
 /* One line on stderr naming the refused item (the SDK logs invalid profiles

@@ -81,6 +81,8 @@ typedef struct {
                                    * that run launches, 0 = all; the
                                    * others are charged their cycles
                                    * (see ops.c)                       */
+    bool sample_reuse;            /* sampleReuse: identical DPU runs done
+                                   * once (reuse.h)                     */
     bool host_thread_clock;       /* hostClock=thread                  */
     bool host_clock_none;         /* hostClock=none                    */
     emu_host_time_t host_time;    /* hostTime                          */

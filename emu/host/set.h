@@ -30,6 +30,8 @@ struct dpu_t {
                                       memory is not what the program
                                       computes, so reads of it fail      */
     vdpu_result_t *res;            /* last run (allocated on first run) */
+    bool reused;                   /* last run: an identical one's result
+                                      (sampleReuse, reuse.h), not run    */
 };
 
 typedef struct alloc alloc_t;

@@ -126,7 +126,7 @@ cpim_err cpim_pim_parse_profile(struct cpim_pim_state *s, const char *in, char *
             bad = !s->timing_only; /* it would leave outputs uncomputed */
             sampled = 1;
         }
-        if (item_value(tok, "sampleRanks"))
+        if (item_value(tok, "sampleRanks") || item_value(tok, "sampleReuse"))
             bad = !s->timing_only; /* (likewise; sampleDpus=1 still added) */
         if (o[0])
             strcat(o, ",");
