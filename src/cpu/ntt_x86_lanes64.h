@@ -20,7 +20,8 @@
  * used elsewhere.
  *
  * Harvey's butterflies (src/crypto/ntt.h): forward values in [0, 4q),
- * inverse in [0, 2q), 4q < 2^64 (DQ) or < 2^52 (IFMA).  Stages with
+ * inverse in [0, 2q), 4q < 2^64 (DQ) or < 2^52 (IFMA); where the values
+ * cannot pass K_YMAX, left unreduced between stages (K_FWD_BODY, K_INV_BODY).  Stages with
  * half-distance t >= 8 are vertical (one broadcast twiddle per group, 8
  * lanes); t = 4, 2, 1 work on 16 consecutive coefficients in two
  * registers, which stay there through all three (K_TAIL_FWD/INV say how).  The forward transform's
