@@ -59,35 +59,34 @@ K_TARGET static inline __m512i K_FULL(__m512i v, __m512i q, __m512i q2)
     return _mm512_min_epu64(v, _mm512_sub_epi64(v, q));
 }
 
-/* the twiddles of 8 butterflies of a stage with half-distance t = 4, 2, 1
- * at table entries e.. (lane l <- entry e + l / t) */
+/* the twiddles of 8 butterflies of a stage with half-distance t = 4, 2 at
+ * table entries e.. in the layouts below (lane l <- entry e + l mod (8 / t)):
+ * broadcast loads, which take no shuffle port */
 K_TARGET static inline __m512i K_TW4(const uint64_t *e)
 {
-    return _mm512_permutexvar_epi64(_mm512_set_epi64(1, 1, 1, 1, 0, 0, 0, 0),
-                                    _mm512_castsi128_si512(_mm_loadu_si128((const void *)e)));
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)e));
 }
 
 K_TARGET static inline __m512i K_TW2(const uint64_t *e)
 {
-    return _mm512_permutexvar_epi64(_mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
-                                    _mm512_castsi256_si512(_mm256_loadu_si256((const void *)e)));
+    return _mm512_broadcast_i64x4(_mm256_loadu_si256((const void *)e));
 }
 
 /* The stages t = 4, 2, 1 on each 16-coefficient chunk in two registers X
- * (butterfly tops) and Y (bottoms).  Layouts: t = 4: X = elements 0-3,
- * 8-11 (G4 gathers, and scatters back: it is its own inverse); t = 2: X =
- * 0, 1, 4, 5, 8, 9, 12, 13; t = 1: X = the even elements.  Between t = 4
- * and t = 2 (either way) the permute pair A moves the data, between t = 2
- * and t = 1 the unpacks; G1 gathers into t = 1's layout, S1 scatters out
- * of it.  So 8 data permutes per chunk for the three stages. */
-#define G4X _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0)
-#define G4Y _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4)
-#define AX  _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0)
-#define AY  _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2)
-#define G1X _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0)
-#define G1Y _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1)
-#define S1X _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0)
-#define S1Y _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4)
+ * (butterfly tops) and Y (bottoms), laid out so that lane l holds a
+ * butterfly of group l mod (8 / t) of the chunk's 16 / 2t groups: t = 4:
+ * X = elements 0, 8, 1, 9, 2, 10, 3, 11; t = 2: X = 0, 4, 8, 12, 1, 5, 9,
+ * 13; t = 1: X = the even elements (the twiddles are then whole-vector or
+ * broadcast loads).  One permute pair moves the data each step: the
+ * interleave Z (lanes 0-3 of X and Y alternating into X, lanes 4-7 into
+ * Y) gathers the chunk into t = 4's layout, goes from each stage's to the
+ * next's, and scatters t = 1's back; the inverse runs the same steps
+ * backwards with its inverse U (X = the even lanes of the pair, Y = the
+ * odd ones).  So 8 data permutes per chunk for the three stages. */
+#define ZX _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0)
+#define ZY _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4)
+#define UX _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0)
+#define UY _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1)
 
 /* the chunks c0 <= c < c1 (16 coefficients each) */
 K_TARGET static inline __attribute__((always_inline)) void
@@ -99,14 +98,14 @@ K_TAIL_FWD(uint64_t *a, uint32_t n, uint32_t c0, uint32_t c1, const uint64_t *tw
 #pragma GCC unroll 2
     for (uint32_t c = c0; c < c1; c++) {
         __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
-        __m512i x = _mm512_permutex2var_epi64(v0, G4X, v1);
-        __m512i y = _mm512_permutex2var_epi64(v0, G4Y, v1);
+        __m512i x = _mm512_permutex2var_epi64(v0, ZX, v1);
+        __m512i y = _mm512_permutex2var_epi64(v0, ZY, v1);
         K_FWD_BF(&x, &y, K_TW4(t4 + 2 * c), K_TW4(t4s + 2 * c), qm, q2, grow);
-        __m512i x2 = _mm512_permutex2var_epi64(x, AX, y);
-        __m512i y2 = _mm512_permutex2var_epi64(x, AY, y);
+        __m512i x2 = _mm512_permutex2var_epi64(x, ZX, y);
+        __m512i y2 = _mm512_permutex2var_epi64(x, ZY, y);
         K_FWD_BF(&x2, &y2, K_TW2(t2 + 4 * c), K_TW2(t2s + 4 * c), qm, q2, grow);
-        x = _mm512_unpacklo_epi64(x2, y2);
-        y = _mm512_unpackhi_epi64(x2, y2);
+        x = _mm512_permutex2var_epi64(x2, ZX, y2);
+        y = _mm512_permutex2var_epi64(x2, ZY, y2);
         /* growing, the tops are reduced here, once, to [0, 2q) (what the
          * butterfly's own reduction would give), so the outputs are in [0, 4q) */
         if (grow)
@@ -117,8 +116,8 @@ K_TAIL_FWD(uint64_t *a, uint32_t n, uint32_t c0, uint32_t c1, const uint64_t *tw
             x = K_FULL(x, q, q2);
             y = K_FULL(y, q, q2);
         }
-        _mm512_storeu_si512(a + 16 * c, _mm512_permutex2var_epi64(x, S1X, y));
-        _mm512_storeu_si512(a + 16 * c + 8, _mm512_permutex2var_epi64(x, S1Y, y));
+        _mm512_storeu_si512(a + 16 * c, _mm512_permutex2var_epi64(x, ZX, y));
+        _mm512_storeu_si512(a + 16 * c + 8, _mm512_permutex2var_epi64(x, ZY, y));
     }
 }
 
@@ -134,29 +133,25 @@ K_TAIL_INV(uint64_t *a, uint32_t n, uint32_t c0, uint32_t c1, const uint64_t *tw
 #pragma GCC unroll 2
     for (uint32_t c = c0; c < c1; c++) {
         __m512i v0 = _mm512_loadu_si512(a + 16 * c), v1 = _mm512_loadu_si512(a + 16 * c + 8);
-        __m512i x = _mm512_permutex2var_epi64(v0, G1X, v1);
-        __m512i y = _mm512_permutex2var_epi64(v0, G1Y, v1);
+        __m512i x = _mm512_permutex2var_epi64(v0, UX, v1);
+        __m512i y = _mm512_permutex2var_epi64(v0, UY, v1);
         K_INV_BF(&x, &y, _mm512_loadu_si512(t1 + 8 * c), _mm512_loadu_si512(t1s + 8 * c), qm, q2,
                  q2, grow);
-        __m512i x2 = _mm512_unpacklo_epi64(x, y);
-        __m512i y2 = _mm512_unpackhi_epi64(x, y);
+        __m512i x2 = _mm512_permutex2var_epi64(x, UX, y);
+        __m512i y2 = _mm512_permutex2var_epi64(x, UY, y);
         K_INV_BF(&x2, &y2, K_TW2(t2 + 4 * c), K_TW2(t2s + 4 * c), qm, q2, b2, grow);
-        x = _mm512_permutex2var_epi64(x2, AX, y2);
-        y = _mm512_permutex2var_epi64(x2, AY, y2);
+        x = _mm512_permutex2var_epi64(x2, UX, y2);
+        y = _mm512_permutex2var_epi64(x2, UY, y2);
         K_INV_BF(&x, &y, K_TW4(t4 + 2 * c), K_TW4(t4s + 2 * c), qm, q2, b4, grow);
-        _mm512_storeu_si512(a + 16 * c, _mm512_permutex2var_epi64(x, G4X, y));
-        _mm512_storeu_si512(a + 16 * c + 8, _mm512_permutex2var_epi64(x, G4Y, y));
+        _mm512_storeu_si512(a + 16 * c, _mm512_permutex2var_epi64(x, UX, y));
+        _mm512_storeu_si512(a + 16 * c + 8, _mm512_permutex2var_epi64(x, UY, y));
     }
 }
 
-#undef G4X
-#undef G4Y
-#undef AX
-#undef AY
-#undef G1X
-#undef G1Y
-#undef S1X
-#undef S1Y
+#undef ZX
+#undef ZY
+#undef UX
+#undef UY
 
 /* one vertical stage (half-distance t >= 8, m groups in all) on the groups
  * i0 <= i < i1 */
