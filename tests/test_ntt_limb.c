@@ -5,7 +5,9 @@
  * moduli below 2^50 and AVX-512DQ above; AVX-512DQ for all moduli; the
  * portable 64-bit kernels where AVX-512DQ is masked).  Every N = 2 .. 2^17,
  * moduli of 31 (a word modulus: the one-limb path runs it on 64-bit words),
- * 50, 51, 52, 55, 60, 61 and 62 bits, inputs spread over [0, k q) with
+ * 46, 48, 50, 51, 52, 55, 60, 61 and 62 bits (either side of each kernel's
+ * limits: IFMA52's at 2^50, and the sizes up to which the AVX-512 kernels
+ * leave values unreduced between stages), inputs spread over [0, k q) with
  * their largest value included, every input and output bound: full
  * outputs must equal cpu's batch call on the reduced input to the bit,
  * lazy ones must be in range and congruent.  For N <= 32 the reference
@@ -24,8 +26,10 @@
 #include "test.h"
 
 /* the largest prime below 2^b with q = 1 mod 2^18 (every N <= 2^17) */
-static const uint64_t limb_mods[8] = {
+static const uint64_t limb_mods[10] = {
     2146959361ull,          /* 31 bits */
+    70368740769793ull,      /* 46 */
+    281474975662081ull,     /* 48 */
     1125899902124033ull,    /* 50 */
     2251799807131649ull,    /* 51 */
     4503599626321921ull,    /* 52 */
@@ -34,7 +38,7 @@ static const uint64_t limb_mods[8] = {
     2305843009211596801ull, /* 61 */
     4611686018425815041ull, /* 62 */
 };
-#define NMODS     8
+#define NMODS     10
 #define MAX_LOG_N 17
 
 typedef unsigned __int128 u128;

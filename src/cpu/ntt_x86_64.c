@@ -45,8 +45,21 @@ TIFMA static inline __m512i shoup52(__m512i w, __m512i ws, __m512i y, __m512i qm
     return _mm512_and_si512(_mm512_madd52lo_epu64(r, qh, qm), mask);
 }
 
+/* y mod q in [0, 2q) for any y < 2^52, c = floor(2^52 / q) (Barrett's
+ * quotient estimate, short by at most one) */
+TIFMA static inline __m512i barrett52(__m512i y, __m512i c, __m512i qm, __m512i q2)
+{
+    (void)q2;
+    const __m512i mask = _mm512_set1_epi64((1ll << 52) - 1);
+    __m512i qh = _mm512_madd52hi_epu64(_mm512_setzero_si512(), c, y);
+    return _mm512_and_si512(_mm512_madd52lo_epu64(y, qh, qm), mask);
+}
+
 #define K_TARGET    TIFMA
 #define K_SHOUP     shoup52
+#define K_YMAX      ((1ull << 52) - 1)
+#define K_BARRETT   barrett52
+#define K_BCONST(q) _mm512_set1_epi64((long long)((1ull << 52) / (q)))
 #define K_QFORM(q)  _mm512_set1_epi64((long long)((1ull << 52) - (q)))
 #define K_WS(x)     _mm512_srli_epi64(x, 12)
 #define K_PSIS(md)  (md)->t64.psi_shoup52
@@ -62,6 +75,8 @@ TIFMA static inline __m512i shoup52(__m512i w, __m512i ws, __m512i y, __m512i qm
 #define K_INV_STAGE inv_stage_ifma
 #define K_FWD       fwd_ifma
 #define K_INV       inv_ifma
+#define K_FWD_BODY  fwd_body_ifma
+#define K_INV_BODY  inv_body_ifma
 #include "ntt_x86_lanes64.h"
 
 /* ---- AVX-512DQ --------------------------------------------------------------- */
@@ -106,8 +121,20 @@ TDQ static inline __m512i shoup64(__m512i w, __m512i ws, __m512i y, __m512i q)
     return _mm512_min_epu64(r, _mm512_sub_epi64(r, q2));
 }
 
+/* y mod q in [0, 2q) for any y < 2^64, c = floor(2^64 / q): the quotient
+ * estimate is short by at most two (the approximate high product), so
+ * y - qhat q is in [0, 3q), and one correction */
+TDQ static inline __m512i barrett64(__m512i y, __m512i c, __m512i q, __m512i q2)
+{
+    __m512i r = _mm512_sub_epi64(y, _mm512_mullo_epi64(mulhi64_approx(c, y), q));
+    return _mm512_min_epu64(r, _mm512_sub_epi64(r, q2));
+}
+
 #define K_TARGET    TDQ
 #define K_SHOUP     shoup64
+#define K_YMAX      UINT64_MAX
+#define K_BARRETT   barrett64
+#define K_BCONST(q) _mm512_set1_epi64((long long)(UINT64_MAX / (q)))
 #define K_QFORM(q)  _mm512_set1_epi64((long long)(q))
 #define K_WS(x)     (x)
 #define K_PSIS(md)  (md)->t64.psi_shoup
@@ -123,6 +150,8 @@ TDQ static inline __m512i shoup64(__m512i w, __m512i ws, __m512i y, __m512i q)
 #define K_INV_STAGE inv_stage_dq
 #define K_FWD       fwd_dq
 #define K_INV       inv_dq
+#define K_FWD_BODY  fwd_body_dq
+#define K_INV_BODY  inv_body_dq
 #include "ntt_x86_lanes64.h"
 
 /* IFMA's products need 4q < 2^52: the moduli with 52-bit tables */
