@@ -126,6 +126,23 @@ TEST(xts_random_all_backends)
     }
 }
 
+/* The aesni backend on tier t (0: everything this CPU has; 1: no
+ * VPCLMULQDQ; 2: no AVX-512 either; 3: AES-NI alone), its name in be
+ * (32 bytes); NULL (a failed check) when it does not open. */
+static cpim_ctx *open_aesni_tier(int t, char be[32])
+{
+    static const unsigned drop[4] = {
+        0, CPIM_X86_VPCLMUL, CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL,
+        CPIM_X86_VAES | CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL};
+    unsigned old = cpim_x86_set_mask(~drop[t]);
+    cpim_ctx *ctx = NULL;
+    cpim_err rc = cpim_open(&ctx, "aesni", NULL);
+    cpim_x86_set_mask(old);
+    CHECK(rc == CPIM_OK, "open aesni tier %d: %s", t, cpim_strerror(rc));
+    snprintf(be, 32, "aesni tier %d", t);
+    return rc == CPIM_OK ? ctx : NULL;
+}
+
 /* The aesni backend's XTS tiers, chosen at open (cpim_x86_set_mask): the
  * VAES-512 kernel (tweaks in registers, VPCLMULQDQ), and the batch path
  * around the VAES-512 (no VPCLMULQDQ), VAES-256 and AES-NI ECB kernels.  A
@@ -134,20 +151,12 @@ TEST(xts_aesni_tiers)
 {
     if (!test_require_backend("aesni"))
         return;
-    static const unsigned drop[4] = {
-        0, CPIM_X86_VPCLMUL, CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL,
-        CPIM_X86_VAES | CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL};
     static const size_t usizes[] = {16, 31, 256, 512, 4096, 4100};
     for (int t = 0; t < 4; t++) {
-        unsigned old = cpim_x86_set_mask(~drop[t]);
-        cpim_ctx *ctx = NULL;
-        cpim_err rc = cpim_open(&ctx, "aesni", NULL);
-        cpim_x86_set_mask(old);
-        CHECK(rc == CPIM_OK, "open aesni tier %d: %s", t, cpim_strerror(rc));
-        if (rc != CPIM_OK)
-            return;
         char be[32];
-        snprintf(be, sizeof be, "aesni tier %d", t);
+        cpim_ctx *ctx = open_aesni_tier(t, be);
+        if (!ctx)
+            return;
         uint64_t rs = 0x5449455253585453ull + (uint64_t)t;
         for (int i = 0; i < 12; i++) {
             size_t usz = usizes[i % 6], units = 1 + test_rand(&rs) % 20;
@@ -168,19 +177,11 @@ TEST(xts_aesni_every_length)
 {
     if (!test_require_backend("aesni"))
         return;
-    static const unsigned drop[4] = {
-        0, CPIM_X86_VPCLMUL, CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL,
-        CPIM_X86_VAES | CPIM_X86_AVX512 | CPIM_X86_VAES512 | CPIM_X86_VPCLMUL};
     for (int t = 0; t < 4; t++) {
-        unsigned old = cpim_x86_set_mask(~drop[t]);
-        cpim_ctx *ctx = NULL;
-        cpim_err rc = cpim_open(&ctx, "aesni", NULL);
-        cpim_x86_set_mask(old);
-        CHECK(rc == CPIM_OK, "open aesni tier %d: %s", t, cpim_strerror(rc));
-        if (rc != CPIM_OK)
-            return;
         char be[32];
-        snprintf(be, sizeof be, "aesni tier %d", t);
+        cpim_ctx *ctx = open_aesni_tier(t, be);
+        if (!ctx)
+            return;
         uint64_t rs = 0x4c454e4754485854ull + (uint64_t)t;
         for (size_t len = 16; len <= 600; len++) {
             one_case(ctx, be, &rs, len % 2 ? 64 : 32, len, len, test_rand(&rs));
