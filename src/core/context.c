@@ -235,10 +235,7 @@ cpim_err cpim_core_begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes)
 cpim_err cpim_core_finish(cpim_ctx *ctx, cpim_err rc, cpim_stats *st, double t0)
 {
     if (rc == CPIM_OK || rc == CPIM_ERR_TIMING_ONLY) {
-        if (ctx->unmeasured)
-            st->measured = (cpim_phases){.clock = CPIM_CLOCK_MEASURED};
-        else if (st->measured.total_s <= 0)
-            st->measured.total_s = cpim_now() - t0;
+        cpim_core_measured(ctx, st, t0);
         ctx->last = *st;
     }
     atomic_flag_clear(&ctx->busy);

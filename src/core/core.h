@@ -36,6 +36,17 @@ static inline double cpim_core_now(const cpim_ctx *ctx)
     return ctx->unmeasured ? 0 : cpim_now();
 }
 
+/* st's measured figures at the end of a call that started at t0: the
+ * total from t0 if the engine set none, every one 0 on an unmeasured
+ * context. */
+static inline void cpim_core_measured(const cpim_ctx *ctx, cpim_stats *st, double t0)
+{
+    if (ctx->unmeasured)
+        st->measured = (cpim_phases){.clock = CPIM_CLOCK_MEASURED};
+    else if (st->measured.total_s <= 0)
+        st->measured.total_s = cpim_now() - t0;
+}
+
 /* CPIM_ERR_BUSY when another thread has the context; else zeroes *st (its
  * bytes set, each clock named). */
 cpim_err cpim_core_begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes);

@@ -113,10 +113,7 @@ cpim_err cpim_region_last_stats(const cpim_region *region, cpim_stats *stats)
 static cpim_err region_finish(cpim_region *r, cpim_err rc, cpim_stats *st, double t0)
 {
     if (rc == CPIM_OK || rc == CPIM_ERR_TIMING_ONLY) {
-        if (r->ctx->unmeasured)
-            st->measured = (cpim_phases){.clock = CPIM_CLOCK_MEASURED};
-        else if (st->measured.total_s <= 0)
-            st->measured.total_s = cpim_now() - t0;
+        cpim_core_measured(r->ctx, st, t0);
         r->last = *st;
     }
     atomic_flag_clear(&r->ctx->busy);
