@@ -121,6 +121,12 @@ void cpp_eng_dup(cpp_eng *dst, const cpp_eng *src)
     dst->cpu_keyed = 0;
 }
 
+/* (no strcmp call: this runs twice per EVP digest) */
+static int is_pim(const char *backend)
+{
+    return backend[0] == 'p' && backend[1] == 'i' && backend[2] == 'm' && backend[3] == '\0';
+}
+
 /* The CPU context backend names, opened with the provider's options:
  * a spare one for it, or NULL. */
 static cpim_ctx *spare_take(cpp_prov *p, const char *name)
@@ -128,7 +134,8 @@ static cpim_ctx *spare_take(cpp_prov *p, const char *name)
     cpim_ctx *x = NULL;
     pthread_mutex_lock(&p->spare_lock);
     for (int i = 0; i < CPP_SPARES && x == NULL; i++)
-        if (p->spare[i] != NULL && strcmp(p->spare_backend[i], name) == 0)
+        if (p->spare[i] != NULL && p->spare_backend[i][0] == name[0] &&
+            strcmp(p->spare_backend[i], name) == 0)
             x = p->spare[i], p->spare[i] = NULL;
     pthread_mutex_unlock(&p->spare_lock);
     return x;
@@ -154,7 +161,7 @@ static void spare_put(cpp_prov *p, const char *name, cpim_ctx *x)
 /* The backend a CPU context of e is opened for. */
 static const char *cpu_backend(const cpp_eng *e)
 {
-    return strcmp(e->backend, "pim") == 0 ? "auto" : e->backend;
+    return is_pim(e->backend) ? "auto" : e->backend;
 }
 
 void cpp_eng_free(cpp_eng *e)
@@ -165,11 +172,6 @@ void cpp_eng_free(cpp_eng *e)
         cpim_close(e->cpu); /* wipes the key it holds */
     e->cpu = NULL;
     e->cpu_keyed = 0;
-}
-
-static int is_pim(const char *backend)
-{
-    return strcmp(backend, "pim") == 0;
 }
 
 cpim_ctx *cpp_eng_acquire(cpp_eng *e, uint64_t len, int *pim)

@@ -32,7 +32,7 @@ static void sha_free(void *vctx)
     if (c == NULL)
         return;
     cpp_eng_free(&c->eng);
-    OPENSSL_cleanse(c, sizeof *c);
+    OPENSSL_cleanse(&c->st, sizeof c->st); /* message bytes; the rest holds none */
     free(c);
 }
 

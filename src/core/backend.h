@@ -148,6 +148,11 @@ typedef struct cpim_sha_engine {
                       uint8_t (*digests)[32], cpim_stats *st);
     cpim_err (*blocks)(void *state, uint32_t *const *h, const uint8_t *const *p,
                        const size_t *nblocks, size_t count, cpim_stats *st);
+    /* optional: one stream's nblocks (>= 1) whole blocks into h on the
+     * calling thread; cannot fail.  The streaming calls on one message (every
+     * EVP digest) use it instead of `blocks`, its argument arrays and the
+     * working copies a fallible engine needs (NULL: they use `blocks`). */
+    void (*stream)(void *state, uint32_t h[8], const uint8_t *p, size_t nblocks);
     cpim_err (*hmac)(void *state, const uint8_t *const *keys, const size_t *key_lens,
                      const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
                      uint8_t (*macs)[32], cpim_stats *st);

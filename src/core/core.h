@@ -24,6 +24,7 @@ struct cpim_ctx {
     int has_key;
     int has_xts_key;
     cpim_stats last;
+    int last_plain;   /* `last` was written by cpim_core_done */
     unsigned threads; /* cpim_options.threads, for the core's own parallel work */
     int unmeasured;   /* cpim_options.unmeasured: no measured clock read */
     atomic_flag busy; /* set while a call runs (see CPIM_ERR_BUSY) */
@@ -54,6 +55,10 @@ cpim_err cpim_core_begin(cpim_ctx *ctx, cpim_stats *st, size_t bytes);
  * run; the measured total from t0 if the engine set none, every measured
  * figure 0 on an unmeasured context), frees the context; returns rc. */
 cpim_err cpim_core_finish(cpim_ctx *ctx, cpim_err rc, cpim_stats *st, double t0);
+/* cpim_core_finish of a successful call taken with atomic_flag_test_and_set
+ * on ctx->busy (no cpim_core_begin) whose statistics are only its `bytes`:
+ * writes them straight into the context's last ones, frees the context. */
+void cpim_core_done(cpim_ctx *ctx, size_t bytes, double t0);
 
 /* A resident region's backend object (tests: MRAM inspection). */
 void *cpim_core_region_impl(const cpim_region *region);

@@ -53,6 +53,8 @@ int cpim_engine_has(const cpim_ctx *ctx, cpim_engine_op op)
         return s && s->batch;
     case CPIM_OP_SHA_BLOCKS:
         return s && s->blocks;
+    case CPIM_OP_SHA_STREAM:
+        return s && s->stream;
     case CPIM_OP_HMAC:
         return s && s->hmac;
     case CPIM_OP_PBKDF2:
@@ -136,6 +138,11 @@ cpim_err cpim_engine_sha_blocks(const cpim_ctx *ctx, uint32_t *const *h, const u
     if (!cpim_engine_has(ctx, CPIM_OP_SHA_BLOCKS))
         return CPIM_ERR_UNSUPPORTED;
     return sha_of(ctx)->blocks(STATE(ctx, CPIM_FAMILY_SHA), h, p, nblocks, count, st);
+}
+
+void cpim_engine_sha_stream(const cpim_ctx *ctx, uint32_t h[8], const uint8_t *p, size_t nblocks)
+{
+    sha_of(ctx)->stream(STATE(ctx, CPIM_FAMILY_SHA), h, p, nblocks);
 }
 
 cpim_err cpim_engine_hmac(cpim_ctx *ctx, const uint8_t *const *keys, const size_t *key_lens,

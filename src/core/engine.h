@@ -23,6 +23,7 @@ typedef enum cpim_engine_op {
     CPIM_OP_GCM_RANGE,
     CPIM_OP_SHA_BATCH,
     CPIM_OP_SHA_BLOCKS,
+    CPIM_OP_SHA_STREAM,
     CPIM_OP_HMAC,
     CPIM_OP_PBKDF2,
     CPIM_OP_NTT,
@@ -54,6 +55,8 @@ cpim_err cpim_engine_sha_batch(cpim_ctx *ctx, const uint8_t *const *msgs, const 
  * engine has no pbkdf2 of its own: backend.h). */
 cpim_err cpim_engine_sha_blocks(const cpim_ctx *ctx, uint32_t *const *h, const uint8_t *const *p,
                                 const size_t *nblocks, size_t count, cpim_stats *st);
+/* The engine's one-stream op (CPIM_OP_SHA_STREAM: check first). */
+void cpim_engine_sha_stream(const cpim_ctx *ctx, uint32_t h[8], const uint8_t *p, size_t nblocks);
 cpim_err cpim_engine_hmac(cpim_ctx *ctx, const uint8_t *const *keys, const size_t *key_lens,
                           const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
                           uint8_t (*macs)[32], cpim_stats *st);

@@ -291,8 +291,75 @@ cpim_err cpim_sha256_final_many(cpim_ctx *ctx, cpim_sha256_state *const *s, size
     return cpim_core_finish(ctx, rc, &st, t0);
 }
 
+/* ---- one message on an engine with a one-stream op ---------------------------------------- */
+
+/* The state absorbs p[0..len) in place: the engine cannot fail, so no
+ * working copy has to wait for the backend's success (as in update_many). */
+static cpim_err stream_update(cpim_ctx *ctx, cpim_sha256_state *s, const uint8_t *p, size_t len)
+{
+    if ((len && !p) || s->ready != SHA_READY || s->nbuf >= 64)
+        return CPIM_ERR_INVALID_ARG;
+    if (atomic_flag_test_and_set(&ctx->busy))
+        return CPIM_ERR_BUSY;
+    double t0 = cpim_core_now(ctx);
+    size_t n = len;
+    if (s->nbuf && n) {
+        size_t take = 64 - s->nbuf < n ? 64 - s->nbuf : n;
+        memcpy(s->buf + s->nbuf, p, take);
+        s->nbuf += (uint32_t)take;
+        p += take, n -= take;
+        if (s->nbuf == 64) {
+            cpim_engine_sha_stream(ctx, s->h, s->buf, 1);
+            s->nbuf = 0;
+        }
+    }
+    if (n >= 64) { /* the whole blocks straight from the caller's buffer */
+        cpim_engine_sha_stream(ctx, s->h, p, n / 64);
+        p += n - n % 64, n %= 64;
+    }
+    if (n) {
+        memcpy(s->buf, p, n);
+        s->nbuf = (uint32_t)n;
+    }
+    s->bytes += len;
+    cpim_core_done(ctx, len, t0);
+    return CPIM_OK;
+}
+
+static cpim_err stream_final(cpim_ctx *ctx, cpim_sha256_state *s, uint8_t digest[32])
+{
+    if (s->ready != SHA_READY || s->nbuf >= 64)
+        return CPIM_ERR_INVALID_ARG;
+    if (atomic_flag_test_and_set(&ctx->busy))
+        return CPIM_ERR_BUSY;
+    double t0 = cpim_core_now(ctx);
+    /* FIPS 180-4 5.1.1: 0x80, zeros, the length in bits (64-bit big-endian) */
+    uint8_t blk[128];
+    const uint32_t n = s->nbuf;
+    const size_t blocks = n < 56 ? 1 : 2;
+    memcpy(blk, s->buf, n);
+    blk[n] = 0x80;
+    memset(blk + n + 1, 0, 64 * blocks - 8 - (n + 1));
+    const uint64_t bits = s->bytes * 8;
+    for (int k = 0; k < 8; k++)
+        blk[blocks * 64 - 1 - k] = (uint8_t)(bits >> (8 * k));
+    cpim_engine_sha_stream(ctx, s->h, blk, blocks);
+    for (int k = 0; k < 8; k++) {
+        digest[4 * k] = (uint8_t)(s->h[k] >> 24);
+        digest[4 * k + 1] = (uint8_t)(s->h[k] >> 16);
+        digest[4 * k + 2] = (uint8_t)(s->h[k] >> 8);
+        digest[4 * k + 3] = (uint8_t)s->h[k];
+    }
+    cpim_wipe(blk, 64 * blocks); /* message bytes */
+    cpim_wipe(s, sizeof *s);
+    cpim_core_done(ctx, 0, t0);
+    return CPIM_OK;
+}
+
 cpim_err cpim_sha256_update(cpim_ctx *ctx, cpim_sha256_state *s, const uint8_t *p, size_t len)
 {
+    if (ctx && s && cpim_engine_has(ctx, CPIM_OP_SHA_STREAM))
+        return stream_update(ctx, s, p, len);
     cpim_sha256_state *const v[1] = {s};
     const uint8_t *const q[1] = {p};
     return cpim_sha256_update_many(ctx, v, q, &len, 1);
@@ -302,6 +369,8 @@ cpim_err cpim_sha256_final(cpim_ctx *ctx, cpim_sha256_state *s, uint8_t digest[3
 {
     if (!digest)
         return CPIM_ERR_INVALID_ARG;
+    if (ctx && s && cpim_engine_has(ctx, CPIM_OP_SHA_STREAM))
+        return stream_final(ctx, s, digest);
     cpim_sha256_state *const v[1] = {s};
     return cpim_sha256_final_many(ctx, v, 1, (uint8_t(*)[32])digest);
 }

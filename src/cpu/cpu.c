@@ -404,19 +404,23 @@ struct blocks_job {
     const size_t *nb;
 };
 
+/* see portable.h */
+void cpim_portable_sha256_stream(uint32_t h[8], const uint8_t *p, size_t nblocks)
+{
+    /* cpim_crypto_sha256_blocks counts blocks in 32 bits (DPU-sized) */
+    for (size_t left = nblocks; left;) {
+        uint32_t n = left > 0x10000000u ? 0x10000000u : (uint32_t)left;
+        cpim_crypto_sha256_blocks(h, p, n);
+        p += (size_t)n * 64;
+        left -= n;
+    }
+}
+
 static void blocks_runs(void *arg, size_t first, size_t end)
 {
     const struct blocks_job *j = arg;
-    for (size_t i = first; i < end; i++) {
-        const uint8_t *p = j->p[i];
-        /* cpim_crypto_sha256_blocks counts blocks in 32 bits (DPU-sized) */
-        for (size_t left = j->nb[i]; left;) {
-            uint32_t n = left > 0x10000000u ? 0x10000000u : (uint32_t)left;
-            cpim_crypto_sha256_blocks(j->h[i], p, n);
-            p += (size_t)n * 64;
-            left -= n;
-        }
-    }
+    for (size_t i = first; i < end; i++)
+        cpim_portable_sha256_stream(j->h[i], j->p[i], j->nb[i]);
 }
 
 /* see portable.h */
@@ -435,6 +439,12 @@ static cpim_err cpu_sha_blocks(void *state, uint32_t *const *h, const uint8_t *c
     (void)st; /* the core records bytes and the measured time */
     cpim_portable_sha256_blocks(s->threads, h, p, nblocks, count);
     return CPIM_OK;
+}
+
+static void cpu_sha_stream(void *state, uint32_t h[8], const uint8_t *p, size_t nblocks)
+{
+    (void)state; /* one stream: one thread */
+    cpim_portable_sha256_stream(h, p, nblocks);
 }
 
 static cpim_err cpu_sha(void *state, const uint8_t *const *msgs, const size_t *lens, size_t count,
@@ -468,6 +478,7 @@ static const cpim_aes_engine cpu_aes = {
 static const cpim_sha_engine cpu_sha256 = {
     .batch = cpu_sha,
     .blocks = cpu_sha_blocks,
+    .stream = cpu_sha_stream,
 };
 
 static const cpim_ntt_kernels *cpu_ntt_kernels(void)

@@ -80,5 +80,7 @@ void cpim_portable_gcm(const cpim_portable_aes *k, unsigned threads, cpim_dir di
  * from p[i], streams spread over threads (backend.h, sha256_blocks). */
 void cpim_portable_sha256_blocks(unsigned threads, uint32_t *const *h, const uint8_t *const *p,
                                  const size_t *nblocks, size_t count);
+/* One stream's nblocks whole blocks into h, on the calling thread. */
+void cpim_portable_sha256_stream(uint32_t h[8], const uint8_t *p, size_t nblocks);
 
 #endif /* CPIM_PORTABLE_H */

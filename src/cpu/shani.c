@@ -32,6 +32,7 @@
 
 #include "backend.h"
 #include "parallel.h"
+#include "portable.h"
 #include "sha256.h"
 #include "sha256_x86.h"
 #include "x86_cpu.h"
@@ -334,15 +335,10 @@ static void tail_phase(struct queue *q, struct lane *lanes, struct lane **act, i
             h[l] = act[l]->h;
             p[l] = act[l]->p;
         }
-        if (ni) {
+        if (ni)
             cpim_sha256_ni_lanes(k, h, p, nb);
-        } else {
-            for (size_t done = 0; done < nb;) { /* the portable code takes uint32_t counts */
-                uint32_t c = nb - done > (1u << 24) ? 1u << 24 : (uint32_t)(nb - done);
-                cpim_crypto_sha256_blocks(h[0], p[0] + 64 * done, c);
-                done += c;
-            }
-        }
+        else
+            cpim_portable_sha256_stream(h[0], p[0], nb);
         for (int l = 0; l < k; l++) {
             act[l]->p += 64 * nb;
             act[l]->nb -= nb;
@@ -483,9 +479,27 @@ static cpim_err shani_sha_blocks(void *state, uint32_t *const *h, const uint8_t 
 #endif
 }
 
+/* One message (the streaming calls): the x1 kernel straight on h, or the
+ * portable code on a CPU with AVX2 but no SHA-NI (its SIMD lanes need
+ * several messages). */
+static void shani_sha_stream(void *state, uint32_t h[8], const uint8_t *p, size_t nblocks)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    const struct shani_state *s = state;
+    if (s->eng & CPIM_SHA_ENG_NI) {
+        cpim_sha256_ni_x1(h, p, nblocks);
+        return;
+    }
+#else
+    (void)state;
+#endif
+    cpim_portable_sha256_stream(h, p, nblocks);
+}
+
 static const cpim_sha_engine shani_sha256 = {
     .batch = shani_sha,
     .blocks = shani_sha_blocks,
+    .stream = shani_sha_stream,
 };
 
 /* AES and the NTT are cpu's engines (the portable code, portable.h); the
