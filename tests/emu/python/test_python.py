@@ -138,7 +138,8 @@ def python_numpy():
     try:
         import numpy as np
     except ImportError:
-        raise Skip("python3-numpy is not installed")
+        raise Skip("numpy is not importable by %s (Debian's python3-numpy serves /usr/bin/python3)"
+                   % sys.executable)
     with tempfile.TemporaryDirectory() as tmp:
         with DpuSet(nr_dpus=4, binary=reduce_binary(tmp)) as s:
             data = np.arange(4 * 3000, dtype=np.uint64).reshape(4, 3000) * 3
