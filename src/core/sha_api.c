@@ -333,11 +333,13 @@ static cpim_err stream_final(cpim_ctx *ctx, cpim_sha256_state *s, uint8_t digest
     if (atomic_flag_test_and_set(&ctx->busy))
         return CPIM_ERR_BUSY;
     double t0 = cpim_core_now(ctx);
-    /* FIPS 180-4 5.1.1: 0x80, zeros, the length in bits (64-bit big-endian) */
-    uint8_t blk[128];
+    /* FIPS 180-4 5.1.1: 0x80, zeros, the length in bits (64-bit big-endian);
+     * padded in the state's own block unless it takes a second one */
     const uint32_t n = s->nbuf;
+    uint8_t two[128], *blk = n < 56 ? s->buf : two;
     const size_t blocks = n < 56 ? 1 : 2;
-    memcpy(blk, s->buf, n);
+    if (blocks == 2)
+        memcpy(two, s->buf, n);
     blk[n] = 0x80;
     memset(blk + n + 1, 0, 64 * blocks - 8 - (n + 1));
     const uint64_t bits = s->bytes * 8;
@@ -350,7 +352,8 @@ static cpim_err stream_final(cpim_ctx *ctx, cpim_sha256_state *s, uint8_t digest
         digest[4 * k + 2] = (uint8_t)(s->h[k] >> 8);
         digest[4 * k + 3] = (uint8_t)s->h[k];
     }
-    cpim_wipe(blk, 64 * blocks); /* message bytes */
+    if (blocks == 2)
+        cpim_wipe(two, sizeof two); /* message bytes */
     cpim_wipe(s, sizeof *s);
     cpim_core_done(ctx, 0, t0);
     return CPIM_OK;
