@@ -1479,7 +1479,7 @@ static void steady_leave(vdpu_t *d, const steady_t *s, uint64_t T, unsigned *las
  * run of test_vdpu.c (compared with the skipping and the translation off),
  * fuzz_jit. */
 #define WIN_SPAN 4095u           /* cycles per window: its relative cycles fit 12 bits */
-#define WIN_UNDO (2u * WIN_SPAN) /* one head per cycle, 2 words at most each */
+#define WIN_UNDO (4u * WIN_SPAN) /* one head per cycle, 2 accesses of 2 words at most each */
 
 /* A word's stamp: bits 31:24 the window that set it (else: not touched in
  * this one), 23:12 the cycle of its last write and 11:0 of its latest read,
@@ -1541,26 +1541,21 @@ static const uint8_t win_kind[OP__COUNT] = {
     [OP_SH] = 2 | WIN_ST, [OP_SD] = 8 | WIN_ST,
 };
 
-/* The head of t, when it is an aligned WRAM access that issue_head runs as
- * that access alone (cost 1, no folded instruction after it): does it at
- * relative cycle c, as exec_core does. 1: done; 0: not such a head (t
- * untouched); -1: a conflict (the window is undone). */
-static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
+/* One aligned WRAM access of kind k (win_kind) at address a by instruction
+ * I of t, stamped at relative cycle c, as exec_core does it: 1 done, -1 a
+ * conflict (the window is undone: nothing needs restoring here). */
+static inline __attribute__((always_inline)) int
+win_do(vdpu_win_t *w, uint8_t *W, uint32_t *R, const vinsn_t *I, unsigned k, uint32_t a, uint32_t c)
 {
-    const vinsn_t *I = &d->code[t->pc];
-    const unsigned k = win_kind[I->op], size = k & 15u;
-    uint32_t *R = t->r;
-    const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
-    if (!k || I->cost != 1 || d->code[t->pc + 1].cost == 0 || (a & (0xffff0000u | (size - 1))) != 0)
-        return 0;
+    const unsigned size = k & 15u;
     const uint32_t wi = a >> 2;
     const int store = (k & WIN_ST) != 0;
     if (!win_stamp(w, wi, c, store) || (size == 8 && !win_stamp(w, wi + 1, c, store)))
         return -1;
-    uint8_t *W = d->wram;
     if (store) {
         if (w->nundo + 2 > WIN_UNDO)
-            return -1; /* cannot happen: one head per cycle in a steady state */
+            return -1; /* one head per cycle, two stores in one at most but for
+                          rare three-access slots: treated as a conflict, exact */
         memcpy(&w->undo[w->nundo].old, W + 4 * wi, 4);
         w->undo[w->nundo++].w = wi;
         if (size == 8) {
@@ -1593,8 +1588,146 @@ static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
         R[I->rd + 1] = v[1];
     }
     R[32] = 0;
-    t->pc++;
     return 1;
+}
+
+/* Instructions a window runs inside a head's issue slot besides accesses:
+ * register-only ones that cannot fault and cost one slot (alu()'s ops, no
+ * multiply or divide: those have slots of their own), and conditional
+ * branches */
+static inline int win_alu(int op)
+{
+    return op == OP_LI || (op >= OP_FIRST_IMM && op <= OP_LAST_IMM) ||
+           (op >= OP_FIRST_REG && op <= OP_SH3ADD);
+}
+
+/* 1 when instruction X writes register r (the sink, 32, is no register) */
+static inline int win_writes(const vinsn_t *X, unsigned k, unsigned r)
+{
+    if (k & WIN_ST)
+        return 0;
+    return X->rd == r || ((k & 15u) == 8 && X->rd + 1u == r);
+}
+
+/* The rest of win_access: a head whose issue slot holds more than one
+ * instruction. exec_core with a budget of 1 runs, from the head, the
+ * instructions of cost 0 before the first of cost 1, that one, and those of
+ * cost 0 after it. The window runs such a slot when it is: an access of cost
+ * 0 (folded into an earlier one's ld/sd) or none, then an access, an ALU
+ * instruction or a conditional branch of cost 1, then (not after a branch)
+ * an access of cost 0 or none, each access an aligned WRAM one whose address
+ * is known before anything runs (no earlier part of the slot writes its
+ * base register). Otherwise 0 and t untouched. */
+static __attribute__((noinline)) int win_slot(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
+{
+    const vinsn_t *code = d->code;
+    const uint32_t n = d->prog->n_insns;
+    uint32_t pc = t->pc, *R = t->r;
+    const vinsn_t *lead = NULL, *S, *trail = NULL;
+    unsigned kl = 0, ks, kt = 0;
+    uint32_t al = 0, as = 0, at = 0;
+    if (code[pc].cost == 0) {
+        lead = &code[pc];
+        kl = win_kind[lead->op];
+        al = R[lead->rs1] + (uint32_t)lead->imm;
+        if (!kl || (al & (0xffff0000u | ((kl & 15u) - 1))) != 0)
+            return 0;
+        pc++; /* a folded instruction is never the sentinel: pc < n */
+    }
+    S = &code[pc];
+    ks = win_kind[S->op];
+    const int br = S->op >= OP_BEQ && S->op <= OP_BGEU;
+    if (S->cost != 1 || (!ks && !br && !win_alu(S->op)))
+        return 0;
+    if (ks) {
+        if (lead && win_writes(lead, kl, S->rs1))
+            return 0;
+        as = R[S->rs1] + (uint32_t)S->imm;
+        if ((as & (0xffff0000u | ((ks & 15u) - 1))) != 0)
+            return 0;
+    }
+    if (br) {
+        /* where it goes must start a slot of its own (else exec_core runs a
+         * folded instruction there in this one) */
+        if ((uint32_t)S->imm > n || code[S->imm].cost == 0 || S[1].cost == 0 ||
+            (lead && (win_writes(lead, kl, S->rs1) || win_writes(lead, kl, S->rs2))))
+            return 0;
+    } else if (S[1].cost == 0) {
+        trail = &S[1]; /* not the sentinel: that costs 1 */
+        kt = win_kind[trail->op];
+        if (!kt || trail[1].cost == 0 || (lead && win_writes(lead, kl, trail->rs1)) ||
+            (ks ? win_writes(S, ks, trail->rs1) : S->rd == trail->rs1))
+            return 0;
+        at = R[trail->rs1] + (uint32_t)trail->imm;
+        if ((at & (0xffff0000u | ((kt & 15u) - 1))) != 0)
+            return 0;
+    }
+    /* nothing can fail now but a conflict, which undoes the whole window */
+    uint8_t *W = d->wram;
+    if (lead && win_do(w, W, R, lead, kl, al, c) < 0)
+        return -1;
+    if (ks) {
+        if (win_do(w, W, R, S, ks, as, c) < 0)
+            return -1;
+        pc++;
+    } else if (br) {
+        const uint32_t x = R[S->rs1], y = R[S->rs2];
+        int taken;
+        switch (S->op) {
+        case OP_BEQ:
+            taken = x == y;
+            break;
+        case OP_BNE:
+            taken = x != y;
+            break;
+        case OP_BLT:
+            taken = (int32_t)x < (int32_t)y;
+            break;
+        case OP_BGE:
+            taken = (int32_t)x >= (int32_t)y;
+            break;
+        case OP_BLTU:
+            taken = x < y;
+            break;
+        default:
+            taken = x >= y;
+            break;
+        }
+        pc = taken ? (uint32_t)S->imm : pc + 1;
+    } else {
+        const uint32_t b = S->op <= OP_LAST_IMM ? (uint32_t)S->imm : R[S->rs2];
+        R[S->rd] = alu(S->op, R[S->rs1], b);
+        R[32] = 0;
+        pc++;
+    }
+    if (trail) {
+        if (win_do(w, W, R, trail, kt, at, c) < 0)
+            return -1;
+        pc++;
+    }
+    t->pc = pc;
+    return 1;
+}
+
+/* The head of t, when it is what issue_head runs at its cycle as aligned
+ * WRAM accesses (and the register-only instructions exec_core runs in the
+ * same issue slot: win_slot): does it at relative cycle c, as exec_core
+ * does. 1: done; 0: not such a head (t untouched); -1: a conflict (the
+ * window is undone). */
+static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
+{
+    const vinsn_t *I = &d->code[t->pc];
+    const unsigned k = win_kind[I->op];
+    uint32_t *R = t->r;
+    const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
+    /* the commonest: one access alone in its slot */
+    if (LIKELY(k && I->cost == 1 && I[1].cost != 0)) {
+        if ((a & (0xffff0000u | ((k & 15u) - 1))) != 0)
+            return 0;
+        t->pc++;
+        return win_do(w, d->wram, R, I, k, a, c);
+    }
+    return win_slot(d, w, t, c);
 }
 
 enum { WIN_FAIL, WIN_STOPPED, WIN_FULL };

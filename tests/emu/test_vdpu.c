@@ -1352,6 +1352,49 @@ static void test_window(void)
     }
 }
 
+/* The windows on heads that are two word accesses the DPU does as one
+ * (paired into an 8-byte ld/sd: the second costs no slot and runs in the
+ * first's), on pairs every tasklet reads and writes, some writes to one word
+ * of a pair only. run() compares each with the cycle-by-cycle scheduler;
+ * the windows must have run most heads (each loop iteration's load is such
+ * a pair: a window that stopped at them would run almost none) and some
+ * must have been undone. */
+static void test_window_pairs(void)
+{
+    const char *nm = "steady_windows_identical_with_paired_words";
+    static const int counts[] = {2, 5, 12, 16};
+    long long heads = 0, steady = 0, undone = 0;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        char path[256], flags[64], out[32];
+        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", counts[i]);
+        snprintf(out, sizeof out, "paired_words_%d", counts[i]);
+        if (build(out, "paired_words.c", flags, path, sizeof path)) {
+            fail(nm, "build failed: %.300s", last_log);
+            return;
+        }
+        ctx_t c;
+        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+            return;
+        wr32(&c, "iterations", 24);
+        vdpu_result_t r;
+        int rc = run_ok(nm, &c, &r);
+        close_prog(&c);
+        if (rc)
+            return;
+        heads += (long long)r.window_heads;
+        steady += (long long)r.steady_heads;
+        undone += (long long)r.window_undone;
+    }
+    if (2 * heads < steady || undone == 0)
+        fail(nm, "the windows ran %lld of %lld steady heads (want half at least), %lld undone",
+             heads, steady, undone);
+    else {
+        printf("# paired words: %lld of %lld steady heads in windows, %lld windows undone\n", heads,
+               steady, undone);
+        pass(nm);
+    }
+}
+
 static void test_stream(void)
 {
     const char *nm = "timing_mram_stream_2KiB_600_700_MBps";
@@ -1825,6 +1868,7 @@ int main(int argc, char **argv)
     test_register_group("wrapper_path", test_wrapper_path, 1);
     test_register_group("skip_identical", test_skip_identical, 1);
     test_register_group("window", test_window, 1);
+    test_register_group("window_pairs", test_window_pairs, 1);
     test_register_group("jit_identical", test_jit_identical, 1);
     test_register_group("jit_bounds", test_jit_bounds, 1);
     return test_main(argc, argv);
