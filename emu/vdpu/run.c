@@ -1384,8 +1384,11 @@ static int steady_enter(const vdpu_t *d, uint64_t now, unsigned last, steady_t *
         if (d->t[k].state == TS_RUN)
             s->idx[n++] = (uint8_t)k;
     }
-    if (n < 2)
-        return 0; /* one tasklet: run_timed's own shortcut */
+    if (n == 0)
+        return 0;
+    /* one tasklet alone is the case n < rev below with one member (its
+     * heads every rev cycles plus its pending slots): the windows then run
+     * its heads without any conflict to look for */
     s->n = n;
     s->t0 = now;
     if (n >= rev) {
