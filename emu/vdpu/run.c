@@ -1733,6 +1733,86 @@ static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
     return win_slot(d, w, t, c);
 }
 
+/* What a member's part of a window did (win_part) */
+typedef struct {
+    uint64_t H;     /* its next head, not run */
+    uint64_t lastH; /* its last head run (nheads > 0) */
+    uint64_t ins, slots, nheads;
+    uint32_t last_ra; /* the slots of the run-ahead after that head */
+} win_part_t;
+
+/* Member t's heads from cycle H while before T: each head (win_access at its
+ * cycle relative to T0) and its run-ahead, the next head L cycles per slot
+ * later. 1: reached T; 0: stopped at a head the window does not run (o->H);
+ * -1: a conflict. A function of its own (not inlined): the per-head loop
+ * then keeps its values in registers. */
+static __attribute__((noinline)) int win_part(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint64_t H,
+                                              uint64_t T, uint64_t T0, uint64_t L, win_part_t *o)
+{
+    /* locals, not loads through d and w after every access: a store to
+     * WRAM (bytes) may alias anything for the compiler */
+    const vinsn_t *const code = d->code;
+    uint8_t *const W = d->wram;
+    uint32_t *const st = w->st, *const R = t->r;
+    const uint32_t g = w->gen << 24;
+    uint32_t nu = w->nundo;
+    uint64_t ins = 0, slots = 0, nheads = 0, lastH = 0;
+    uint32_t last_ra = 0;
+    int r = 1;
+    while (H < T) {
+        const uint32_t c = (uint32_t)(H - T0 + 1);
+        const vinsn_t *I = &code[t->pc];
+        const unsigned k = win_kind[I->op];
+        const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
+        if (LIKELY(k && (k & 15u) == 4 && I->cost == 1 && I[1].cost != 0 &&
+                   (a & 0xffff0003u) == 0)) {
+            /* the commonest head, a word access alone in its slot: win_do
+             * with its stamp (win_stamp) inline */
+            const uint32_t wi = a >> 2;
+            uint32_t e = st[wi];
+            if ((e & 0xff000000u) != g)
+                e = g;
+            if (k & WIN_ST) {
+                if (WS_WT(e) > c || WS_RT(e) > c || nu + 1 > WIN_UNDO) {
+                    r = -1;
+                    break;
+                }
+                st[wi] = (e & 0xff000fffu) | c << 12;
+                memcpy(&w->undo[nu].old, W + a, 4);
+                w->undo[nu++].w = wi;
+                memcpy(W + a, &R[I->rs2], 4);
+            } else {
+                if (WS_WT(e) > c) {
+                    r = -1;
+                    break;
+                }
+                if (WS_RT(e) < c)
+                    st[wi] = (e & ~0xfffu) | c;
+                memcpy(&R[I->rd], W + a, 4);
+                R[32] = 0;
+            }
+            t->pc++;
+        } else {
+            w->nundo = nu;
+            r = win_access(d, w, t, c);
+            nu = w->nundo;
+            if (r <= 0)
+                break;
+        }
+        uint32_t ra_n, ra_slots = runahead(d, t, 64, &ra_n);
+        ins += 1u + ra_n;
+        slots += 1u + ra_slots;
+        last_ra = ra_slots;
+        lastH = H;
+        H += L + (uint64_t)ra_slots * L;
+        nheads++;
+        r = 1;
+    }
+    w->nundo = nu;
+    *o = (win_part_t){H, lastH, ins, slots, nheads, last_ra};
+    return r;
+}
+
 enum { WIN_FAIL, WIN_STOPPED, WIN_FULL };
 
 /* One window from cycle T0 (every head before it done, the calendar's
@@ -1768,37 +1848,30 @@ static int win_run(vdpu_t *d, steady_t *s, uint64_t T0, uint64_t *S, uint64_t *w
          * after still run, so that it comes down to its lowest now) */
         for (unsigned j = 0; j < s->n && bad != 1; j++) {
             vtask_t *t = &d->t[s->idx[j]];
-            uint64_t H = s->h[j], ins = 0, slots = 0;
-            while (H < T) {
-                int r = win_access(d, w, t, (uint32_t)(H - T0 + 1));
-                if (r <= 0) {
-                    if (r < 0) {
-                        bad = 1;
-                    } else {
-                        full = 0;
-                        T = H; /* the horizon comes down to this head */
-                        if (maxH >= T)
-                            bad = 2; /* members before ran heads past it */
-                    }
-                    break;
-                }
-                uint32_t ra_n, ra_slots = runahead(d, t, 64, &ra_n);
-                ins += 1u + ra_n;
-                slots += 1u + ra_slots;
-                t->pending = ra_slots;
-                t->ready = H + rev;
-                s->tau[j] = H + L;
-                if (H > maxH)
-                    maxH = H;
-                H += L + (uint64_t)ra_slots * L;
-                nheads++;
+            win_part_t o;
+            const int r = win_part(d, w, t, s->h[j], T, T0, L, &o);
+            if (r < 0) {
+                bad = 1;
+            } else if (r == 0) {
+                full = 0;
+                T = o.H; /* the horizon comes down to this head */
+                if (maxH >= T)
+                    bad = 2; /* members before ran heads past it */
             }
-            s->h[j] = H;
+            if (o.nheads) {
+                t->pending = o.last_ra;
+                t->ready = o.lastH + rev;
+                s->tau[j] = o.lastH + L;
+                if (o.lastH > maxH)
+                    maxH = o.lastH;
+                nheads += o.nheads;
+            }
+            s->h[j] = o.H;
             s->ready0[j] = t->ready;
-            t->st.instructions += ins;
-            t->st.slots += slots;
-            d->res->instructions += ins;
-            d->total_slots += slots;
+            t->st.instructions += o.ins;
+            t->st.slots += o.slots;
+            d->res->instructions += o.ins;
+            d->total_slots += o.slots;
         }
         if (!bad && d->params.max_instructions && d->res->instructions > d->params.max_instructions)
             bad = 1; /* the calendar stops at the head the limit passes */
