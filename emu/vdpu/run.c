@@ -1759,11 +1759,54 @@ static __attribute__((noinline)) int win_part(vdpu_t *d, vdpu_win_t *w, vtask_t 
     uint64_t ins = 0, slots = 0, nheads = 0, lastH = 0;
     uint32_t last_ra = 0;
     int r = 1;
+    /* the window form of the translation (jit.h) runs the word heads alone
+     * in their slots and the run-ahead between them, the rest is here */
+    const vdpu_jit_t *const wj = d->jit_win;
+    const void *const *const wtab = wj ? vdpu_jit_entries(wj) : NULL;
+    vdpu_jit_wctx_t cx = {.L = L,
+                          .T = T,
+                          .st = st,
+                          .undo = w->undo,
+                          .c0 = (uint32_t)(T0 - 1),
+                          .g = g,
+                          .ucap = WIN_UNDO};
     while (H < T) {
         const uint32_t c = (uint32_t)(H - T0 + 1);
         const vinsn_t *I = &code[t->pc];
         const unsigned k = win_kind[I->op];
         const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
+        const void *ent;
+        if (wtab && (k & 15u) == 4 && I->cost == 1 && I[1].cost != 0 &&
+            (ent = wtab[t->pc]) != NULL) {
+            cx.H = H - L; /* so that the entry's head is at H */
+            cx.sl = 0;
+            cx.left = 64;
+            cx.nu = nu;
+            cx.ins = cx.slots = cx.nheads = 0;
+            t->pc = vdpu_jit_win(wj, ent, t, W, &cx);
+            d->res->jit_entries++;
+            nu = cx.nu;
+            if (cx.nheads) {
+                /* the run-ahead after its last head: the interpreter's
+                 * where it stopped inside it */
+                uint32_t ra_slots = cx.sl, ra_ins = cx.sl;
+                const int op = code[t->pc].op;
+                if (!((op >= OP_LB && op <= OP_SW) || op == OP_LD || op == OP_SD)) {
+                    uint32_t n2, s2 = runahead(d, t, cx.left, &n2);
+                    ra_slots += s2;
+                    ra_ins += n2;
+                }
+                ins += cx.ins + ra_ins;
+                slots += cx.slots + ra_slots;
+                nheads += cx.nheads;
+                last_ra = ra_slots;
+                lastH = cx.H;
+                H = cx.H + L + (uint64_t)ra_slots * L;
+                r = 1;
+                continue;
+            }
+            /* it ran none: the head it stopped at is the one below */
+        }
         if (LIKELY(k && (k & 15u) == 4 && I->cost == 1 && I[1].cost != 0 &&
                    (a & 0xffff0003u) == 0)) {
             /* the commonest head, a word access alone in its slot: win_do
@@ -2108,13 +2151,15 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
         vdpu_gdb_run_begin(d);
     d->slow = d->prof != NULL || d->dbg != NULL;
     /* translated code runs fast mode's quanta, and timed mode's run-ahead */
-    d->jit = d->jit_pure = NULL;
+    d->jit = d->jit_pure = d->jit_win = NULL;
     d->jit_pure_ent = NULL;
     if (d->params.jit && !d->slow) {
         if (d->params.mode == VDPU_MODE_FAST)
             d->jit = vdpu_jit_get(p, d->params.isa_fusion != 0, 0);
-        else
+        else {
             d->jit_pure = vdpu_jit_get(p, d->params.isa_fusion != 0, 1);
+            d->jit_win = vdpu_jit_get(p, d->params.isa_fusion != 0, 2);
+        }
         d->jit_pure_ent = d->jit_pure ? vdpu_jit_entries(d->jit_pure) : NULL;
     }
     if (d->params.mode == VDPU_MODE_TIMED)

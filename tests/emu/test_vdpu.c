@@ -1221,9 +1221,9 @@ static void test_jit_identical(void)
 
 /* The translator's bounds: a whole IRAM of the instructions with the
  * longest translations (indirect jumps, div_step, a head before each: every
- * one a branch target) fits the buffer computed before emitting, in both
- * forms; and the encoder writes nothing past a buffer's end, it marks the
- * translation as failed instead. */
+ * one a branch target; word stores, the window form's longest heads) fits
+ * the buffer computed before emitting, in every form; and the encoder writes nothing past a
+ * buffer's end, it marks the translation as failed instead. */
 static void test_jit_bounds(void)
 {
     const char *nm = "jit_whole_iram_of_longest_forms_fits_its_buffer";
@@ -1238,16 +1238,18 @@ static void test_jit_bounds(void)
     };
     int ok = 1;
     /* all indirect jumps (the longest body, each after a run's end: a head),
-     * then the mix */
-    for (int mix = 0; mix < 2 && ok; mix++) {
+     * the mix, all word stores */
+    static const char *const what[] = {"jalr", "mixed instructions", "word stores"};
+    static const char *const form[] = {"fast", "run-ahead", "window"};
+    for (int mix = 0; mix < 3 && ok; mix++) {
         for (uint32_t i = 0; i < VDPU_IRAM_MAX_INSNS; i++)
-            words[i] = forms[mix ? i % (sizeof forms / sizeof forms[0]) : 0];
+            words[i] = forms[mix == 1 ? i % (sizeof forms / sizeof forms[0]) : mix ? 3 : 0];
         vdpu_decode(words, VDPU_IRAM_MAX_INSNS, code);
-        for (int pure = 0; pure < 2 && ok; pure++) {
+        for (int pure = 0; pure < 3 && ok; pure++) {
             vdpu_jit_t *j = vdpu_jit_build(code, VDPU_IRAM_MAX_INSNS, pure);
             if (!j) {
-                fail(nm, "the %s form of 4096 %s did not fit (or mmap failed)",
-                     pure ? "run-ahead" : "fast", mix ? "mixed instructions" : "jalr");
+                fail(nm, "the %s form of 4096 %s did not fit (or mmap failed)", form[pure],
+                     what[mix]);
                 ok = 0;
             }
             vdpu_jit_free(j);
