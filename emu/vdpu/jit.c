@@ -241,11 +241,12 @@ static void jalr(jb_t *b, const vinsn_t *I, uint32_t i)
 
 /* ------------------------------------------------ the window form's heads */
 
-/* a head the window form runs: a word load or store alone in its issue slot */
+/* a head the window form runs: a load or store of 1, 2 or 4 bytes alone in
+ * its issue slot */
 static int win_head_op(const vinsn_t *code, uint32_t i)
 {
     const vinsn_t *I = &code[i];
-    return (I->op == OP_LW || I->op == OP_SW) && I->cost == 1 && code[i + 1].cost != 0;
+    return I->op >= OP_LB && I->op <= OP_SW && I->cost == 1 && code[i + 1].cost != 0;
 }
 
 #define WC(f) ((int32_t)offsetof(vdpu_jit_wctx_t, f))
@@ -265,18 +266,23 @@ static void jcc_over_end(vdpu_x64_t *x, size_t from)
         x->overflow = 1; /* cannot happen: the jumped-over code is short */
 }
 
-/* Instruction i, a word load or store alone in its slot, as run.c's window
- * runs it (win_part's inline access): in the window form r8 = the state
- * (vdpu_jit_wctx_t), r9 = the cycle of the head before, r10 = L, rsi = the
- * stamps, ebp = the slots of the run-ahead since. Every check comes before
- * anything is written, and a failed one exits at i. */
+/* Instruction i, a load or store of 1, 2 or 4 bytes alone in its slot, as
+ * run.c's window runs it (win_part, win_do): in the window form r8 = the
+ * state (vdpu_jit_wctx_t), r9 = the cycle of the head before, r10 = L, rsi =
+ * the stamps, ebp = the slots of the run-ahead since. Every check comes
+ * before anything is written, and a failed one exits at i. */
 static void win_head(jb_t *b, uint32_t i)
 {
     const vinsn_t *I = &b->code[i];
     vdpu_x64_t *x = &b->x;
-    const int store = I->op == OP_SW;
+    const int op = I->op, store = op == OP_SW || op == OP_SH || op == OP_SB;
+    const int size = op == OP_LW || op == OP_SW                   ? 4
+                     : op == OP_LH || op == OP_LHU || op == OP_SH ? 2
+                                                                  : 1;
     static const uint8_t imul[] = {0x0f, 0xaf}, cmp[] = {0x3b}, ld[] = {0x8b}, st[] = {0x89},
-                         add_mr[] = {0x01}, grp1[] = {0x81}, cmovne[] = {0x0f, 0x45};
+                         stb[] = {0x88}, add_mr[] = {0x01}, grp1[] = {0x81},
+                         cmovne[] = {0x0f, 0x45}, lbu[] = {0x0f, 0xb6}, lb[] = {0x0f, 0xbe},
+                         lhu[] = {0x0f, 0xb7}, lh[] = {0x0f, 0xbf};
     /* rax = its cycle: the head before + L * (1 + the run-ahead's slots);
      * at or past the horizon: exit */
     mov_rr(x, X_AX, X_BP);
@@ -286,17 +292,24 @@ static void win_head(jb_t *b, uint32_t i)
     vdpu_x64_alu_rr64(x, ALU_ADD, X_AX, X_R9);
     vdpu_x64_op_mem(x, 0, 1, cmp, 1, X_AX, X_R8, -1, 0, WC(T));
     exit_if(b, CC_AE, i);
-    /* ecx = the address: an aligned word in WRAM (exec_core's test) */
+    /* ecx = the address: aligned to its size in WRAM (exec_core's test) */
     vdpu_x64_load(x, X_CX, X_BX, RO(I->rs1));
     if (I->imm)
         vdpu_x64_alu_imm(x, ALU_ADD, X_CX, (uint32_t)I->imm);
-    vdpu_x64_test_imm(x, X_CX, 0xffff0003u);
+    vdpu_x64_test_imm(x, X_CX, 0xffff0000u | (uint32_t)(size - 1));
     exit_if(b, CC_NE, i);
-    /* edx = the relative cycle, edi = the word's stamp (a fresh one when
-     * set in another window) */
+    if (store) { /* room in the undo log */
+        vdpu_x64_load(x, X_R11, X_R8, WC(nu));
+        vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(ucap));
+        exit_if(b, CC_AE, i);
+    }
+    /* edx = the relative cycle, edi = the stamp of its word (a fresh one
+     * when set in another window) */
     mov_rr(x, X_DX, X_AX);
     vdpu_x64_alu_rm(x, ALU_SUB, X_DX, X_R8, WC(c0));
-    vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_CX, 0, 0);
+    mov_rr(x, X_R11, X_CX);
+    vdpu_x64_alu_imm(x, ALU_AND, X_R11, ~3u);
+    vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_R11, 0, 0);
     mov_rr(x, X_R11, X_DI);
     vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xff000000u);
     vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(g));
@@ -312,37 +325,49 @@ static void win_head(jb_t *b, uint32_t i)
     vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
     if (store) {
         exit_if(b, CC_A, i);
-        vdpu_x64_load(x, X_R11, X_R8, WC(nu));
-        vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(ucap));
-        exit_if(b, CC_AE, i);
-        /* nothing exits from here: the head runs */
+        /* nothing exits from here: the head runs. Its stamp, at eax = the
+         * word's address */
         vdpu_x64_op_reg(x, 0, 1, st, 1, X_AX, X_R9); /* r9 = its cycle */
         mov_rr(x, X_AX, X_DX);
         vdpu_x64_shift_imm(x, SH_SHL, X_AX, 12);
         vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xff000fffu);
         vdpu_x64_alu_rr(x, ALU_OR, X_DI, X_AX);
-        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_CX, 0, 0);
+        mov_rr(x, X_AX, X_CX);
+        vdpu_x64_alu_imm(x, ALU_AND, X_AX, ~3u);
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_AX, 0, 0);
         /* the undo entry {word index, old value} at undo + 8 * nu */
-        vdpu_x64_load64(x, X_AX, X_R8, WC(undo));
-        mov_rr(x, X_DI, X_CX);
-        vdpu_x64_shift_imm(x, SH_SHR, X_DI, 2);
-        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_AX, X_R11, 3, 0);
-        vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_R12, X_CX, 0, 0);
-        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_AX, X_R11, 3, 4);
+        vdpu_x64_load(x, X_R11, X_R8, WC(nu));
+        vdpu_x64_load64(x, X_DI, X_R8, WC(undo));
+        mov_rr(x, X_DX, X_AX);
+        vdpu_x64_shift_imm(x, SH_SHR, X_DX, 2);
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 0);
+        vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DX, X_R12, X_AX, 0, 0);
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 4);
         vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
         vdpu_x64_store(x, X_R8, WC(nu), X_R11);
-        vdpu_x64_load(x, X_DI, X_BX, RO(I->rs2));
-        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_R12, X_CX, 0, 0);
+        /* the store (of dl / dx / edx) */
+        vdpu_x64_load(x, X_DX, X_BX, RO(I->rs2));
+        if (size == 1)
+            vdpu_x64_op_mem(x, 0, 0, stb, 1, X_DX, X_R12, X_CX, 0, 0);
+        else
+            vdpu_x64_op_mem(x, size == 2 ? 0x66 : 0, 0, st, 1, X_DX, X_R12, X_CX, 0, 0);
     } else {
         /* the latest read: this one when later than the stamp's */
         size_t over = jcc_over(x, CC_AE);
         vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xfffff000u);
         vdpu_x64_alu_rr(x, ALU_OR, X_DI, X_DX);
-        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_CX, 0, 0);
+        mov_rr(x, X_DX, X_CX);
+        vdpu_x64_alu_imm(x, ALU_AND, X_DX, ~3u);
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_DX, 0, 0);
         jcc_over_end(x, over);
         vdpu_x64_op_reg(x, 0, 1, st, 1, X_AX, X_R9); /* r9 = its cycle */
         if (I->rd != 32) {
-            vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_R12, X_CX, 0, 0);
+            const uint8_t *o = op == OP_LW    ? ld
+                               : op == OP_LBU ? lbu
+                               : op == OP_LB  ? lb
+                               : op == OP_LHU ? lhu
+                                              : lh;
+            vdpu_x64_op_mem(x, 0, 0, o, op == OP_LW ? 1 : 2, X_DI, X_R12, X_CX, 0, 0);
             vdpu_x64_store(x, X_BX, RO(I->rd), X_DI);
         }
     }

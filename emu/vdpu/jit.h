@@ -35,8 +35,8 @@ typedef struct vdpu_jit vdpu_jit_t;
  * are returned beside it; a load or store exits like an instruction not
  * translated (it is a head, issued at its cycle by the scheduler).
  * pure = 2: the window form (run.c's win_part, a member's part of a window):
- * the run-ahead form, in which the heads that are a word load or store alone
- * in their issue slot (cost 1, the next instruction's not 0) run inline as
+ * the run-ahead form, in which the heads that are a load or store of 1, 2 or
+ * 4 bytes alone in their issue slot (cost 1, the next one's not 0) run inline as
  * the window runs them (vdpu_jit_win below) instead of exiting; entries at
  * every head and at those instructions. */
 vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure);

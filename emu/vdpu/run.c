@@ -1759,8 +1759,9 @@ static __attribute__((noinline)) int win_part(vdpu_t *d, vdpu_win_t *w, vtask_t 
     uint64_t ins = 0, slots = 0, nheads = 0, lastH = 0;
     uint32_t last_ra = 0;
     int r = 1;
-    /* the window form of the translation (jit.h) runs the word heads alone
-     * in their slots and the run-ahead between them, the rest is here */
+    /* the window form of the translation (jit.h) runs the heads that are a
+     * load or store of 1, 2 or 4 bytes alone in their slots and the
+     * run-ahead between them, the rest is here */
     const vdpu_jit_t *const wj = d->jit_win;
     const void *const *const wtab = wj ? vdpu_jit_entries(wj) : NULL;
     vdpu_jit_wctx_t cx = {.L = L,
@@ -1776,7 +1777,7 @@ static __attribute__((noinline)) int win_part(vdpu_t *d, vdpu_win_t *w, vtask_t 
         const unsigned k = win_kind[I->op];
         const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
         const void *ent;
-        if (wtab && (k & 15u) == 4 && I->cost == 1 && I[1].cost != 0 &&
+        if (wtab && k && (k & 15u) != 8 && I->cost == 1 && I[1].cost != 0 &&
             (ent = wtab[t->pc]) != NULL) {
             cx.H = H - L; /* so that the entry's head is at H */
             cx.sl = 0;

@@ -1397,6 +1397,50 @@ static void test_window_pairs(void)
     }
 }
 
+/* The windows (and the translation's window form, which runs loads and
+ * stores of 1, 2 and 4 bytes inline) on heads of every access size, signed
+ * and unsigned, on bytes and halves the tasklets share, and a misaligned
+ * word load in a steady state (which the translation must leave to the
+ * interpreter: its outcome, or fault, at the same cycle and pc). run()
+ * compares each with the cycle-by-cycle interpreter; the windows must have
+ * run most heads. */
+static void test_window_sizes(void)
+{
+    const char *nm = "steady_windows_identical_with_every_access_size";
+    static const struct {
+        int tasklets;
+        uint32_t bad_at;
+    } runs[] = {{1, 0}, {3, 0}, {12, 0}, {16, 0}, {12, 9}, {16, 13}};
+    long long heads = 0, steady = 0;
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char path[256], flags[64], out[32];
+        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", runs[i].tasklets);
+        snprintf(out, sizeof out, "mixed_access_%d", runs[i].tasklets);
+        if (build(out, "mixed_access.c", flags, path, sizeof path)) {
+            fail(nm, "build failed: %.300s", last_log);
+            return;
+        }
+        ctx_t c;
+        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+            return;
+        wr32(&c, "iterations", 16);
+        wr32(&c, "bad_at", runs[i].bad_at);
+        vdpu_result_t r;
+        int rc = runs[i].bad_at ? run(nm, &c, &r) : run_ok(nm, &c, &r);
+        close_prog(&c);
+        if (rc)
+            return;
+        heads += (long long)r.window_heads;
+        steady += (long long)r.steady_heads;
+    }
+    if (2 * heads < steady)
+        fail(nm, "the windows ran %lld of %lld steady heads (want half at least)", heads, steady);
+    else {
+        printf("# every access size: %lld of %lld steady heads in windows\n", heads, steady);
+        pass(nm);
+    }
+}
+
 static void test_stream(void)
 {
     const char *nm = "timing_mram_stream_2KiB_600_700_MBps";
@@ -1871,6 +1915,7 @@ int main(int argc, char **argv)
     test_register_group("skip_identical", test_skip_identical, 1);
     test_register_group("window", test_window, 1);
     test_register_group("window_pairs", test_window_pairs, 1);
+    test_register_group("window_sizes", test_window_sizes, 1);
     test_register_group("jit_identical", test_jit_identical, 1);
     test_register_group("jit_bounds", test_jit_bounds, 1);
     return test_main(argc, argv);
