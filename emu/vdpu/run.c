@@ -1371,6 +1371,57 @@ static inline unsigned cal_pop(steady_t *s, uint64_t after)
     return s->who[w * 64 + b];
 }
 
+/* n >= revolver runnable tasklets that do not issue in ring order (with 11
+ * to 13 of them a tasklet that waited for a DMA can rejoin out of order, and
+ * with so little slack that order persists): the order they do issue in,
+ * when it is periodic. Round robin picks, each cycle, the first tasklet after
+ * the last issuer that is ready; with every tasklet ready 11 cycles after
+ * its issue, who can issue at a cycle depends only on the 10 issuers before
+ * it. So when round robin, run here from the actual ready times for two
+ * rounds of n cycles, issues every cycle, each tasklet once per round, and
+ * the second round in the first's order, every later round repeats it: the
+ * tasklet at position j issues at now + j + m * n. A head that makes its
+ * tasklet late for its turn (a DMA) ends the steady state, as in ring order
+ * (a late tasklet that is not the one to issue changes no pick: the pick
+ * is still the first of the others after the last issuer). Fills s->idx and
+ * s->tau0; 0 when not periodic so. */
+static int ring_order(const vdpu_t *d, uint64_t now, unsigned last, unsigned n, steady_t *s)
+{
+    const uint64_t rev = d->params.timing.revolver_cycles;
+    const unsigned nr = d->nr;
+    uint64_t ready[VDPU_MAX_TASKLETS];
+    uint8_t ord[2 * VDPU_MAX_TASKLETS];
+    uint32_t seen = 0;
+    for (unsigned k = 0; k < nr; k++)
+        ready[k] = d->t[k].state == TS_RUN ? d->t[k].ready : UINT64_MAX;
+    for (unsigned c = 0; c < 2 * n; c++) {
+        unsigned k = last, i;
+        for (i = 0; i < nr; i++) {
+            if (++k == nr)
+                k = 0;
+            if (ready[k] <= now + c)
+                break;
+        }
+        if (i == nr)
+            return 0; /* an idle cycle */
+        if (c < n) {
+            if (seen & (1u << k))
+                return 0; /* twice in a round: someone is missing */
+            seen |= 1u << k;
+        } else if (ord[c - n] != k) {
+            return 0;
+        }
+        ord[c] = (uint8_t)k;
+        ready[k] = now + c + rev;
+        last = k;
+    }
+    for (unsigned j = 0; j < n; j++) {
+        s->idx[j] = ord[j];
+        s->tau0[j] = now + j;
+    }
+    return 1;
+}
+
 /* Can the skipping start at cycle `now` (the scheduler about to pick after
  * `last`)? Fills s; 0 when the state is not steady. */
 static int steady_enter(const vdpu_t *d, uint64_t now, unsigned last, steady_t *s)
@@ -1394,8 +1445,11 @@ static int steady_enter(const vdpu_t *d, uint64_t now, unsigned last, steady_t *
     if (n >= rev) {
         s->L = n;
         for (unsigned j = 0; j < n; j++) {
-            if (d->t[s->idx[j]].ready > now + j)
-                return 0;
+            if (d->t[s->idx[j]].ready > now + j) {
+                if (!ring_order(d, now, last, n, s))
+                    return 0;
+                break;
+            }
             s->tau0[j] = now + j;
         }
     } else {
