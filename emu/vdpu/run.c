@@ -1336,6 +1336,7 @@ typedef struct {
     unsigned n;                         /* members */
     uint64_t L;                         /* period */
     uint64_t t0;                        /* cycle the skipping started */
+    uint64_t wake;                      /* the earliest a sleeper is ready (UINT64_MAX: none) */
     uint8_t idx[VDPU_MAX_TASKLETS];     /* tasklet of member j */
     uint64_t tau0[VDPU_MAX_TASKLETS];   /* first turn in the skipping */
     uint64_t tau[VDPU_MAX_TASKLETS];    /* first turn after its last head (or tau0) */
@@ -1393,7 +1394,9 @@ static int ring_order(const vdpu_t *d, uint64_t now, unsigned last, unsigned n, 
     uint8_t ord[2 * VDPU_MAX_TASKLETS];
     uint32_t seen = 0;
     for (unsigned k = 0; k < nr; k++)
-        ready[k] = d->t[k].state == TS_RUN ? d->t[k].ready : UINT64_MAX;
+        ready[k] = UINT64_MAX;
+    for (unsigned j = 0; j < n; j++) /* the members: sleepers issue nothing before s->wake */
+        ready[s->idx[j]] = d->t[s->idx[j]].ready;
     for (unsigned c = 0; c < 2 * n; c++) {
         unsigned k = last, i;
         for (i = 0; i < nr; i++) {
@@ -1428,12 +1431,26 @@ static int steady_enter(const vdpu_t *d, uint64_t now, unsigned last, steady_t *
 {
     const uint64_t rev = d->params.timing.revolver_cycles;
     const unsigned nr = d->nr;
-    unsigned n = 0, k = last;
+    unsigned n = 0, nc = 0, k = last;
+    for (unsigned i = 0; i < nr; i++)
+        nc += d->t[i].state == TS_RUN;
+    /* a sleeper: a runnable tasklet that cannot issue in the first round
+     * (waiting for its DMA); it issues nothing before it is ready, so the
+     * others are a steady state of their own up to then (s->wake), when the
+     * skipping ends */
+    const uint64_t asleep = now + (nc > rev ? nc : rev);
+    s->wake = UINT64_MAX;
     for (unsigned i = 0; i < nr; i++) {
         if (++k == nr)
             k = 0;
-        if (d->t[k].state == TS_RUN)
+        if (d->t[k].state != TS_RUN)
+            continue;
+        if (d->t[k].ready >= asleep) {
+            if (d->t[k].ready < s->wake)
+                s->wake = d->t[k].ready;
+        } else {
             s->idx[n++] = (uint8_t)k;
+        }
     }
     if (n == 0)
         return 0;
@@ -1925,6 +1942,8 @@ static int win_run(vdpu_t *d, steady_t *s, uint64_t T0, uint64_t *S, uint64_t *w
     uint64_t T = T0 + WIN_SPAN;
     if (d->params.max_cycles && d->params.max_cycles < T - 1)
         T = d->params.max_cycles + 1; /* no head past the watchdog's limit */
+    if (s->wake < T)
+        T = s->wake; /* nor past a sleeper's wake-up (steady_enter) */
     if (T <= T0)
         return WIN_FAIL;
     const uint64_t ins0 = d->res->instructions, slots0 = d->total_slots, je0 = d->res->jit_entries;
@@ -2045,6 +2064,13 @@ static int steady_run(vdpu_t *d, steady_t *s, uint64_t *now, unsigned *last, uin
         const uint64_t H = s->h[j];
         prev = H;
         vtask_t *t = &d->t[s->idx[j]];
+        /* a sleeper is ready: it takes turns from here, which the steady
+         * state does not know; the exact scheduler goes on */
+        if (H >= s->wake) {
+            steady_leave(d, s, s->wake, last, idle);
+            *now = s->wake;
+            return STEADY_CONTINUE;
+        }
         /* services read and change other tasklets' state (pending slots in
          * perf counters, wake-ups): let the exact scheduler issue them; so
          * does the watchdog once past its limit */
