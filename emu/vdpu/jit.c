@@ -36,9 +36,10 @@ struct vdpu_jit {
 
 /* the most bytes one index can take: head (19) + jump over it (2) + body
  * (the longest, jalr, is under 96) + its two exit stubs (under 30 each); in
- * the window form a head's body is under 240 */
+ * the window form a word store's head with its stubs takes 356, a pair of
+ * word stores 636 over its two indices (jit_bounds builds both) */
 #define MAX_PER_INSN     192u
-#define MAX_PER_INSN_WIN 512u
+#define MAX_PER_INSN_WIN 768u
 #define MAX_FIXED        128u /* prologue and the two exits */
 
 enum { FX_HEAD, FX_STUB, FX_HSTUB, FX_DYN, FX_EPI };
@@ -241,12 +242,10 @@ static void jalr(jb_t *b, const vinsn_t *I, uint32_t i)
 
 /* ------------------------------------------------ the window form's heads */
 
-/* a head the window form runs: a load or store of 1, 2 or 4 bytes alone in
- * its issue slot */
+/* a head the window form runs (jit.h) */
 static int win_head_op(const vinsn_t *code, uint32_t i)
 {
-    const vinsn_t *I = &code[i];
-    return I->op >= OP_LB && I->op <= OP_SW && I->cost == 1 && code[i + 1].cost != 0;
+    return vdpu_jit_win_head(code, i) != 0;
 }
 
 #define WC(f) ((int32_t)offsetof(vdpu_jit_wctx_t, f))
@@ -274,6 +273,8 @@ static void jcc_over_end(vdpu_x64_t *x, size_t from)
 static void win_head(jb_t *b, uint32_t i)
 {
     const vinsn_t *I = &b->code[i];
+    /* the second word of a pair, folded into this one's slot */
+    const vinsn_t *B = vdpu_jit_win_head(b->code, i) == 2 ? &b->code[i + 1] : NULL;
     vdpu_x64_t *x = &b->x;
     const int op = I->op, store = op == OP_SW || op == OP_SH || op == OP_SB;
     const int size = op == OP_LW || op == OP_SW                   ? 4
@@ -298,8 +299,21 @@ static void win_head(jb_t *b, uint32_t i)
         vdpu_x64_alu_imm(x, ALU_ADD, X_CX, (uint32_t)I->imm);
     vdpu_x64_test_imm(x, X_CX, 0xffff0000u | (uint32_t)(size - 1));
     exit_if(b, CC_NE, i);
-    if (store) { /* room in the undo log */
+    /* a pair: the second word's address (from registers the first access
+     * does not write: vdpu_jit_win_head), kept in the state while the
+     * first's checks run */
+    if (B) {
+        vdpu_x64_load(x, X_DX, X_BX, RO(B->rs1));
+        if (B->imm)
+            vdpu_x64_alu_imm(x, ALU_ADD, X_DX, (uint32_t)B->imm);
+        vdpu_x64_test_imm(x, X_DX, 0xffff0003u);
+        exit_if(b, CC_NE, i);
+        vdpu_x64_store(x, X_R8, WC(xa), X_DX);
+    }
+    if (store) { /* room in the undo log (one entry per word) */
         vdpu_x64_load(x, X_R11, X_R8, WC(nu));
+        if (B)
+            vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
         vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(ucap));
         exit_if(b, CC_AE, i);
     }
@@ -307,6 +321,37 @@ static void win_head(jb_t *b, uint32_t i)
      * when set in another window) */
     mov_rr(x, X_DX, X_AX);
     vdpu_x64_alu_rm(x, ALU_SUB, X_DX, X_R8, WC(c0));
+    if (B) {
+        /* the second word's stamp: its conflict test, and its new value
+         * kept in the state (another word than the first's: 8k and 8k + 4) */
+        vdpu_x64_load(x, X_R11, X_R8, WC(xa));
+        vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_R11, 0, 0);
+        mov_rr(x, X_R11, X_DI);
+        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xff000000u);
+        vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(g));
+        vdpu_x64_op_mem(x, 0, 0, cmovne, 2, X_DI, X_R8, -1, 0, WC(g));
+        mov_rr(x, X_R11, X_DI);
+        vdpu_x64_shift_imm(x, SH_SHR, X_R11, 12);
+        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
+        vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+        exit_if(b, CC_A, i);
+        mov_rr(x, X_R11, X_DI);
+        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
+        vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+        if (store) {
+            exit_if(b, CC_A, i);
+            mov_rr(x, X_R11, X_DX);
+            vdpu_x64_shift_imm(x, SH_SHL, X_R11, 12);
+            vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xff000fffu);
+            vdpu_x64_alu_rr(x, ALU_OR, X_DI, X_R11);
+        } else {
+            size_t over = jcc_over(x, CC_AE);
+            vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xfffff000u);
+            vdpu_x64_alu_rr(x, ALU_OR, X_DI, X_DX);
+            jcc_over_end(x, over);
+        }
+        vdpu_x64_store(x, X_R8, WC(xe), X_DI);
+    }
     mov_rr(x, X_R11, X_CX);
     vdpu_x64_alu_imm(x, ALU_AND, X_R11, ~3u);
     vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_R11, 0, 0);
@@ -371,6 +416,27 @@ static void win_head(jb_t *b, uint32_t i)
             vdpu_x64_store(x, X_BX, RO(I->rd), X_DI);
         }
     }
+    if (B) { /* the second word: its stamp, undo entry, access */
+        vdpu_x64_load(x, X_CX, X_R8, WC(xa));
+        vdpu_x64_load(x, X_DI, X_R8, WC(xe));
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_CX, 0, 0);
+        if (store) {
+            vdpu_x64_load(x, X_R11, X_R8, WC(nu));
+            vdpu_x64_load64(x, X_DI, X_R8, WC(undo));
+            mov_rr(x, X_DX, X_CX);
+            vdpu_x64_shift_imm(x, SH_SHR, X_DX, 2);
+            vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 0);
+            vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DX, X_R12, X_CX, 0, 0);
+            vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 4);
+            vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
+            vdpu_x64_store(x, X_R8, WC(nu), X_R11);
+            vdpu_x64_load(x, X_DX, X_BX, RO(B->rs2));
+            vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_R12, X_CX, 0, 0);
+        } else if (B->rd != 32) {
+            vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_R12, X_CX, 0, 0);
+            vdpu_x64_store(x, X_BX, RO(B->rd), X_DI);
+        }
+    }
     /* the tally: instructions and slots 1 + the run-ahead's, a head more;
      * then a new run-ahead (cap 64 records, no slots yet) */
     mov_rr(x, X_AX, X_BP);
@@ -382,7 +448,7 @@ static void win_head(jb_t *b, uint32_t i)
     vdpu_x64_u32(x, 1);
     vdpu_x64_alu_rr(x, ALU_XOR, X_BP, X_BP);
     vdpu_x64_mov_imm(x, X_R13, 64);
-    fix(b, vdpu_x64_jmp(x), FX_HEAD, i + 1);
+    fix(b, vdpu_x64_jmp(x), FX_HEAD, B ? i + 2 : i + 1);
 }
 
 /* The body of instruction i. Anything not translated exits to the
@@ -867,8 +933,8 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
     b.need_stub = calloc(n + 1, 1);
     b.head_at = malloc(3 * (n + 1) * sizeof *b.head_at); /* heads, the two stubs */
     /* at most 6 per index: a head, jalr's 3, the two exit stubs' jumps; in
-     * the window form a head's 5 exits and its jump on, 9 */
-    b.capfx = (b.win ? 9 : 6) * (size_t)(n + 1) + 4;
+     * the window form a pair's 8 exits and its jump on, 12 */
+    b.capfx = (b.win ? 12 : 6) * (size_t)(n + 1) + 4;
     b.fx = malloc(b.capfx * sizeof *b.fx);
     vdpu_jit_t *j = calloc(1, sizeof *j);
     size_t cap = (size_t)(n + 1) * (b.win ? MAX_PER_INSN_WIN : MAX_PER_INSN) + MAX_FIXED;

@@ -97,10 +97,31 @@ typedef struct {
     uint32_t c0;                 /* a head's relative cycle is H - c0 (32-bit) */
     uint32_t g;                  /* the window's generation << 24 */
     uint32_t nu, ucap;           /* undo entries used, and there is room for */
+    uint32_t xa, xe;             /* scratch: a pair's second address and stamp */
     uint32_t left, sl;           /* out: records left of the run-ahead cap (64)
                                     and slots of the run-ahead after the last
                                     head (it stopped at the returned index) */
 } vdpu_jit_wctx_t;
+
+/* The heads the window form runs: 1 for a load or store of 1, 2 or 4 bytes
+ * alone in its issue slot (cost 1, the next one's not 0); 2 for two word
+ * loads or two word stores that cost fusion pairs into one ld/sd (the second
+ * costs 0, the one after it not; two different words), the second's base
+ * register not written by the first; else 0. */
+static inline int vdpu_jit_win_head(const vinsn_t *code, uint32_t i)
+{
+    const vinsn_t *I = &code[i], *B = I + 1;
+    if (I->op < OP_LB || I->op > OP_SW || I->cost != 1)
+        return 0;
+    if (B->cost != 0)
+        return 1;
+    /* (two words, 8k and 8k + 4 from one base, as cost.c pairs them) */
+    return (I->op == OP_LW || I->op == OP_SW) && B->op == I->op && B[1].cost != 0 &&
+                   B->rs1 == I->rs1 && (B->imm - I->imm == 4 || I->imm - B->imm == 4) &&
+                   (I->op == OP_SW || I->rd != B->rs1)
+               ? 2
+               : 0;
+}
 
 typedef uint32_t (*vdpu_jit_wfn_t)(uint32_t *R, uint8_t *W, vdpu_jit_wctx_t *c,
                                    const void *const *table, vtask_t *t, const void *entry);

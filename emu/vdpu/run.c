@@ -1848,8 +1848,7 @@ static __attribute__((noinline)) int win_part(vdpu_t *d, vdpu_win_t *w, vtask_t 
         const unsigned k = win_kind[I->op];
         const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
         const void *ent;
-        if (wtab && k && (k & 15u) != 8 && I->cost == 1 && I[1].cost != 0 &&
-            (ent = wtab[t->pc]) != NULL) {
+        if (wtab && (ent = wtab[t->pc]) != NULL && vdpu_jit_win_head(code, t->pc)) {
             cx.H = H - L; /* so that the entry's head is at H */
             cx.sl = 0;
             cx.left = 64;

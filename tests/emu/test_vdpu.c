@@ -1238,13 +1238,23 @@ static void test_jit_bounds(void)
     };
     int ok = 1;
     /* all indirect jumps (the longest body, each after a run's end: a head),
-     * the mix, all word stores */
-    static const char *const what[] = {"jalr", "mixed instructions", "word stores"};
+     * the mix, all word stores, all word stores in pairs (cost fusion makes
+     * each pair one sd: the window form's longest head) */
+    static const char *const what[] = {"jalr", "mixed instructions", "word stores",
+                                       "paired word stores"};
     static const char *const form[] = {"fast", "run-ahead", "window"};
-    for (int mix = 0; mix < 3 && ok; mix++) {
+    static uint8_t no_target[VDPU_IRAM_MAX_INSNS + 1];
+    for (int mix = 0; mix < 4 && ok; mix++) {
         for (uint32_t i = 0; i < VDPU_IRAM_MAX_INSNS; i++)
-            words[i] = forms[mix == 1 ? i % (sizeof forms / sizeof forms[0]) : mix ? 3 : 0];
+            words[i] = forms[mix == 1 ? i % (sizeof forms / sizeof forms[0])
+                             : mix    ? 3
+                                      : 0] +
+                       (mix == 3 && (i & 1) ? 4u << 7 : 0); /* sw a4, 2020(a1) */
         vdpu_decode(words, VDPU_IRAM_MAX_INSNS, code);
+        if (mix == 3 && (vdpu_fuse(code, VDPU_IRAM_MAX_INSNS, no_target) || code[1].cost != 0)) {
+            fail(nm, "the word stores were not paired");
+            ok = 0;
+        }
         for (int pure = 0; pure < 3 && ok; pure++) {
             vdpu_jit_t *j = vdpu_jit_build(code, VDPU_IRAM_MAX_INSNS, pure);
             if (!j) {
