@@ -35,9 +35,12 @@ struct vdpu_jit {
 };
 
 /* the most bytes one index can take: head (19) + jump over it (2) + body
- * (the longest, jalr, is under 96) + its two exit stubs (under 30 each) */
-#define MAX_PER_INSN 192u
-#define MAX_FIXED    128u /* prologue and the two exits */
+ * (the longest, jalr, is under 96) + its two exit stubs (under 30 each); in
+ * the window form a word store's head with its stubs takes 356, a pair of
+ * word stores 636 over its two indices (jit_bounds builds both) */
+#define MAX_PER_INSN     192u
+#define MAX_PER_INSN_WIN 768u
+#define MAX_FIXED        128u /* prologue and the two exits */
 
 enum { FX_HEAD, FX_STUB, FX_HSTUB, FX_DYN, FX_EPI };
 typedef struct {
@@ -56,6 +59,7 @@ typedef struct {
     uint16_t *len, *sl; /* n + 1, pure: records and slots from i to the end of
                            its segment (pure_seg) */
     int pure;           /* the run-ahead form (jit.h) */
+    int win;            /* and in it the window's heads (the window form) */
     fixup_t *fx;
     size_t nfx, capfx;
     size_t epi_at, dyn_at;
@@ -236,6 +240,217 @@ static void jalr(jb_t *b, const vinsn_t *I, uint32_t i)
     vdpu_x64_jmp_reg(x, X_DX);
 }
 
+/* ------------------------------------------------ the window form's heads */
+
+/* a head the window form runs (jit.h) */
+static int win_head_op(const vinsn_t *code, uint32_t i)
+{
+    return vdpu_jit_win_head(code, i) != 0;
+}
+
+#define WC(f) ((int32_t)offsetof(vdpu_jit_wctx_t, f))
+
+/* a short forward jump over what follows, patched by jcc_over_end */
+static size_t jcc_over(vdpu_x64_t *x, int cc)
+{
+    vdpu_x64_jcc_short(x, cc, 0);
+    return x->pos;
+}
+
+static void jcc_over_end(vdpu_x64_t *x, size_t from)
+{
+    if (!x->overflow && from <= x->pos && from >= 1 && x->pos - from < 128)
+        x->buf[from - 1] = (uint8_t)(x->pos - from);
+    else
+        x->overflow = 1; /* cannot happen: the jumped-over code is short */
+}
+
+/* Instruction i, a load or store of 1, 2 or 4 bytes alone in its slot, as
+ * run.c's window runs it (win_part, win_do): in the window form r8 = the
+ * state (vdpu_jit_wctx_t), r9 = the cycle of the head before, r10 = L, rsi =
+ * the stamps, ebp = the slots of the run-ahead since. Every check comes
+ * before anything is written, and a failed one exits at i. */
+static void win_head(jb_t *b, uint32_t i)
+{
+    const vinsn_t *I = &b->code[i];
+    /* the second word of a pair, folded into this one's slot */
+    const vinsn_t *B = vdpu_jit_win_head(b->code, i) == 2 ? &b->code[i + 1] : NULL;
+    vdpu_x64_t *x = &b->x;
+    const int op = I->op, store = op == OP_SW || op == OP_SH || op == OP_SB;
+    const int size = op == OP_LW || op == OP_SW                   ? 4
+                     : op == OP_LH || op == OP_LHU || op == OP_SH ? 2
+                                                                  : 1;
+    static const uint8_t imul[] = {0x0f, 0xaf}, cmp[] = {0x3b}, ld[] = {0x8b}, st[] = {0x89},
+                         stb[] = {0x88}, add_mr[] = {0x01}, grp1[] = {0x81},
+                         cmovne[] = {0x0f, 0x45}, lbu[] = {0x0f, 0xb6}, lb[] = {0x0f, 0xbe},
+                         lhu[] = {0x0f, 0xb7}, lh[] = {0x0f, 0xbf};
+    /* rax = its cycle: the head before + L * (1 + the run-ahead's slots);
+     * at or past the horizon: exit */
+    mov_rr(x, X_AX, X_BP);
+    vdpu_x64_op_reg(x, 0, 1, grp1, 1, ALU_ADD, X_AX);
+    vdpu_x64_u32(x, 1);
+    vdpu_x64_op_reg(x, 0, 1, imul, 2, X_AX, X_R10);
+    vdpu_x64_alu_rr64(x, ALU_ADD, X_AX, X_R9);
+    vdpu_x64_op_mem(x, 0, 1, cmp, 1, X_AX, X_R8, -1, 0, WC(T));
+    exit_if(b, CC_AE, i);
+    /* ecx = the address: aligned to its size in WRAM (exec_core's test) */
+    vdpu_x64_load(x, X_CX, X_BX, RO(I->rs1));
+    if (I->imm)
+        vdpu_x64_alu_imm(x, ALU_ADD, X_CX, (uint32_t)I->imm);
+    vdpu_x64_test_imm(x, X_CX, 0xffff0000u | (uint32_t)(size - 1));
+    exit_if(b, CC_NE, i);
+    /* a pair: the second word's address (from registers the first access
+     * does not write: vdpu_jit_win_head), kept in the state while the
+     * first's checks run */
+    if (B) {
+        vdpu_x64_load(x, X_DX, X_BX, RO(B->rs1));
+        if (B->imm)
+            vdpu_x64_alu_imm(x, ALU_ADD, X_DX, (uint32_t)B->imm);
+        vdpu_x64_test_imm(x, X_DX, 0xffff0003u);
+        exit_if(b, CC_NE, i);
+        vdpu_x64_store(x, X_R8, WC(xa), X_DX);
+    }
+    if (store) { /* room in the undo log (one entry per word) */
+        vdpu_x64_load(x, X_R11, X_R8, WC(nu));
+        if (B)
+            vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
+        vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(ucap));
+        exit_if(b, CC_AE, i);
+    }
+    /* edx = the relative cycle, edi = the stamp of its word (a fresh one
+     * when set in another window) */
+    mov_rr(x, X_DX, X_AX);
+    vdpu_x64_alu_rm(x, ALU_SUB, X_DX, X_R8, WC(c0));
+    if (B) {
+        /* the second word's stamp: its conflict test, and its new value
+         * kept in the state (another word than the first's: 8k and 8k + 4) */
+        vdpu_x64_load(x, X_R11, X_R8, WC(xa));
+        vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_R11, 0, 0);
+        mov_rr(x, X_R11, X_DI);
+        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xff000000u);
+        vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(g));
+        vdpu_x64_op_mem(x, 0, 0, cmovne, 2, X_DI, X_R8, -1, 0, WC(g));
+        mov_rr(x, X_R11, X_DI);
+        vdpu_x64_shift_imm(x, SH_SHR, X_R11, 12);
+        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
+        vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+        exit_if(b, CC_A, i);
+        mov_rr(x, X_R11, X_DI);
+        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
+        vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+        if (store) {
+            exit_if(b, CC_A, i);
+            mov_rr(x, X_R11, X_DX);
+            vdpu_x64_shift_imm(x, SH_SHL, X_R11, 12);
+            vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xff000fffu);
+            vdpu_x64_alu_rr(x, ALU_OR, X_DI, X_R11);
+        } else {
+            size_t over = jcc_over(x, CC_AE);
+            vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xfffff000u);
+            vdpu_x64_alu_rr(x, ALU_OR, X_DI, X_DX);
+            jcc_over_end(x, over);
+        }
+        vdpu_x64_store(x, X_R8, WC(xe), X_DI);
+    }
+    mov_rr(x, X_R11, X_CX);
+    vdpu_x64_alu_imm(x, ALU_AND, X_R11, ~3u);
+    vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_R11, 0, 0);
+    mov_rr(x, X_R11, X_DI);
+    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xff000000u);
+    vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(g));
+    vdpu_x64_op_mem(x, 0, 0, cmovne, 2, X_DI, X_R8, -1, 0, WC(g));
+    /* a conflict (a write after it; for a store also a read after it): exit */
+    mov_rr(x, X_R11, X_DI);
+    vdpu_x64_shift_imm(x, SH_SHR, X_R11, 12);
+    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
+    vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+    exit_if(b, CC_A, i);
+    mov_rr(x, X_R11, X_DI);
+    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
+    vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+    if (store) {
+        exit_if(b, CC_A, i);
+        /* nothing exits from here: the head runs. Its stamp, at eax = the
+         * word's address */
+        vdpu_x64_op_reg(x, 0, 1, st, 1, X_AX, X_R9); /* r9 = its cycle */
+        mov_rr(x, X_AX, X_DX);
+        vdpu_x64_shift_imm(x, SH_SHL, X_AX, 12);
+        vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xff000fffu);
+        vdpu_x64_alu_rr(x, ALU_OR, X_DI, X_AX);
+        mov_rr(x, X_AX, X_CX);
+        vdpu_x64_alu_imm(x, ALU_AND, X_AX, ~3u);
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_AX, 0, 0);
+        /* the undo entry {word index, old value} at undo + 8 * nu */
+        vdpu_x64_load(x, X_R11, X_R8, WC(nu));
+        vdpu_x64_load64(x, X_DI, X_R8, WC(undo));
+        mov_rr(x, X_DX, X_AX);
+        vdpu_x64_shift_imm(x, SH_SHR, X_DX, 2);
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 0);
+        vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DX, X_R12, X_AX, 0, 0);
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 4);
+        vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
+        vdpu_x64_store(x, X_R8, WC(nu), X_R11);
+        /* the store (of dl / dx / edx) */
+        vdpu_x64_load(x, X_DX, X_BX, RO(I->rs2));
+        if (size == 1)
+            vdpu_x64_op_mem(x, 0, 0, stb, 1, X_DX, X_R12, X_CX, 0, 0);
+        else
+            vdpu_x64_op_mem(x, size == 2 ? 0x66 : 0, 0, st, 1, X_DX, X_R12, X_CX, 0, 0);
+    } else {
+        /* the latest read: this one when later than the stamp's */
+        size_t over = jcc_over(x, CC_AE);
+        vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xfffff000u);
+        vdpu_x64_alu_rr(x, ALU_OR, X_DI, X_DX);
+        mov_rr(x, X_DX, X_CX);
+        vdpu_x64_alu_imm(x, ALU_AND, X_DX, ~3u);
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_DX, 0, 0);
+        jcc_over_end(x, over);
+        vdpu_x64_op_reg(x, 0, 1, st, 1, X_AX, X_R9); /* r9 = its cycle */
+        if (I->rd != 32) {
+            const uint8_t *o = op == OP_LW    ? ld
+                               : op == OP_LBU ? lbu
+                               : op == OP_LB  ? lb
+                               : op == OP_LHU ? lhu
+                                              : lh;
+            vdpu_x64_op_mem(x, 0, 0, o, op == OP_LW ? 1 : 2, X_DI, X_R12, X_CX, 0, 0);
+            vdpu_x64_store(x, X_BX, RO(I->rd), X_DI);
+        }
+    }
+    if (B) { /* the second word: its stamp, undo entry, access */
+        vdpu_x64_load(x, X_CX, X_R8, WC(xa));
+        vdpu_x64_load(x, X_DI, X_R8, WC(xe));
+        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_CX, 0, 0);
+        if (store) {
+            vdpu_x64_load(x, X_R11, X_R8, WC(nu));
+            vdpu_x64_load64(x, X_DI, X_R8, WC(undo));
+            mov_rr(x, X_DX, X_CX);
+            vdpu_x64_shift_imm(x, SH_SHR, X_DX, 2);
+            vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 0);
+            vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DX, X_R12, X_CX, 0, 0);
+            vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 4);
+            vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
+            vdpu_x64_store(x, X_R8, WC(nu), X_R11);
+            vdpu_x64_load(x, X_DX, X_BX, RO(B->rs2));
+            vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_R12, X_CX, 0, 0);
+        } else if (B->rd != 32) {
+            vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_R12, X_CX, 0, 0);
+            vdpu_x64_store(x, X_BX, RO(B->rd), X_DI);
+        }
+    }
+    /* the tally: instructions and slots 1 + the run-ahead's, a head more;
+     * then a new run-ahead (cap 64 records, no slots yet) */
+    mov_rr(x, X_AX, X_BP);
+    vdpu_x64_op_reg(x, 0, 1, grp1, 1, ALU_ADD, X_AX);
+    vdpu_x64_u32(x, 1);
+    vdpu_x64_op_mem(x, 0, 1, add_mr, 1, X_AX, X_R8, -1, 0, WC(ins));
+    vdpu_x64_op_mem(x, 0, 1, add_mr, 1, X_AX, X_R8, -1, 0, WC(slots));
+    vdpu_x64_op_mem(x, 0, 1, grp1, 1, ALU_ADD, X_R8, -1, 0, WC(nheads));
+    vdpu_x64_u32(x, 1);
+    vdpu_x64_alu_rr(x, ALU_XOR, X_BP, X_BP);
+    vdpu_x64_mov_imm(x, X_R13, 64);
+    fix(b, vdpu_x64_jmp(x), FX_HEAD, B ? i + 2 : i + 1);
+}
+
 /* The body of instruction i. Anything not translated exits to the
  * interpreter at i. */
 static void body(jb_t *b, uint32_t i)
@@ -243,7 +458,10 @@ static void body(jb_t *b, uint32_t i)
     const vinsn_t *I = &b->code[i];
     vdpu_x64_t *x = &b->x;
     if (b->pure && ((I->op >= OP_LB && I->op <= OP_SW) || I->op == OP_LD || I->op == OP_SD)) {
-        exit_at(b, i); /* a head: executed at its issue cycle by the scheduler */
+        if (b->win && win_head_op(b->code, i))
+            win_head(b, i);
+        else
+            exit_at(b, i); /* a head: executed at its issue cycle by the scheduler */
         return;
     }
     static const uint8_t lw[] = {0x8b}, lbu[] = {0x0f, 0xb6}, lb[] = {0x0f, 0xbe},
@@ -545,6 +763,9 @@ static void find_heads(jb_t *b)
          * service, anything it does not run) */
         if (b->pure && pure_exit(op))
             b->is_head[i + 1] = 1;
+        /* the window form is entered at the heads it runs */
+        if (b->win && win_head_op(code, i))
+            b->is_head[i] = 1;
     }
 }
 
@@ -591,15 +812,45 @@ static const uint8_t epilogue[] = {
     0x41, 0x5f, 0x41, 0x5e, 0x41, 0x5d, 0x41, 0x5c, 0x5d, 0x5b, 0xc3,
 };
 
+/* The window form's (jit.h: vdpu_jit_wfn_t): rdx is the state, kept in
+ * r8; r9 = H, r10 = L, rsi = the stamps, r13d = left, ebp = sl from it */
+static const uint8_t win_prologue[] = {
+    0x53, 0x55, 0x41, 0x54, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57, /* push rbx rbp r12-r15 */
+    0x48, 0x89, 0xfb,                                           /* mov rbx, rdi (R)      */
+    0x49, 0x89, 0xf4,                                           /* mov r12, rsi (W)      */
+    0x49, 0x89, 0xce,                                           /* mov r14, rcx (table)  */
+    0x4d, 0x89, 0xc7,                                           /* mov r15, r8 (t)       */
+    0x49, 0x89, 0xd0,                                           /* mov r8, rdx (state)   */
+    0x4d, 0x89, 0xcb,                                           /* mov r11, r9 (entry)   */
+};
+static const uint8_t win_pop[] = {0x41, 0x5f, 0x41, 0x5e, 0x41, 0x5d, 0x41, 0x5c, 0x5d, 0x5b, 0xc3};
+
 static int emit(jb_t *b)
 {
     vdpu_x64_t *x = &b->x;
     const vinsn_t *code = b->code;
-    vdpu_x64_put(x, prologue, sizeof prologue);
-    b->dyn_at = x->pos;
-    vdpu_x64_put(x, dyn_exit, sizeof dyn_exit);
-    b->epi_at = x->pos;
-    vdpu_x64_put(x, epilogue, sizeof epilogue);
+    if (b->win) {
+        vdpu_x64_put(x, win_prologue, sizeof win_prologue);
+        vdpu_x64_load64(x, X_R9, X_R8, WC(H));
+        vdpu_x64_load64(x, X_R10, X_R8, WC(L));
+        vdpu_x64_load64(x, X_SI, X_R8, WC(st));
+        vdpu_x64_load(x, X_R13, X_R8, WC(left));
+        vdpu_x64_load(x, X_BP, X_R8, WC(sl));
+        vdpu_x64_jmp_reg(x, X_R11);
+        b->dyn_at = x->pos;
+        vdpu_x64_put(x, dyn_exit, sizeof dyn_exit);
+        b->epi_at = x->pos; /* eax = the index; the state back */
+        vdpu_x64_store64(x, X_R8, WC(H), X_R9);
+        vdpu_x64_store(x, X_R8, WC(left), X_R13);
+        vdpu_x64_store(x, X_R8, WC(sl), X_BP);
+        vdpu_x64_put(x, win_pop, sizeof win_pop);
+    } else {
+        vdpu_x64_put(x, prologue, sizeof prologue);
+        b->dyn_at = x->pos;
+        vdpu_x64_put(x, dyn_exit, sizeof dyn_exit);
+        b->epi_at = x->pos;
+        vdpu_x64_put(x, epilogue, sizeof epilogue);
+    }
     for (uint32_t i = 0; i <= b->n; i++) {
         if (b->is_head[i]) {
             /* falling into i from the same run: past the head (13 bytes,
@@ -672,7 +923,8 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
     b.code = code;
     b.n = n;
     b.popcnt = __builtin_cpu_supports("popcnt");
-    b.pure = pure;
+    b.pure = pure != 0;
+    b.win = pure == 2;
     b.len = malloc((n + 1) * sizeof *b.len);
     b.sl = malloc((n + 1) * sizeof *b.sl);
     if (b.len && b.sl)
@@ -680,11 +932,12 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
     b.is_head = calloc(n + 1, 1);
     b.need_stub = calloc(n + 1, 1);
     b.head_at = malloc(3 * (n + 1) * sizeof *b.head_at); /* heads, the two stubs */
-    /* at most 6 per index: a head, jalr's 3, the two exit stubs' jumps */
-    b.capfx = 6 * (size_t)(n + 1) + 4;
+    /* at most 6 per index: a head, jalr's 3, the two exit stubs' jumps; in
+     * the window form a pair's 8 exits and its jump on, 12 */
+    b.capfx = (b.win ? 12 : 6) * (size_t)(n + 1) + 4;
     b.fx = malloc(b.capfx * sizeof *b.fx);
     vdpu_jit_t *j = calloc(1, sizeof *j);
-    size_t cap = (size_t)(n + 1) * MAX_PER_INSN + MAX_FIXED;
+    size_t cap = (size_t)(n + 1) * (b.win ? MAX_PER_INSN_WIN : MAX_PER_INSN) + MAX_FIXED;
     void *mem = MAP_FAILED;
     if (b.is_head && b.need_stub && b.head_at && b.fx && b.len && b.sl && j)
         mem = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -706,7 +959,7 @@ vdpu_jit_t *vdpu_jit_build(const vinsn_t *code, uint32_t n, int pure)
             for (uint32_t i = 0; i <= n; i++)
                 j->table[i] = b.head_at[i] == UINT32_MAX ? NULL : j->mem + b.head_at[i];
             for (uint32_t i = 0; i <= n; i++)
-                j->ext[i] = !pure || b.len[i] >= JIT_MIN_RECORDS ? j->table[i] : NULL;
+                j->ext[i] = pure != 1 || b.len[i] >= JIT_MIN_RECORDS ? j->table[i] : NULL;
             mem = MAP_FAILED;
         } else {
             free(j->table);
@@ -786,7 +1039,7 @@ void vdpu_jit_release(vdpu_program_t *p)
 {
     if (!p->jit)
         return;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 6; k++)
         if (p->jit[k] != (vdpu_jit_t *)(uintptr_t)&jit_none)
             vdpu_jit_free(p->jit[k]);
     free(p->jit);
@@ -797,7 +1050,7 @@ const vdpu_jit_t *vdpu_jit_get(const vdpu_program_t *p, int fused, int pure)
 {
     if (!p->jit)
         return NULL;
-    struct vdpu_jit **slot = &p->jit[(fused ? 1 : 0) + (pure ? 2 : 0)];
+    struct vdpu_jit **slot = &p->jit[(fused ? 1 : 0) + 2 * (pure < 0 ? 0 : pure > 2 ? 2 : pure)];
     vdpu_jit_t *j = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (!j) {
         vdpu_jit_t *mine = vdpu_jit_build(fused ? p->code : p->code_rv32, p->n_insns, pure);

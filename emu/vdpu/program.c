@@ -381,7 +381,7 @@ vdpu_err_t vdpu_program_load_mem(const void *elf, size_t len, vdpu_program_t **o
     if (fuse_costs(p) != 0)
         FAIL(VDPU_ERR_NOMEM, "out of memory");
     p->noted = calloc(p->n_insns + 1u, 1);
-    p->jit = calloc(4, sizeof *p->jit);
+    p->jit = calloc(6, sizeof *p->jit);
     if (!p->noted || !p->jit)
         FAIL(VDPU_ERR_NOMEM, "out of memory");
     p->fingerprint = 0xcbf29ce484222325ull; /* FNV-1a of the code */

@@ -1336,6 +1336,7 @@ typedef struct {
     unsigned n;                         /* members */
     uint64_t L;                         /* period */
     uint64_t t0;                        /* cycle the skipping started */
+    uint64_t wake;                      /* the earliest a sleeper is ready (UINT64_MAX: none) */
     uint8_t idx[VDPU_MAX_TASKLETS];     /* tasklet of member j */
     uint64_t tau0[VDPU_MAX_TASKLETS];   /* first turn in the skipping */
     uint64_t tau[VDPU_MAX_TASKLETS];    /* first turn after its last head (or tau0) */
@@ -1371,28 +1372,101 @@ static inline unsigned cal_pop(steady_t *s, uint64_t after)
     return s->who[w * 64 + b];
 }
 
+/* n >= revolver runnable tasklets that do not issue in ring order (with 11
+ * to 13 of them a tasklet that waited for a DMA can rejoin out of order, and
+ * with so little slack that order persists): the order they do issue in,
+ * when it is periodic. Round robin picks, each cycle, the first tasklet after
+ * the last issuer that is ready; with every tasklet ready 11 cycles after
+ * its issue, who can issue at a cycle depends only on the 10 issuers before
+ * it. So when round robin, run here from the actual ready times for two
+ * rounds of n cycles, issues every cycle, each tasklet once per round, and
+ * the second round in the first's order, every later round repeats it: the
+ * tasklet at position j issues at now + j + m * n. A head that makes its
+ * tasklet late for its turn (a DMA) ends the steady state, as in ring order
+ * (a late tasklet that is not the one to issue changes no pick: the pick
+ * is still the first of the others after the last issuer). Fills s->idx and
+ * s->tau0; 0 when not periodic so. */
+static int ring_order(const vdpu_t *d, uint64_t now, unsigned last, unsigned n, steady_t *s)
+{
+    const uint64_t rev = d->params.timing.revolver_cycles;
+    const unsigned nr = d->nr;
+    uint64_t ready[VDPU_MAX_TASKLETS];
+    uint8_t ord[2 * VDPU_MAX_TASKLETS];
+    uint32_t seen = 0;
+    for (unsigned k = 0; k < nr; k++)
+        ready[k] = UINT64_MAX;
+    for (unsigned j = 0; j < n; j++) /* the members: sleepers issue nothing before s->wake */
+        ready[s->idx[j]] = d->t[s->idx[j]].ready;
+    for (unsigned c = 0; c < 2 * n; c++) {
+        unsigned k = last, i;
+        for (i = 0; i < nr; i++) {
+            if (++k == nr)
+                k = 0;
+            if (ready[k] <= now + c)
+                break;
+        }
+        if (i == nr)
+            return 0; /* an idle cycle */
+        if (c < n) {
+            if (seen & (1u << k))
+                return 0; /* twice in a round: someone is missing */
+            seen |= 1u << k;
+        } else if (ord[c - n] != k) {
+            return 0;
+        }
+        ord[c] = (uint8_t)k;
+        ready[k] = now + c + rev;
+        last = k;
+    }
+    for (unsigned j = 0; j < n; j++) {
+        s->idx[j] = ord[j];
+        s->tau0[j] = now + j;
+    }
+    return 1;
+}
+
 /* Can the skipping start at cycle `now` (the scheduler about to pick after
  * `last`)? Fills s; 0 when the state is not steady. */
 static int steady_enter(const vdpu_t *d, uint64_t now, unsigned last, steady_t *s)
 {
     const uint64_t rev = d->params.timing.revolver_cycles;
     const unsigned nr = d->nr;
-    unsigned n = 0, k = last;
+    unsigned n = 0, nc = 0, k = last;
+    for (unsigned i = 0; i < nr; i++)
+        nc += d->t[i].state == TS_RUN;
+    /* a sleeper: a runnable tasklet that cannot issue in the first round
+     * (waiting for its DMA); it issues nothing before it is ready, so the
+     * others are a steady state of their own up to then (s->wake), when the
+     * skipping ends */
+    const uint64_t asleep = now + (nc > rev ? nc : rev);
+    s->wake = UINT64_MAX;
     for (unsigned i = 0; i < nr; i++) {
         if (++k == nr)
             k = 0;
-        if (d->t[k].state == TS_RUN)
+        if (d->t[k].state != TS_RUN)
+            continue;
+        if (d->t[k].ready >= asleep) {
+            if (d->t[k].ready < s->wake)
+                s->wake = d->t[k].ready;
+        } else {
             s->idx[n++] = (uint8_t)k;
+        }
     }
-    if (n < 2)
-        return 0; /* one tasklet: run_timed's own shortcut */
+    if (n == 0)
+        return 0;
+    /* one tasklet alone is the case n < rev below with one member (its
+     * heads every rev cycles plus its pending slots): the windows then run
+     * its heads without any conflict to look for */
     s->n = n;
     s->t0 = now;
     if (n >= rev) {
         s->L = n;
         for (unsigned j = 0; j < n; j++) {
-            if (d->t[s->idx[j]].ready > now + j)
-                return 0;
+            if (d->t[s->idx[j]].ready > now + j) {
+                if (!ring_order(d, now, last, n, s))
+                    return 0;
+                break;
+            }
             s->tau0[j] = now + j;
         }
     } else {
@@ -1479,7 +1553,7 @@ static void steady_leave(vdpu_t *d, const steady_t *s, uint64_t T, unsigned *las
  * run of test_vdpu.c (compared with the skipping and the translation off),
  * fuzz_jit. */
 #define WIN_SPAN 4095u           /* cycles per window: its relative cycles fit 12 bits */
-#define WIN_UNDO (2u * WIN_SPAN) /* one head per cycle, 2 words at most each */
+#define WIN_UNDO (4u * WIN_SPAN) /* one head per cycle, 2 accesses of 2 words at most each */
 
 /* A word's stamp: bits 31:24 the window that set it (else: not touched in
  * this one), 23:12 the cycle of its last write and 11:0 of its latest read,
@@ -1541,26 +1615,21 @@ static const uint8_t win_kind[OP__COUNT] = {
     [OP_SH] = 2 | WIN_ST, [OP_SD] = 8 | WIN_ST,
 };
 
-/* The head of t, when it is an aligned WRAM access that issue_head runs as
- * that access alone (cost 1, no folded instruction after it): does it at
- * relative cycle c, as exec_core does. 1: done; 0: not such a head (t
- * untouched); -1: a conflict (the window is undone). */
-static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
+/* One aligned WRAM access of kind k (win_kind) at address a by instruction
+ * I of t, stamped at relative cycle c, as exec_core does it: 1 done, -1 a
+ * conflict (the window is undone: nothing needs restoring here). */
+static inline __attribute__((always_inline)) int
+win_do(vdpu_win_t *w, uint8_t *W, uint32_t *R, const vinsn_t *I, unsigned k, uint32_t a, uint32_t c)
 {
-    const vinsn_t *I = &d->code[t->pc];
-    const unsigned k = win_kind[I->op], size = k & 15u;
-    uint32_t *R = t->r;
-    const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
-    if (!k || I->cost != 1 || d->code[t->pc + 1].cost == 0 || (a & (0xffff0000u | (size - 1))) != 0)
-        return 0;
+    const unsigned size = k & 15u;
     const uint32_t wi = a >> 2;
     const int store = (k & WIN_ST) != 0;
     if (!win_stamp(w, wi, c, store) || (size == 8 && !win_stamp(w, wi + 1, c, store)))
         return -1;
-    uint8_t *W = d->wram;
     if (store) {
         if (w->nundo + 2 > WIN_UNDO)
-            return -1; /* cannot happen: one head per cycle in a steady state */
+            return -1; /* one head per cycle, two stores in one at most but for
+                          rare three-access slots: treated as a conflict, exact */
         memcpy(&w->undo[w->nundo].old, W + 4 * wi, 4);
         w->undo[w->nundo++].w = wi;
         if (size == 8) {
@@ -1593,8 +1662,269 @@ static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
         R[I->rd + 1] = v[1];
     }
     R[32] = 0;
-    t->pc++;
     return 1;
+}
+
+/* Instructions a window runs inside a head's issue slot besides accesses:
+ * register-only ones that cannot fault and cost one slot (alu()'s ops, no
+ * multiply or divide: those have slots of their own), and conditional
+ * branches */
+static inline int win_alu(int op)
+{
+    return op == OP_LI || (op >= OP_FIRST_IMM && op <= OP_LAST_IMM) ||
+           (op >= OP_FIRST_REG && op <= OP_SH3ADD);
+}
+
+/* 1 when instruction X writes register r (the sink, 32, is no register) */
+static inline int win_writes(const vinsn_t *X, unsigned k, unsigned r)
+{
+    if (k & WIN_ST)
+        return 0;
+    return X->rd == r || ((k & 15u) == 8 && X->rd + 1u == r);
+}
+
+/* The rest of win_access: a head whose issue slot holds more than one
+ * instruction. exec_core with a budget of 1 runs, from the head, the
+ * instructions of cost 0 before the first of cost 1, that one, and those of
+ * cost 0 after it. The window runs such a slot when it is: an access of cost
+ * 0 (folded into an earlier one's ld/sd) or none, then an access, an ALU
+ * instruction or a conditional branch of cost 1, then (not after a branch)
+ * an access of cost 0 or none, each access an aligned WRAM one whose address
+ * is known before anything runs (no earlier part of the slot writes its
+ * base register). Otherwise 0 and t untouched. */
+static __attribute__((noinline)) int win_slot(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
+{
+    const vinsn_t *code = d->code;
+    const uint32_t n = d->prog->n_insns;
+    uint32_t pc = t->pc, *R = t->r;
+    const vinsn_t *lead = NULL, *S, *trail = NULL;
+    unsigned kl = 0, ks, kt = 0;
+    uint32_t al = 0, as = 0, at = 0;
+    if (code[pc].cost == 0) {
+        lead = &code[pc];
+        kl = win_kind[lead->op];
+        al = R[lead->rs1] + (uint32_t)lead->imm;
+        if (!kl || (al & (0xffff0000u | ((kl & 15u) - 1))) != 0)
+            return 0;
+        pc++; /* a folded instruction is never the sentinel: pc < n */
+    }
+    S = &code[pc];
+    ks = win_kind[S->op];
+    const int br = S->op >= OP_BEQ && S->op <= OP_BGEU;
+    if (S->cost != 1 || (!ks && !br && !win_alu(S->op)))
+        return 0;
+    if (ks) {
+        if (lead && win_writes(lead, kl, S->rs1))
+            return 0;
+        as = R[S->rs1] + (uint32_t)S->imm;
+        if ((as & (0xffff0000u | ((ks & 15u) - 1))) != 0)
+            return 0;
+    }
+    if (br) {
+        /* where it goes must start a slot of its own (else exec_core runs a
+         * folded instruction there in this one) */
+        if ((uint32_t)S->imm > n || code[S->imm].cost == 0 || S[1].cost == 0 ||
+            (lead && (win_writes(lead, kl, S->rs1) || win_writes(lead, kl, S->rs2))))
+            return 0;
+    } else if (S[1].cost == 0) {
+        trail = &S[1]; /* not the sentinel: that costs 1 */
+        kt = win_kind[trail->op];
+        if (!kt || trail[1].cost == 0 || (lead && win_writes(lead, kl, trail->rs1)) ||
+            (ks ? win_writes(S, ks, trail->rs1) : S->rd == trail->rs1))
+            return 0;
+        at = R[trail->rs1] + (uint32_t)trail->imm;
+        if ((at & (0xffff0000u | ((kt & 15u) - 1))) != 0)
+            return 0;
+    }
+    /* nothing can fail now but a conflict, which undoes the whole window */
+    uint8_t *W = d->wram;
+    if (lead && win_do(w, W, R, lead, kl, al, c) < 0)
+        return -1;
+    if (ks) {
+        if (win_do(w, W, R, S, ks, as, c) < 0)
+            return -1;
+        pc++;
+    } else if (br) {
+        const uint32_t x = R[S->rs1], y = R[S->rs2];
+        int taken;
+        switch (S->op) {
+        case OP_BEQ:
+            taken = x == y;
+            break;
+        case OP_BNE:
+            taken = x != y;
+            break;
+        case OP_BLT:
+            taken = (int32_t)x < (int32_t)y;
+            break;
+        case OP_BGE:
+            taken = (int32_t)x >= (int32_t)y;
+            break;
+        case OP_BLTU:
+            taken = x < y;
+            break;
+        default:
+            taken = x >= y;
+            break;
+        }
+        pc = taken ? (uint32_t)S->imm : pc + 1;
+    } else {
+        const uint32_t b = S->op <= OP_LAST_IMM ? (uint32_t)S->imm : R[S->rs2];
+        R[S->rd] = alu(S->op, R[S->rs1], b);
+        R[32] = 0;
+        pc++;
+    }
+    if (trail) {
+        if (win_do(w, W, R, trail, kt, at, c) < 0)
+            return -1;
+        pc++;
+    }
+    t->pc = pc;
+    return 1;
+}
+
+/* The head of t, when it is what issue_head runs at its cycle as aligned
+ * WRAM accesses (and the register-only instructions exec_core runs in the
+ * same issue slot: win_slot): does it at relative cycle c, as exec_core
+ * does. 1: done; 0: not such a head (t untouched); -1: a conflict (the
+ * window is undone). */
+static inline int win_access(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint32_t c)
+{
+    const vinsn_t *I = &d->code[t->pc];
+    const unsigned k = win_kind[I->op];
+    uint32_t *R = t->r;
+    const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
+    /* the commonest: one access alone in its slot */
+    if (LIKELY(k && I->cost == 1 && I[1].cost != 0)) {
+        if ((a & (0xffff0000u | ((k & 15u) - 1))) != 0)
+            return 0;
+        t->pc++;
+        return win_do(w, d->wram, R, I, k, a, c);
+    }
+    return win_slot(d, w, t, c);
+}
+
+/* What a member's part of a window did (win_part) */
+typedef struct {
+    uint64_t H;     /* its next head, not run */
+    uint64_t lastH; /* its last head run (nheads > 0) */
+    uint64_t ins, slots, nheads;
+    uint32_t last_ra; /* the slots of the run-ahead after that head */
+} win_part_t;
+
+/* Member t's heads from cycle H while before T: each head (win_access at its
+ * cycle relative to T0) and its run-ahead, the next head L cycles per slot
+ * later. 1: reached T; 0: stopped at a head the window does not run (o->H);
+ * -1: a conflict. A function of its own (not inlined): the per-head loop
+ * then keeps its values in registers. */
+static __attribute__((noinline)) int win_part(vdpu_t *d, vdpu_win_t *w, vtask_t *t, uint64_t H,
+                                              uint64_t T, uint64_t T0, uint64_t L, win_part_t *o)
+{
+    /* locals, not loads through d and w after every access: a store to
+     * WRAM (bytes) may alias anything for the compiler */
+    const vinsn_t *const code = d->code;
+    uint8_t *const W = d->wram;
+    uint32_t *const st = w->st, *const R = t->r;
+    const uint32_t g = w->gen << 24;
+    uint32_t nu = w->nundo;
+    uint64_t ins = 0, slots = 0, nheads = 0, lastH = 0;
+    uint32_t last_ra = 0;
+    int r = 1;
+    /* the window form of the translation (jit.h) runs the heads that are a
+     * load or store of 1, 2 or 4 bytes alone in their slots and the
+     * run-ahead between them, the rest is here */
+    const vdpu_jit_t *const wj = d->jit_win;
+    const void *const *const wtab = wj ? vdpu_jit_entries(wj) : NULL;
+    vdpu_jit_wctx_t cx = {.L = L,
+                          .T = T,
+                          .st = st,
+                          .undo = w->undo,
+                          .c0 = (uint32_t)(T0 - 1),
+                          .g = g,
+                          .ucap = WIN_UNDO};
+    while (H < T) {
+        const uint32_t c = (uint32_t)(H - T0 + 1);
+        const vinsn_t *I = &code[t->pc];
+        const unsigned k = win_kind[I->op];
+        const uint32_t a = R[I->rs1] + (uint32_t)I->imm;
+        const void *ent;
+        if (wtab && (ent = wtab[t->pc]) != NULL && vdpu_jit_win_head(code, t->pc)) {
+            cx.H = H - L; /* so that the entry's head is at H */
+            cx.sl = 0;
+            cx.left = 64;
+            cx.nu = nu;
+            cx.ins = cx.slots = cx.nheads = 0;
+            t->pc = vdpu_jit_win(wj, ent, t, W, &cx);
+            d->res->jit_entries++;
+            nu = cx.nu;
+            if (cx.nheads) {
+                /* the run-ahead after its last head: the interpreter's
+                 * where it stopped inside it */
+                uint32_t ra_slots = cx.sl, ra_ins = cx.sl;
+                const int op = code[t->pc].op;
+                if (!((op >= OP_LB && op <= OP_SW) || op == OP_LD || op == OP_SD)) {
+                    uint32_t n2, s2 = runahead(d, t, cx.left, &n2);
+                    ra_slots += s2;
+                    ra_ins += n2;
+                }
+                ins += cx.ins + ra_ins;
+                slots += cx.slots + ra_slots;
+                nheads += cx.nheads;
+                last_ra = ra_slots;
+                lastH = cx.H;
+                H = cx.H + L + (uint64_t)ra_slots * L;
+                r = 1;
+                continue;
+            }
+            /* it ran none: the head it stopped at is the one below */
+        }
+        if (LIKELY(k && (k & 15u) == 4 && I->cost == 1 && I[1].cost != 0 &&
+                   (a & 0xffff0003u) == 0)) {
+            /* the commonest head, a word access alone in its slot: win_do
+             * with its stamp (win_stamp) inline */
+            const uint32_t wi = a >> 2;
+            uint32_t e = st[wi];
+            if ((e & 0xff000000u) != g)
+                e = g;
+            if (k & WIN_ST) {
+                if (WS_WT(e) > c || WS_RT(e) > c || nu + 1 > WIN_UNDO) {
+                    r = -1;
+                    break;
+                }
+                st[wi] = (e & 0xff000fffu) | c << 12;
+                memcpy(&w->undo[nu].old, W + a, 4);
+                w->undo[nu++].w = wi;
+                memcpy(W + a, &R[I->rs2], 4);
+            } else {
+                if (WS_WT(e) > c) {
+                    r = -1;
+                    break;
+                }
+                if (WS_RT(e) < c)
+                    st[wi] = (e & ~0xfffu) | c;
+                memcpy(&R[I->rd], W + a, 4);
+                R[32] = 0;
+            }
+            t->pc++;
+        } else {
+            w->nundo = nu;
+            r = win_access(d, w, t, c);
+            nu = w->nundo;
+            if (r <= 0)
+                break;
+        }
+        uint32_t ra_n, ra_slots = runahead(d, t, 64, &ra_n);
+        ins += 1u + ra_n;
+        slots += 1u + ra_slots;
+        last_ra = ra_slots;
+        lastH = H;
+        H += L + (uint64_t)ra_slots * L;
+        nheads++;
+        r = 1;
+    }
+    w->nundo = nu;
+    *o = (win_part_t){H, lastH, ins, slots, nheads, last_ra};
+    return r;
 }
 
 enum { WIN_FAIL, WIN_STOPPED, WIN_FULL };
@@ -1611,6 +1941,8 @@ static int win_run(vdpu_t *d, steady_t *s, uint64_t T0, uint64_t *S, uint64_t *w
     uint64_t T = T0 + WIN_SPAN;
     if (d->params.max_cycles && d->params.max_cycles < T - 1)
         T = d->params.max_cycles + 1; /* no head past the watchdog's limit */
+    if (s->wake < T)
+        T = s->wake; /* nor past a sleeper's wake-up (steady_enter) */
     if (T <= T0)
         return WIN_FAIL;
     const uint64_t ins0 = d->res->instructions, slots0 = d->total_slots, je0 = d->res->jit_entries;
@@ -1632,37 +1964,30 @@ static int win_run(vdpu_t *d, steady_t *s, uint64_t T0, uint64_t *S, uint64_t *w
          * after still run, so that it comes down to its lowest now) */
         for (unsigned j = 0; j < s->n && bad != 1; j++) {
             vtask_t *t = &d->t[s->idx[j]];
-            uint64_t H = s->h[j], ins = 0, slots = 0;
-            while (H < T) {
-                int r = win_access(d, w, t, (uint32_t)(H - T0 + 1));
-                if (r <= 0) {
-                    if (r < 0) {
-                        bad = 1;
-                    } else {
-                        full = 0;
-                        T = H; /* the horizon comes down to this head */
-                        if (maxH >= T)
-                            bad = 2; /* members before ran heads past it */
-                    }
-                    break;
-                }
-                uint32_t ra_n, ra_slots = runahead(d, t, 64, &ra_n);
-                ins += 1u + ra_n;
-                slots += 1u + ra_slots;
-                t->pending = ra_slots;
-                t->ready = H + rev;
-                s->tau[j] = H + L;
-                if (H > maxH)
-                    maxH = H;
-                H += L + (uint64_t)ra_slots * L;
-                nheads++;
+            win_part_t o;
+            const int r = win_part(d, w, t, s->h[j], T, T0, L, &o);
+            if (r < 0) {
+                bad = 1;
+            } else if (r == 0) {
+                full = 0;
+                T = o.H; /* the horizon comes down to this head */
+                if (maxH >= T)
+                    bad = 2; /* members before ran heads past it */
             }
-            s->h[j] = H;
+            if (o.nheads) {
+                t->pending = o.last_ra;
+                t->ready = o.lastH + rev;
+                s->tau[j] = o.lastH + L;
+                if (o.lastH > maxH)
+                    maxH = o.lastH;
+                nheads += o.nheads;
+            }
+            s->h[j] = o.H;
             s->ready0[j] = t->ready;
-            t->st.instructions += ins;
-            t->st.slots += slots;
-            d->res->instructions += ins;
-            d->total_slots += slots;
+            t->st.instructions += o.ins;
+            t->st.slots += o.slots;
+            d->res->instructions += o.ins;
+            d->total_slots += o.slots;
         }
         if (!bad && d->params.max_instructions && d->res->instructions > d->params.max_instructions)
             bad = 1; /* the calendar stops at the head the limit passes */
@@ -1738,6 +2063,13 @@ static int steady_run(vdpu_t *d, steady_t *s, uint64_t *now, unsigned *last, uin
         const uint64_t H = s->h[j];
         prev = H;
         vtask_t *t = &d->t[s->idx[j]];
+        /* a sleeper is ready: it takes turns from here, which the steady
+         * state does not know; the exact scheduler goes on */
+        if (H >= s->wake) {
+            steady_leave(d, s, s->wake, last, idle);
+            *now = s->wake;
+            return STEADY_CONTINUE;
+        }
         /* services read and change other tasklets' state (pending slots in
          * perf counters, wake-ups): let the exact scheduler issue them; so
          * does the watchdog once past its limit */
@@ -1899,13 +2231,15 @@ vdpu_err_t vdpu_run(vdpu_t *d, vdpu_result_t *res)
         vdpu_gdb_run_begin(d);
     d->slow = d->prof != NULL || d->dbg != NULL;
     /* translated code runs fast mode's quanta, and timed mode's run-ahead */
-    d->jit = d->jit_pure = NULL;
+    d->jit = d->jit_pure = d->jit_win = NULL;
     d->jit_pure_ent = NULL;
     if (d->params.jit && !d->slow) {
         if (d->params.mode == VDPU_MODE_FAST)
             d->jit = vdpu_jit_get(p, d->params.isa_fusion != 0, 0);
-        else
+        else {
             d->jit_pure = vdpu_jit_get(p, d->params.isa_fusion != 0, 1);
+            d->jit_win = vdpu_jit_get(p, d->params.isa_fusion != 0, 2);
+        }
         d->jit_pure_ent = d->jit_pure ? vdpu_jit_entries(d->jit_pure) : NULL;
     }
     if (d->params.mode == VDPU_MODE_TIMED)

@@ -119,8 +119,8 @@ struct vdpu_program {
     uint8_t *noted;
     uint64_t fingerprint; /* of the code (FNV-1a): the same program to diag.c */
     /* The other part that changes after loading: the translations to host
-     * code of `code_rv32` [0] and `code` [1], and their run-ahead forms [2],
-     * [3], built on first use (jit.c) */
+     * code of `code_rv32` [0] and `code` [1], their run-ahead forms [2],
+     * [3] and window forms [4], [5], built on first use (jit.c) */
     struct vdpu_jit **jit;
 };
 
@@ -174,6 +174,7 @@ struct vdpu {
     const struct vdpu_jit *jit;      /* the translation fast mode runs, NULL: none (jit.h) */
     const struct vdpu_jit *jit_pure; /* the one timed mode's run-ahead runs, NULL: none */
     const void *const *jit_pure_ent; /* its entries by pc (n + 1), NULL with it */
+    const struct vdpu_jit *jit_win;  /* the window form (jit.h), NULL: none */
     struct vdpu_win *win; /* the steady state's per-tasklet windows (run.c), NULL until used */
 };
 

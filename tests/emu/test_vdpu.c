@@ -1221,9 +1221,9 @@ static void test_jit_identical(void)
 
 /* The translator's bounds: a whole IRAM of the instructions with the
  * longest translations (indirect jumps, div_step, a head before each: every
- * one a branch target) fits the buffer computed before emitting, in both
- * forms; and the encoder writes nothing past a buffer's end, it marks the
- * translation as failed instead. */
+ * one a branch target; word stores, the window form's longest heads) fits
+ * the buffer computed before emitting, in every form; and the encoder writes nothing past a
+ * buffer's end, it marks the translation as failed instead. */
 static void test_jit_bounds(void)
 {
     const char *nm = "jit_whole_iram_of_longest_forms_fits_its_buffer";
@@ -1238,16 +1238,28 @@ static void test_jit_bounds(void)
     };
     int ok = 1;
     /* all indirect jumps (the longest body, each after a run's end: a head),
-     * then the mix */
-    for (int mix = 0; mix < 2 && ok; mix++) {
+     * the mix, all word stores, all word stores in pairs (cost fusion makes
+     * each pair one sd: the window form's longest head) */
+    static const char *const what[] = {"jalr", "mixed instructions", "word stores",
+                                       "paired word stores"};
+    static const char *const form[] = {"fast", "run-ahead", "window"};
+    static uint8_t no_target[VDPU_IRAM_MAX_INSNS + 1];
+    for (int mix = 0; mix < 4 && ok; mix++) {
         for (uint32_t i = 0; i < VDPU_IRAM_MAX_INSNS; i++)
-            words[i] = forms[mix ? i % (sizeof forms / sizeof forms[0]) : 0];
+            words[i] = forms[mix == 1 ? i % (sizeof forms / sizeof forms[0])
+                             : mix    ? 3
+                                      : 0] +
+                       (mix == 3 && (i & 1) ? 4u << 7 : 0); /* sw a4, 2020(a1) */
         vdpu_decode(words, VDPU_IRAM_MAX_INSNS, code);
-        for (int pure = 0; pure < 2 && ok; pure++) {
+        if (mix == 3 && (vdpu_fuse(code, VDPU_IRAM_MAX_INSNS, no_target) || code[1].cost != 0)) {
+            fail(nm, "the word stores were not paired");
+            ok = 0;
+        }
+        for (int pure = 0; pure < 3 && ok; pure++) {
             vdpu_jit_t *j = vdpu_jit_build(code, VDPU_IRAM_MAX_INSNS, pure);
             if (!j) {
-                fail(nm, "the %s form of 4096 %s did not fit (or mmap failed)",
-                     pure ? "run-ahead" : "fast", mix ? "mixed instructions" : "jalr");
+                fail(nm, "the %s form of 4096 %s did not fit (or mmap failed)", form[pure],
+                     what[mix]);
                 ok = 0;
             }
             vdpu_jit_free(j);
@@ -1348,6 +1360,142 @@ static void test_window(void)
     else {
         printf("# steady-state windows: %lld heads run a tasklet at a time, %lld windows undone\n",
                heads, undone);
+        pass(nm);
+    }
+}
+
+/* The windows on heads that are two word accesses the DPU does as one
+ * (paired into an 8-byte ld/sd: the second costs no slot and runs in the
+ * first's), on pairs every tasklet reads and writes, some writes to one word
+ * of a pair only. run() compares each with the cycle-by-cycle scheduler;
+ * the windows must have run most heads (each loop iteration's load is such
+ * a pair: a window that stopped at them would run almost none) and some
+ * must have been undone. */
+static void test_window_pairs(void)
+{
+    const char *nm = "steady_windows_identical_with_paired_words";
+    static const int counts[] = {2, 5, 12, 16};
+    long long heads = 0, steady = 0, undone = 0;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        char path[256], flags[64], out[32];
+        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", counts[i]);
+        snprintf(out, sizeof out, "paired_words_%d", counts[i]);
+        if (build(out, "paired_words.c", flags, path, sizeof path)) {
+            fail(nm, "build failed: %.300s", last_log);
+            return;
+        }
+        ctx_t c;
+        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+            return;
+        wr32(&c, "iterations", 24);
+        vdpu_result_t r;
+        int rc = run_ok(nm, &c, &r);
+        close_prog(&c);
+        if (rc)
+            return;
+        heads += (long long)r.window_heads;
+        steady += (long long)r.steady_heads;
+        undone += (long long)r.window_undone;
+    }
+    if (2 * heads < steady || undone == 0)
+        fail(nm, "the windows ran %lld of %lld steady heads (want half at least), %lld undone",
+             heads, steady, undone);
+    else {
+        printf("# paired words: %lld of %lld steady heads in windows, %lld windows undone\n", heads,
+               steady, undone);
+        pass(nm);
+    }
+}
+
+/* The windows (and the translation's window form, which runs loads and
+ * stores of 1, 2 and 4 bytes inline) on heads of every access size, signed
+ * and unsigned, on bytes and halves the tasklets share, and a misaligned
+ * word load in a steady state (which the translation must leave to the
+ * interpreter: its outcome, or fault, at the same cycle and pc). run()
+ * compares each with the cycle-by-cycle interpreter; the windows must have
+ * run most heads. */
+static void test_window_sizes(void)
+{
+    const char *nm = "steady_windows_identical_with_every_access_size";
+    static const struct {
+        int tasklets;
+        uint32_t bad_at;
+    } runs[] = {{1, 0}, {3, 0}, {12, 0}, {12, 9}, {16, 0}, {16, 13}};
+    long long heads = 0, steady = 0;
+    char path[256] = "";
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char flags[64], out[32];
+        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", runs[i].tasklets);
+        snprintf(out, sizeof out, "mixed_access_%d", runs[i].tasklets);
+        /* one build per tasklet count */
+        if ((i == 0 || runs[i].tasklets != runs[i - 1].tasklets) &&
+            build(out, "mixed_access.c", flags, path, sizeof path)) {
+            fail(nm, "build failed: %.300s", last_log);
+            return;
+        }
+        ctx_t c;
+        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+            return;
+        wr32(&c, "iterations", 16);
+        wr32(&c, "bad_at", runs[i].bad_at);
+        vdpu_result_t r;
+        int rc = runs[i].bad_at ? run(nm, &c, &r) : run_ok(nm, &c, &r);
+        close_prog(&c);
+        if (rc)
+            return;
+        heads += (long long)r.window_heads;
+        steady += (long long)r.steady_heads;
+    }
+    if (2 * heads < steady)
+        fail(nm, "the windows ran %lld of %lld steady heads (want half at least)", heads, steady);
+    else {
+        printf("# every access size: %lld of %lld steady heads in windows\n", heads, steady);
+        pass(nm);
+    }
+}
+
+/* Tasklets that wait for 2 KiB DMAs between computations (dma_compute.c):
+ * at 4 and 8 the others go on as a steady state while one waits (a
+ * sleeper, run.c's steady_enter, up to its wake-up); at 11 to 13 (the ring
+ * of the revolver with little slack) a tasklet rejoins
+ * out of index order and that order persists; the steady state must follow
+ * it (run.c's ring_order) or most heads go cycle by cycle. run() compares
+ * each with the cycle-by-cycle scheduler; the steady state must have issued
+ * most heads (about one per 5 instructions here; without ring_order it
+ * issues almost none at 11 and 12 tasklets). */
+static void test_ring_order(void)
+{
+    const char *nm = "steady_state_in_a_ring_out_of_index_order";
+    long long heads = 0, insns = 0;
+    static const int counts[] = {4, 8, 11, 12, 13};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        const int nr = counts[i];
+        char path[256], flags[64], out[32];
+        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", nr);
+        snprintf(out, sizeof out, "dma_compute_%d", nr);
+        if (build(out, "dma_compute.c", flags, path, sizeof path)) {
+            fail(nm, "build failed: %.300s", last_log);
+            return;
+        }
+        ctx_t c;
+        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+            return;
+        wr32(&c, "blocks", 4);
+        vdpu_result_t r;
+        int rc = run_ok(nm, &c, &r);
+        close_prog(&c);
+        if (rc)
+            return;
+        heads += (long long)r.steady_heads;
+        insns += (long long)r.instructions;
+    }
+    if (8 * heads < insns)
+        fail(nm,
+             "the steady state issued %lld heads for %lld instructions (want an eighth at least)",
+             heads, insns);
+    else {
+        printf("# out of index order: %lld heads in steady states, %lld instructions\n", heads,
+               insns);
         pass(nm);
     }
 }
@@ -1825,6 +1973,9 @@ int main(int argc, char **argv)
     test_register_group("wrapper_path", test_wrapper_path, 1);
     test_register_group("skip_identical", test_skip_identical, 1);
     test_register_group("window", test_window, 1);
+    test_register_group("window_pairs", test_window_pairs, 1);
+    test_register_group("window_sizes", test_window_sizes, 1);
+    test_register_group("ring_order", test_ring_order, 1);
     test_register_group("jit_identical", test_jit_identical, 1);
     test_register_group("jit_bounds", test_jit_bounds, 1);
     return test_main(argc, argv);

@@ -8,7 +8,8 @@
  * indirect jumps, loads and stores (mostly into the tasklet's WRAM area,
  * some misaligned, outside WRAM, into MRAM or IRAM: faults), stack pointer
  * moves (stack faults), runtime services (DMA, atomic bits, perfcounter,
- * yield), RV32 multiply/divide, ebreak; on 1, 2, 4 or 12 tasklets
+ * yield), RV32 multiply/divide, ebreak, word pairs that cost fusion makes
+ * one ld/sd; on 1, 2, 4 or 12 tasklets
  * (tasklet 0 boots the others), whose loads and stores sometimes go to 64
  * bytes they all share (the steady state's windows must then see their
  * conflicts). The program is written as a minimal ELF and loaded through
@@ -278,10 +279,25 @@ static uint32_t gen(in_t *in, uint32_t *w)
         case 22: /* the DPU's ALU instructions again: they are most of real kernels */
             w[n++] = enc_r(byte(in) % 4, rs2, rs1, 5, rd, 0x0b);
             break;
-        default: /* rarely: ebreak, an illegal word */
-            if (byte(in) % 8 == 0)
+        default: { /* rarely: ebreak, an illegal word; or two word loads or
+                    * stores at 8k and 8k + 4 from one base, which cost fusion
+                    * pairs into one ld/sd (the second costs no slot), now and
+                    * then with an instruction between them */
+            const uint32_t c = byte(in) % 8;
+            if (c == 0) {
                 w[n++] = byte(in) % 2 ? 0x00100073u : 0xffffffffu;
+            } else if (c <= 3) {
+                const uint32_t base = byte(in) % 4 ? S0 : S3, st = byte(in) % 2;
+                const int32_t o = (int32_t)(byte(in) % (base == S3 ? 8 : 64)) * 8;
+                const int32_t o1 = byte(in) % 2 ? o : o + 4, o2 = o1 == o ? o + 4 : o;
+                const uint32_t r2 = wreg(in);
+                w[n++] = st ? enc_s(o1, rs2, base, 2, 0x23) : enc_i(o1, base, 2, rd, 0x03);
+                if (c == 3) /* between them: the second is then a head of its own */
+                    w[n++] = enc_i(imm, rs1, 0, rd == 5 ? 6 : 5, 0x13);
+                w[n++] = st ? enc_s(o2, rreg(in), base, 2, 0x23) : enc_i(o2, base, 2, r2, 0x03);
+            }
             break;
+        }
         }
     }
     while (n < end)
