@@ -122,6 +122,7 @@ static int run_experiment(bench *b, const experiment *e)
         return -1;
     }
     b->exp = e->name;
+    b->partial = 0;
     if (e->rng)
         bench_rng = e->rng;
     bench_quiet_yield();
@@ -129,16 +130,17 @@ static int run_experiment(bench *b, const experiment *e)
         fputs("experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,time_s,"
               "throughput_GBps,speedup,clock,machine,modeled_J_per_GB\n",
               b->csv);
-    double t0 = cpim_now(), c0 = cpu_seconds();
+    double t0 = cpim_now(), c0 = cpu_seconds(), w0 = bench_quiet_waited();
     bench_progress("%s: start", e->name);
     int rc = e->fn(b);
     if (fclose(b->csv) != 0)
         rc = -1;
     b->csv = NULL;
-    bench_progress("%s: done in %.1f s (measured wall time; %.1f s of CPU time, all threads)",
-                   e->name, cpim_now() - t0, cpu_seconds() - c0);
+    bench_progress("%s: done in %.1f s (measured wall time; %.1f s of CPU time, all threads; "
+                   "%.1f s waiting for the measuring lock)",
+                   e->name, cpim_now() - t0, cpu_seconds() - c0, bench_quiet_waited() - w0);
     /* no gnuplot is not an error here: the CSV is the result */
-    if (rc == 0 && gp_available() && bench_plot(b->out, e->name) != 0)
+    if (rc == 0 && !b->partial && gp_available() && bench_plot(b->out, e->name) != 0)
         rc = -1;
     return rc;
 }

@@ -51,6 +51,9 @@ typedef struct {
     FILE *csv;           /* the running experiment's CSV */
     const char *exp;     /* the running experiment's name (first column) */
     int failed;          /* an output was wrong or a run failed */
+    int partial;         /* set by the experiment: its CSV is one part of a
+                          * run split over processes, drawn once merged
+                          * (bench.c then draws no plot) */
     unsigned cores;
 } bench;
 

@@ -257,6 +257,42 @@ static void host_rows(bench *b, uint8_t *buf, size_t bytes, const uint8_t **msgs
     }
 }
 
+/* CRYPTOPIM_RESIDENT_PART: which part of the run this process does (see
+ * exp_resident's comment); *what: 0 all, 1 host, 2 in-place, 3 bus; the
+ * points [*from, *to) of the run's list (*to = ~0u: to its end).  0, or -1
+ * (printed). */
+static int parse_part(const char *s, int *what, unsigned *from, unsigned *to)
+{
+    static const char *const names[] = {"host", "in-place", "bus"};
+    *what = 0, *from = 0, *to = ~0u;
+    if (!s || !*s)
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(names[i]);
+        if (strncmp(s, names[i], n))
+            continue;
+        const char *c = s + n;
+        if (!*c) {
+            *what = i + 1;
+            return 0;
+        }
+        /* in-place.I / bus.I: the I-th point only; .I+: from it on */
+        if (i == 0 || *c != '.' || c[1] < '0' || c[1] > '9')
+            break;
+        char *end;
+        unsigned long v = strtoul(c + 1, &end, 10);
+        if (v > 15 || (*end && strcmp(end, "+")))
+            break;
+        *what = i + 1, *from = (unsigned)v, *to = *end ? ~0u : (unsigned)v + 1;
+        return 0;
+    }
+    fprintf(stderr,
+            "bench: resident: bad CRYPTOPIM_RESIDENT_PART '%s' (host, in-place, bus, "
+            "in-place.I, bus.I or bus.I+: the I-th point, from 0)\n",
+            s);
+    return -1;
+}
+
 int exp_resident(bench *b)
 {
     if (!bench_pim_available()) {
@@ -265,11 +301,16 @@ int exp_resident(bench *b)
     }
     static const unsigned full_pts[] = {1, 2, 16, 40}; /* the committed run (docs/RESIDENT.md) */
     static const unsigned small_pts[] = {1, 2};
-    const unsigned *pts = b->quick || !bench_sampled(b) ? small_pts : full_pts;
-    size_t npts = b->quick || !bench_sampled(b) ? 2 : sizeof full_pts / sizeof full_pts[0];
-    /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points, and
-     * CRYPTOPIM_RESIDENT_PART (below): a long run split over processes (the
-     * CSVs are then concatenated; docs/RESIDENT.md) */
+    const int small = b->quick || !bench_sampled(b);
+    const unsigned *pts = small ? small_pts : full_pts;
+    size_t npts = small ? 2 : sizeof full_pts / sizeof full_pts[0];
+    /* the host rows' size: that of the run's own points, whatever
+     * CRYPTOPIM_RESIDENT_RANKS picks, so a split run measures what one
+     * process would */
+    const size_t per_bus = b->quick ? (256u << 10) : (512u << 10);
+    const size_t host_all = (size_t)pts[npts - 1] * 64 * per_bus;
+    const size_t host_bytes = host_all < (256u << 20) ? host_all : (256u << 20);
+    /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points */
     unsigned pick[16];
     const char *only = getenv("CRYPTOPIM_RESIDENT_RANKS");
     if (only && *only) {
@@ -287,47 +328,67 @@ int exp_resident(bench *b)
         }
         pts = pick, npts = n;
     }
-    /* CRYPTOPIM_RESIDENT_PART=in-place|bus: only that half of each point */
-    const char *parts = getenv("CRYPTOPIM_RESIDENT_PART");
-    if (parts && !*parts)
-        parts = NULL;
-    if (parts && strcmp(parts, "in-place") && strcmp(parts, "bus")) {
-        fprintf(stderr, "bench: resident: bad CRYPTOPIM_RESIDENT_PART '%s'\n", parts);
+    /* CRYPTOPIM_RESIDENT_PART: a run split over processes (make bench's
+     * jobs, bench.mk), whose rows put back in one run's order -- the host
+     * rows, then per point its in-place rows and its bus rows -- are that
+     * run's: host (the AES-NI / SHA-NI rows only), in-place or bus (that
+     * half of every point), in-place.I or bus.I (of the I-th point, from
+     * 0), bus.I+ (from the I-th point on; none past the end: an empty
+     * part) */
+    int what;
+    unsigned from, to;
+    if (parse_part(getenv("CRYPTOPIM_RESIDENT_PART"), &what, &from, &to) != 0)
         return -1;
-    }
+    b->partial = what != 0;
+    const int do_host = what == 0 || what == 1, do_in = what == 0 || what == 2,
+              do_bus = what == 0 || what == 3;
+    if (to > npts)
+        to = (unsigned)npts;
+    if (what == 1)
+        from = to = 0;
     /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
      * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
      * per point: one DPU's 32 MiB per pass (sampleRanks; the points' wall
      * times: docs/RESIDENT.md).  Through the bus: the same bytes per DPU, in calls of 512 KiB per
      * DPU from a host buffer (1.25 GiB at 40 ranks), one DPU's 512 KiB simulated per call. */
     const size_t per_res = b->quick ? (256u << 10) : (32u << 20);
-    const size_t per_bus = b->quick ? (256u << 10) : (512u << 10);
     const unsigned rounds = (unsigned)(per_res / per_bus);
-    const size_t host_max = (size_t)pts[npts - 1] * 64 * per_bus;
-    uint8_t *buf = calloc(host_max, 1);
-    const uint8_t **msgs = calloc(host_max / UNIT, sizeof *msgs);
-    size_t *lens = calloc(host_max / UNIT, sizeof *lens);
-    uint8_t(*dig)[32] = calloc(host_max / UNIT, 32);
-    int rc = buf && msgs && lens && dig ? 0 : -1;
-    if (rc == 0) {
-        for (size_t i = 0; i < host_max; i++)
-            buf[i] = (uint8_t)(i * 131 + (i >> 12));
-        const size_t host_bytes = host_max < (256u << 20) ? host_max : (256u << 20);
+    size_t host_max = do_host ? host_bytes : 0;
+    for (unsigned i = from; i < to && do_bus; i++)
+        if ((size_t)pts[i] * 64 * per_bus > host_max)
+            host_max = (size_t)pts[i] * 64 * per_bus;
+    uint8_t *buf = NULL;
+    const uint8_t **msgs = NULL;
+    size_t *lens = NULL;
+    uint8_t(*dig)[32] = NULL;
+    int rc = 0;
+    if (host_max) {
+        buf = calloc(host_max, 1);
+        msgs = calloc(host_max / UNIT, sizeof *msgs);
+        lens = calloc(host_max / UNIT, sizeof *lens);
+        dig = calloc(host_max / UNIT, 32);
+        rc = buf && msgs && lens && dig ? 0 : -1;
+        if (rc != 0)
+            fprintf(stderr, "bench: resident: out of memory (%zu MiB)\n", host_max >> 20);
+        else
+            for (size_t i = 0; i < host_max; i++)
+                buf[i] = (uint8_t)(i * 131 + (i >> 12));
+    }
+    if (rc == 0 && do_host) {
         fprintf(stderr, "bench: resident: AES-NI / SHA-NI on %zu MiB (measured)\n",
                 host_bytes >> 20);
         host_rows(b, buf, host_bytes, msgs, lens, dig);
     }
-    for (size_t i = 0; i < npts && rc == 0; i++) {
+    for (size_t i = from; i < to && rc == 0; i++) {
         const unsigned r = pts[i];
         fprintf(
             stderr,
             "bench: resident: %u ranks, %zu KiB/DPU (in place; bus: %u calls of %zu KiB/DPU)%s\n",
             r, per_res >> 10, rounds, per_bus >> 10, bench_sampled(b) ? " (sampled)" : "");
         double t0 = cpim_now();
-        if ((!parts || !strcmp(parts, "in-place")) && resident_point(b, r, per_res) != 0)
+        if (do_in && resident_point(b, r, per_res) != 0)
             rc = -1;
-        if ((!parts || !strcmp(parts, "bus")) &&
-            bus_point(b, r, buf, (size_t)r * 64 * per_bus, rounds, msgs, lens, dig) != 0)
+        if (do_bus && bus_point(b, r, buf, (size_t)r * 64 * per_bus, rounds, msgs, lens, dig) != 0)
             rc = -1;
         fprintf(stderr, "bench: resident: %u ranks done in %.0f s (measured)\n", r,
                 cpim_now() - t0);
