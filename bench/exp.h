@@ -21,7 +21,7 @@
  * from the virtual UPMEM's power model per GB of payload -- modeled, never
  * measured (cpim_stats.modeled_joules, docs/MODEL.md).
  *
- * Every output produced is checked against the cpu backend.  The kernels
+ * Every output produced is checked against a reference (bench_work_init).  The kernels
  * are data-oblivious (tests/test_bench.c proves equal modeled cycles for
  * different data), which is what lets `--sample` time one DPU per rank and
  * launch and skip identical ones (a timing-only run, cpim_options.timing_only:
@@ -129,9 +129,13 @@ typedef struct {
 enum kern { K_AES, K_SHA };
 extern const char *const bench_kern_name[2]; /* aes-128-ecb, sha256 */
 
-/* Allocates and fills from bench_rng; references computed with the cpu
- * backend (the one AES and SHA-256 of the project, checked against official
- * vectors).  0, or -1 (reported, nothing left allocated). */
+/* Allocates and fills from bench_rng; references computed with the auto
+ * backend: AES-NI and SHA-NI (or multi-buffer SHA-256) where this CPU has
+ * them, else the portable cpu backend -- each checked against official
+ * vectors by the unit tests, and the portable one, the slowest by far, a
+ * baseline the experiments measure anyway, so its output is then checked
+ * against an independent implementation.  0, or -1 (reported, nothing left
+ * allocated). */
 int bench_work_init(work *w, size_t aes_len, size_t n_msgs, size_t msg_len);
 void bench_work_free(work *w);
 size_t bench_work_bytes(const work *w, enum kern k);
