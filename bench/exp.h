@@ -137,6 +137,9 @@ extern const char *const bench_kern_name[2]; /* aes-128-ecb, sha256 */
  * against an independent implementation.  0, or -1 (reported, nothing left
  * allocated). */
 int bench_work_init(work *w, size_t aes_len, size_t n_msgs, size_t msg_len);
+/* The same without the references when !with_ref (for timing-only runs,
+ * whose check wants no output at all): the same data, drawn the same way. */
+int bench_work_draw(work *w, size_t aes_len, size_t n_msgs, size_t msg_len, int with_ref);
 void bench_work_free(work *w);
 size_t bench_work_bytes(const work *w, enum kern k);
 /* Kernel k on w (the run's AES key set). */
