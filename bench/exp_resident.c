@@ -36,6 +36,7 @@
 
 #include "exp.h"
 #include "quiet.h"
+#include "resident_part.h"
 
 static const uint8_t xkey[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
                                  17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
@@ -355,42 +356,6 @@ static double host_memory(void)
     return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
 }
 
-/* CRYPTOPIM_RESIDENT_PART: which part of the run this process does (see
- * exp_resident's comment); *what: 0 all, 1 host, 2 in-place, 3 bus; the
- * points [*from, *to) of the run's list (*to = ~0u: to its end).  0, or -1
- * (printed). */
-static int parse_part(const char *s, int *what, unsigned *from, unsigned *to)
-{
-    static const char *const names[] = {"host", "in-place", "bus"};
-    *what = 0, *from = 0, *to = ~0u;
-    if (!s || !*s)
-        return 0;
-    for (int i = 0; i < 3; i++) {
-        size_t n = strlen(names[i]);
-        if (strncmp(s, names[i], n))
-            continue;
-        const char *c = s + n;
-        if (!*c) {
-            *what = i + 1;
-            return 0;
-        }
-        /* in-place.I / bus.I: the I-th point only; .I+: from it on */
-        if (i == 0 || *c != '.' || c[1] < '0' || c[1] > '9')
-            break;
-        char *end;
-        unsigned long v = strtoul(c + 1, &end, 10);
-        if (v > 15 || (*end && strcmp(end, "+")))
-            break;
-        *what = i + 1, *from = (unsigned)v, *to = *end ? ~0u : (unsigned)v + 1;
-        return 0;
-    }
-    fprintf(stderr,
-            "bench: resident: bad CRYPTOPIM_RESIDENT_PART '%s' (host, in-place, bus, "
-            "in-place.I, bus.I or bus.I+: the I-th point, from 0)\n",
-            s);
-    return -1;
-}
-
 int exp_resident(bench *b)
 {
     if (!bench_pim_available()) {
@@ -426,23 +391,25 @@ int exp_resident(bench *b)
         }
         pts = pick, npts = n;
     }
-    /* CRYPTOPIM_RESIDENT_PART: a run split over processes (make bench's
-     * jobs, bench.mk), whose rows put back in one run's order -- the host
-     * rows, then per point its in-place rows and its bus rows -- are that
-     * run's: host (the AES-NI / SHA-NI rows only), in-place or bus (that
-     * half of every point), in-place.I or bus.I (of the I-th point, from
-     * 0), bus.I+ (from the I-th point on; none past the end: an empty
-     * part) */
-    int what;
-    unsigned from, to;
-    if (parse_part(getenv("CRYPTOPIM_RESIDENT_PART"), &what, &from, &to) != 0)
+    /* CRYPTOPIM_RESIDENT_PART: the part of a run split over processes
+     * that this one does (resident_part.h) */
+    resident_part part;
+    if (resident_part_parse(getenv("CRYPTOPIM_RESIDENT_PART"), &part) != 0) {
+        fprintf(stderr,
+                "bench: resident: bad CRYPTOPIM_RESIDENT_PART '%s' (host, in-place, bus, "
+                "in-place.I, bus.I or bus.I+: the I-th point, from 0, I <= 15)\n",
+                getenv("CRYPTOPIM_RESIDENT_PART"));
         return -1;
-    b->partial = what != 0;
-    const int do_host = what == 0 || what == 1, do_in = what == 0 || what == 2,
-              do_bus = what == 0 || what == 3;
+    }
+    const int what = (int)part.what;
+    unsigned from = part.from, to = part.to;
+    b->partial = what != RP_ALL;
+    const int do_host = what == RP_ALL || what == RP_HOST,
+              do_in = what == RP_ALL || what == RP_IN_PLACE,
+              do_bus = what == RP_ALL || what == RP_BUS;
     if (to > npts)
         to = (unsigned)npts;
-    if (what == 1)
+    if (what == RP_HOST)
         from = to = 0;
     /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
      * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
