@@ -66,7 +66,6 @@ BENCH_FLAGS ?=
 # tweaks differ), the last one taking the points from the 4th on;
 # bench/merge_resident.sh puts their rows back in the order of one run:
 # the host rows, then per rank count the in-place rows and the bus rows.
-BENCH_EXPS := ranks tasklets ntt servers strong weak tsme roofline
 RESIDENT_PARTS := host in-place bus.0 bus.1 bus.2 bus.3+
 BENCH_SH    = flock -s $(BENCH_LOCK)
 
