@@ -78,10 +78,11 @@ static int exp_scaling(bench *b, int weak)
             unsigned n = dpu_points[i];
             /* sampling is exact here: every DPU gets the same work */
             int sampled = b->sample && b->sample_ok && n > 1;
-            if (weak || i == 0) {
+            if (weak || i == 0)
                 fwrite(cpu_rows[k][i], 1, cpu_len[k][i], b->csv);
-                if (!bench_pim_available())
-                    continue;
+            if (!bench_pim_available())
+                continue;
+            if (weak || i == 0) {
                 bench_work_free(&w);
                 bench_rng = rng_at[k][i];
                 /* the references only where an output comes back: a
