@@ -66,8 +66,10 @@ static const char bench_help[] =
     "  all        every one of them (a comma-separated list: those, in this order)\n"
     "\n"
     "  --quick      small sizes (for tests)\n"
-    "  --no-sample  simulate every DPU even where the kernels' data-obliviousness\n"
-    "               allows timing one DPU per rank (slow: hours for `ranks`)\n"
+    "  --no-sample  simulate every DPU, each on its own data, its output checked,\n"
+    "               even where the kernels' data-obliviousness allows timing one DPU\n"
+    "               per rank (slow: about an hour for `ranks`, days for `resident`,\n"
+    "               whose points must fit in this host's memory; docs/RESULTS.md)\n"
     "  --machine NAME  the machine the virtual UPMEM models (its profile key\n"
     "               machine=NAME, docs/MODEL.md): study (default: the CryptoPIM\n"
     "               study's server, 40 ranks x 64 DPUs at 450 MHz), prim (PrIM's\n"
@@ -122,6 +124,7 @@ static int run_experiment(bench *b, const experiment *e)
         return -1;
     }
     b->exp = e->name;
+    b->partial = 0;
     if (e->rng)
         bench_rng = e->rng;
     bench_quiet_yield();
@@ -129,16 +132,17 @@ static int run_experiment(bench *b, const experiment *e)
         fputs("experiment,kernel,impl,mode,ranks,dpus,tasklets,threads,bytes,phase,time_s,"
               "throughput_GBps,speedup,clock,machine,modeled_J_per_GB\n",
               b->csv);
-    double t0 = cpim_now(), c0 = cpu_seconds();
+    double t0 = cpim_now(), c0 = cpu_seconds(), w0 = bench_quiet_waited();
     bench_progress("%s: start", e->name);
     int rc = e->fn(b);
     if (fclose(b->csv) != 0)
         rc = -1;
     b->csv = NULL;
-    bench_progress("%s: done in %.1f s (measured wall time; %.1f s of CPU time, all threads)",
-                   e->name, cpim_now() - t0, cpu_seconds() - c0);
+    bench_progress("%s: done in %.1f s (measured wall time; %.1f s of CPU time, all threads; "
+                   "%.1f s waiting for the measuring lock)",
+                   e->name, cpim_now() - t0, cpu_seconds() - c0, bench_quiet_waited() - w0);
     /* no gnuplot is not an error here: the CSV is the result */
-    if (rc == 0 && gp_available() && bench_plot(b->out, e->name) != 0)
+    if (rc == 0 && !b->partial && gp_available() && bench_plot(b->out, e->name) != 0)
         rc = -1;
     return rc;
 }

@@ -47,24 +47,27 @@ bench-plot: $(VALIDATE) $(CLI) $(BENCH_BIN)
 # outputs are those of one sequential run.  The measured CPU baselines must
 # not share the cores with a simulation: every job holds the lock file
 # BENCH_LOCK shared while it works and exclusively while it measures
-# (bench/quiet.h; flock(1) for the other programs: shared for validate and
-# ntt-compare, which only model, exclusive for asap, which measures).  Each
+# (bench/quiet.h, as `cryptopim benchmark --asap` does; flock(1) for the
+# other programs, shared: validate and ntt-compare only model).  Each
 # experiment's progress goes to $(BUILD)/bench-logs/NAME.log (resident's to
-# resident-in-place.log and resident-bus.log).  Wall time of the whole suite is printed
+# resident-PART.log).  Wall time of the whole suite is printed
 # (measured clock).
 BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BENCH_LOCK  = $(BUILD)/bench-logs/lock
 BENCH_LOGS  = $(BUILD)/bench-logs
 # BENCH_FLAGS: more options of `cryptopim bench` (--no-sample, --quick).
 BENCH_FLAGS ?=
-# Order: the longest first; resident (long UPMEM calls) beside tasklets (no CPU
-# baselines), so that no baseline waits long for the lock.  resident is two
-# jobs, its in-place and its through-the-bus halves (CRYPTOPIM_RESIDENT_PART),
-# whose rows bench-resident-merge puts back in the order of one run: the
-# host rows, then per rank count the in-place rows and the bus rows.
-BENCH_EXPS := tasklets ranks ntt servers tsme strong weak roofline
+# Order: the longest first (make -j starts the jobs in the order of
+# bench-jobs' prerequisites), so that the last jobs to end are short ones
+# and the two cores stay busy to the end.  resident is split into parts
+# (CRYPTOPIM_RESIDENT_PART, exp_resident.c): its host rows, its in-place
+# half (one job: after the first point its passes are reused, sampleReuse),
+# and its through-the-bus half one point per job (no reuse: each call's
+# tweaks differ), the last one taking the points from the 4th on;
+# bench/merge_resident.sh puts their rows back in the order of one run:
+# the host rows, then per rank count the in-place rows and the bus rows.
+RESIDENT_PARTS := host in-place bus.0 bus.1 bus.2 bus.3+
 BENCH_SH    = flock -s $(BENCH_LOCK)
-BENCH_EX    = flock $(BENCH_LOCK).gate flock $(BENCH_LOCK)
 
 bench: all $(VALIDATE) $(VALIDATE_DPUS) $(NTT_COMPARE) $(DPU_PROGS_ntt) $(DPU_PROGS_ntt-r2)
 	@mkdir -p $(BENCH_OUT) $(BENCH_LOGS)
@@ -74,16 +77,16 @@ bench: all $(VALIDATE) $(VALIDATE_DPUS) $(NTT_COMPARE) $(DPU_PROGS_ntt) $(DPU_PR
 	rm -f $(BENCH_LOCK) $(BENCH_LOCK).gate && \
 	echo "bench: all experiments done in $$(( $$(date +%s) - start )) s (measured wall time, $(BENCH_JOBS) jobs); modeled machine $(BENCH_MACHINE); results in $(BENCH_OUT)"
 
-bench-jobs: bench-resident-merge $(addprefix bench-exp-,$(BENCH_EXPS)) bench-job-asap \
-	    bench-job-ntt-compare bench-job-validate
-bench-resident-merge: bench-resident-in-place bench-resident-bus
-	awk -F, 'FNR == 1 { f++; if (f == 1) print; next } \
-	    f == 1 && $$3 != "pim" { print; next } \
-	    $$3 == "pim" { if (!($$5 in seen)) { seen[$$5] = 1; order[++n] = $$5 } \
-	                   rows[f, $$5] = rows[f, $$5] $$0 "\n" } \
-	    END { for (i = 1; i <= n; i++) printf "%s%s", rows[1, order[i]], rows[2, order[i]] }' \
-	    $(BENCH_LOGS)/resident-in-place/resident.csv $(BENCH_LOGS)/resident-bus/resident.csv \
-	    >$(BENCH_OUT)/resident.csv
+# the jobs, longest first (CPU time of each: docs/RESULTS.md); the short
+# measuring ones last, beside short simulations
+bench-jobs: bench-exp-tasklets bench-exp-ranks bench-resident-in-place bench-resident-bus.3+ \
+	    bench-exp-ntt bench-resident-bus.2 bench-exp-servers bench-resident-bus.1 \
+	    bench-resident-bus.0 bench-job-asap bench-exp-strong bench-exp-weak \
+	    bench-job-ntt-compare bench-exp-tsme bench-exp-roofline bench-resident-host \
+	    bench-job-validate bench-resident-merge
+bench-resident-merge: $(addprefix bench-resident-,$(RESIDENT_PARTS))
+	sh bench/merge_resident.sh $(foreach p,$(RESIDENT_PARTS),$(BENCH_LOGS)/resident-$(p)/resident.csv) \
+	    >$(BENCH_OUT)/resident.csv.tmp && mv $(BENCH_OUT)/resident.csv.tmp $(BENCH_OUT)/resident.csv
 	if command -v gnuplot >/dev/null 2>&1; then $(CLI) bench --replot $(BENCH_OUT) --experiment resident; fi
 bench-resident-%:
 	@mkdir -p $(BENCH_LOGS)/resident-$*
@@ -103,7 +106,8 @@ bench-job-validate:
 bench-job-ntt-compare:
 	$(BENCH_SH) $(NTT_COMPARE) $(BUILD)/dpu --out $(BENCH_OUT)
 bench-job-asap:
-	$(BENCH_EX) $(CLI) benchmark --asap --csv --machine $(BENCH_MACHINE) > $(BENCH_OUT)/asap.csv
+	CRYPTOPIM_BENCH_LOCK=$(BENCH_LOCK) $(CLI) benchmark --asap --csv --machine $(BENCH_MACHINE) \
+	    > $(BENCH_OUT)/asap.csv
 	@echo "asap: $(BENCH_OUT)/asap.csv (CPU rows measured, UPMEM rows modeled on machine=$(BENCH_MACHINE))"
 .PHONY: bench-job-validate bench-job-ntt-compare bench-job-asap bench-resident-merge
 
@@ -119,6 +123,9 @@ bench-check:
 TEST_CMDS += "sh bench/test_bench.sh $(VALIDATE) $(VALIDATE_DIR) $(CLI)"
 # the modeled-rows check on copies of docs/results (under 1 s of CPU time)
 TEST_CMDS += "sh bench/test_check_modeled.sh"
+# --no-sample == sampled and resident's parts merged == one process, on
+# --quick runs (bench/test_no_sample.sh)
+TEST_CMDS += "sh bench/test_no_sample.sh $(CLI)"
 TEST_DEPS += $(VALIDATE) $(VALIDATE_DPUS)
 
 # The AsAP comparison (docs/ASAP.md): AES cycles per byte on this CPU

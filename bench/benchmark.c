@@ -33,6 +33,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "quiet.h"
 #include "speed_kdf.h"
 
 #define MAX_SUBJECTS 16
@@ -433,6 +434,7 @@ static double pim_ecb(struct bm *b, const char *profile, unsigned dpus, unsigned
     cpim_options o;
     cpim_options_init(&o);
     o.dpus = dpus, o.ranks = ranks, o.profile = profile, o.timing_only = timing;
+    bench_quiet_yield(); /* between two UPMEM calls: a waiting measurement goes first */
     cpim_ctx *ctx = cli_open("pim", &o);
     cpim_stats st;
     double t = -1;
@@ -464,7 +466,12 @@ static int run_asap(struct bm *b, const char *machine, unsigned full_ranks)
      * kernel seconds x 1e9 = DPU cycles (as `cryptopim bench`) */
     snprintf(cyc, sizeof cyc, "%s,clockMhz=1000,launchUs=0", prof);
     snprintf(nolaunch, sizeof nolaunch, "%s,launchUs=0", prof); /* the kernel alone */
+    /* beside other jobs of make bench: the measured sections alone on the
+     * cores, the modeled ones beside them (quiet.h) */
+    bench_quiet_init();
+    bench_quiet_begin();
     double hz = measure_clock_hz();
+    bench_quiet_end();
     if (b->csv)
         puts("platform,method,clock,mhz,key_bits,cycles_per_byte,cores,cycles_per_byte_core,"
              "throughput_Mbps");
@@ -488,6 +495,7 @@ static int run_asap(struct bm *b, const char *machine, unsigned full_ranks)
         cpim_aes_ecb(ref, CPIM_ENCRYPT, b->in, want, check);
         static const char *const be[2] = {"cpu", "aesni"};
         static const char *const what[2] = {"portable T-tables", "VAES (aesni backend)"};
+        bench_quiet_begin();
         for (int k = 0; k < 2; k++) {
             cpim_options o = b->c.opt;
             o.threads = 1;
@@ -526,6 +534,7 @@ static int run_asap(struct bm *b, const char *machine, unsigned full_ranks)
             asap_row(b->csv, "this CPU, 1 core", "AES-NI xmm (OpenSSL)", "measured", hz / 1e6, bits,
                      t * hz / (double)len, 1, (double)len * 8 / t / 1e6);
 #endif
+        bench_quiet_end();
         /* one DPU: kernel cycles per byte (1000 MHz profile), checked output */
         unsigned nd = 0;
         double kc = pim_ecb(b, cyc, 1, 0, 0, bits, len < (1u << 20) ? len : (1u << 20), 1, &nd);

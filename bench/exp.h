@@ -21,7 +21,7 @@
  * from the virtual UPMEM's power model per GB of payload -- modeled, never
  * measured (cpim_stats.modeled_joules, docs/MODEL.md).
  *
- * Every output produced is checked against the cpu backend.  The kernels
+ * Every output produced is checked against a reference (bench_work_init).  The kernels
  * are data-oblivious (tests/test_bench.c proves equal modeled cycles for
  * different data), which is what lets `--sample` time one DPU per rank and
  * launch and skip identical ones (a timing-only run, cpim_options.timing_only:
@@ -51,6 +51,9 @@ typedef struct {
     FILE *csv;           /* the running experiment's CSV */
     const char *exp;     /* the running experiment's name (first column) */
     int failed;          /* an output was wrong or a run failed */
+    int partial;         /* set by the experiment: its CSV is one part of a
+                          * run split over processes, drawn once merged
+                          * (bench.c then draws no plot) */
     unsigned cores;
 } bench;
 
@@ -126,10 +129,17 @@ typedef struct {
 enum kern { K_AES, K_SHA };
 extern const char *const bench_kern_name[2]; /* aes-128-ecb, sha256 */
 
-/* Allocates and fills from bench_rng; references computed with the cpu
- * backend (the one AES and SHA-256 of the project, checked against official
- * vectors).  0, or -1 (reported, nothing left allocated). */
+/* Allocates and fills from bench_rng; references computed with the auto
+ * backend: AES-NI and SHA-NI (or multi-buffer SHA-256) where this CPU has
+ * them, else the portable cpu backend -- each checked against official
+ * vectors by the unit tests, and the portable one, the slowest by far, a
+ * baseline the experiments measure anyway, so its output is then checked
+ * against an independent implementation.  0, or -1 (reported, nothing left
+ * allocated). */
 int bench_work_init(work *w, size_t aes_len, size_t n_msgs, size_t msg_len);
+/* The same without the references when !with_ref (for timing-only runs,
+ * whose check wants no output at all): the same data, drawn the same way. */
+int bench_work_draw(work *w, size_t aes_len, size_t n_msgs, size_t msg_len, int with_ref);
 void bench_work_free(work *w);
 size_t bench_work_bytes(const work *w, enum kern k);
 /* Kernel k on w (the run's AES key set). */

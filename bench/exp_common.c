@@ -35,14 +35,72 @@ void bench_progress(const char *fmt, ...)
 }
 
 uint64_t bench_rng = 0x243f6a8885a308d3ull;
+
+/* One step of the stream's xorshift64 state, and the byte it gives. */
+static inline uint64_t rng_step(uint64_t x)
+{
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    return x;
+}
+static inline uint8_t rng_byte(uint64_t x)
+{
+    return (uint8_t)((x * 0x2545f4914f6cdd1dull) >> 56);
+}
+
+/* The step is linear over GF(2)^64, so m steps are a 64 x 64 bit matrix,
+ * held as the images of the 64 unit vectors: jump(m, x) = x after m steps,
+ * by repeated squaring (log2(m) products of 64 x 64 bits). */
+static uint64_t mat_apply(const uint64_t m[64], uint64_t x)
+{
+    uint64_t y = 0;
+    for (int i = 0; x; i++, x >>= 1)
+        y ^= m[i] & (0 - (x & 1));
+    return y;
+}
+static uint64_t rng_jump(uint64_t x, uint64_t steps)
+{
+    uint64_t p[64], t[64];
+    for (int i = 0; i < 64; i++)
+        p[i] = rng_step(1ull << i);
+    for (; steps; steps >>= 1) {
+        if (steps & 1)
+            x = mat_apply(p, x);
+        for (int i = 0; i < 64; i++)
+            t[i] = mat_apply(p, p[i]);
+        memcpy(p, t, sizeof p);
+    }
+    return x;
+}
+
+/* The bytes of the one stream, in order, as the plain loop (one step per
+ * byte) gives them; for large n in RNG_LANES independent runs of the
+ * stream, each started where the one before ends (rng_jump), interleaved
+ * so that the steps' dependency chains overlap: the loop is bound by one
+ * chain's latency, and the workloads draw gigabytes. */
+#define RNG_LANES 8
 void bench_fill(uint8_t *p, size_t n)
 {
     uint64_t x = bench_rng;
-    for (size_t i = 0; i < n; i++) {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        p[i] = (uint8_t)((x * 0x2545f4914f6cdd1dull) >> 56);
+    size_t i = 0;
+    if (n >= (64u << 10)) {
+        const size_t seg = n / RNG_LANES; /* the last lane also takes the rest */
+        uint64_t s[RNG_LANES];
+        s[0] = x;
+        for (int l = 1; l < RNG_LANES; l++)
+            s[l] = rng_jump(s[l - 1], seg);
+        for (size_t k = 0; k < seg; k++)
+            for (int l = 0; l < RNG_LANES; l++) {
+                s[l] = rng_step(s[l]);
+                p[(size_t)l * seg + k] = rng_byte(s[l]);
+            }
+        x = s[RNG_LANES - 1];
+        i = RNG_LANES * seg;
+    }
+    for (; i < n; i++) {
+        x = rng_step(x);
+        p[i] = rng_byte(x);
     }
     bench_rng = x;
 }
@@ -95,6 +153,11 @@ void bench_work_free(work *w)
 
 int bench_work_init(work *w, size_t aes_len, size_t n_msgs, size_t msg_len)
 {
+    return bench_work_draw(w, aes_len, n_msgs, msg_len, 1);
+}
+
+int bench_work_draw(work *w, size_t aes_len, size_t n_msgs, size_t msg_len, int with_ref)
+{
     bench_quiet_yield();
     memset(w, 0, sizeof *w);
     w->aes_len = aes_len;
@@ -122,7 +185,9 @@ int bench_work_init(work *w, size_t aes_len, size_t n_msgs, size_t msg_len)
             w->lens[i] = msg_len;
         }
     }
-    cpim_ctx *ctx = cli_open("cpu", NULL);
+    if (!with_ref)
+        return 0;
+    cpim_ctx *ctx = cli_open("auto", NULL);
     if (!ctx)
         goto fail;
     cpim_err rc = cpim_aes_set_key(ctx, bench_key, 16);

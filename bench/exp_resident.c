@@ -32,9 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "exp.h"
 #include "quiet.h"
+#include "resident_part.h"
 
 static const uint8_t xkey[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
                                  17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
@@ -110,6 +112,67 @@ static int ok(bench *b, cpim_err rc)
     return rc == CPIM_OK || (bench_sampled(b) && rc == CPIM_ERR_TIMING_ONLY);
 }
 
+/* A context of the auto backend (AES-NI / SHA-NI where present) with XTS
+ * key `key`: the reference of the unsampled runs' checks. */
+static cpim_ctx *open_ref(const uint8_t *key)
+{
+    cpim_ctx *ctx = NULL;
+    if (cpim_open(&ctx, "auto", NULL) != CPIM_OK)
+        return NULL;
+    if (key && cpim_xts_set_key(ctx, key, 32) != CPIM_OK) {
+        cpim_close(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/* An unsampled in-place run's outputs: the region was all zeros, then
+ * encrypted under xkey and re-keyed to xkey2, so DPU d's share must be the
+ * XTS encryption of zeros under xkey2 with the tweaks (d << 32) + i, and
+ * the digests those of its units.  0, or -1 (reported). */
+static int check_region(bench *b, cpim_region *reg, const uint8_t (*digests)[32])
+{
+    uint32_t dpus = 0;
+    uint64_t per = 0;
+    size_t unit = 0;
+    cpim_ctx *ref = open_ref(xkey2);
+    uint8_t *zero = NULL, *want = NULL, *got = NULL, (*dig)[32] = NULL;
+    const uint8_t **msgs = NULL;
+    size_t *lens = NULL, bad = 0, n = 0;
+    cpim_err rc = ref ? cpim_region_layout(reg, &dpus, &per, &unit) : CPIM_ERR_NOMEM;
+    if (rc == CPIM_OK) {
+        n = (size_t)(per / unit);
+        zero = calloc(per, 1), want = malloc(per), got = malloc(per);
+        dig = malloc(n * sizeof *dig), msgs = malloc(n * sizeof *msgs),
+        lens = malloc(n * sizeof *lens);
+        if (!zero || !want || !got || !dig || !msgs || !lens)
+            rc = CPIM_ERR_NOMEM;
+    }
+    for (uint32_t d = 0; rc == CPIM_OK && d < dpus; d++) {
+        rc = cpim_aes_xts(ref, CPIM_ENCRYPT, (uint64_t)d << 32, unit, zero, want, per);
+        if (rc == CPIM_OK)
+            rc = cpim_region_read(reg, d * per, got, per);
+        for (size_t i = 0; i < n; i++)
+            msgs[i] = want + i * unit, lens[i] = unit;
+        if (rc == CPIM_OK)
+            rc = cpim_sha256_batch(ref, msgs, lens, n, dig);
+        if (rc == CPIM_OK)
+            bad += memcmp(got, want, per) != 0 || memcmp(dig, digests + (size_t)d * n, n * 32) != 0;
+    }
+    free(zero), free(want), free(got), free(dig), free(msgs), free(lens);
+    cpim_close(ref);
+    if (rc != CPIM_OK || bad) {
+        fprintf(stderr, "bench: resident: in place, %u DPUs: %s\n", dpus,
+                rc != CPIM_OK ? cpim_strerror(rc)
+                              : "output wrong (MRAM or digests differ from the reference)");
+        b->failed = 1;
+        return -1;
+    }
+    if (bad == 0)
+        bench_progress("resident: in place, %u DPUs: every DPU's MRAM and digests checked", dpus);
+    return 0;
+}
+
 /* In place: a region of `per` bytes on each DPU of `ranks` ranks; the
  * stats of its XTS encryption, re-key and SHA-256 + Merkle root into st[3]
  * and its size into *bytes.  0, or -1 (printed). */
@@ -126,19 +189,25 @@ static int resident_run(bench *b, unsigned ranks, size_t per, cpim_stats st[3], 
     }
     *bytes = (size_t)cpim_region_size(reg);
     uint8_t root[32];
+    /* unsampled: the digests too, to check them (only they cross the bus
+     * either way) */
+    uint8_t(*digests)[32] = bench_sampled(b) ? NULL : malloc(*bytes / UNIT * 32);
     memset(st, 0, 3 * sizeof *st);
-    rc = cpim_region_xts(reg, CPIM_ENCRYPT, xkey, 32);
+    rc =
+        bench_sampled(b) || digests ? cpim_region_xts(reg, CPIM_ENCRYPT, xkey, 32) : CPIM_ERR_NOMEM;
     if (ok(b, rc) && (rc = cpim_region_last_stats(reg, &st[0])) == CPIM_OK)
         rc = cpim_region_xts_rekey(reg, xkey, 32, xkey2, 32);
     if (ok(b, rc) && (rc = cpim_region_last_stats(reg, &st[1])) == CPIM_OK)
-        rc = cpim_region_sha256(reg, NULL, root);
+        rc = cpim_region_sha256(reg, digests, root);
     if (ok(b, rc))
         rc = cpim_region_last_stats(reg, &st[2]);
     if (!ok(b, rc))
         fprintf(stderr, "bench: resident: %u ranks in place: %s\n", ranks, cpim_strerror(rc));
+    int failed = !ok(b, rc) || (!bench_sampled(b) && check_region(b, reg, digests) != 0);
+    free(digests);
     cpim_region_free(reg);
     cpim_close(ctx);
-    return ok(b, rc) ? 0 : -1;
+    return failed ? -1 : 0;
 }
 
 static int resident_point(bench *b, unsigned ranks, size_t per)
@@ -176,12 +245,23 @@ static int bus_point(bench *b, unsigned ranks, uint8_t *buf, size_t bytes, unsig
         return -1;
     cpim_stats st, xts = {0}, sha = {0};
     const size_t n = bytes / UNIT;
-    cpim_err rc = cpim_xts_set_key(ctx, xkey, 32);
+    /* unsampled: every call's output checked against the auto backend's */
+    const int check = !bench_sampled(b);
+    cpim_ctx *ref = check ? open_ref(xkey) : NULL;
+    uint8_t *want = check ? malloc(bytes) : NULL;
+    uint8_t(*want_dig)[32] = check ? malloc(n * 32) : NULL;
+    cpim_err rc =
+        !check || (ref && want && want_dig) ? cpim_xts_set_key(ctx, xkey, 32) : CPIM_ERR_NOMEM;
+    size_t wrong = 0;
     for (unsigned k = 0; k < rounds && ok(b, rc); k++) {
         bench_quiet_yield();
-        rc = cpim_aes_xts(ctx, CPIM_ENCRYPT, (uint64_t)k * n, UNIT, buf, buf, bytes);
+        if (check)
+            rc = cpim_aes_xts(ref, CPIM_ENCRYPT, (uint64_t)k * n, UNIT, buf, want, bytes);
+        if (ok(b, rc))
+            rc = cpim_aes_xts(ctx, CPIM_ENCRYPT, (uint64_t)k * n, UNIT, buf, buf, bytes);
         if (ok(b, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
             add_stats(&xts, &st);
+        wrong += check && rc == CPIM_OK && memcmp(buf, want, bytes) != 0;
     }
     if (ok(b, rc)) {
         pim_rows(b, "aes-xts-encrypt", "async-exec", &xts, 1, rounds * bytes);
@@ -189,19 +269,31 @@ static int bus_point(bench *b, unsigned ranks, uint8_t *buf, size_t bytes, unsig
     }
     for (size_t i = 0; i < n; i++)
         msgs[i] = buf + i * UNIT, lens[i] = UNIT;
+    if (check && ok(b, rc))
+        rc = cpim_sha256_batch(ref, msgs, lens, n, want_dig);
     for (unsigned k = 0; k < rounds && ok(b, rc); k++) {
         bench_quiet_yield();
         rc = cpim_sha256_batch(ctx, msgs, lens, n, dig);
         if (ok(b, rc) && cpim_last_stats(ctx, &st) == CPIM_OK)
             add_stats(&sha, &st);
+        wrong += check && rc == CPIM_OK && memcmp(dig, want_dig, n * 32) != 0;
     }
     if (ok(b, rc))
         pim_rows(b, "sha256-merkle", "async-exec", &sha, 1, rounds * bytes);
     if (!ok(b, rc))
         fprintf(stderr, "bench: resident: %u ranks through the bus: %s\n", ranks,
                 cpim_strerror(rc));
+    else if (wrong) {
+        fprintf(stderr,
+                "bench: resident: %u ranks through the bus: %zu of %u calls' output wrong\n", ranks,
+                wrong, 2 * rounds);
+        b->failed = 1;
+    } else if (check)
+        bench_progress("resident: %u ranks through the bus: every call's output checked", ranks);
+    cpim_close(ref);
+    free(want), free(want_dig);
     cpim_close(ctx);
-    return ok(b, rc) ? 0 : -1;
+    return ok(b, rc) && !wrong ? 0 : -1;
 }
 
 static double cpu_s(void)
@@ -257,6 +349,13 @@ static void host_rows(bench *b, uint8_t *buf, size_t bytes, const uint8_t **msgs
     }
 }
 
+/* Bytes of physical memory of this host (0 if unknown: then nothing fits). */
+static double host_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+}
+
 int exp_resident(bench *b)
 {
     if (!bench_pim_available()) {
@@ -265,11 +364,16 @@ int exp_resident(bench *b)
     }
     static const unsigned full_pts[] = {1, 2, 16, 40}; /* the committed run (docs/RESIDENT.md) */
     static const unsigned small_pts[] = {1, 2};
-    const unsigned *pts = b->quick || !bench_sampled(b) ? small_pts : full_pts;
-    size_t npts = b->quick || !bench_sampled(b) ? 2 : sizeof full_pts / sizeof full_pts[0];
-    /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points, and
-     * CRYPTOPIM_RESIDENT_PART (below): a long run split over processes (the
-     * CSVs are then concatenated; docs/RESIDENT.md) */
+    const int small = b->quick;
+    const unsigned *pts = small ? small_pts : full_pts;
+    size_t npts = small ? 2 : sizeof full_pts / sizeof full_pts[0];
+    /* the host rows' size: that of the run's own points, whatever
+     * CRYPTOPIM_RESIDENT_RANKS picks, so a split run measures what one
+     * process would */
+    const size_t per_bus = b->quick ? (16u << 10) : (512u << 10);
+    const size_t host_all = (size_t)pts[npts - 1] * 64 * per_bus;
+    const size_t host_bytes = host_all < (256u << 20) ? host_all : (256u << 20);
+    /* CRYPTOPIM_RESIDENT_RANKS=R1,R2,...: only these points */
     unsigned pick[16];
     const char *only = getenv("CRYPTOPIM_RESIDENT_RANKS");
     if (only && *only) {
@@ -287,47 +391,79 @@ int exp_resident(bench *b)
         }
         pts = pick, npts = n;
     }
-    /* CRYPTOPIM_RESIDENT_PART=in-place|bus: only that half of each point */
-    const char *parts = getenv("CRYPTOPIM_RESIDENT_PART");
-    if (parts && !*parts)
-        parts = NULL;
-    if (parts && strcmp(parts, "in-place") && strcmp(parts, "bus")) {
-        fprintf(stderr, "bench: resident: bad CRYPTOPIM_RESIDENT_PART '%s'\n", parts);
+    /* CRYPTOPIM_RESIDENT_PART: the part of a run split over processes
+     * that this one does (resident_part.h) */
+    resident_part part;
+    if (resident_part_parse(getenv("CRYPTOPIM_RESIDENT_PART"), &part) != 0) {
+        fprintf(stderr,
+                "bench: resident: bad CRYPTOPIM_RESIDENT_PART '%s' (host, in-place, bus, "
+                "in-place.I, bus.I or bus.I+: the I-th point, from 0, I <= 15)\n",
+                getenv("CRYPTOPIM_RESIDENT_PART"));
         return -1;
     }
+    const int what = (int)part.what;
+    unsigned from = part.from, to = part.to;
+    b->partial = what != RP_ALL;
+    const int do_host = what == RP_ALL || what == RP_HOST,
+              do_in = what == RP_ALL || what == RP_IN_PLACE,
+              do_bus = what == RP_ALL || what == RP_BUS;
+    if (to > npts)
+        to = (unsigned)npts;
+    if (what == RP_HOST)
+        from = to = 0;
     /* in place: 32 MiB per DPU (80 GiB at 40 ranks; no host memory: the
      * region's zero fill gives MRAM pages back, emu/vdpu/dpu.c); simulated
      * per point: one DPU's 32 MiB per pass (sampleRanks; the points' wall
      * times: docs/RESIDENT.md).  Through the bus: the same bytes per DPU, in calls of 512 KiB per
      * DPU from a host buffer (1.25 GiB at 40 ranks), one DPU's 512 KiB simulated per call. */
-    const size_t per_res = b->quick ? (256u << 10) : (32u << 20);
-    const size_t per_bus = b->quick ? (256u << 10) : (512u << 10);
+    const size_t per_res = b->quick ? (32u << 10) : (32u << 20);
     const unsigned rounds = (unsigned)(per_res / per_bus);
-    const size_t host_max = (size_t)pts[npts - 1] * 64 * per_bus;
-    uint8_t *buf = calloc(host_max, 1);
-    const uint8_t **msgs = calloc(host_max / UNIT, sizeof *msgs);
-    size_t *lens = calloc(host_max / UNIT, sizeof *lens);
-    uint8_t(*dig)[32] = calloc(host_max / UNIT, 32);
-    int rc = buf && msgs && lens && dig ? 0 : -1;
-    if (rc == 0) {
-        for (size_t i = 0; i < host_max; i++)
-            buf[i] = (uint8_t)(i * 131 + (i >> 12));
-        const size_t host_bytes = host_max < (256u << 20) ? host_max : (256u << 20);
+    size_t host_max = do_host ? host_bytes : 0;
+    for (unsigned i = from; i < to && do_bus; i++)
+        if ((size_t)pts[i] * 64 * per_bus > host_max)
+            host_max = (size_t)pts[i] * 64 * per_bus;
+    uint8_t *buf = NULL;
+    const uint8_t **msgs = NULL;
+    size_t *lens = NULL;
+    uint8_t(*dig)[32] = NULL;
+    int rc = 0;
+    if (host_max) {
+        buf = calloc(host_max, 1);
+        msgs = calloc(host_max / UNIT, sizeof *msgs);
+        lens = calloc(host_max / UNIT, sizeof *lens);
+        dig = calloc(host_max / UNIT, 32);
+        rc = buf && msgs && lens && dig ? 0 : -1;
+        if (rc != 0)
+            fprintf(stderr, "bench: resident: out of memory (%zu MiB)\n", host_max >> 20);
+        else
+            for (size_t i = 0; i < host_max; i++)
+                buf[i] = (uint8_t)(i * 131 + (i >> 12));
+    }
+    if (rc == 0 && do_host) {
         fprintf(stderr, "bench: resident: AES-NI / SHA-NI on %zu MiB (measured)\n",
                 host_bytes >> 20);
         host_rows(b, buf, host_bytes, msgs, lens, dig);
     }
-    for (size_t i = 0; i < npts && rc == 0; i++) {
+    for (size_t i = from; i < to && rc == 0; i++) {
         const unsigned r = pts[i];
         fprintf(
             stderr,
             "bench: resident: %u ranks, %zu KiB/DPU (in place; bus: %u calls of %zu KiB/DPU)%s\n",
             r, per_res >> 10, rounds, per_bus >> 10, bench_sampled(b) ? " (sampled)" : "");
         double t0 = cpim_now();
-        if ((!parts || !strcmp(parts, "in-place")) && resident_point(b, r, per_res) != 0)
+        /* unsampled, every DPU's share is its own data, held in this
+         * host's memory (the virtual DPUs' MRAM): refuse a point that
+         * cannot fit rather than be killed when memory runs out */
+        const double need = (double)r * 64 * per_res, have = host_memory();
+        if (do_in && !bench_sampled(b) && need > have) {
+            fprintf(stderr,
+                    "bench: resident: %u ranks in place without sampling needs %.1f GiB of "
+                    "MRAM in this host's memory, which has %.1f GiB: not run\n",
+                    r, need / (1u << 30), have / (1u << 30));
+            b->failed = 1;
+        } else if (do_in && resident_point(b, r, per_res) != 0)
             rc = -1;
-        if ((!parts || !strcmp(parts, "bus")) &&
-            bus_point(b, r, buf, (size_t)r * 64 * per_bus, rounds, msgs, lens, dig) != 0)
+        if (do_bus && bus_point(b, r, buf, (size_t)r * 64 * per_bus, rounds, msgs, lens, dig) != 0)
             rc = -1;
         fprintf(stderr, "bench: resident: %u ranks done in %.0f s (measured)\n", r,
                 cpim_now() - t0);

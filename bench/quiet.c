@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cryptopim.h"
 
 static int lock_fd = -1, gate_fd = -1; /* -1: unlocked run */
 static int depth;                      /* nested bench_quiet_begin() */
+static double waited;                  /* seconds blocked in flock() */
 
 /* flock() that retries on a signal; on any other failure the run goes on
  * unlocked (reported once). */
@@ -22,6 +24,9 @@ static void lock(int fd, int op)
 {
     if (fd < 0)
         return;
+    if (flock(fd, op | LOCK_NB) == 0)
+        return;
+    double t0 = cpim_now();
     while (flock(fd, op) != 0) {
         if (errno == EINTR)
             continue;
@@ -29,8 +34,14 @@ static void lock(int fd, int op)
                   strerror(errno));
         close(lock_fd), close(gate_fd);
         lock_fd = gate_fd = -1;
-        return;
+        break;
     }
+    waited += cpim_now() - t0;
+}
+
+double bench_quiet_waited(void)
+{
+    return waited;
 }
 
 void bench_quiet_init(void)

@@ -14,6 +14,8 @@
  *   bench_quiet_begin()  before a measured section: waits until no other
  *                        process works (PATH exclusive); nests
  *   bench_quiet_end()    after it: back to shared
+ *   bench_quiet_waited() seconds of wall time this process spent waiting
+ *                        for the lock so far (measured; its core idle)
  *
  * Other programs of the run hold the same lock with flock(1): shared for a
  * simulation only (validate, ntt-compare), exclusive for one with measured
@@ -28,5 +30,6 @@ void bench_quiet_init(void);
 void bench_quiet_yield(void);
 void bench_quiet_begin(void);
 void bench_quiet_end(void);
+double bench_quiet_waited(void);
 
 #endif /* CPIM_BENCH_QUIET_H */

@@ -29,6 +29,10 @@ $(BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(TEST_HARNE
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(SANFLAGS) $(FUZZ_INC) -Itests -o $@ tests/fuzz/fuzz_$*.c \
 	    tests/fuzz/replay.c tests/harness.c $(FUZZ_DEPS) $(LDLIBS)
 
+# a target that compiles in a source file of another folder names it here
+# (the replays; the libFuzzer rule links every prerequisite)
+$(BUILD)/tests/fuzz/fuzz_residentpart: bench/resident_part.c bench/resident_part.h
+
 FUZZ_REPLAYS := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/fuzz_%)
 SAN_FUZZ_REPLAYS := $(FUZZ_NAMES:%=$(SAN_BUILD)/tests/fuzz/fuzz_%)
 SAN_TEST_CMDS += $(foreach n,$(FUZZ_NAMES),"$(SAN_ENV) $(SAN_BUILD)/tests/fuzz/fuzz_$(n) tests/fuzz/corpus/$(n)")
