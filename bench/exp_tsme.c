@@ -141,13 +141,13 @@ static size_t make_image(const run_cfg *c, uint8_t **img, uint8_t **want, int64_
     } else if (c->w == W_VA) {
         const int32_t *a = (const int32_t *)*img;
         int32_t *b = (int32_t *)(*want + n);
-        for (uint32_t i = 0; i < n / 4; i++)
-            b[i] += a[i];
+        for (uint32_t i = 0; i < n / 4; i++) /* wraps as the DPU's add does: no signed overflow */
+            b[i] = (int32_t)((uint32_t)b[i] + (uint32_t)a[i]);
     } else {
         const int64_t *a = (const int64_t *)*img;
         *red_sum = 0;
         for (uint32_t i = 0; i < n / 8; i++)
-            *red_sum += a[i];
+            *red_sum = (int64_t)((uint64_t)*red_sum + (uint64_t)a[i]);
     }
     return total;
 }
