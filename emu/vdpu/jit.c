@@ -265,6 +265,32 @@ static void jcc_over_end(vdpu_x64_t *x, size_t from)
         x->overflow = 1; /* cannot happen: the jumped-over code is short */
 }
 
+/* edi = the stamp of the word at [rsi + r11] (a fresh one when another
+ * window set it); exit at i when an access at relative cycle edx conflicts
+ * with it: a write after edx, or for a store also a read after it.  The
+ * flags are left from comparing the stamp's read cycle with edx (a load
+ * then keeps the later of the two). */
+static void win_stamp_test(jb_t *b, uint32_t i, int store)
+{
+    static const uint8_t ld[] = {0x8b}, cmovne[] = {0x0f, 0x45};
+    vdpu_x64_t *x = &b->x;
+    vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_R11, 0, 0);
+    mov_rr(x, X_R11, X_DI);
+    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xff000000u);
+    vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(g));
+    vdpu_x64_op_mem(x, 0, 0, cmovne, 2, X_DI, X_R8, -1, 0, WC(g));
+    mov_rr(x, X_R11, X_DI);
+    vdpu_x64_shift_imm(x, SH_SHR, X_R11, 12);
+    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
+    vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+    exit_if(b, CC_A, i);
+    mov_rr(x, X_R11, X_DI);
+    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
+    vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+    if (store)
+        exit_if(b, CC_A, i);
+}
+
 /* Instruction i, a load or store of 1, 2 or 4 bytes alone in its slot, as
  * run.c's window runs it (win_part, win_do): in the window form r8 = the
  * state (vdpu_jit_wctx_t), r9 = the cycle of the head before, r10 = L, rsi =
@@ -281,9 +307,8 @@ static void win_head(jb_t *b, uint32_t i)
                      : op == OP_LH || op == OP_LHU || op == OP_SH ? 2
                                                                   : 1;
     static const uint8_t imul[] = {0x0f, 0xaf}, cmp[] = {0x3b}, ld[] = {0x8b}, st[] = {0x89},
-                         stb[] = {0x88}, add_mr[] = {0x01}, grp1[] = {0x81},
-                         cmovne[] = {0x0f, 0x45}, lbu[] = {0x0f, 0xb6}, lb[] = {0x0f, 0xbe},
-                         lhu[] = {0x0f, 0xb7}, lh[] = {0x0f, 0xbf};
+                         stb[] = {0x88}, add_mr[] = {0x01}, grp1[] = {0x81}, lbu[] = {0x0f, 0xb6},
+                         lb[] = {0x0f, 0xbe}, lhu[] = {0x0f, 0xb7}, lh[] = {0x0f, 0xbf};
     /* rax = its cycle: the head before + L * (1 + the run-ahead's slots);
      * at or past the horizon: exit */
     mov_rr(x, X_AX, X_BP);
@@ -325,21 +350,8 @@ static void win_head(jb_t *b, uint32_t i)
         /* the second word's stamp: its conflict test, and its new value
          * kept in the state (another word than the first's: 8k and 8k + 4) */
         vdpu_x64_load(x, X_R11, X_R8, WC(xa));
-        vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_R11, 0, 0);
-        mov_rr(x, X_R11, X_DI);
-        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xff000000u);
-        vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(g));
-        vdpu_x64_op_mem(x, 0, 0, cmovne, 2, X_DI, X_R8, -1, 0, WC(g));
-        mov_rr(x, X_R11, X_DI);
-        vdpu_x64_shift_imm(x, SH_SHR, X_R11, 12);
-        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
-        vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
-        exit_if(b, CC_A, i);
-        mov_rr(x, X_R11, X_DI);
-        vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
-        vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+        win_stamp_test(b, i, store);
         if (store) {
-            exit_if(b, CC_A, i);
             mov_rr(x, X_R11, X_DX);
             vdpu_x64_shift_imm(x, SH_SHL, X_R11, 12);
             vdpu_x64_alu_imm(x, ALU_AND, X_DI, 0xff000fffu);
@@ -354,22 +366,8 @@ static void win_head(jb_t *b, uint32_t i)
     }
     mov_rr(x, X_R11, X_CX);
     vdpu_x64_alu_imm(x, ALU_AND, X_R11, ~3u);
-    vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DI, X_SI, X_R11, 0, 0);
-    mov_rr(x, X_R11, X_DI);
-    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xff000000u);
-    vdpu_x64_alu_rm(x, ALU_CMP, X_R11, X_R8, WC(g));
-    vdpu_x64_op_mem(x, 0, 0, cmovne, 2, X_DI, X_R8, -1, 0, WC(g));
-    /* a conflict (a write after it; for a store also a read after it): exit */
-    mov_rr(x, X_R11, X_DI);
-    vdpu_x64_shift_imm(x, SH_SHR, X_R11, 12);
-    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
-    vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
-    exit_if(b, CC_A, i);
-    mov_rr(x, X_R11, X_DI);
-    vdpu_x64_alu_imm(x, ALU_AND, X_R11, 0xfffu);
-    vdpu_x64_alu_rr(x, ALU_CMP, X_R11, X_DX);
+    win_stamp_test(b, i, store);
     if (store) {
-        exit_if(b, CC_A, i);
         /* nothing exits from here: the head runs. Its stamp, at eax = the
          * word's address */
         vdpu_x64_op_reg(x, 0, 1, st, 1, X_AX, X_R9); /* r9 = its cycle */

@@ -1323,6 +1323,22 @@ static void test_skip_identical(void)
     }
 }
 
+/* progs/SRC built for nr tasklets (as STEM_nr, unless `built` says the
+ * last build was that one) and opened in timed mode; -1 after a reported
+ * failure. */
+static int open_at(const char *nm, const char *src, const char *stem, int nr, int built, ctx_t *c)
+{
+    char path[256], flags[64], out[32];
+    snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", nr);
+    snprintf(out, sizeof out, "%s_%d", stem, nr);
+    snprintf(path, sizeof path, OUTDIR "/%s.elf", out);
+    if (!built && build(out, src, flags, path, sizeof path)) {
+        fail(nm, "build failed: %.300s", last_log);
+        return -1;
+    }
+    return open_prog(nm, path, VDPU_MODE_TIMED, c) ? -1 : 0;
+}
+
 /* The steady state's windows (each tasklet's heads run alone up to a
  * horizon, run.c): on tasklets that share WRAM words, read and written in
  * an order only the issue cycles decide, and stop at different cycles
@@ -1336,15 +1352,8 @@ static void test_window(void)
     static const int counts[] = {3, 4, 12, 16};
     long long heads = 0, undone = 0;
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        char path[256], flags[64], out[32];
-        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", counts[i]);
-        snprintf(out, sizeof out, "shared_words_%d", counts[i]);
-        if (build(out, "shared_words.c", flags, path, sizeof path)) {
-            fail(nm, "build failed: %.300s", last_log);
-            return;
-        }
         ctx_t c;
-        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        if (open_at(nm, "shared_words.c", "shared_words", counts[i], 0, &c))
             return;
         wr32(&c, "iterations", 24);
         vdpu_result_t r;
@@ -1377,15 +1386,8 @@ static void test_window_pairs(void)
     static const int counts[] = {2, 5, 12, 16};
     long long heads = 0, steady = 0, undone = 0;
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        char path[256], flags[64], out[32];
-        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", counts[i]);
-        snprintf(out, sizeof out, "paired_words_%d", counts[i]);
-        if (build(out, "paired_words.c", flags, path, sizeof path)) {
-            fail(nm, "build failed: %.300s", last_log);
-            return;
-        }
         ctx_t c;
-        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        if (open_at(nm, "paired_words.c", "paired_words", counts[i], 0, &c))
             return;
         wr32(&c, "iterations", 24);
         vdpu_result_t r;
@@ -1422,19 +1424,11 @@ static void test_window_sizes(void)
         uint32_t bad_at;
     } runs[] = {{1, 0}, {3, 0}, {12, 0}, {12, 9}, {16, 0}, {16, 13}};
     long long heads = 0, steady = 0;
-    char path[256] = "";
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
-        char flags[64], out[32];
-        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", runs[i].tasklets);
-        snprintf(out, sizeof out, "mixed_access_%d", runs[i].tasklets);
         /* one build per tasklet count */
-        if ((i == 0 || runs[i].tasklets != runs[i - 1].tasklets) &&
-            build(out, "mixed_access.c", flags, path, sizeof path)) {
-            fail(nm, "build failed: %.300s", last_log);
-            return;
-        }
+        const int built = i > 0 && runs[i].tasklets == runs[i - 1].tasklets;
         ctx_t c;
-        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        if (open_at(nm, "mixed_access.c", "mixed_access", runs[i].tasklets, built, &c))
             return;
         wr32(&c, "iterations", 16);
         wr32(&c, "bad_at", runs[i].bad_at);
@@ -1469,16 +1463,8 @@ static void test_ring_order(void)
     long long heads = 0, insns = 0;
     static const int counts[] = {4, 8, 11, 12, 13};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        const int nr = counts[i];
-        char path[256], flags[64], out[32];
-        snprintf(flags, sizeof flags, "-DNR_TASKLETS=%d", nr);
-        snprintf(out, sizeof out, "dma_compute_%d", nr);
-        if (build(out, "dma_compute.c", flags, path, sizeof path)) {
-            fail(nm, "build failed: %.300s", last_log);
-            return;
-        }
         ctx_t c;
-        if (open_prog(nm, path, VDPU_MODE_TIMED, &c))
+        if (open_at(nm, "dma_compute.c", "dma_compute", counts[i], 0, &c))
             return;
         wr32(&c, "blocks", 4);
         vdpu_result_t r;
