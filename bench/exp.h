@@ -166,6 +166,12 @@ double bench_cpu_time(bench *b, const cpu_impl *ci, work *w, enum kern k);
  * one thread if one_thread), the hardware backend, and (SHA-256)
  * intel-ipsec-mb's multi-buffer code -- one total row each. */
 void bench_cpu_rows(bench *b, work *w, enum kern k, unsigned ranks, unsigned dpus, int one_thread);
+/* bench_cpu_rows into memory (*buf, *len; free(*buf)) instead of b->csv,
+ * which is left as it was: the baselines an experiment takes first, under
+ * one hold of the measuring lock, and writes out later where one pass
+ * writes them.  -1 when the buffer could not be made or written. */
+int bench_cpu_rows_mem(bench *b, work *w, enum kern k, unsigned ranks, unsigned dpus,
+                       int one_thread, char **buf, size_t *len);
 
 /* ---- PIM runs (modeled clock) -------------------------------------------------------- */
 

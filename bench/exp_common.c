@@ -425,3 +425,18 @@ int bench_pim_available(void)
     cpim_backend_info info;
     return cpim_backend_info_by_name("pim", &info) == CPIM_OK && info.available;
 }
+
+int bench_cpu_rows_mem(bench *b, work *w, enum kern k, unsigned ranks, unsigned dpus,
+                       int one_thread, char **buf, size_t *len)
+{
+    FILE *csv = b->csv;
+    b->csv = open_memstream(buf, len);
+    if (!b->csv) {
+        b->csv = csv;
+        return -1;
+    }
+    bench_cpu_rows(b, w, k, ranks, dpus, one_thread);
+    int rc = fclose(b->csv) == 0 ? 0 : -1;
+    b->csv = csv;
+    return rc;
+}

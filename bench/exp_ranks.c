@@ -47,7 +47,6 @@ int exp_ranks(bench *b)
     char *cpu_rows[2][sizeof full_pts / sizeof full_pts[0]];
     size_t cpu_len[2][sizeof full_pts / sizeof full_pts[0]];
     memset(cpu_rows, 0, sizeof cpu_rows);
-    FILE *csv = b->csv;
     int rc = 0;
     bench_quiet_begin();
     for (int k = K_AES; k <= K_SHA && rc == 0; k++)
@@ -56,21 +55,17 @@ int exp_ranks(bench *b)
             size_t total = per_rank * r;
             work w;
             rng_at[k][i] = bench_rng;
-            b->csv = open_memstream(&cpu_rows[k][i], &cpu_len[k][i]);
-            if (!b->csv ||
-                bench_work_init(&w, k == K_AES ? total : 0, k == K_SHA ? total / ml : 0, ml) != 0) {
+            if (bench_work_init(&w, k == K_AES ? total : 0, k == K_SHA ? total / ml : 0, ml) != 0) {
                 rc = -1;
             } else {
                 bench_progress("ranks: %s, %u ranks, %zu MiB, CPU baselines", bench_kern_name[k], r,
                                total >> 20);
-                bench_cpu_rows(b, &w, (enum kern)k, r, r * 64, 0);
+                rc = bench_cpu_rows_mem(b, &w, (enum kern)k, r, r * 64, 0, &cpu_rows[k][i],
+                                        &cpu_len[k][i]);
                 bench_work_free(&w);
             }
-            if (b->csv && fclose(b->csv) != 0)
-                rc = -1;
         }
     bench_quiet_end();
-    b->csv = csv;
     for (int k = K_AES; k <= K_SHA && rc == 0; k++) {
         for (size_t i = 0; i < n && rc == 0; i++) {
             unsigned r = pts[i];

@@ -47,7 +47,6 @@ static int exp_scaling(bench *b, int weak)
     char *cpu_rows[2][N_DPU_POINTS];
     size_t cpu_len[2][N_DPU_POINTS];
     memset(cpu_rows, 0, sizeof cpu_rows);
-    FILE *csv = b->csv;
     int rc = 0;
     bench_quiet_begin();
     for (int k = K_AES; k <= K_SHA && rc == 0; k++)
@@ -56,20 +55,17 @@ static int exp_scaling(bench *b, int weak)
                 break;
             work w;
             rng_at[k][i] = bench_rng;
-            b->csv = open_memstream(&cpu_rows[k][i], &cpu_len[k][i]);
-            if (!b->csv || draw(b, weak, k, dpu_points[i], &w, 1) != 0) {
+            if (draw(b, weak, k, dpu_points[i], &w, 1) != 0) {
                 rc = -1;
             } else {
                 bench_progress("%s: %s, CPU baselines, %zu bytes", b->exp, bench_kern_name[k],
                                bench_work_bytes(&w, (enum kern)k));
-                bench_cpu_rows(b, &w, (enum kern)k, 0, dpu_points[i], 1);
+                rc = bench_cpu_rows_mem(b, &w, (enum kern)k, 0, dpu_points[i], 1, &cpu_rows[k][i],
+                                        &cpu_len[k][i]);
                 bench_work_free(&w);
             }
-            if (b->csv && fclose(b->csv) != 0)
-                rc = -1;
         }
     bench_quiet_end();
-    b->csv = csv;
     for (int k = K_AES; k <= K_SHA && rc == 0; k++) {
         double base = 0;
         work w;
