@@ -291,6 +291,24 @@ static void win_stamp_test(jb_t *b, uint32_t i, int store)
         exit_if(b, CC_A, i);
 }
 
+/* The undo entry {word index, old value} of the word at WRAM offset `a`
+ * (a register, aligned) at undo + 8 * nu, and nu + 1 (room checked before:
+ * nothing exits here).  Uses r11, rdi, rdx. */
+static void win_undo_entry(jb_t *b, int a)
+{
+    static const uint8_t ld[] = {0x8b}, st[] = {0x89};
+    vdpu_x64_t *x = &b->x;
+    vdpu_x64_load(x, X_R11, X_R8, WC(nu));
+    vdpu_x64_load64(x, X_DI, X_R8, WC(undo));
+    mov_rr(x, X_DX, a);
+    vdpu_x64_shift_imm(x, SH_SHR, X_DX, 2);
+    vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 0);
+    vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DX, X_R12, a, 0, 0);
+    vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 4);
+    vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
+    vdpu_x64_store(x, X_R8, WC(nu), X_R11);
+}
+
 /* Instruction i, a load or store of 1, 2 or 4 bytes alone in its slot, as
  * run.c's window runs it (win_part, win_do): in the window form r8 = the
  * state (vdpu_jit_wctx_t), r9 = the cycle of the head before, r10 = L, rsi =
@@ -378,16 +396,7 @@ static void win_head(jb_t *b, uint32_t i)
         mov_rr(x, X_AX, X_CX);
         vdpu_x64_alu_imm(x, ALU_AND, X_AX, ~3u);
         vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_AX, 0, 0);
-        /* the undo entry {word index, old value} at undo + 8 * nu */
-        vdpu_x64_load(x, X_R11, X_R8, WC(nu));
-        vdpu_x64_load64(x, X_DI, X_R8, WC(undo));
-        mov_rr(x, X_DX, X_AX);
-        vdpu_x64_shift_imm(x, SH_SHR, X_DX, 2);
-        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 0);
-        vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DX, X_R12, X_AX, 0, 0);
-        vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 4);
-        vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
-        vdpu_x64_store(x, X_R8, WC(nu), X_R11);
+        win_undo_entry(b, X_AX);
         /* the store (of dl / dx / edx) */
         vdpu_x64_load(x, X_DX, X_BX, RO(I->rs2));
         if (size == 1)
@@ -419,15 +428,7 @@ static void win_head(jb_t *b, uint32_t i)
         vdpu_x64_load(x, X_DI, X_R8, WC(xe));
         vdpu_x64_op_mem(x, 0, 0, st, 1, X_DI, X_SI, X_CX, 0, 0);
         if (store) {
-            vdpu_x64_load(x, X_R11, X_R8, WC(nu));
-            vdpu_x64_load64(x, X_DI, X_R8, WC(undo));
-            mov_rr(x, X_DX, X_CX);
-            vdpu_x64_shift_imm(x, SH_SHR, X_DX, 2);
-            vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 0);
-            vdpu_x64_op_mem(x, 0, 0, ld, 1, X_DX, X_R12, X_CX, 0, 0);
-            vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_DI, X_R11, 3, 4);
-            vdpu_x64_alu_imm(x, ALU_ADD, X_R11, 1);
-            vdpu_x64_store(x, X_R8, WC(nu), X_R11);
+            win_undo_entry(b, X_CX);
             vdpu_x64_load(x, X_DX, X_BX, RO(B->rs2));
             vdpu_x64_op_mem(x, 0, 0, st, 1, X_DX, X_R12, X_CX, 0, 0);
         } else if (B->rd != 32) {

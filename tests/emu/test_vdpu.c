@@ -1339,6 +1339,21 @@ static int open_at(const char *nm, const char *src, const char *stem, int nr, in
     return open_prog(nm, path, VDPU_MODE_TIMED, c) ? -1 : 0;
 }
 
+/* open_at's program with its global `var` set to val, run to completion by
+ * run_ok (compared with the cycle-by-cycle scheduler) into *r; -1 after a
+ * reported failure. */
+static int run_at(const char *nm, const char *src, const char *stem, int nr, const char *var,
+                  uint32_t val, vdpu_result_t *r)
+{
+    ctx_t c;
+    if (open_at(nm, src, stem, nr, 0, &c))
+        return -1;
+    wr32(&c, var, val);
+    int rc = run_ok(nm, &c, r);
+    close_prog(&c);
+    return rc;
+}
+
 /* The steady state's windows (each tasklet's heads run alone up to a
  * horizon, run.c): on tasklets that share WRAM words, read and written in
  * an order only the issue cycles decide, and stop at different cycles
@@ -1352,14 +1367,8 @@ static void test_window(void)
     static const int counts[] = {3, 4, 12, 16};
     long long heads = 0, undone = 0;
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        ctx_t c;
-        if (open_at(nm, "shared_words.c", "shared_words", counts[i], 0, &c))
-            return;
-        wr32(&c, "iterations", 24);
         vdpu_result_t r;
-        int rc = run_ok(nm, &c, &r);
-        close_prog(&c);
-        if (rc)
+        if (run_at(nm, "shared_words.c", "shared_words", counts[i], "iterations", 24, &r))
             return;
         heads += (long long)r.window_heads;
         undone += (long long)r.window_undone;
@@ -1386,14 +1395,8 @@ static void test_window_pairs(void)
     static const int counts[] = {2, 5, 12, 16};
     long long heads = 0, steady = 0, undone = 0;
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        ctx_t c;
-        if (open_at(nm, "paired_words.c", "paired_words", counts[i], 0, &c))
-            return;
-        wr32(&c, "iterations", 24);
         vdpu_result_t r;
-        int rc = run_ok(nm, &c, &r);
-        close_prog(&c);
-        if (rc)
+        if (run_at(nm, "paired_words.c", "paired_words", counts[i], "iterations", 24, &r))
             return;
         heads += (long long)r.window_heads;
         steady += (long long)r.steady_heads;
@@ -1463,14 +1466,8 @@ static void test_ring_order(void)
     long long heads = 0, insns = 0;
     static const int counts[] = {4, 8, 11, 12, 13};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        ctx_t c;
-        if (open_at(nm, "dma_compute.c", "dma_compute", counts[i], 0, &c))
-            return;
-        wr32(&c, "blocks", 4);
         vdpu_result_t r;
-        int rc = run_ok(nm, &c, &r);
-        close_prog(&c);
-        if (rc)
+        if (run_at(nm, "dma_compute.c", "dma_compute", counts[i], "blocks", 4, &r))
             return;
         heads += (long long)r.steady_heads;
         insns += (long long)r.instructions;
